@@ -1,0 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config/env.js';
+import type { Db, DialectName } from './db/index.js';
+import type { SharedStore } from './cache/shared-store.js';
+import type { OptionStore } from './console/option/option-store.js';
+
+/**
+ * Everything a service needs, built once in main.ts and handed to route
+ * registrations. Areas add their long-lived caches here.
+ */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dialect: DialectName;
+  store: SharedStore;
+  options: OptionStore;
+  log: FastifyBaseLogger;
+  /** Process start, epoch seconds. */
+  startTime: number;
+  version: string;
+  /** Work to run on graceful shutdown (flush batches, close pools), in order. */
+  onClose: Array<() => Promise<void> | void>;
+}

@@ -1,0 +1,63 @@
+import pino from 'pino';
+import type pg from 'pg';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from './config/env.js';
+import type { AppContext } from './app-context.js';
+import { openDb, migrate } from './db/index.js';
+import { SharedStore } from './cache/shared-store.js';
+import { OptionStore } from './console/option/option-store.js';
+import { buildApp } from './http/app.js';
+import { resolveSessionSecret } from './config/secret.js';
+import { initServices } from './init.js';
+
+export const VERSION = process.env.ONE_HUB_VERSION ?? 'v0.1.0';
+
+export interface CreateOptions {
+  webDist?: string;
+  pgOptions?: pg.PoolConfig;
+  logger?: FastifyBaseLogger;
+}
+
+export interface Running {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Flushes batches and closes every pool; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Builds the whole server (migrated database, caches, routes) without listening. */
+export async function createServer(config: Config, opts: CreateOptions = {}): Promise<Running> {
+  const log = opts.logger ?? (pino({ level: config.LOG_LEVEL }) as unknown as FastifyBaseLogger);
+  const handle = await openDb({ dsn: config.SQL_DSN, sqlitePath: config.SQLITE_PATH, pgOptions: opts.pgOptions });
+  await migrate(handle.db);
+  const store = new SharedStore(log, config.REDIS_CONN_STRING, config.REDIS_KEY_PREFIX);
+  const options = new OptionStore(handle.db, store);
+  await options.load();
+  const ctx: AppContext = {
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    store,
+    options,
+    log,
+    startTime: Math.floor(Date.now() / 1000),
+    version: VERSION,
+    onClose: [],
+  };
+  await initServices(ctx);
+  const sessionSecret = resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
+  const app = await buildApp(ctx, { sessionSecret, webDist: opts.webDist });
+  let closed = false;
+  return {
+    app,
+    ctx,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      for (const fn of ctx.onClose) await fn();
+      await store.close();
+      await handle.close();
+    },
+  };
+}

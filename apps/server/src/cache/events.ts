@@ -1,0 +1,13 @@
+/**
+ * Pub/sub channels on SharedStore. Every write to the table publishes on its
+ * channel (message: the changed id, or '' for "reload all"); every node,
+ * including the writer, drops or rebuilds its in-memory copy.
+ */
+export const EVENTS = {
+  tokens: 'tokens:changed',
+  users: 'users:changed',
+  channels: 'channels:changed',
+  prices: 'prices:changed',
+  userGroups: 'user_groups:changed',
+  options: 'options:changed',
+} as const;

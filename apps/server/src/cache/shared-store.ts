@@ -1,0 +1,155 @@
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import { randomHex } from '../common/random.js';
+
+/** Identifies this process in pub/sub so it skips its own echoes. */
+const NODE_ID = randomHex(6);
+
+type Handler = (message: string) => void;
+
+/**
+ * Key/value, counters and pub/sub shared by all nodes when Redis is configured,
+ * process-local otherwise. A Redis failure never fails a request: the store
+ * falls back to its memory copy and logs a warning (once per outage).
+ */
+export class SharedStore {
+  private readonly memory = new Map<string, { value: string; expiresAt: number }>();
+  private readonly handlers = new Map<string, Set<Handler>>();
+  private redis?: Redis;
+  private subscriber?: Redis;
+  private degraded = false;
+
+  constructor(
+    private readonly log: Pick<FastifyBaseLogger, 'warn' | 'info'>,
+    redisUrl?: string,
+    private readonly prefix = '',
+  ) {
+    if (redisUrl) {
+      const opts = { maxRetriesPerRequest: 1, enableOfflineQueue: false, keyPrefix: prefix } as const;
+      this.redis = new Redis(redisUrl, opts);
+      this.subscriber = new Redis(redisUrl, { lazyConnect: false });
+      this.redis.on('error', (e) => this.markDegraded(e));
+      this.subscriber.on('error', (e) => this.markDegraded(e));
+      this.redis.on('ready', () => {
+        if (this.degraded) this.log.info('redis reachable again');
+        this.degraded = false;
+      });
+      this.subscriber.on('message', (channel, message) => this.dispatch(channel.slice(prefix.length), message));
+    }
+  }
+
+  get usesRedis(): boolean {
+    return this.redis !== undefined;
+  }
+
+  private markDegraded(error: unknown): void {
+    if (!this.degraded) this.log.warn({ err: error }, 'redis unavailable, using in-memory fallback');
+    this.degraded = true;
+  }
+
+  private async tryRedis<T>(op: (r: Redis) => Promise<T>, fallback: () => T): Promise<T> {
+    if (!this.redis || this.degraded) return fallback();
+    try {
+      return await op(this.redis);
+    } catch (e) {
+      this.markDegraded(e);
+      return fallback();
+    }
+  }
+
+  private memGet(key: string): string | null {
+    const hit = this.memory.get(key);
+    if (!hit) return null;
+    if (hit.expiresAt && hit.expiresAt < Date.now()) {
+      this.memory.delete(key);
+      return null;
+    }
+    return hit.value;
+  }
+
+  private memSet(key: string, value: string, ttlSeconds?: number): void {
+    this.memory.set(key, { value, expiresAt: ttlSeconds ? Date.now() + ttlSeconds * 1000 : 0 });
+    if (this.memory.size > 100_000) this.sweep();
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [k, v] of this.memory) if (v.expiresAt && v.expiresAt < now) this.memory.delete(k);
+  }
+
+  get(key: string): Promise<string | null> {
+    return this.tryRedis((r) => r.get(key), () => this.memGet(key));
+  }
+
+  set(key: string, value: string, ttlSeconds?: number): Promise<void> {
+    return this.tryRedis(
+      async (r) => {
+        if (ttlSeconds) await r.set(key, value, 'EX', ttlSeconds);
+        else await r.set(key, value);
+      },
+      () => this.memSet(key, value, ttlSeconds),
+    );
+  }
+
+  del(key: string): Promise<void> {
+    return this.tryRedis(
+      async (r) => void (await r.del(key)),
+      () => void this.memory.delete(key),
+    );
+  }
+
+  /** Adds one to a counter that lives `windowSeconds` from its first hit; answers the new count. */
+  incrWindow(key: string, windowSeconds: number): Promise<number> {
+    return this.tryRedis(
+      async (r) => {
+        const [[, count]] = (await r.multi().incr(key).expire(key, windowSeconds, 'NX').exec()) as [
+          [unknown, number],
+        ];
+        return count;
+      },
+      () => {
+        const count = Number(this.memGet(key) ?? 0) + 1;
+        const existing = this.memory.get(key);
+        this.memory.set(key, {
+          value: String(count),
+          expiresAt: existing?.expiresAt || Date.now() + windowSeconds * 1000,
+        });
+        return count;
+      },
+    );
+  }
+
+  /** Delivers to this node's handlers at once and to other nodes through Redis. */
+  async publish(channel: string, message: string): Promise<void> {
+    this.dispatch(channel, message, true);
+    await this.tryRedis(
+      (r) => r.publish(this.prefix + channel, `${NODE_ID}:${message}`),
+      () => 0,
+    );
+  }
+
+  subscribe(channel: string, handler: Handler): void {
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      this.subscriber?.subscribe(this.prefix + channel).catch((e) => this.markDegraded(e));
+    }
+    set.add(handler);
+  }
+
+  private dispatch(channel: string, raw: string, local = false): void {
+    let message = raw;
+    if (!local) {
+      const sep = raw.indexOf(':');
+      if (raw.slice(0, sep) === NODE_ID) return; // already applied locally
+      message = raw.slice(sep + 1);
+    }
+    for (const h of this.handlers.get(channel) ?? []) h(message);
+  }
+
+  async close(): Promise<void> {
+    this.subscriber?.disconnect();
+    this.redis?.disconnect();
+  }
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+const boolFlag = z
+  .string()
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  SQLITE_PATH: z.string().default('./data/one-hub.db'),
+  SQL_DSN: z.string().optional(),
+  REDIS_CONN_STRING: z.string().optional(),
+  /** Prefix for every Redis key and channel, so several installs (or test runs) can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().default(''),
+  SESSION_SECRET: z.string().optional(),
+  INITIAL_ROOT_PASSWORD: z.string().optional(),
+  NODE_TYPE: z.enum(['master', 'slave']).default('master'),
+  SYNC_FREQUENCY: z.coerce.number().int().min(1).default(600),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().default('./data'),
+  WEB_DIST: z.string().optional(),
+  LANGUAGE: z.string().default('zh_CN'),
+  TRUST_PROXY: boolFlag,
+  BATCH_FLUSH_MS: z.coerce.number().int().min(10).default(1000),
+});
+
+export type Config = z.infer<typeof EnvSchema>;
+
+/** Parses the environment once; a bad value stops start-up with a readable message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid environment:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

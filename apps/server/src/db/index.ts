@@ -1,0 +1,75 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, Migrator } from 'kysely';
+import pg from 'pg';
+import { createPool } from 'mysql2';
+import type { Database } from './schema.js';
+import { migrations } from './migrations/index.js';
+import { parseDsn, type DbTarget, type DialectName } from './dsn.js';
+
+export type Db = Kysely<Database>;
+export type { DialectName };
+
+export interface DbHandle {
+  db: Db;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// int8 and numeric come back from pg as strings; every such column here fits a JS number.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+function makeDialect(target: DbTarget, pgOptions?: pg.PoolConfig) {
+  switch (target.dialect) {
+    case 'sqlite': {
+      if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+      const database = new BetterSqlite3(target.path);
+      database.pragma('journal_mode = WAL');
+      database.pragma('busy_timeout = 5000');
+      database.pragma('synchronous = NORMAL');
+      return new SqliteDialect({ database });
+    }
+    case 'postgres':
+      return new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url, max: 10, ...pgOptions }) });
+    case 'mysql':
+      return new MysqlDialect({
+        pool: createPool({
+          host: target.host,
+          port: target.port,
+          user: target.user,
+          password: target.password,
+          database: target.database,
+          connectionLimit: 10,
+          decimalNumbers: true,
+          supportBigNumbers: true,
+          bigNumberStrings: false,
+          charset: 'utf8mb4',
+        }),
+      });
+  }
+}
+
+export interface OpenDbOptions {
+  dsn?: string;
+  sqlitePath: string;
+  /** Extra pg pool settings (tests use a per-suite search_path). */
+  pgOptions?: pg.PoolConfig;
+}
+
+export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
+  const target = parseDsn(opts.dsn, opts.sqlitePath);
+  const db = new Kysely<Database>({ dialect: makeDialect(target, opts.pgOptions) });
+  return { db, dialect: target.dialect, close: () => db.destroy() };
+}
+
+/** Brings the schema up to date; Kysely's lock table keeps concurrent nodes from racing. */
+export async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { AppContext } from '../app-context.js';
+import { HubError } from '../common/errors.js';
+import { registerSession } from './session.js';
+import { consoleErrorHandler, openAIErrorBody, toHubError } from './errors.js';
+import { registerConsoleRoutes } from '../console/index.js';
+import { registerRelayRoutes } from '../relay/index.js';
+
+const RELAY_PREFIXES = ['/v1', '/claude', '/gemini', '/v1beta', '/mj', '/suno', '/kling', '/recraftAI'];
+
+export interface BuildAppOptions {
+  sessionSecret: string;
+  /** Folder of the built console; omitted in tests that need no web. */
+  webDist?: string;
+  logger?: boolean | object;
+}
+
+export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log,
+    bodyLimit: 64 * 1024 * 1024,
+    trustProxy: ctx.config.TRUST_PROXY,
+    disableRequestLogging: true,
+    genReqId: () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('X-Oneapi-Request-Id', req.id);
+  });
+
+  await registerSession(app, opts.sessionSecret);
+
+  await app.register(
+    async (scope) => {
+      scope.setErrorHandler(consoleErrorHandler);
+      await registerConsoleRoutes(scope, ctx);
+    },
+    { prefix: '/api' },
+  );
+  await app.register(async (scope) => registerRelayRoutes(scope, ctx));
+
+  const dist = opts.webDist ? resolve(opts.webDist) : undefined;
+  const hasWeb = dist !== undefined && existsSync(resolve(dist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: dist, wildcard: false, index: ['index.html'] });
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    if (path.startsWith('/api/')) {
+      return reply.status(404).send({ success: false, message: `API route not found: ${req.method} ${path}` });
+    }
+    if (RELAY_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) {
+      const err = new HubError(404, `Invalid URL (${req.method} ${path})`, { code: 'invalid_url' });
+      return reply.status(404).send(openAIErrorBody(err));
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return reply.status(404).send({ success: false, message: 'not found' });
+    }
+    if (hasWeb) return reply.type('text/html').sendFile('index.html');
+    return reply.type('text/html').send(placeholderPage(ctx));
+  });
+
+  app.setErrorHandler((error, req, reply) => {
+    const hub = toHubError(error);
+    if (hub.status >= 500) req.log.error({ err: error }, 'request failed');
+    return reply.status(hub.status).send(openAIErrorBody(hub));
+  });
+
+  return app;
+}
+
+function placeholderPage(ctx: AppContext): string {
+  const name = ctx.options.get('SystemName').replace(/[<>&"]/g, '');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${name}</title></head><body><h1>${name}</h1><p>The console has not been built yet. Run <code>npm run build</code>.</p></body></html>`;
+}

@@ -1,0 +1,48 @@
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { HubError } from '../common/errors.js';
+import type { AppContext } from '../app-context.js';
+import { findUserByAccessToken, findUserById, type UserRow } from '../db/repos/users.js';
+
+export const ROLE = { guest: 0, common: 1, admin: 10, root: 100 } as const;
+export const USER_STATUS = { enabled: 1, disabled: 2 } as const;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, set by the role guards. */
+    user?: UserRow;
+  }
+}
+
+/**
+ * Role guard for console routes. Unlike the original, role and status come from
+ * the current user row even for cookie sessions, so demotion or a ban applies at once.
+ */
+export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHookHandler {
+  return async function guard(req: FastifyRequest, _reply: FastifyReply) {
+    const user = await identify(ctx, req);
+    if (user.status !== USER_STATUS.enabled) throw new HubError(403, '用户已被封禁', { code: 'user_banned' });
+    if (user.role < minRole) throw new HubError(403, '无权进行此操作，权限不足', { code: 'forbidden' });
+    req.user = user;
+  };
+}
+
+async function identify(ctx: AppContext, req: FastifyRequest): Promise<UserRow> {
+  const sessionId = req.session.id;
+  if (sessionId) {
+    const user = await findUserById(ctx.db, sessionId);
+    if (user) return user;
+  }
+  const header = req.headers.authorization;
+  if (!header) throw new HubError(401, '无权进行此操作，未登录且未提供 access token', { code: 'unauthorized' });
+  const token = header.replace(/^Bearer\s+/i, '').trim();
+  const user = /^[0-9a-f]{32}$/.test(token) ? await findUserByAccessToken(ctx.db, token) : undefined;
+  if (!user) throw new HubError(401, '无权进行此操作，access token 无效', { code: 'unauthorized' });
+  return user;
+}
+
+/** Reads the session user without rejecting (for public routes that adapt to a signed-in caller). */
+export async function optionalUser(ctx: AppContext, req: FastifyRequest): Promise<UserRow | undefined> {
+  if (!req.session.id) return undefined;
+  const user = await findUserById(ctx.db, req.session.id);
+  return user && user.status === USER_STATUS.enabled ? user : undefined;
+}

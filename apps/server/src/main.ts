@@ -1,0 +1,34 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from './config/env.js';
+import { createServer } from './bootstrap.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+async function main() {
+  const config = loadConfig();
+  const webDist = config.WEB_DIST ?? resolve(here, '../../web/dist');
+  const server = await createServer(config, { webDist });
+  const { app, ctx } = server;
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  ctx.log.info(`One Hub ${ctx.version} listening on http://localhost:${config.PORT} (${ctx.dialect})`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
