@@ -1,5 +1,4 @@
 import pino from 'pino';
-import type pg from 'pg';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config/env.js';
 import type { AppContext } from './app-context.js';
@@ -14,7 +13,8 @@ export const VERSION = process.env.ONE_HUB_VERSION ?? 'v0.1.0';
 
 export interface CreateOptions {
   webDist?: string;
-  pgOptions?: pg.PoolConfig;
+  /** PostgreSQL schema (tests). */
+  pgSchema?: string;
   logger?: FastifyBaseLogger;
 }
 
@@ -28,8 +28,8 @@ export interface Running {
 /** Builds the whole server (migrated database, caches, routes) without listening. */
 export async function createServer(config: Config, opts: CreateOptions = {}): Promise<Running> {
   const log = opts.logger ?? (pino({ level: config.LOG_LEVEL }) as unknown as FastifyBaseLogger);
-  const handle = await openDb({ dsn: config.SQL_DSN, sqlitePath: config.SQLITE_PATH, pgOptions: opts.pgOptions });
-  await migrate(handle.db);
+  const handle = await openDb({ dsn: config.SQL_DSN, sqlitePath: config.SQLITE_PATH, pgSchema: opts.pgSchema });
+  await migrate(handle.db, opts.pgSchema);
   const store = new SharedStore(log, config.REDIS_CONN_STRING, config.REDIS_KEY_PREFIX);
   const options = new OptionStore(handle.db, store);
   await options.load();

@@ -63,8 +63,13 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
   }
   Object.assign(env, opts.env);
   const config = loadConfig({ LOG_LEVEL: 'warn', INITIAL_ROOT_PASSWORD: ROOT_PASSWORD, ...env });
-  const pgOptions = env.PG_SCHEMA ? { options: `-c search_path=${env.PG_SCHEMA}` } : undefined;
-  const running = await createServer(config, { pgOptions });
+  let running: Running;
+  try {
+    running = await createServer(config, { pgSchema: env.PG_SCHEMA });
+  } catch (error) {
+    if (!opts.reuse) await drop(dialect, env);
+    throw error;
+  }
   const server: TestServer = {
     ...running,
     dialect,

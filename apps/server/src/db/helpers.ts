@@ -16,7 +16,7 @@ export async function insertReturningId<T extends TableWithId>(
   // Kysely's generic insert types cannot follow a table name held in a type parameter.
   const query = db.insertInto(table).values(values as never);
   if (adapter.supportsReturning) {
-    const row = (await query.returning('id' as never).executeTakeFirstOrThrow()) as { id: number };
+    const row = (await query.returning('id' as never).executeTakeFirstOrThrow()) as unknown as { id: number };
     return Number(row.id);
   }
   const result = await query.executeTakeFirstOrThrow();

@@ -14,6 +14,8 @@ export type { DialectName };
 export interface DbHandle {
   db: Db;
   dialect: DialectName;
+  /** PostgreSQL schema the tables live in, when not the default. */
+  pgSchema?: string;
   close(): Promise<void>;
 }
 
@@ -54,19 +56,24 @@ function makeDialect(target: DbTarget, pgOptions?: pg.PoolConfig) {
 export interface OpenDbOptions {
   dsn?: string;
   sqlitePath: string;
-  /** Extra pg pool settings (tests use a per-suite search_path). */
-  pgOptions?: pg.PoolConfig;
+  /** PostgreSQL schema to use instead of the default (tests isolate each run in one). */
+  pgSchema?: string;
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
   const target = parseDsn(opts.dsn, opts.sqlitePath);
-  const db = new Kysely<Database>({ dialect: makeDialect(target, opts.pgOptions) });
-  return { db, dialect: target.dialect, close: () => db.destroy() };
+  const pgOptions = opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : undefined;
+  const db = new Kysely<Database>({ dialect: makeDialect(target, pgOptions) });
+  return { db, dialect: target.dialect, pgSchema: opts.pgSchema, close: () => db.destroy() };
 }
 
 /** Brings the schema up to date; Kysely's lock table keeps concurrent nodes from racing. */
-export async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+export async function migrate(db: Db, pgSchema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -1,0 +1,355 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Table types for Kysely, one interface per table of api.md §1.
+ *
+ * Storage choices shared by all three dialects (see docs/decisions.md):
+ * - booleans are integers 0/1;
+ * - times are epoch seconds (midjourneys: milliseconds), `deleted_at` included;
+ * - JSON columns are text, parsed by the repositories;
+ * - quota and counters are 64-bit (the original's 32-bit columns overflow).
+ */
+
+type Id = Generated<number>;
+/** Column with a database default: optional on insert. */
+type Def<T> = ColumnType<T, T | undefined, T>;
+/** Long text column: nullable, no default (MySQL allows no default on TEXT). */
+type Text = ColumnType<string | null, string | null | undefined, string | null>;
+
+export interface UsersTable {
+  id: Id;
+  username: string;
+  password: string;
+  display_name: Def<string>;
+  role: Def<number>;
+  status: Def<number>;
+  email: Def<string>;
+  avatar_url: Def<string>;
+  oidc_id: Def<string>;
+  github_id: Def<string>;
+  github_id_new: Def<number>;
+  wechat_id: Def<string>;
+  telegram_id: Def<number>;
+  lark_id: Def<string>;
+  access_token: string | null;
+  quota: Def<number>;
+  used_quota: Def<number>;
+  request_count: Def<number>;
+  group: Def<string>;
+  aff_code: string | null;
+  aff_count: Def<number>;
+  aff_quota: Def<number>;
+  aff_history: Def<number>;
+  inviter_id: Def<number>;
+  last_login_time: Def<number>;
+  last_login_ip: Def<string>;
+  created_time: Def<number>;
+  deleted_at: Def<number | null>;
+}
+
+export interface TokensTable {
+  id: Id;
+  user_id: number;
+  key: Def<string>;
+  status: Def<number>;
+  name: Def<string>;
+  created_time: Def<number>;
+  accessed_time: Def<number>;
+  expired_time: Def<number>;
+  remain_quota: Def<number>;
+  unlimited_quota: Def<number>;
+  used_quota: Def<number>;
+  group: Def<string>;
+  backup_group: Def<string>;
+  setting: Text;
+  deleted_at: Def<number | null>;
+}
+
+export interface ChannelsTable {
+  id: Id;
+  type: Def<number>;
+  key: string;
+  status: Def<number>;
+  name: Def<string>;
+  weight: Def<number | null>;
+  created_time: Def<number>;
+  test_time: Def<number>;
+  response_time: Def<number>;
+  base_url: Def<string | null>;
+  other: Text;
+  balance: Def<number>;
+  balance_updated_time: Def<number>;
+  models: Text;
+  group: Def<string>;
+  tag: Def<string>;
+  used_quota: Def<number>;
+  model_mapping: Text;
+  model_headers: Text;
+  custom_parameter: Text;
+  priority: Def<number | null>;
+  proxy: Def<string | null>;
+  test_model: Def<string>;
+  only_chat: Def<number>;
+  pre_cost: Def<number>;
+  compatible_response: Def<number>;
+  allow_extra_body: Def<number>;
+  disabled_stream: Text;
+  plugin: Text;
+  /** Why the channel is disabled, for the console. */
+  disabled_reason: Text;
+  /** 'manual' | 'auto' | '': a manual disable is never undone by auto-enable. */
+  disabled_source: Def<string>;
+  deleted_at: Def<number | null>;
+}
+
+export interface OptionsTable {
+  key: string;
+  value: Text;
+}
+
+export interface RedemptionsTable {
+  id: Id;
+  user_id: Def<number>;
+  key: string;
+  status: Def<number>;
+  name: Def<string>;
+  quota: Def<number>;
+  created_time: Def<number>;
+  redeemed_time: Def<number>;
+  /** Who redeemed it (the original does not record this). */
+  used_user_id: Def<number>;
+}
+
+export interface LogsTable {
+  id: Id;
+  user_id: Def<number>;
+  created_at: number;
+  type: number;
+  content: Text;
+  username: Def<string>;
+  token_name: Def<string>;
+  token_id: Def<number>;
+  model_name: Def<string>;
+  quota: Def<number>;
+  prompt_tokens: Def<number>;
+  completion_tokens: Def<number>;
+  cache_read_tokens: Def<number>;
+  cache_write_tokens: Def<number>;
+  reasoning_tokens: Def<number>;
+  channel_id: Def<number>;
+  request_time: Def<number>;
+  is_stream: Def<number>;
+  source_ip: Def<string>;
+  group: Def<string>;
+  request_id: Def<string>;
+  /** 1 when usage was counted locally because upstream sent none. */
+  estimated: Def<number>;
+  metadata: Text;
+}
+
+export interface PricesTable {
+  model: string;
+  type: Def<string>;
+  channel_type: Def<number>;
+  input: Def<number>;
+  output: Def<number>;
+  locked: Def<number>;
+  extra_ratios: Text;
+}
+
+export interface UserGroupsTable {
+  id: Id;
+  symbol: string;
+  name: Def<string>;
+  ratio: Def<number>;
+  api_rate: Def<number>;
+  public: Def<number>;
+  promotion: Def<number>;
+  min: Def<number>;
+  max: Def<number>;
+  enable: Def<number | null>;
+}
+
+export interface PaymentsTable {
+  id: Id;
+  type: string;
+  uuid: string;
+  name: string;
+  icon: Def<string>;
+  notify_domain: Def<string>;
+  fixed_fee: Def<number>;
+  percent_fee: Def<number>;
+  currency: Def<string>;
+  config: Text;
+  sort: Def<number>;
+  enable: Def<number | null>;
+  created_at: Def<number>;
+  updated_at: Def<number>;
+  deleted_at: Def<number | null>;
+}
+
+export interface OrdersTable {
+  id: Id;
+  user_id: number;
+  gateway_id: number;
+  trade_no: string;
+  gateway_no: Def<string>;
+  amount: Def<number>;
+  order_amount: Def<number>;
+  order_currency: Def<string>;
+  quota: Def<number>;
+  fee: Def<number>;
+  discount: Def<number>;
+  status: Def<string>;
+  created_at: Def<number>;
+  updated_at: Def<number>;
+  deleted_at: Def<number | null>;
+}
+
+export interface TelegramMenusTable {
+  id: Id;
+  command: string;
+  description: Def<string>;
+  parse_mode: Def<string>;
+  reply_message: Text;
+}
+
+export interface MidjourneysTable {
+  id: Id;
+  code: Def<number>;
+  user_id: number;
+  action: Def<string>;
+  mj_id: Def<string>;
+  prompt: Text;
+  prompt_en: Text;
+  description: Text;
+  state: Text;
+  submit_time: Def<number>;
+  start_time: Def<number>;
+  finish_time: Def<number>;
+  image_url: Text;
+  status: Def<string>;
+  progress: Def<string>;
+  fail_reason: Text;
+  channel_id: Def<number>;
+  quota: Def<number>;
+  buttons: Text;
+  properties: Text;
+  mode: Text;
+  token_id: Def<number>;
+}
+
+export interface TasksTable {
+  id: Id;
+  created_at: Def<number>;
+  updated_at: Def<number>;
+  task_id: Def<string>;
+  platform: Def<string>;
+  user_id: number;
+  channel_id: Def<number>;
+  quota: Def<number>;
+  action: Def<string>;
+  status: Def<string>;
+  fail_reason: Text;
+  submit_time: Def<number>;
+  start_time: Def<number>;
+  finish_time: Def<number>;
+  progress: Def<number>;
+  properties: Text;
+  data: Text;
+  notify_hook: Text;
+  token_id: Def<number>;
+}
+
+/** Daily roll-up; `date` is 'YYYY-MM-DD' in UTC. */
+export interface StatisticsTable {
+  date: string;
+  user_id: number;
+  channel_id: number;
+  model_name: string;
+  request_count: Def<number>;
+  quota: Def<number>;
+  prompt_tokens: Def<number>;
+  completion_tokens: Def<number>;
+  request_time: Def<number>;
+}
+
+/** Monthly bill; `date` is the month's first day 'YYYY-MM-01'. */
+export interface StatisticsMonthsTable {
+  date: string;
+  user_id: number;
+  model_name: string;
+  request_count: Def<number>;
+  quota: Def<number>;
+  prompt_tokens: Def<number>;
+  completion_tokens: Def<number>;
+  request_time: Def<number>;
+}
+
+export interface StatisticsMonthGeneratedHistoriesTable {
+  id: Id;
+  date: string;
+  count: Def<number>;
+  created_at: Def<number>;
+}
+
+export interface ModelOwnedByTable {
+  id: number;
+  name: string;
+  icon: Def<string>;
+}
+
+export interface ModelInfoTable {
+  id: Id;
+  model: string;
+  name: Def<string>;
+  description: Text;
+  context_length: Def<number>;
+  max_tokens: Def<number>;
+  input_modalities: Text;
+  output_modalities: Text;
+  tags: Text;
+  support_url: Text;
+  created_at: Def<number>;
+  updated_at: Def<number>;
+}
+
+export interface WebauthnCredentialsTable {
+  id: Id;
+  user_id: number;
+  /** base64url of the raw credential id. */
+  credential_id: string;
+  /** base64url of the COSE public key. */
+  public_key: Text;
+  attestation_type: Def<string>;
+  alias: Def<string>;
+  backup_eligible: Def<number>;
+  backup_state: Def<number>;
+  aa_guid: Def<string>;
+  sign_count: Def<number>;
+  clone_warning: Def<number>;
+  attachment: Def<string>;
+  created_time: Def<number>;
+}
+
+export interface Database {
+  users: UsersTable;
+  tokens: TokensTable;
+  channels: ChannelsTable;
+  options: OptionsTable;
+  redemptions: RedemptionsTable;
+  logs: LogsTable;
+  prices: PricesTable;
+  user_groups: UserGroupsTable;
+  payments: PaymentsTable;
+  orders: OrdersTable;
+  telegram_menus: TelegramMenusTable;
+  midjourneys: MidjourneysTable;
+  tasks: TasksTable;
+  statistics: StatisticsTable;
+  statistics_months: StatisticsMonthsTable;
+  statistics_month_generated_histories: StatisticsMonthGeneratedHistoriesTable;
+  model_owned_by: ModelOwnedByTable;
+  model_info: ModelInfoTable;
+  webauthn_credentials: WebauthnCredentialsTable;
+}
