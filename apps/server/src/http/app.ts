@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from '../app-context.js';
 import { HubError } from '../common/errors.js';
@@ -23,7 +23,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     loggerInstance: ctx.log,
     bodyLimit: 64 * 1024 * 1024,
     trustProxy: ctx.config.TRUST_PROXY,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`,
     routerOptions: { ignoreTrailingSlash: true },
   });
