@@ -1,9 +1,14 @@
 import type { AppContext } from './app-context.js';
+import { ensureRootUser } from './console/user/seed.js';
+import { seedUserGroups } from './console/user-group/service.js';
 
 /**
  * Start-up work after migrations and before routes: seeding, cache warm-up,
  * batch writers. Each area adds one call here.
  */
 export async function initServices(ctx: AppContext): Promise<void> {
-  void ctx;
+  if (ctx.config.NODE_TYPE === 'master') {
+    await seedUserGroups(ctx);
+    await ensureRootUser(ctx);
+  }
 }

@@ -62,7 +62,13 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
     env.REDIS_KEY_PREFIX ||= `test:${randomAlnum(8)}:`;
   }
   Object.assign(env, opts.env);
-  const config = loadConfig({ LOG_LEVEL: 'warn', INITIAL_ROOT_PASSWORD: ROOT_PASSWORD, ...env });
+  const config = loadConfig({
+    LOG_LEVEL: 'warn',
+    INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
+    GLOBAL_API_RATE_LIMIT: '0',
+    CRITICAL_RATE_LIMIT: '0',
+    ...env,
+  });
   let running: Running;
   try {
     running = await createServer(config, { pgSchema: env.PG_SCHEMA });

@@ -14,17 +14,95 @@ export interface OptionDef {
 }
 
 export const OPTION_DEFS = {
+  // General
   SystemName: { kind: 'string', default: 'One Hub' },
   Logo: { kind: 'string', default: '' },
   Footer: { kind: 'text', default: '' },
   Notice: { kind: 'text', default: '' },
   About: { kind: 'text', default: '' },
   HomePageContent: { kind: 'text', default: '' },
+  AnalyticsCode: { kind: 'text', default: '' },
   ServerAddress: { kind: 'string', default: 'http://localhost:3000' },
   DisplayInCurrencyEnabled: { kind: 'bool', default: 'true' },
+  TopUpLink: { kind: 'string', default: '' },
+  // Registration and login
+  PasswordLoginEnabled: { kind: 'bool', default: 'true' },
+  PasswordRegisterEnabled: { kind: 'bool', default: 'true' },
+  RegisterEnabled: { kind: 'bool', default: 'true' },
+  EmailVerificationEnabled: { kind: 'bool', default: 'false' },
+  EmailDomainRestrictionEnabled: { kind: 'bool', default: 'false' },
+  EmailDomainWhitelist: {
+    kind: 'string',
+    default: 'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
+  },
+  TurnstileCheckEnabled: { kind: 'bool', default: 'false' },
+  TurnstileSiteKey: { kind: 'string', default: '' },
+  TurnstileSecretKey: { kind: 'string', default: '', secret: true },
+  // OAuth
+  GitHubOAuthEnabled: { kind: 'bool', default: 'false' },
+  GitHubClientId: { kind: 'string', default: '' },
+  GitHubClientSecret: { kind: 'string', default: '', secret: true },
+  GitHubOldIdCloseEnabled: { kind: 'bool', default: 'false' },
+  WeChatAuthEnabled: { kind: 'bool', default: 'false' },
+  WeChatServerAddress: { kind: 'string', default: '' },
+  WeChatServerToken: { kind: 'string', default: '', secret: true },
+  WeChatAccountQRCodeImageURL: { kind: 'string', default: '' },
+  LarkAuthEnabled: { kind: 'bool', default: 'false' },
+  // Registered here (unlike the original), so Lark login can actually be configured.
+  LarkClientId: { kind: 'string', default: '' },
+  LarkClientSecret: { kind: 'string', default: '', secret: true },
+  OIDCAuthEnabled: { kind: 'bool', default: 'false' },
+  OIDCClientId: { kind: 'string', default: '' },
+  OIDCClientSecret: { kind: 'string', default: '', secret: true },
+  OIDCIssuer: { kind: 'string', default: '' },
+  OIDCScopes: { kind: 'string', default: '' },
+  OIDCUsernameClaims: { kind: 'string', default: '' },
+  // Quota and billing
   QuotaPerUnit: { kind: 'float', default: '500000' },
+  QuotaForNewUser: { kind: 'int', default: '0' },
+  QuotaForInviter: { kind: 'int', default: '0' },
+  QuotaForInvitee: { kind: 'int', default: '0' },
+  PreConsumedQuota: { kind: 'int', default: '500' },
+  QuotaRemindThreshold: { kind: 'int', default: '1000' },
+  LogConsumeEnabled: { kind: 'bool', default: 'true' },
+  ApproximateTokenEnabled: { kind: 'bool', default: 'false' },
+  // Channel management
+  AutomaticDisableChannelEnabled: { kind: 'bool', default: 'false' },
+  AutomaticEnableChannelEnabled: { kind: 'bool', default: 'false' },
+  ChannelDisableThreshold: { kind: 'float', default: '5' },
+  DisableChannelKeywords: { kind: 'text', default: 'Your credit balance is too low\nThis organization has been disabled.\nYou exceeded your current quota\nPermission denied\nQuota exceeded for quota metric\nAPI key not valid\nThe security token included in the request is invalid\nOperation not allowed\nYour account is not authorized\nyour account balance is insufficient\nYour account is currently blocked\ntoo many invalid requests' },
+  // Relay
   RetryTimes: { kind: 'int', default: '0' },
   RetryCooldownSeconds: { kind: 'int', default: '5' },
+  RetryTimeOut: { kind: 'int', default: '10' },
+  GeminiAPIEnabled: { kind: 'bool', default: 'true' },
+  ClaudeAPIEnabled: { kind: 'bool', default: 'true' },
+  ClaudeDefaultMaxTokens: { kind: 'json', default: '{"default":8192}' },
+  ClaudeBudgetTokensPercentage: { kind: 'float', default: '0.8' },
+  GeminiOpenThink: { kind: 'json', default: '{}' },
+  MjNotifyEnabled: { kind: 'bool', default: 'false' },
+  ChatImageRequestProxy: { kind: 'string', default: '' },
+  CFWorkerImageUrl: { kind: 'string', default: '' },
+  CFWorkerImageKey: { kind: 'string', default: '', secret: true },
+  // Payment
+  PaymentUSDRate: { kind: 'float', default: '7.3' },
+  PaymentMinAmount: { kind: 'int', default: '1' },
+  RechargeDiscount: { kind: 'json', default: '' },
+  // Mail
+  SMTPServer: { kind: 'string', default: '' },
+  SMTPPort: { kind: 'int', default: '587' },
+  SMTPAccount: { kind: 'string', default: '' },
+  SMTPFrom: { kind: 'string', default: '' },
+  SMTPToken: { kind: 'string', default: '', secret: true },
+  // Chat links
+  ChatLink: { kind: 'string', default: '' },
+  ChatLinks: { kind: 'json', default: '' },
+  // Safety
+  EnableSafe: { kind: 'bool', default: 'false' },
+  SafeToolName: { kind: 'string', default: 'Keyword' },
+  SafeKeyWords: { kind: 'text', default: '' },
+  // Misc
+  OldTokenMaxId: { kind: 'int', default: '0' },
 } as const satisfies Record<string, OptionDef>;
 
 export type OptionKey = keyof typeof OPTION_DEFS;

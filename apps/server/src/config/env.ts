@@ -22,6 +22,14 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   LANGUAGE: z.string().default('zh_CN'),
   TRUST_PROXY: boolFlag,
+  /** Requests per 180 s per IP on /api (0 = off). */
+  GLOBAL_API_RATE_LIMIT: z.coerce.number().int().min(0).default(300),
+  /** Requests per 180 s per IP for pages and static files (0 = off). */
+  GLOBAL_WEB_RATE_LIMIT: z.coerce.number().int().min(0).default(180),
+  /** Requests per 20 min per IP on login, register, reset and OAuth (0 = off). */
+  CRITICAL_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
+  /** Turnstile verification endpoint (overridable for tests). */
+  TURNSTILE_VERIFY_URL: z.string().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   BATCH_FLUSH_MS: z.coerce.number().int().min(10).default(1000),
 });
 

@@ -1,8 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
+import { ipLimiter } from '../http/rate-limit.js';
+import { registerStatusRoutes } from './status/routes.js';
+import { registerUserRoutes } from './user/routes.js';
+import { registerUserGroupRoutes } from './user-group/routes.js';
+import { registerOptionRoutes } from './option/routes.js';
+import { registerRedemptionRoutes } from './redemption/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  void ctx;
-  void app;
+  app.addHook('preHandler', ipLimiter(ctx, 'api', ctx.config.GLOBAL_API_RATE_LIMIT, 180));
+  registerStatusRoutes(app, ctx);
+  registerUserRoutes(app, ctx);
+  registerUserGroupRoutes(app, ctx);
+  registerOptionRoutes(app, ctx);
+  registerRedemptionRoutes(app, ctx);
 }

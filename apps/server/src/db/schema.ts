@@ -41,6 +41,8 @@ export interface UsersTable {
   aff_quota: Def<number>;
   aff_history: Def<number>;
   inviter_id: Def<number>;
+  /** 1 once the inviter was rewarded for this user's first top-up. */
+  aff_reward_paid: Def<number>;
   last_login_time: Def<number>;
   last_login_ip: Def<string>;
   created_time: Def<number>;

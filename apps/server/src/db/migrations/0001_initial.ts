@@ -70,6 +70,7 @@ const TABLES: Record<string, Spec> = {
     t = c.int(t, 'aff_quota');
     t = c.int(t, 'aff_history');
     t = c.int(t, 'inviter_id');
+    t = c.int(t, 'aff_reward_paid');
     t = c.int(t, 'last_login_time');
     t = c.str(t, 'last_login_ip', 128);
     t = c.int(t, 'created_time');

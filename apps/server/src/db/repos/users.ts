@@ -1,18 +1,120 @@
-import type { Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../index.js';
 import type { UsersTable } from '../schema.js';
+import { escapeLike } from '../helpers.js';
 
 export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserPatch = Updateable<UsersTable>;
+
+const live = (db: Db) => db.selectFrom('users').where('deleted_at', 'is', null);
 
 export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return live(db).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export function findUserByAccessToken(db: Db, token: string): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('access_token', '=', token)
+  return live(db).selectAll().where('access_token', '=', token).executeTakeFirst();
+}
+
+export function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  return live(db).selectAll().where('username', '=', username).executeTakeFirst();
+}
+
+export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return live(db).selectAll().where('email', '=', email).orderBy('id').executeTakeFirst();
+}
+
+export function findUserByAffCode(db: Db, code: string): Promise<UserRow | undefined> {
+  return live(db).selectAll().where('aff_code', '=', code).executeTakeFirst();
+}
+
+/** Also counts soft-deleted rows: a deleted name stays reserved until renamed. */
+export async function usernameTaken(db: Db, username: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function countLiveUsers(db: Db): Promise<number> {
+  const row = await live(db).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function insertUser(db: Db, user: NewUser): Promise<void> {
+  await db.insertInto('users').values(user).execute();
+}
+
+export async function updateUser(db: Db, id: number, patch: UserPatch): Promise<void> {
+  await db.updateTable('users').set(patch).where('id', '=', id).where('deleted_at', 'is', null).execute();
+}
+
+/** Adds a signed delta to a user's quota. */
+export async function addUserQuota(db: Db, id: number, delta: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ quota: sql`quota + ${delta}` })
+    .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
+
+/** Marks the invite reward as paid; true only for the one caller that flips it. */
+export async function claimAffReward(db: Db, id: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ aff_reward_paid: 1 })
+    .where('id', '=', id)
+    .where('aff_reward_paid', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function recordInviteReward(db: Db, inviterId: number, reward: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      quota: sql`quota + ${reward}`,
+      aff_count: sql`aff_count + 1`,
+      aff_quota: sql`aff_quota + ${reward}`,
+      aff_history: sql`aff_history + ${reward}`,
+    })
+    .where('id', '=', inviterId)
+    .execute();
+}
+
+export async function softDeleteUser(db: Db, id: number, renamedTo: string, now: number): Promise<void> {
+  await db.updateTable('users').set({ username: renamedTo, deleted_at: now }).where('id', '=', id).execute();
+}
+
+/** Admin list: keyword is an exact id or a prefix of username, email, display name or group. */
+export function userListQuery(db: Db, keyword: string) {
+  let query = live(db).selectAll();
+  const word = keyword.trim();
+  if (word) {
+    const prefix = `${escapeLike(word)}%`;
+    query = query.where((eb) => {
+      const ors = [
+        eb('username', 'like', prefix),
+        eb('email', 'like', prefix),
+        eb('display_name', 'like', prefix),
+        eb('group', 'like', prefix),
+      ];
+      if (/^\d+$/.test(word)) ors.push(eb('id', '=', Number(word)));
+      return eb.or(ors);
+    });
+  }
+  return query;
+}
+
+export const USER_ORDER_COLUMNS = [
+  'id',
+  'username',
+  'role',
+  'status',
+  'created_time',
+  'last_login_time',
+  'last_login_ip',
+  'quota',
+  'used_quota',
+] as const;

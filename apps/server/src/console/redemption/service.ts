@@ -1,0 +1,68 @@
+import type { z } from 'zod';
+import { REDEMPTION_STATUS, type CreateRedemptionBody, type Redemption, type UpdateRedemptionBody } from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
+import { HubError, notFound } from '../../common/errors.js';
+import { uuidHex } from '../../common/random.js';
+import { nowSeconds } from '../../common/time.js';
+import {
+  deleteRedemption,
+  findRedemptionById,
+  insertRedemption,
+  updateRedemption,
+  type RedemptionRow,
+} from '../../db/repos/redemptions.js';
+
+export function toRedemptionJson(row: RedemptionRow): Redemption {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    key: row.key,
+    status: row.status,
+    name: row.name,
+    quota: row.quota,
+    created_time: row.created_time,
+    redeemed_time: row.redeemed_time,
+    count: 0,
+  };
+}
+
+async function load(ctx: AppContext, id: number): Promise<RedemptionRow> {
+  const row = await findRedemptionById(ctx.db, id);
+  if (!row) throw notFound('兑换码不存在');
+  return row;
+}
+
+export const getRedemption = async (ctx: AppContext, id: number) => toRedemptionJson(await load(ctx, id));
+
+/** Creates `count` codes in one transaction and answers their keys. */
+export async function createRedemptions(ctx: AppContext, adminId: number, body: z.infer<typeof CreateRedemptionBody>): Promise<string[]> {
+  const keys = Array.from({ length: body.count }, () => uuidHex());
+  const now = nowSeconds();
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const key of keys) {
+      await insertRedemption(trx, { user_id: adminId, key, name: body.name, quota: body.quota, created_time: now });
+    }
+  });
+  return keys;
+}
+
+export async function updateRedemptionById(
+  ctx: AppContext,
+  body: z.infer<typeof UpdateRedemptionBody>,
+  statusOnly: boolean,
+): Promise<Redemption> {
+  const row = await load(ctx, body.id);
+  if (statusOnly) {
+    if (body.status === undefined) throw new HubError(400, 'status: required');
+    if (row.status === REDEMPTION_STATUS.used) throw new HubError(400, '兑换码已被使用，不能修改状态');
+    if (body.status === REDEMPTION_STATUS.used) throw new HubError(400, 'status: a code is marked used only by redeeming it');
+    await updateRedemption(ctx.db, row.id, { status: body.status });
+  } else {
+    await updateRedemption(ctx.db, row.id, { name: body.name ?? row.name, quota: body.quota ?? row.quota });
+  }
+  return toRedemptionJson(await load(ctx, row.id));
+}
+
+export async function removeRedemption(ctx: AppContext, id: number): Promise<void> {
+  if (!(await deleteRedemption(ctx.db, id))) throw notFound('兑换码不存在');
+}

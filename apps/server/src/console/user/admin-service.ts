@@ -1,0 +1,148 @@
+import type { z } from 'zod';
+import { ROLE, USER_STATUS, type ChangeQuotaBody, type CreateUserBody, type ManageUserBody, type UpdateUserBody } from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
+import { HubError, notFound } from '../../common/errors.js';
+import { randomAlnum } from '../../common/random.js';
+import { nowSeconds } from '../../common/time.js';
+import { EVENTS } from '../../cache/events.js';
+import {
+  addUserQuota,
+  findUserById,
+  findUserByUsername,
+  softDeleteUser,
+  updateUser,
+  usernameTaken,
+  type UserPatch,
+  type UserRow,
+} from '../../db/repos/users.js';
+import { findUserGroupBySymbol } from '../../db/repos/user-groups.js';
+import { hashPassword } from './passwords.js';
+import { createAccount } from './auth-service.js';
+import { quotaText, writeUserLog } from './user-log.js';
+
+const RANK_READ = '无权获取同级或更高等级用户的信息';
+const RANK_WRITE = '无权更新同权限等级或更高权限等级的用户信息';
+
+/** Unless the caller is root, they may act only on users of lower rank. */
+function checkRank(me: UserRow, target: UserRow, message: string): void {
+  if (me.role !== ROLE.root && me.role <= target.role) throw new HubError(403, message);
+}
+
+async function loadTarget(ctx: AppContext, id: number): Promise<UserRow> {
+  const user = await findUserById(ctx.db, id);
+  if (!user) throw notFound('用户不存在');
+  return user;
+}
+
+const changed = (ctx: AppContext, id: number) => ctx.store.publish(EVENTS.users, String(id));
+
+export async function getUser(ctx: AppContext, me: UserRow, id: number): Promise<UserRow> {
+  const target = await loadTarget(ctx, id);
+  checkRank(me, target, RANK_READ);
+  return target;
+}
+
+export async function createUser(ctx: AppContext, me: UserRow, body: z.infer<typeof CreateUserBody>): Promise<void> {
+  if (body.role >= me.role) throw new HubError(403, '无法创建权限大于等于自己的用户');
+  await createAccount(ctx, { username: body.username, password: body.password, displayName: body.display_name });
+}
+
+export async function updateUserByAdmin(ctx: AppContext, me: UserRow, body: z.infer<typeof UpdateUserBody>): Promise<void> {
+  const target = await loadTarget(ctx, body.id);
+  checkRank(me, target, RANK_WRITE);
+  if (body.role !== undefined && body.role !== target.role) {
+    if (me.role !== ROLE.root && body.role >= me.role) {
+      throw new HubError(403, '无权将其他用户权限等级提升到大于等于自己的权限等级');
+    }
+    if (target.role === ROLE.root) throw new HubError(403, '无法修改超级管理员的身份');
+    if (![ROLE.common, ROLE.reliable, ROLE.admin].includes(body.role as 1 | 3 | 10)) {
+      throw new HubError(400, `role: unknown role ${body.role}`);
+    }
+  }
+  const patch: UserPatch = {};
+  if (body.username && body.username !== target.username) {
+    if (await usernameTaken(ctx.db, body.username)) throw new HubError(409, '用户名已存在！');
+    patch.username = body.username;
+  }
+  if (body.password) patch.password = await hashPassword(body.password);
+  if (body.display_name) patch.display_name = body.display_name;
+  if (body.email !== undefined) patch.email = body.email;
+  if (body.group) {
+    if (!(await findUserGroupBySymbol(ctx.db, body.group))) throw new HubError(400, `group: unknown group ${body.group}`);
+    patch.group = body.group;
+  }
+  if (body.role !== undefined) patch.role = body.role;
+  if (Object.keys(patch).length) await updateUser(ctx.db, target.id, patch);
+  await changed(ctx, target.id);
+}
+
+async function deleteTarget(ctx: AppContext, target: UserRow): Promise<void> {
+  await softDeleteUser(ctx.db, target.id, `${target.username}_del_${randomAlnum(6)}`, nowSeconds());
+  await changed(ctx, target.id);
+}
+
+export async function deleteUser(ctx: AppContext, me: UserRow, id: number): Promise<void> {
+  const target = await loadTarget(ctx, id);
+  if (target.role === ROLE.root) throw new HubError(403, '无法删除超级管理员用户');
+  if (me.role <= target.role) throw new HubError(403, '无权删除同权限等级或更高权限等级的用户');
+  await deleteTarget(ctx, target);
+}
+
+/** POST /api/user/manage; answers the target's new role and status. */
+export async function manageUser(
+  ctx: AppContext,
+  me: UserRow,
+  body: z.infer<typeof ManageUserBody>,
+): Promise<{ role: number; status: number }> {
+  const target = await findUserByUsername(ctx.db, body.username);
+  if (!target) throw notFound('用户不存在');
+  checkRank(me, target, RANK_WRITE);
+  const isRoot = target.role === ROLE.root;
+  let patch: UserPatch;
+  switch (body.action) {
+    case 'disable':
+      if (isRoot) throw new HubError(403, '无法禁用超级管理员用户');
+      patch = { status: USER_STATUS.disabled };
+      break;
+    case 'enable':
+      patch = { status: USER_STATUS.enabled };
+      break;
+    case 'delete':
+      if (isRoot) throw new HubError(403, '无法删除超级管理员用户');
+      await deleteTarget(ctx, target);
+      return { role: target.role, status: target.status };
+    case 'promote':
+      if (me.role !== ROLE.root) throw new HubError(403, '只有超级管理员可以设置其他用户为管理员');
+      if (isRoot) throw new HubError(403, '无法修改超级管理员的身份');
+      patch = { role: ROLE.admin };
+      break;
+    case 'demote':
+      if (isRoot) throw new HubError(403, '无法修改超级管理员的身份');
+      patch = { role: ROLE.common };
+      break;
+    case 'set_reliable':
+      if (isRoot) throw new HubError(403, '无法修改超级管理员的身份');
+      patch = { role: ROLE.reliable };
+      break;
+  }
+  await updateUser(ctx.db, target.id, patch);
+  await changed(ctx, target.id);
+  return { role: patch.role ?? target.role, status: patch.status ?? target.status };
+}
+
+/** Signed delta; admins may not push a user of equal or higher rank, nor a balance below zero. */
+export async function changeQuota(
+  ctx: AppContext,
+  me: UserRow,
+  id: number,
+  body: z.infer<typeof ChangeQuotaBody>,
+  ip: string,
+): Promise<void> {
+  const target = await loadTarget(ctx, id);
+  checkRank(me, target, RANK_WRITE);
+  if (target.quota + body.quota < 0) throw new HubError(400, `额度不足：当前余额 ${target.quota}，不能减少 ${-body.quota}`);
+  await addUserQuota(ctx.db, id, body.quota);
+  await changed(ctx, id);
+  const remark = body.remark ? `, 备注: ${body.remark}` : '';
+  await writeUserLog(ctx, { userId: id, kind: 'manage', content: `管理员增减用户额度 ${quotaText(ctx, body.quota)}${remark}`, quota: body.quota, ip });
+}

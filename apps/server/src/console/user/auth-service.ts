@@ -1,0 +1,155 @@
+import type { z } from 'zod';
+import { ROLE, USER_STATUS, type RegisterBody } from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
+import { HubError } from '../../common/errors.js';
+import { randomAlnum, randomHex, uuidHex } from '../../common/random.js';
+import { nowSeconds } from '../../common/time.js';
+import {
+  addUserQuota,
+  findUserByAffCode,
+  findUserByEmail,
+  findUserByUsername,
+  insertUser,
+  updateUser,
+  usernameTaken,
+  type UserRow,
+} from '../../db/repos/users.js';
+import { checkPassword, hashPassword } from './passwords.js';
+import { checkCode, consumeCode, issueCode } from './codes.js';
+import { sendMail } from './mail.js';
+import { quotaText, writeUserLog } from './user-log.js';
+
+const fail = (message: string) => new HubError(400, message);
+
+export async function login(ctx: AppContext, username: string, password: string, ip: string): Promise<UserRow> {
+  if (!ctx.options.get('PasswordLoginEnabled')) throw new HubError(403, '管理员关闭了密码登录');
+  const user = (await findUserByUsername(ctx.db, username)) ?? (await findUserByEmail(ctx.db, username));
+  const ok = user !== undefined && (await checkPassword(password, user.password));
+  if (!user || !ok || user.status !== USER_STATUS.enabled) {
+    throw new HubError(401, '用户名或密码错误，或用户已被封禁', { code: 'login_failed' });
+  }
+  const now = nowSeconds();
+  await updateUser(ctx.db, user.id, { last_login_time: now, last_login_ip: ip });
+  return { ...user, last_login_time: now, last_login_ip: ip };
+}
+
+/** A fresh invite code no other user holds. */
+export async function newAffCode(ctx: AppContext): Promise<string> {
+  for (let i = 0; i < 8; i++) {
+    const code = randomAlnum(4);
+    if (!(await findUserByAffCode(ctx.db, code))) return code;
+  }
+  return randomAlnum(8);
+}
+
+export interface NewAccount {
+  username: string;
+  password: string;
+  displayName?: string;
+  email?: string;
+  inviterId?: number;
+}
+
+/** Inserts a common user with the new-user quota and its system log; shared by register and admin create. */
+export async function createAccount(ctx: AppContext, account: NewAccount): Promise<UserRow> {
+  if (await usernameTaken(ctx.db, account.username)) throw new HubError(409, '用户名已存在！');
+  const quota = Math.max(0, ctx.options.get('QuotaForNewUser'));
+  const now = nowSeconds();
+  await insertUser(ctx.db, {
+    username: account.username,
+    password: await hashPassword(account.password),
+    display_name: account.displayName || account.username,
+    email: account.email ?? '',
+    role: ROLE.common,
+    status: USER_STATUS.enabled,
+    access_token: uuidHex(),
+    aff_code: await newAffCode(ctx),
+    quota,
+    group: 'default',
+    inviter_id: account.inviterId ?? 0,
+    created_time: now,
+  });
+  const user = await findUserByUsername(ctx.db, account.username);
+  if (!user) throw new HubError(500, 'user was not created');
+  if (quota > 0) {
+    await writeUserLog(ctx, { userId: user.id, kind: 'system', content: `新用户注册赠送 ${quotaText(ctx, quota)}`, quota });
+  }
+  return user;
+}
+
+export async function register(ctx: AppContext, body: z.infer<typeof RegisterBody>): Promise<void> {
+  if (!ctx.options.get('RegisterEnabled')) throw new HubError(403, '管理员关闭了新用户注册');
+  if (!ctx.options.get('PasswordRegisterEnabled')) {
+    throw new HubError(403, '管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册');
+  }
+  let email = '';
+  if (ctx.options.get('EmailVerificationEnabled')) {
+    if (!body.email || !body.verification_code) throw fail('管理员开启了邮箱验证，请输入邮箱地址和验证码');
+    if (!(await checkCode(ctx.store, 'verify', body.email, body.verification_code))) throw fail('验证码错误或已过期');
+    email = body.email;
+  }
+  const inviter = body.aff_code ? await findUserByAffCode(ctx.db, body.aff_code) : undefined;
+  const user = await createAccount(ctx, {
+    username: body.username,
+    password: body.password,
+    email,
+    inviterId: inviter?.id,
+  });
+  if (email) await consumeCode(ctx.store, 'verify', email);
+  const inviteeBonus = ctx.options.get('QuotaForInvitee');
+  if (inviter && inviteeBonus > 0) {
+    await addUserQuota(ctx.db, user.id, inviteeBonus);
+    await writeUserLog(ctx, {
+      userId: user.id,
+      kind: 'system',
+      content: `使用邀请码赠送 ${quotaText(ctx, inviteeBonus)}`,
+      quota: inviteeBonus,
+    });
+  }
+}
+
+function checkEmailDomain(ctx: AppContext, email: string): void {
+  if (!ctx.options.get('EmailDomainRestrictionEnabled')) return;
+  const domain = email.split('@')[1]?.toLowerCase() ?? '';
+  const allowed = ctx.options
+    .get('EmailDomainWhitelist')
+    .split(',')
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
+  if (!allowed.includes(domain)) throw fail('管理员启用了邮箱域名白名单，您的邮箱地址的域名不在白名单中');
+}
+
+/** Lower-cased address without a "+tag" in the local part, so aliases cannot sign up twice. */
+export function normaliseEmail(email: string): string {
+  const [local, domain] = email.trim().toLowerCase().split('@');
+  return `${local.split('+')[0]}@${domain}`;
+}
+
+export async function sendVerificationCode(ctx: AppContext, email: string): Promise<void> {
+  checkEmailDomain(ctx, email);
+  if (await findUserByEmail(ctx.db, email)) throw new HubError(409, '邮箱地址已被占用');
+  if (normaliseEmail(email) !== email.toLowerCase() && (await findUserByEmail(ctx.db, normaliseEmail(email)))) {
+    throw new HubError(409, '邮箱地址已被占用');
+  }
+  const code = await issueCode(ctx.store, 'verify', email);
+  const name = ctx.options.get('SystemName');
+  await sendMail(ctx, email, `${name} 邮箱验证邮件`, `<p>您的验证码为: <strong>${code}</strong></p><p>验证码 10 分钟内有效。</p>`);
+}
+
+export async function sendPasswordResetMail(ctx: AppContext, email: string): Promise<void> {
+  if (!(await findUserByEmail(ctx.db, email))) throw new HubError(404, '该邮箱地址未注册');
+  const token = await issueCode(ctx.store, 'reset', email);
+  const link = `${ctx.options.get('ServerAddress')}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
+  const name = ctx.options.get('SystemName');
+  await sendMail(ctx, email, `${name} 密码重置`, `<p>点击 <a href="${link}">此处</a> 重置密码，链接 10 分钟内有效。</p>`);
+}
+
+/** Sets a new random password on the account(s) with this e-mail; answers it once. */
+export async function resetPassword(ctx: AppContext, email: string, token: string): Promise<string> {
+  if (!(await checkCode(ctx.store, 'reset', email, token))) throw fail('重置链接非法或已过期');
+  await consumeCode(ctx.store, 'reset', email);
+  const password = randomHex(6);
+  const hash = await hashPassword(password);
+  await ctx.db.updateTable('users').set({ password: hash }).where('email', '=', email).where('deleted_at', 'is', null).execute();
+  return password;
+}

@@ -1,0 +1,101 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  ChangeQuotaBody,
+  CreateUserBody,
+  EmailQuery,
+  IdParam,
+  LoginBody,
+  ManageUserBody,
+  PageQuery,
+  RegisterBody,
+  ResetPasswordBody,
+  ROLE,
+  TopupBody,
+  UpdateSelfBody,
+  UpdateUserBody,
+} from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
+import { requireRole } from '../../http/auth.js';
+import { parse } from '../../http/validate.js';
+import { ok } from '../../http/envelope.js';
+import { clearSession, writeSession } from '../../http/session.js';
+import { criticalLimiter } from '../../http/rate-limit.js';
+import { turnstileCheck } from '../../http/turnstile.js';
+import { paginate } from '../../db/paginate.js';
+import { USER_ORDER_COLUMNS, userListQuery } from '../../db/repos/users.js';
+import * as auth from './auth-service.js';
+import * as self from './self-service.js';
+import * as admin from './admin-service.js';
+import { toLoginJson, toUserJson } from './user-json.js';
+
+export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const critical = criticalLimiter(ctx);
+  const turnstile = turnstileCheck(ctx);
+  const user = requireRole(ctx, ROLE.common);
+  const adminOnly = requireRole(ctx, ROLE.admin);
+
+  app.post('/user/login', { preHandler: critical }, async (req, reply) => {
+    const body = parse(LoginBody, req.body);
+    const row = await auth.login(ctx, body.username, body.password, req.ip);
+    writeSession(reply, { id: row.id, username: row.username });
+    return ok(toLoginJson(row));
+  });
+  app.get('/user/logout', async (_req, reply) => {
+    clearSession(reply);
+    return ok();
+  });
+  app.post('/user/register', { preHandler: [critical, turnstile] }, async (req) => {
+    await auth.register(ctx, parse(RegisterBody, req.body));
+    return ok();
+  });
+  app.get('/verification', { preHandler: [critical, turnstile] }, async (req) => {
+    await auth.sendVerificationCode(ctx, parse(EmailQuery, req.query).email);
+    return ok();
+  });
+  app.get('/reset_password', { preHandler: [critical, turnstile] }, async (req) => {
+    await auth.sendPasswordResetMail(ctx, parse(EmailQuery, req.query).email);
+    return ok();
+  });
+  app.post('/user/reset', { preHandler: critical }, async (req) => {
+    const body = parse(ResetPasswordBody, req.body);
+    return ok(await auth.resetPassword(ctx, body.email, body.token));
+  });
+
+  app.get('/user/self', { preHandler: user }, async (req) => ok(toUserJson(req.user!)));
+  app.put('/user/self', { preHandler: user }, async (req) => {
+    await self.updateSelf(ctx, req.user!, parse(UpdateSelfBody, req.body));
+    return ok();
+  });
+  app.get('/user/token', { preHandler: user }, async (req) => ok(await self.regenerateAccessToken(ctx, req.user!)));
+  app.get('/user/aff', { preHandler: user }, async (req) => ok(await self.affCode(ctx, req.user!)));
+  app.post('/user/topup', { preHandler: user }, async (req) => {
+    return ok(await self.redeem(ctx, req.user!, parse(TopupBody, req.body).key, req.ip));
+  });
+
+  app.get('/user/', { preHandler: adminOnly }, async (req) => {
+    const q = parse(PageQuery, req.query);
+    return ok(await paginate(userListQuery(ctx.db, q.keyword), q, USER_ORDER_COLUMNS, toUserJson));
+  });
+  app.get('/user/:id', { preHandler: adminOnly }, async (req) => {
+    return ok(toUserJson(await admin.getUser(ctx, req.user!, parse(IdParam, req.params).id)));
+  });
+  app.post('/user/', { preHandler: adminOnly }, async (req) => {
+    await admin.createUser(ctx, req.user!, parse(CreateUserBody, req.body));
+    return ok();
+  });
+  app.put('/user/', { preHandler: adminOnly }, async (req) => {
+    await admin.updateUserByAdmin(ctx, req.user!, parse(UpdateUserBody, req.body));
+    return ok();
+  });
+  app.delete('/user/:id', { preHandler: adminOnly }, async (req) => {
+    await admin.deleteUser(ctx, req.user!, parse(IdParam, req.params).id);
+    return ok();
+  });
+  app.post('/user/manage', { preHandler: adminOnly }, async (req) => {
+    return ok(await admin.manageUser(ctx, req.user!, parse(ManageUserBody, req.body)));
+  });
+  app.post('/user/quota/:id', { preHandler: adminOnly }, async (req) => {
+    await admin.changeQuota(ctx, req.user!, parse(IdParam, req.params).id, parse(ChangeQuotaBody, req.body), req.ip);
+    return ok();
+  });
+}

@@ -1,0 +1,78 @@
+import type { z } from 'zod';
+import type { UpdateSelfBody } from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
+import { HubError } from '../../common/errors.js';
+import { uuidHex } from '../../common/random.js';
+import { EVENTS } from '../../cache/events.js';
+import {
+  addUserQuota,
+  claimAffReward,
+  findUserById,
+  recordInviteReward,
+  updateUser,
+  type UserRow,
+} from '../../db/repos/users.js';
+import { claimRedemption, findRedemptionByKey } from '../../db/repos/redemptions.js';
+import { nowSeconds } from '../../common/time.js';
+import { hashPassword } from './passwords.js';
+import { newAffCode } from './auth-service.js';
+import { quotaText, writeUserLog } from './user-log.js';
+import { promoteAfterTopup } from '../user-group/promotion.js';
+
+export async function updateSelf(ctx: AppContext, user: UserRow, body: z.infer<typeof UpdateSelfBody>): Promise<void> {
+  const patch: { display_name?: string; password?: string } = {};
+  if (body.display_name) patch.display_name = body.display_name;
+  if (body.password) patch.password = await hashPassword(body.password);
+  if (Object.keys(patch).length) await updateUser(ctx.db, user.id, patch);
+}
+
+export async function regenerateAccessToken(ctx: AppContext, user: UserRow): Promise<string> {
+  const token = uuidHex();
+  await updateUser(ctx.db, user.id, { access_token: token });
+  await ctx.store.publish(EVENTS.users, String(user.id));
+  return token;
+}
+
+export async function affCode(ctx: AppContext, user: UserRow): Promise<string> {
+  if (user.aff_code) return user.aff_code;
+  const code = await newAffCode(ctx);
+  await updateUser(ctx.db, user.id, { aff_code: code });
+  return code;
+}
+
+/** Redeems a code: claimed by one conditional update, credited once, logged; answers the quota added. */
+export async function redeem(ctx: AppContext, user: UserRow, key: string, ip: string): Promise<number> {
+  if (!key) throw new HubError(400, '未提供兑换码');
+  const code = await findRedemptionByKey(ctx.db, key);
+  if (!code) throw new HubError(400, '兑换失败，无效的兑换码');
+  const credited = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await claimRedemption(trx, code.id, user.id, nowSeconds()))) return false;
+    await addUserQuota(trx, user.id, code.quota);
+    return true;
+  });
+  if (!credited) throw new HubError(400, '兑换失败，该兑换码已被使用');
+  await ctx.store.publish(EVENTS.users, String(user.id));
+  await writeUserLog(ctx, { userId: user.id, kind: 'topup', content: `通过兑换码充值 ${quotaText(ctx, code.quota)}`, quota: code.quota, ip });
+  await promoteAfterTopup(ctx, user.id);
+  await payInviteReward(ctx, user.id);
+  return code.quota;
+}
+
+/**
+ * The inviter is rewarded on the invitee's first top-up, not at sign-up, so
+ * farming invites with empty accounts pays nothing. Paid at most once per invitee.
+ */
+export async function payInviteReward(ctx: AppContext, inviteeId: number): Promise<void> {
+  const reward = ctx.options.get('QuotaForInviter');
+  const invitee = await findUserById(ctx.db, inviteeId);
+  if (!invitee || invitee.inviter_id <= 0 || reward <= 0) return;
+  if (!(await claimAffReward(ctx.db, inviteeId))) return;
+  await recordInviteReward(ctx.db, invitee.inviter_id, reward);
+  await ctx.store.publish(EVENTS.users, String(invitee.inviter_id));
+  await writeUserLog(ctx, {
+    userId: invitee.inviter_id,
+    kind: 'system',
+    content: `邀请用户 ${invitee.username} 充值，赠送 ${quotaText(ctx, reward)}`,
+    quota: reward,
+  });
+}

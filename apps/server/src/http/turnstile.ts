@@ -1,0 +1,27 @@
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { AppContext } from '../app-context.js';
+import { HubError } from '../common/errors.js';
+import { writeSession } from './session.js';
+
+/** Cloudflare Turnstile check when TurnstileCheckEnabled; a session that passed once is trusted until logout. */
+export function turnstileCheck(ctx: AppContext): preHandlerAsyncHookHandler {
+  return async function turnstile(req: FastifyRequest, reply: FastifyReply) {
+    if (!ctx.options.get('TurnstileCheckEnabled') || req.session.turnstile) return;
+    const token = (req.query as Record<string, string | undefined>).turnstile;
+    if (!token) throw new HubError(400, 'Turnstile token 为空');
+    let success = false;
+    try {
+      const res = await fetch(ctx.config.TURNSTILE_VERIFY_URL, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ secret: ctx.options.get('TurnstileSecretKey'), response: token, remoteip: req.ip }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      success = Boolean(((await res.json()) as { success?: boolean }).success);
+    } catch (error) {
+      throw new HubError(502, `Turnstile 校验失败: ${(error as Error).message}`);
+    }
+    if (!success) throw new HubError(400, 'Turnstile 校验失败，请刷新重试！');
+    writeSession(reply, { ...req.session, turnstile: true });
+  };
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+export interface Redemption {
+  id: number;
+  user_id: number;
+  key: string;
+  status: number;
+  name: string;
+  quota: number;
+  created_time: number;
+  redeemed_time: number;
+  count: 0;
+}
+
+export const MAX_REDEMPTION_BATCH = 100;
+
+export const CreateRedemptionBody = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, '兑换码名称长度必须在1-20之间')
+    .refine((n) => new TextEncoder().encode(n).length <= 20, '兑换码名称长度必须在1-20之间'),
+  quota: z.coerce.number().int().min(0, 'quota must not be negative'),
+  count: z.coerce
+    .number()
+    .int()
+    .min(1, '兑换码个数必须大于0')
+    .max(MAX_REDEMPTION_BATCH, `一次兑换码批量生成的个数不能大于 ${MAX_REDEMPTION_BATCH}`),
+});
+
+export const UpdateRedemptionBody = z.object({
+  id: z.coerce.number().int().positive(),
+  name: z.string().trim().min(1).max(20).optional(),
+  quota: z.coerce.number().int().min(0).optional(),
+  status: z.coerce.number().int().min(1).max(3).optional(),
+});

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/** User object of api.md §15.1 as answered by the API (password always blank). */
+export interface User {
+  id: number;
+  username: string;
+  password: '';
+  display_name: string;
+  role: number;
+  status: number;
+  email: string;
+  avatar_url: string;
+  oidc_id: string;
+  github_id: string;
+  github_id_new: number;
+  wechat_id: string;
+  telegram_id: number;
+  lark_id: string;
+  verification_code: '';
+  access_token: string;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  group: string;
+  aff_code: string;
+  aff_count: number;
+  aff_quota: number;
+  aff_history_quota: number;
+  inviter_id: number;
+  last_login_time: number;
+  last_login_ip: string;
+  created_time: number;
+}
+
+const trimmed = (max: number) => z.string().trim().max(max);
+export const USERNAME_MAX = 12;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 20;
+
+export const Username = z
+  .string()
+  .trim()
+  .min(3, 'username must be at least 3 characters')
+  .max(USERNAME_MAX, `username must be at most ${USERNAME_MAX} characters`)
+  .regex(/^[^\s@]+$/, 'username may not contain spaces or @');
+export const Password = z
+  .string()
+  .min(PASSWORD_MIN, `password must be at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `password must be at most ${PASSWORD_MAX} characters`);
+
+export const LoginBody = z.object({
+  username: z.string().trim().min(1, '无效的参数').max(100),
+  password: z.string().min(1, '无效的参数').max(100),
+});
+
+export const RegisterBody = z.object({
+  username: Username,
+  password: Password,
+  email: z.string().trim().max(50).optional().default(''),
+  verification_code: z.string().trim().max(64).optional().default(''),
+  aff_code: z.string().trim().max(32).optional().default(''),
+});
+
+/** PUT /api/user/self: only display name and password change; other fields are ignored. */
+export const UpdateSelfBody = z.looseObject({
+  display_name: trimmed(20).optional().default(''),
+  password: z.union([z.literal(''), Password]).optional().default(''),
+});
+
+export const CreateUserBody = z.object({
+  username: Username,
+  password: Password,
+  display_name: trimmed(20).optional().default(''),
+  role: z.coerce.number().int().optional().default(1),
+});
+
+/** PUT /api/user/ (admin): every field optional except id; quota is changed only by the quota route. */
+export const UpdateUserBody = z.looseObject({
+  id: z.coerce.number().int().positive(),
+  username: Username.optional(),
+  password: z.union([z.literal(''), Password]).optional().default(''),
+  display_name: trimmed(20).optional(),
+  email: z.union([z.literal(''), z.email().max(50)]).optional(),
+  group: z.string().trim().max(32).optional(),
+  role: z.coerce.number().int().optional(),
+});
+
+export const MANAGE_ACTIONS = ['disable', 'enable', 'delete', 'promote', 'demote', 'set_reliable'] as const;
+export const ManageUserBody = z.object({
+  username: z.string().trim().min(1, 'username is required'),
+  action: z.enum(MANAGE_ACTIONS),
+});
+
+export const ChangeQuotaBody = z.object({
+  quota: z.coerce
+    .number()
+    .int()
+    .refine((q) => q !== 0, '不能为0'),
+  remark: z.string().trim().max(200).optional().default(''),
+});
+
+export const EmailQuery = z.object({
+  email: z.email('无效的参数').max(50),
+  turnstile: z.string().optional(),
+});
+
+export const ResetPasswordBody = z.object({
+  email: z.email('无效的参数'),
+  token: z.string().min(1, '无效的参数').max(64),
+});
+
+export const TopupBody = z.object({ key: z.string().trim().max(64) });
