@@ -32,6 +32,7 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
   await migrate(handle.db, opts.pgSchema);
   const store = new SharedStore(log, config.REDIS_CONN_STRING, config.REDIS_KEY_PREFIX);
   const options = new OptionStore(handle.db, store);
+  await store.ready();
   await options.load();
   const ctx: AppContext = {
     config,
@@ -44,6 +45,10 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
     version: VERSION,
     onClose: [],
   };
+  // Safety net beside pub/sub: every node re-reads the options table periodically.
+  const resync = setInterval(() => void options.load().catch((e) => log.warn({ err: e }, 'option resync failed')), config.SYNC_FREQUENCY * 1000);
+  resync.unref();
+  ctx.onClose.push(() => clearInterval(resync));
   await initServices(ctx);
   const sessionSecret = resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   const app = await buildApp(ctx, { sessionSecret, webDist: opts.webDist });

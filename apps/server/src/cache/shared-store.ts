@@ -2,8 +2,7 @@ import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { randomHex } from '../common/random.js';
 
-/** Identifies this process in pub/sub so it skips its own echoes. */
-const NODE_ID = randomHex(6);
+
 
 type Handler = (message: string) => void;
 
@@ -18,6 +17,8 @@ export class SharedStore {
   private redis?: Redis;
   private subscriber?: Redis;
   private degraded = false;
+  /** Identifies this store in pub/sub so it skips its own echoes. */
+  private readonly nodeId = randomHex(6);
 
   constructor(
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'info'>,
@@ -36,6 +37,15 @@ export class SharedStore {
       });
       this.subscriber.on('message', (channel, message) => this.dispatch(channel.slice(prefix.length), message));
     }
+  }
+
+  /** Waits (bounded) until both Redis connections are up, so early publishes are not missed. */
+  async ready(timeoutMs = 3000): Promise<void> {
+    const conns = [this.redis, this.subscriber].filter((c): c is Redis => c !== undefined);
+    const waits = conns.map((c) =>
+      c.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => c.once('ready', () => resolve())),
+    );
+    await Promise.race([Promise.all(waits), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
   }
 
   get usesRedis(): boolean {
@@ -123,7 +133,7 @@ export class SharedStore {
   async publish(channel: string, message: string): Promise<void> {
     this.dispatch(channel, message, true);
     await this.tryRedis(
-      (r) => r.publish(this.prefix + channel, `${NODE_ID}:${message}`),
+      (r) => r.publish(this.prefix + channel, `${this.nodeId}:${message}`),
       () => 0,
     );
   }
@@ -142,7 +152,7 @@ export class SharedStore {
     let message = raw;
     if (!local) {
       const sep = raw.indexOf(':');
-      if (raw.slice(0, sep) === NODE_ID) return; // already applied locally
+      if (raw.slice(0, sep) === this.nodeId) return; // already applied locally
       message = raw.slice(sep + 1);
     }
     for (const h of this.handlers.get(channel) ?? []) h(message);

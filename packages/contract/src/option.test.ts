@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { OPTION_DEFS, checkOptionText, readOptionText, type OptionKey } from './option.js';
+import { PageQuery } from './envelope.js';
+
+describe('option catalogue', () => {
+  it('has a default of the right kind for every key', () => {
+    for (const key of Object.keys(OPTION_DEFS) as OptionKey[]) {
+      expect(checkOptionText(key, OPTION_DEFS[key].default), key).toBeNull();
+    }
+  });
+
+  it('reads and checks text by kind', () => {
+    expect(readOptionText('DisplayInCurrencyEnabled', 'true')).toBe(true);
+    expect(readOptionText('DisplayInCurrencyEnabled', 'yes')).toBe(false);
+    expect(readOptionText('QuotaPerUnit', '250000.5')).toBe(250000.5);
+    expect(checkOptionText('RetryTimes', '2.5')).toMatch(/integer/);
+    expect(checkOptionText('ClaudeDefaultMaxTokens', '{bad')).toMatch(/JSON/);
+    expect(checkOptionText('PasswordLoginEnabled', 'TRUE')).toMatch(/true or false/);
+  });
+
+  it('marks every write-only secret', () => {
+    const secrets = Object.entries(OPTION_DEFS)
+      .filter(([, d]) => 'secret' in d && d.secret)
+      .map(([k]) => k);
+    expect(secrets).toEqual(
+      expect.arrayContaining(['SMTPToken', 'GitHubClientSecret', 'OIDCClientSecret', 'WeChatServerToken', 'TurnstileSecretKey', 'CFWorkerImageKey']),
+    );
+  });
+});
+
+describe('PageQuery', () => {
+  it('normalises page and size and rejects sizes over 100', () => {
+    expect(PageQuery.parse({ page: '0', size: '-3' })).toMatchObject({ page: 1, size: 10, order: '', keyword: '' });
+    expect(PageQuery.parse({ page: '3', size: '20', order: '-id' })).toMatchObject({ page: 3, size: 20, order: '-id' });
+    expect(PageQuery.safeParse({ size: '101' }).success).toBe(false);
+  });
+});
