@@ -155,6 +155,13 @@ export class ApiClient {
     return { status: res.statusCode, body: json, raw: res };
   }
 
+  /** The same signed-in session against another server (restart tests). */
+  withApp(app: FastifyInstance): ApiClient {
+    const copy = new ApiClient(app);
+    copy.cookie = this.cookie;
+    return copy;
+  }
+
   get = (url: string, headers?: Record<string, string>) => this.request('GET', url, undefined, headers);
   post = (url: string, body?: unknown, headers?: Record<string, string>) => this.request('POST', url, body ?? {}, headers);
   put = (url: string, body?: unknown, headers?: Record<string, string>) => this.request('PUT', url, body ?? {}, headers);

@@ -131,6 +131,8 @@ describe.each(testDialects())('restart on %s', (dialect) => {
 
     const second = await startTestServer(dialect, { reuse: first, env: { INITIAL_ROOT_PASSWORD: 'other-password-1' } });
     try {
+      const resumed = root.withApp(second.app);
+      expect((await resumed.get('/api/user/self')).body.data.username).toBe('root'); // the session survived
       const again = new ApiClient(second.app);
       await again.login('root', ROOT_PASSWORD); // the first password still works: root was not recreated
       const options = (await again.get('/api/option/')).body.data as Array<{ key: string; value: string }>;
