@@ -1,6 +1,8 @@
 import type { AppContext } from './app-context.js';
 import { ensureRootUser } from './console/user/seed.js';
 import { seedUserGroups } from './console/user-group/service.js';
+import { createRelayState } from './relay/pipeline/relay-state.js';
+import { attachRelayState } from './relay/state.js';
 
 /**
  * Start-up work after migrations and before routes: seeding, cache warm-up,
@@ -11,4 +13,5 @@ export async function initServices(ctx: AppContext): Promise<void> {
     await seedUserGroups(ctx);
     await ensureRootUser(ctx);
   }
+  attachRelayState(ctx, await createRelayState(ctx));
 }

@@ -5,3 +5,6 @@ export * from './status.js';
 export * from './user.js';
 export * from './user-group.js';
 export * from './redemption.js';
+export * from './token.js';
+export * from './channel.js';
+export * from './channel-type.js';

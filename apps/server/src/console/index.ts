@@ -6,6 +6,8 @@ import { registerUserRoutes } from './user/routes.js';
 import { registerUserGroupRoutes } from './user-group/routes.js';
 import { registerOptionRoutes } from './option/routes.js';
 import { registerRedemptionRoutes } from './redemption/routes.js';
+import { registerTokenRoutes } from './token/routes.js';
+import { registerChannelRoutes } from './channel/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -15,4 +17,6 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerUserGroupRoutes(app, ctx);
   registerOptionRoutes(app, ctx);
   registerRedemptionRoutes(app, ctx);
+  registerTokenRoutes(app, ctx);
+  registerChannelRoutes(app, ctx);
 }

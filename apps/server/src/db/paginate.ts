@@ -28,6 +28,8 @@ export async function paginate<T>(
   allowedOrder: readonly string[],
   map: (row: never) => T,
   fallbackOrder = '-id',
+  /** Table name to qualify order columns with, for joined queries. */
+  table?: string,
 ): Promise<Page<T>> {
   const order = parseOrder(q.order, allowedOrder, fallbackOrder);
   const countRow = await query
@@ -36,7 +38,7 @@ export async function paginate<T>(
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirst();
   let paged = query;
-  for (const [column, dir] of order) paged = paged.orderBy(column, dir);
+  for (const [column, dir] of order) paged = paged.orderBy(table ? `${table}.${column}` : column, dir);
   const rows = await paged
     .limit(q.size)
     .offset((q.page - 1) * q.size)

@@ -1,9 +1,16 @@
 import type { AppContext } from '../app-context.js';
 import type { ChannelRow } from '../db/repos/channels.js';
+import { HubError } from '../common/errors.js';
+import { nowSeconds } from '../common/time.js';
+import { routeTo } from './pipeline/attempt.js';
+import { sendUpstream } from './pipeline/upstream.js';
+import { autoDisable, autoEnable } from './pipeline/auto-disable.js';
+import { splitList } from './pipeline/channel-index.js';
+import { relayState } from './state.js';
 
 /**
  * What the console's channel screens ask of the relay: it alone knows how to
- * talk to each provider. Owned by the relay; the channel console area calls it.
+ * talk to each provider.
  */
 export interface ChannelTestResult {
   success: boolean;
@@ -12,23 +19,49 @@ export interface ChannelTestResult {
   time: number;
 }
 
+/** Sends a one-word chat to the channel's test model (or the given one) and records the latency. */
 export async function testChannel(ctx: AppContext, channel: ChannelRow, model?: string): Promise<ChannelTestResult> {
-  void ctx;
-  void channel;
-  void model;
-  return { success: false, message: 'channel tests are not available yet', time: 0 };
+  const testModel = model || channel.test_model || splitList(channel.models).find((m) => !m.endsWith('*'));
+  if (!testModel) return { success: false, message: '请先设置测试模型 (set a test model first)', time: 0 };
+  const started = Date.now();
+  try {
+    const route = routeTo(channel, testModel);
+    const body = { model: route.upstreamModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 };
+    const req = route.adapter.buildRequest('chat/completions', body, route.target, { stream: false, raw: false });
+    const res = await sendUpstream(req, { proxy: channel.proxy, proxyKey: route.target.key, signal: AbortSignal.timeout(60_000) });
+    const text = await res.body.text();
+    if (res.statusCode >= 400) throw route.adapter.mapError(res.statusCode, text);
+    const ms = Date.now() - started;
+    await ctx.db.updateTable('channels').set({ response_time: ms, test_time: nowSeconds() }).where('id', '=', channel.id).execute();
+    const slow = ms > ctx.options.get('ChannelDisableThreshold') * 1000;
+    if (!slow) await autoEnable(relayState(ctx), channel);
+    return { success: true, message: slow ? `响应时间 ${(ms / 1000).toFixed(2)}s 超过阈值` : '', time: ms / 1000 };
+  } catch (error) {
+    const hub = error instanceof HubError ? error : new HubError(502, (error as Error).message);
+    if (hub.status === 401 || hub.status === 403) await autoDisable(relayState(ctx), channel, hub.message);
+    return { success: false, message: hub.message, time: (Date.now() - started) / 1000 };
+  }
 }
 
 /** Model ids the provider lists for this channel's key. */
 export async function fetchUpstreamModels(ctx: AppContext, channel: ChannelRow): Promise<string[]> {
   void ctx;
-  void channel;
-  return [];
+  const route = routeTo(channel, '');
+  if (!route.adapter.modelsRequest || !route.adapter.parseModels) throw new HubError(400, '该渠道类型不支持获取模型列表');
+  const res = await sendUpstream(route.adapter.modelsRequest(route.target), { method: 'GET', proxy: channel.proxy, signal: AbortSignal.timeout(30_000) });
+  const text = await res.body.text();
+  if (res.statusCode >= 400) throw route.adapter.mapError(res.statusCode, text);
+  return route.adapter.parseModels(JSON.parse(text));
 }
 
 /** Current upstream balance (provider currency), or null when the provider has no balance API. */
 export async function queryBalance(ctx: AppContext, channel: ChannelRow): Promise<number | null> {
-  void ctx;
-  void channel;
-  return null;
+  const route = routeTo(channel, '');
+  if (!route.adapter.balanceRequest || !route.adapter.parseBalance) return null;
+  const res = await sendUpstream(route.adapter.balanceRequest(route.target), { method: 'GET', proxy: channel.proxy, signal: AbortSignal.timeout(30_000) });
+  const balance = route.adapter.parseBalance(JSON.parse(await res.body.text()));
+  if (balance !== null) {
+    await ctx.db.updateTable('channels').set({ balance, balance_updated_time: nowSeconds() }).where('id', '=', channel.id).execute();
+  }
+  return balance;
 }

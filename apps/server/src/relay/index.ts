@@ -1,8 +1,33 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
+import { HubError } from '../common/errors.js';
+import { openAIErrorBody, toHubError } from '../http/errors.js';
+import type { Endpoint } from './providers/types.js';
+import { handleRelay } from './pipeline/handle.js';
+import { describeModel, listModels } from './pipeline/models.js';
+import { relayState } from './state.js';
 
-/** Registers the relay paths (/v1, /claude, /gemini, …). */
+const POST_ENDPOINTS: Endpoint[] = [
+  'chat/completions', 'completions', 'embeddings', 'moderations', 'images/generations', 'images/edits',
+  'images/variations', 'audio/speech', 'audio/transcriptions', 'audio/translations', 'rerank', 'responses',
+];
+
+/** Registers the relay paths (/v1 …). Errors answer in OpenAI's shape with the request id appended. */
 export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  void ctx;
-  void app;
+  const state = relayState(ctx);
+  // Multipart (audio, image edits) passes through untouched as bytes.
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+  app.setErrorHandler((error, req, reply) => {
+    const hub = toHubError(error);
+    if (hub.status >= 500 && !(error instanceof HubError)) req.log.error({ err: error }, 'relay request failed');
+    const body = openAIErrorBody(hub);
+    body.error.message = `${hub.message} (request id: ${req.id})`;
+    return reply.status(hub.status).send(body);
+  });
+
+  app.get('/v1/models', async (req) => ({ object: 'list', data: await listModels(state, req) }));
+  app.get('/v1/models/:model', async (req) => describeModel(state, req, (req.params as { model: string }).model));
+  for (const endpoint of POST_ENDPOINTS) {
+    app.post(`/v1/${endpoint}`, (req, reply) => handleRelay(state, req, reply, endpoint));
+  }
 }

@@ -1,4 +1,74 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../index.js';
 import type { ChannelsTable } from '../schema.js';
+import { escapeLike } from '../helpers.js';
 
 export type ChannelRow = Selectable<ChannelsTable>;
+export type NewChannel = Insertable<ChannelsTable>;
+
+const live = (db: Db) => db.selectFrom('channels').where('deleted_at', 'is', null);
+
+export function findChannelById(db: Db, id: number): Promise<ChannelRow | undefined> {
+  return live(db).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function listEnabledChannels(db: Db): Promise<ChannelRow[]> {
+  return live(db).selectAll().where('status', '=', 1).orderBy('id').execute();
+}
+
+export function listChannelsByIds(db: Db, ids: number[]): Promise<ChannelRow[]> {
+  return ids.length ? live(db).selectAll().where('id', 'in', ids).execute() : Promise.resolve([]);
+}
+
+export async function insertChannel(db: Db, row: NewChannel): Promise<void> {
+  await db.insertInto('channels').values(row).execute();
+}
+
+export async function updateChannel(db: Db, id: number, patch: Updateable<ChannelsTable>): Promise<void> {
+  await db.updateTable('channels').set(patch).where('id', '=', id).where('deleted_at', 'is', null).execute();
+}
+
+export async function softDeleteChannels(db: Db, ids: number[], now: number): Promise<number> {
+  if (!ids.length) return 0;
+  const result = await db.updateTable('channels').set({ deleted_at: now }).where('id', 'in', ids).where('deleted_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function softDeleteDisabledChannels(db: Db, now: number): Promise<number> {
+  const result = await db
+    .updateTable('channels')
+    .set({ deleted_at: now })
+    .where('status', 'in', [2, 3])
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export interface ChannelFilter {
+  type?: number;
+  status?: number;
+  name?: string;
+  group?: string;
+  models?: string;
+  tag?: string;
+  test_model?: string;
+}
+
+export function channelListQuery(db: Db, f: ChannelFilter) {
+  let query = live(db).selectAll();
+  if (f.type !== undefined) query = query.where('type', '=', f.type);
+  if (f.status !== undefined) query = query.where('status', '=', f.status);
+  if (f.name) query = query.where('name', 'like', `%${escapeLike(f.name)}%`);
+  if (f.models) query = query.where('models', 'like', `%${escapeLike(f.models)}%`);
+  if (f.tag) query = query.where('tag', '=', f.tag);
+  if (f.test_model) query = query.where('test_model', 'like', `${escapeLike(f.test_model)}%`);
+  if (f.group) {
+    const g = escapeLike(f.group);
+    query = query.where((eb) =>
+      eb.or([eb('group', '=', f.group!), eb('group', 'like', `${g},%`), eb('group', 'like', `%,${g}`), eb('group', 'like', `%,${g},%`)]),
+    );
+  }
+  return query;
+}
+
+export const CHANNEL_ORDER_COLUMNS = ['id', 'name', 'group', 'type', 'status', 'response_time', 'balance', 'priority', 'weight'] as const;

@@ -1,0 +1,167 @@
+import type { z } from 'zod';
+import { ROLE, TOKEN_STATUS, type Token, type TokenBody, type TokenSetting, type UpdateTokenBody } from '@one-hub/contract';
+import { TokenSettingSchema } from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
+import { HubError, notFound } from '../../common/errors.js';
+import { nowSeconds } from '../../common/time.js';
+import { EVENTS } from '../../cache/events.js';
+import { findUserGroupBySymbol } from '../../db/repos/user-groups.js';
+import { findUserById, type UserRow } from '../../db/repos/users.js';
+import {
+  findTokenById,
+  findTokenByName,
+  generateTokenKey,
+  insertToken,
+  softDeleteToken,
+  updateToken,
+  type TokenRow,
+} from '../../db/repos/tokens.js';
+
+export const PLAYGROUND_TOKEN = 'sys_playground';
+
+function readSetting(text: string | null): TokenSetting {
+  try {
+    return TokenSettingSchema.parse(text ? JSON.parse(text) : undefined);
+  } catch {
+    return TokenSettingSchema.parse(undefined);
+  }
+}
+
+/** Token as the API shows it; the billing tag only to reliable staff and above. */
+export function toTokenJson(row: TokenRow & { owner_name?: string | null }, viewerRole: number): Token {
+  const setting = readSetting(row.setting);
+  if (viewerRole < ROLE.reliable) delete setting.billing_tag;
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    key: row.key,
+    status: row.status,
+    name: row.name,
+    created_time: row.created_time,
+    accessed_time: row.accessed_time,
+    expired_time: row.expired_time,
+    remain_quota: row.remain_quota,
+    unlimited_quota: row.unlimited_quota === 1,
+    used_quota: row.used_quota,
+    group: row.group,
+    backup_group: row.backup_group,
+    setting,
+    ...(row.owner_name !== undefined ? { owner_name: row.owner_name ?? '' } : {}),
+  };
+}
+
+/** A token may name an enabled group that is public or the owner's own. */
+async function checkGroup(ctx: AppContext, owner: UserRow, symbol: string): Promise<void> {
+  if (!symbol) return;
+  const group = await findUserGroupBySymbol(ctx.db, symbol);
+  if (!group || group.enable === 0) throw new HubError(400, '无效的用户组');
+  if (group.public !== 1 && group.symbol !== owner.group) throw new HubError(403, '当前用户组无权使用指定的分组');
+}
+
+/** A user sees only their own tokens; anyone else's id answers 404, as if it did not exist. */
+export async function loadOwnToken(ctx: AppContext, user: UserRow, id: number): Promise<TokenRow> {
+  const row = await findTokenById(ctx.db, id);
+  if (!row || row.user_id !== user.id) throw notFound('令牌不存在');
+  return row;
+}
+
+const changed = (ctx: AppContext, row: TokenRow) => ctx.store.publish(EVENTS.tokens, String(row.id));
+
+export async function createToken(ctx: AppContext, owner: UserRow, body: z.infer<typeof TokenBody>, callerRole: number): Promise<void> {
+  await checkGroup(ctx, owner, body.group);
+  await checkGroup(ctx, owner, body.backup_group);
+  const setting = { ...body.setting };
+  if (callerRole < ROLE.reliable) delete setting.billing_tag;
+  const now = nowSeconds();
+  await insertToken(ctx.db, {
+    user_id: owner.id,
+    key: generateTokenKey(),
+    name: body.name,
+    status: TOKEN_STATUS.enabled,
+    created_time: now,
+    accessed_time: now,
+    expired_time: body.expired_time,
+    remain_quota: body.remain_quota,
+    unlimited_quota: body.unlimited_quota ? 1 : 0,
+    group: body.group,
+    backup_group: body.backup_group,
+    setting: JSON.stringify(setting),
+  });
+}
+
+export async function updateTokenFields(
+  ctx: AppContext,
+  row: TokenRow,
+  owner: UserRow,
+  body: z.infer<typeof UpdateTokenBody>,
+  statusOnly: boolean,
+  callerRole: number,
+): Promise<void> {
+  if (body.status === TOKEN_STATUS.enabled) {
+    const expired = body.expired_time ?? row.expired_time;
+    if (!statusOnly ? expired !== -1 && expired <= nowSeconds() : row.expired_time !== -1 && row.expired_time <= nowSeconds()) {
+      throw new HubError(400, '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期');
+    }
+    const unlimited = statusOnly ? row.unlimited_quota === 1 : (body.unlimited_quota ?? row.unlimited_quota === 1);
+    const remain = statusOnly ? row.remain_quota : (body.remain_quota ?? row.remain_quota);
+    if (!unlimited && remain <= 0) {
+      throw new HubError(400, '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度');
+    }
+  }
+  if (statusOnly) {
+    if (body.status === undefined) throw new HubError(400, 'status: required');
+    await updateToken(ctx.db, row.id, { status: body.status });
+    return changed(ctx, row);
+  }
+  if (body.group !== undefined && body.group !== row.group) await checkGroup(ctx, owner, body.group);
+  if (body.backup_group !== undefined && body.backup_group !== row.backup_group) await checkGroup(ctx, owner, body.backup_group);
+  let setting = body.setting ? { ...body.setting } : readSetting(row.setting);
+  if (callerRole < ROLE.reliable) setting = { ...setting, billing_tag: readSetting(row.setting).billing_tag };
+  const patch = {
+    name: body.name ?? row.name,
+    expired_time: body.expired_time ?? row.expired_time,
+    remain_quota: body.remain_quota ?? row.remain_quota,
+    unlimited_quota: body.unlimited_quota === undefined ? row.unlimited_quota : body.unlimited_quota ? 1 : 0,
+    group: body.group ?? row.group,
+    backup_group: body.backup_group ?? row.backup_group,
+    setting: JSON.stringify(setting),
+    ...(body.status !== undefined ? { status: body.status } : {}),
+  };
+  await updateToken(ctx.db, row.id, patch);
+  await changed(ctx, row);
+}
+
+export async function deleteOwnToken(ctx: AppContext, user: UserRow, id: number): Promise<void> {
+  const row = await loadOwnToken(ctx, user, id);
+  await softDeleteToken(ctx.db, row.id, nowSeconds());
+  await changed(ctx, row);
+}
+
+/** The key of the user's playground token, created (unlimited, never expiring) on first use. */
+export async function playgroundKey(ctx: AppContext, user: UserRow): Promise<string> {
+  const existing = await findTokenByName(ctx.db, user.id, PLAYGROUND_TOKEN);
+  if (existing) return existing.key;
+  await createToken(
+    ctx,
+    user,
+    { name: PLAYGROUND_TOKEN, expired_time: -1, remain_quota: 0, unlimited_quota: true, group: '', backup_group: '', setting: TokenSettingSchema.parse(undefined) },
+    user.role,
+  );
+  const created = await findTokenByName(ctx.db, user.id, PLAYGROUND_TOKEN);
+  if (!created) throw new HubError(500, `创建令牌失败，请去系统手动配置一个名称为：${PLAYGROUND_TOKEN} 的令牌`);
+  return created.key;
+}
+
+export async function adminUpdateToken(ctx: AppContext, admin: UserRow, body: z.infer<typeof UpdateTokenBody>, statusOnly: boolean): Promise<Token> {
+  const row = await findTokenById(ctx.db, body.id);
+  if (!row) throw notFound('令牌不存在');
+  let owner = await findUserById(ctx.db, row.user_id);
+  if (body.user_id && body.user_id > 0 && body.user_id !== row.user_id) {
+    owner = await findUserById(ctx.db, body.user_id);
+    if (!owner) throw new HubError(400, '目标用户不存在');
+    await updateToken(ctx.db, row.id, { user_id: owner.id });
+  }
+  if (!owner) throw notFound('令牌所属用户不存在');
+  await updateTokenFields(ctx, row, owner, body, statusOnly, admin.role);
+  return toTokenJson((await findTokenById(ctx.db, row.id))!, admin.role);
+}

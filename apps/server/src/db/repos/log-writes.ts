@@ -1,0 +1,37 @@
+import { sql } from 'kysely';
+import type { Db } from '../index.js';
+import { dialectOf } from '../helpers.js';
+import type { NewLog } from './logs.js';
+
+export async function insertLogs(db: Db, rows: NewLog[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) await db.insertInto('logs').values(rows.slice(i, i + 200)).execute();
+}
+
+export interface StatRow {
+  date: string;
+  user_id: number;
+  channel_id: number;
+  model_name: string;
+  request_count: number;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  request_time: number;
+}
+
+const SUMS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
+
+/** Adds to the daily roll-up, creating the row when it is the day's first. */
+export async function upsertStatistics(db: Db, rows: StatRow[]): Promise<void> {
+  const mysql = dialectOf(db) === 'mysql';
+  for (const row of rows) {
+    const insert = db.insertInto('statistics').values(row);
+    if (mysql) {
+      const set = Object.fromEntries(SUMS.map((c) => [c, sql`${sql.ref(c)} + VALUES(${sql.ref(c)})`]));
+      await insert.onDuplicateKeyUpdate(set).execute();
+    } else {
+      const set = Object.fromEntries(SUMS.map((c) => [c, sql`statistics.${sql.ref(c)} + excluded.${sql.ref(c)}`]));
+      await insert.onConflict((oc) => oc.columns(['date', 'user_id', 'channel_id', 'model_name']).doUpdateSet(set)).execute();
+    }
+  }
+}

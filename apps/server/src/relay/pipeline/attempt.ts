@@ -1,0 +1,65 @@
+import type { ChannelRow } from '../../db/repos/channels.js';
+import { HubError } from '../../common/errors.js';
+import { adapterFor, defaultBaseUrl } from '../providers/index.js';
+import type { ChannelTarget, ProviderAdapter, UpstreamRequest } from '../providers/types.js';
+
+export interface RoutedChannel {
+  row: ChannelRow;
+  adapter: ProviderAdapter;
+  target: ChannelTarget;
+  /** Model name sent upstream. */
+  upstreamModel: string;
+  /** Model name billed and logged. */
+  billedModel: string;
+}
+
+function jsonObject(text: string | null, what: string): Record<string, string> {
+  if (!text?.trim()) return {};
+  try {
+    const value = JSON.parse(text);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, string>;
+  } catch {
+    // fall through
+  }
+  throw new HubError(503, `channel ${what} is not a valid JSON object`, { code: 'channel_misconfigured', retryable: true });
+}
+
+/** Applies the channel's model mapping; `+name` bills the requested model (relay.md §3.7). */
+export function mapModel(mappingText: string | null, requested: string): { upstream: string; billed: string } {
+  const mapped = jsonObject(mappingText, 'model_mapping')[requested];
+  if (typeof mapped !== 'string' || !mapped) return { upstream: requested, billed: requested };
+  if (mapped.startsWith('+')) return { upstream: mapped.slice(1), billed: requested };
+  return { upstream: mapped, billed: mapped };
+}
+
+/** Resolves adapter, base URL, headers and model names for one attempt on a channel. */
+export function routeTo(row: ChannelRow, requestedModel: string): RoutedChannel {
+  const adapter = adapterFor(row.type);
+  if (!adapter) throw new HubError(503, 'channel not implemented', { code: 'channel_not_implemented', retryable: true });
+  const baseUrl = (row.base_url || defaultBaseUrl(row.type)).replace(/\/+$/, '');
+  if (!baseUrl) throw new HubError(503, 'channel has no base URL', { code: 'channel_misconfigured', retryable: true });
+  const { upstream, billed } = mapModel(row.model_mapping, requestedModel);
+  const key = row.key.split('\n')[0].trim();
+  return {
+    row,
+    adapter,
+    upstreamModel: upstream,
+    billedModel: billed,
+    target: { id: row.id, type: row.type, key, baseUrl, other: row.other ?? '', headers: jsonObject(row.model_headers, 'model_headers') },
+  };
+}
+
+/** Replaces the model in a JSON body; multipart bodies get their `model` field rewritten in place. */
+export function withModel(body: Record<string, unknown> | Buffer, model: string, original: string): Record<string, unknown> | Buffer {
+  if (!Buffer.isBuffer(body)) return 'model' in body || model !== original ? { ...body, model } : body;
+  if (model === original) return body;
+  const text = body.toString('latin1');
+  return Buffer.from(text.replace(/(name="model"\r\n\r\n)[^\r\n]+/, `$1${model}`), 'latin1');
+}
+
+export function buildUpstream(route: RoutedChannel, endpoint: Parameters<ProviderAdapter['buildRequest']>[0], body: Record<string, unknown> | Buffer, opts: { stream: boolean; contentType?: string }): UpstreamRequest {
+  const raw = Buffer.isBuffer(body);
+  const req = route.adapter.buildRequest(endpoint, body, route.target, { stream: opts.stream, raw });
+  if (raw && opts.contentType) req.headers['content-type'] = opts.contentType;
+  return req;
+}

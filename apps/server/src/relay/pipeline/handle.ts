@@ -1,0 +1,109 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CHANNEL_STATUS } from '@one-hub/contract';
+import { HubError } from '../../common/errors.js';
+import { findChannelById } from '../../db/repos/channels.js';
+import { reserveQuota } from '../../db/repos/quota.js';
+import type { Endpoint } from '../providers/types.js';
+import type { RelayState } from './relay-state.js';
+import { prepare, type Prepared } from './prepare.js';
+import { buildUpstream, routeTo, withModel, type RoutedChannel } from './attempt.js';
+import { sendUpstream } from './upstream.js';
+import { classifyFailure, cooldownSeconds, noChannel } from './failure.js';
+import { reserveQuota as reserveAmount, type Price } from './pricing.js';
+import { autoDisable } from './auto-disable.js';
+import { respondJson } from './respond-json.js';
+import { respondStream } from './respond-stream.js';
+import { releaseHold } from './settle.js';
+
+export interface Hold {
+  route: RoutedChannel;
+  price: Price;
+  reserved: number;
+}
+
+/**
+ * One relay request: pick a channel, hold the worst-case cost, call upstream,
+ * fail over on retryable errors (before the first byte only), settle the hold.
+ */
+export async function handleRelay(state: RelayState, req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint): Promise<void> {
+  const p = await prepare(state, req, endpoint);
+  const { ctx, selector } = state;
+  const tried = new Set<number>();
+  if (p.caller.excludedChannel) tried.add(p.caller.excludedChannel);
+  const extraAttempts = p.caller.pinnedChannel ? 0 : Math.max(0, ctx.options.get('RetryTimes'));
+  const keywords = ctx.options.get('DisableChannelKeywords').split('\n').map((k) => k.trim());
+  let lastError: HubError | undefined;
+
+  for (let attempt = 0; attempt <= extraAttempts; attempt++) {
+    const row = await pickChannel(state, p, tried);
+    if (!row) throw lastError ?? noChannel(p.group, p.model);
+    tried.add(row.id);
+    let hold: Hold | undefined;
+    try {
+      const route = routeTo(row, p.model);
+      hold = await holdQuota(state, p, route);
+      const upstreamReq = buildUpstream(route, endpoint, withModel(p.body, route.upstreamModel, p.model), {
+        stream: p.stream,
+        contentType: req.headers['content-type'],
+      });
+      const abort = new AbortController();
+      const res = await sendUpstream(upstreamReq, { proxy: row.proxy, proxyKey: route.target.key, signal: abort.signal });
+      if (res.statusCode >= 400) {
+        const text = await res.body.text();
+        const error = route.adapter.mapError(res.statusCode, text);
+        if (res.statusCode === 429) selector.freeze(row.id, p.model, cooldownSeconds(res.headers['retry-after'], ctx.options.get('RetryCooldownSeconds')));
+        throw error;
+      }
+      const contentType = String(res.headers['content-type'] ?? '');
+      const h = hold;
+      hold = undefined; // from here the responder owns the hold and settles it
+      if (p.stream && contentType.includes('text/event-stream')) await respondStream(state, p, h, res, reply, abort);
+      else await respondJson(state, p, h, res, reply);
+      return;
+    } catch (error) {
+      if (hold) releaseHold(state, p, hold);
+      const hub = error instanceof HubError ? error : new HubError(502, (error as Error).message, { retryable: true });
+      if (hub.code === 'insufficient_quota_local') throw hub;
+      const verdict = classifyFailure(hub, keywords);
+      if (verdict.channelFault) void autoDisable(state, row, hub.message);
+      lastError = hub;
+      if (!verdict.retry) throw hub;
+      if (Date.now() - p.startedAt > ctx.options.get('RetryTimeOut') * 1000 && attempt < extraAttempts) throw hub;
+    }
+  }
+  throw lastError ?? noChannel(p.group, p.model);
+}
+
+async function pickChannel(state: RelayState, p: Prepared, tried: Set<number>) {
+  if (p.caller.pinnedChannel) {
+    if (tried.has(p.caller.pinnedChannel)) return undefined;
+    const row = await findChannelById(state.ctx.db, p.caller.pinnedChannel);
+    if (!row) throw new HubError(503, '无效的渠道 Id', { type: 'one_hub_error' });
+    if (row.status !== CHANNEL_STATUS.enabled) throw new HubError(503, '该渠道已被禁用', { type: 'one_hub_error' });
+    return row;
+  }
+  const picked = state.selector.select(p.group, p.model, { exclude: tried, stream: p.stream, hasTools: p.hasTools });
+  if (picked) return picked.row;
+  // The token's backup group serves when its main group has nothing left (relay.md §3.6).
+  const backup = p.caller.token.backup_group;
+  if (backup && backup !== p.group) {
+    const groupRow = state.groups.get(backup);
+    const other = groupRow && state.selector.select(backup, p.model, { exclude: tried, stream: p.stream, hasTools: p.hasTools });
+    if (other && groupRow) {
+      p.group = backup;
+      p.groupRatio = Number(groupRow.ratio);
+      return other.row;
+    }
+  }
+  return undefined;
+}
+
+async function holdQuota(state: RelayState, p: Prepared, route: RoutedChannel): Promise<Hold> {
+  const price = state.prices.priceOf(route.billedModel);
+  const reserved = reserveAmount(price, p.groupRatio, p.promptEstimate, p.maxOutput, state.ctx.options.get('PreConsumedQuota'));
+  const { token, user } = p.caller;
+  const result = await reserveQuota(state.ctx.db, token.id, user.id, token.unlimited_quota === 1, reserved);
+  if (result === 'token') throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
+  if (result === 'user') throw new HubError(402, '用户额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
+  return { route, price, reserved };
+}

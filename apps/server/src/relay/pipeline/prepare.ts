@@ -1,0 +1,123 @@
+import type { FastifyRequest } from 'fastify';
+import { HubError } from '../../common/errors.js';
+import type { Endpoint } from '../providers/types.js';
+import type { RelayState } from './relay-state.js';
+import { authenticate, checkModelAllowed, type Caller } from './caller.js';
+import { countChat, countInput, countText } from '../tokenizer.js';
+
+/** Everything known about a relay request before the first upstream attempt. */
+export interface Prepared {
+  caller: Caller;
+  endpoint: Endpoint;
+  /** JSON body, or the raw multipart bytes. */
+  body: Record<string, unknown> | Buffer;
+  multipart: boolean;
+  /** Model for routing, limits and billing (any `#arg` removed). */
+  model: string;
+  stream: boolean;
+  group: string;
+  groupRatio: number;
+  promptEstimate: number;
+  maxOutput: number | undefined;
+  hasTools: boolean;
+  startedAt: number;
+}
+
+const DEFAULT_MODELS: Partial<Record<Endpoint, string>> = {
+  'images/generations': 'dall-e-2',
+  'images/edits': 'dall-e-2',
+  'images/variations': 'dall-e-2',
+  moderations: 'text-moderation-latest',
+};
+
+/** Reads `model` from a multipart body without a full parser (it is a plain text field). */
+function multipartModel(raw: Buffer): string | undefined {
+  const match = /name="model"\r\n\r\n([^\r\n]+)/.exec(raw.toString('latin1', 0, Math.min(raw.length, 64 * 1024)));
+  return match?.[1]?.trim();
+}
+
+function estimate(endpoint: Endpoint, body: Record<string, unknown>, model: string, approximate: boolean): number {
+  switch (endpoint) {
+    case 'chat/completions':
+      return countChat(model, body.messages, body.tools, approximate);
+    case 'responses':
+      return countInput(model, body.input, approximate) + (typeof body.instructions === 'string' ? countText(model, body.instructions, approximate) : 0);
+    case 'completions':
+      return countInput(model, body.prompt, approximate);
+    case 'embeddings':
+    case 'moderations':
+      return countInput(model, body.input, approximate);
+    case 'audio/speech':
+      return typeof body.input === 'string' ? Buffer.byteLength(body.input) : 0;
+    case 'rerank':
+      return countInput(model, [body.query, ...(Array.isArray(body.documents) ? body.documents : [])].map((d) => (typeof d === 'string' ? d : JSON.stringify(d))), approximate);
+    case 'images/generations':
+    case 'images/edits':
+    case 'images/variations':
+      return 1000 * (typeof body.n === 'number' && body.n > 0 ? body.n : 1);
+    default:
+      return 0;
+  }
+}
+
+function maxOutputOf(body: Record<string, unknown>): number | undefined {
+  const v = body.max_completion_tokens ?? body.max_output_tokens ?? body.max_tokens;
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined;
+}
+
+/** Authenticates, validates the body, resolves the group and estimates the prompt (relay.md §1.6). */
+export async function prepare(state: RelayState, req: FastifyRequest, endpoint: Endpoint): Promise<Prepared> {
+  const startedAt = Date.now();
+  const caller = await authenticate(state.ctx, state.callers, req);
+  const multipart = Buffer.isBuffer(req.body);
+  let body: Record<string, unknown> | Buffer;
+  let rawModel: unknown;
+  if (multipart) {
+    body = req.body as Buffer;
+    rawModel = multipartModel(body);
+  } else {
+    if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body)) throw new HubError(400, 'request body must be a JSON object');
+    body = req.body as Record<string, unknown>;
+    rawModel = body.model;
+  }
+  rawModel ??= DEFAULT_MODELS[endpoint];
+  if (typeof rawModel !== 'string' || !rawModel.trim()) throw new HubError(400, 'field model is required', { code: 'invalid_parameter' });
+  const model = rawModel.split('#')[0].trim();
+  checkModelAllowed(caller, model);
+  if (!multipart) {
+    const b = body as Record<string, unknown>;
+    if (b.max_tokens !== undefined && (typeof b.max_tokens !== 'number' || b.max_tokens < 0 || b.max_tokens > 1_073_741_823)) {
+      throw new HubError(400, 'max_tokens is invalid', { code: 'invalid_parameter' });
+    }
+    if (endpoint === 'chat/completions' && !Array.isArray(b.messages)) throw new HubError(400, 'field messages is required', { code: 'invalid_parameter' });
+  }
+
+  const group = caller.token.group || caller.token.backup_group || caller.user.group;
+  const groupRow = state.groups.get(group);
+  if (!groupRow) throw new HubError(403, `分组 ${group} 不存在`, { type: 'one_hub_error', code: 'group_not_found' });
+  await checkRate(state, caller.user.id, groupRow.api_rate);
+
+  const json = multipart ? {} : (body as Record<string, unknown>);
+  return {
+    caller,
+    endpoint,
+    body,
+    multipart,
+    model,
+    stream: json.stream === true,
+    group,
+    groupRatio: Number(groupRow.ratio),
+    promptEstimate: estimate(endpoint, json, model, state.ctx.options.get('ApproximateTokenEnabled')),
+    maxOutput: maxOutputOf(json),
+    hasTools: Array.isArray(json.tools) && json.tools.length > 0,
+    startedAt,
+  };
+}
+
+/** Per-user requests per minute of the user's group: a fixed 60 s window with exact integer limits. */
+async function checkRate(state: RelayState, userId: number, rpm: number): Promise<void> {
+  if (rpm <= 0) throw new HubError(429, 'API requests are not allowed', { code: 'rate_limited' });
+  const minute = Math.floor(Date.now() / 60_000);
+  const count = await state.ctx.store.incrWindow(`relay-rpm:${userId}:${minute}`, 60);
+  if (count > rpm) throw new HubError(429, '您的速率达到上限，请稍后再试。', { type: 'one_hub_error', code: 'rate_limited' });
+}

@@ -1,0 +1,38 @@
+import type { AppContext } from '../../app-context.js';
+import { CallerCache } from './caller.js';
+import { GroupTable } from './groups.js';
+import { ChannelSelector } from './selector.js';
+import { PriceIndex } from './price-index.js';
+import { Recorder } from './recorder.js';
+import { seedDefaultPrices } from './seed-prices.js';
+
+/** The relay's long-lived in-memory state, one per process. */
+export interface RelayState {
+  ctx: AppContext;
+  callers: CallerCache;
+  groups: GroupTable;
+  selector: ChannelSelector;
+  prices: PriceIndex;
+  recorder: Recorder;
+}
+
+export async function createRelayState(ctx: AppContext): Promise<RelayState> {
+  if (ctx.config.NODE_TYPE === 'master') await seedDefaultPrices(ctx);
+  const state: RelayState = {
+    ctx,
+    callers: new CallerCache(ctx),
+    groups: new GroupTable(ctx),
+    selector: new ChannelSelector(ctx),
+    prices: new PriceIndex(ctx),
+    recorder: new Recorder(ctx),
+  };
+  await Promise.all([state.groups.load(), state.selector.reload(), state.prices.load()]);
+  // Safety net beside pub/sub: re-read routing data periodically on every node.
+  const timer = setInterval(() => {
+    void Promise.all([state.groups.load(), state.selector.reload(), state.prices.load()]).catch((e) => ctx.log.warn({ err: e }, 'relay resync failed'));
+  }, ctx.config.SYNC_FREQUENCY * 1000);
+  timer.unref();
+  ctx.onClose.push(() => clearInterval(timer));
+  ctx.onClose.push(() => state.recorder.close());
+  return state;
+}

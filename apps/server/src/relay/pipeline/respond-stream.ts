@@ -1,0 +1,108 @@
+import { once } from 'node:events';
+import type { FastifyReply } from 'fastify';
+import { createParser } from 'eventsource-parser';
+import { emptyUsage } from '../providers/types.js';
+import type { UpstreamResponse } from './upstream.js';
+import type { RelayState } from './relay-state.js';
+import type { Prepared } from './prepare.js';
+import type { Hold } from './handle.js';
+import { settle } from './settle.js';
+import { countText } from '../tokenizer.js';
+
+/** How long the gateway keeps reading after the client left, to learn the real usage. */
+export const DRAIN_AFTER_DISCONNECT_MS = 30_000;
+
+/**
+ * Streams an upstream SSE answer to the client frame by frame.
+ * Billing policy (pitfalls "stream interrupted"):
+ * - client gone mid-stream: keep reading upstream (bounded) for its usage; if none
+ *   comes, bill the prompt plus the tokens actually delivered;
+ * - upstream breaks off: the client gets an error event (no [DONE]), delivered tokens
+ *   are billed and the log row says so.
+ */
+export async function respondStream(
+  state: RelayState,
+  p: Prepared,
+  hold: Hold,
+  res: UpstreamResponse,
+  reply: FastifyReply,
+  abort: AbortController,
+): Promise<void> {
+  const raw = reply.raw;
+  reply.hijack();
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'x-oneapi-request-id': reply.request.id,
+  });
+  const body = p.body as Record<string, unknown>;
+  const askedUsage = Boolean((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage);
+  const mapper = hold.route.adapter.createStreamMapper({ forwardUsage: askedUsage });
+
+  let clientGone = false;
+  let deliveredText: string | null = null;
+  let finished = false;
+  let sawEnd = false;
+  let firstByteMs: number | undefined;
+  let drainTimer: NodeJS.Timeout | undefined;
+  raw.on('close', () => {
+    if (finished) return;
+    clientGone = true;
+    deliveredText = mapper.text();
+    drainTimer = setTimeout(() => abort.abort(), DRAIN_AFTER_DISCONNECT_MS);
+    drainTimer.unref();
+  });
+
+  const pending: string[] = [];
+  const parser = createParser({
+    onEvent(event) {
+      if (event.data === '[DONE]' || event.event === 'response.completed' || event.event === 'message_stop') sawEnd = true;
+      for (const data of mapper.onEvent(event.data)) pending.push(event.event ? `event: ${event.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`);
+    },
+  });
+
+  let upstreamError: string | undefined;
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of res.body) {
+      firstByteMs ??= Date.now() - p.startedAt;
+      parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+      if (clientGone || !pending.length) {
+        pending.length = 0;
+        continue;
+      }
+      const frames = pending.join('');
+      pending.length = 0;
+      if (!raw.write(frames)) await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
+    }
+  } catch (error) {
+    if (!clientGone) upstreamError = (error as Error).message;
+  } finally {
+    if (drainTimer) clearTimeout(drainTimer);
+  }
+
+  const upstreamUsage = mapper.usage();
+  const text = clientGone && !upstreamUsage ? (deliveredText ?? '') : mapper.text();
+  const usage = upstreamUsage ?? { ...emptyUsage(), promptTokens: p.promptEstimate, completionTokens: countText(p.model, text) };
+  let note: string | undefined;
+  if (clientGone) note = upstreamUsage ? 'client disconnected; billed on upstream usage' : 'client disconnected; billed on delivered tokens';
+  else if (upstreamError || !sawEnd) {
+    note = `upstream stream broke off: ${upstreamError ?? 'ended without a final event'}`;
+    const error = { error: { message: note, type: 'upstream_error', code: 'stream_interrupted' } };
+    raw.write(`data: ${JSON.stringify(error)}\n\n`);
+  } else {
+    for (const data of mapper.finish()) raw.write(`data: ${data}\n\n`);
+  }
+  finished = true;
+  settle(state, p, hold, {
+    usage,
+    estimated: !upstreamUsage,
+    firstResponseMs: firstByteMs,
+    note,
+    requestId: reply.request.id,
+    ip: reply.request.ip,
+  });
+  if (!raw.writableEnded) raw.end();
+}

@@ -1,0 +1,65 @@
+import type { AppContext } from '../../app-context.js';
+import { EVENTS } from '../../cache/events.js';
+import { listEnabledChannels } from '../../db/repos/channels.js';
+import { ChannelIndex, pickWeighted, type IndexedChannel } from './channel-index.js';
+
+export interface SelectOptions {
+  exclude: Set<number>;
+  stream: boolean;
+  hasTools: boolean;
+}
+
+/** Holds the live index, cooldowns and per-node disable flags; picks channels for requests. */
+export class ChannelSelector {
+  index = new ChannelIndex([]);
+  private readonly cooldown = new Map<string, number>();
+  private reloading: Promise<void> | null = null;
+  private pending = false;
+
+  constructor(private readonly ctx: AppContext) {
+    ctx.store.subscribe(EVENTS.channels, () => void this.reload());
+  }
+
+  /** Rebuilds from the database; overlapping requests coalesce into one extra rebuild. */
+  async reload(): Promise<void> {
+    if (this.reloading) {
+      this.pending = true;
+      return this.reloading;
+    }
+    this.reloading = (async () => {
+      do {
+        this.pending = false;
+        this.index = new ChannelIndex(await listEnabledChannels(this.ctx.db));
+      } while (this.pending);
+    })().finally(() => (this.reloading = null));
+    return this.reloading;
+  }
+
+  freeze(channelId: number, model: string, seconds: number): void {
+    if (seconds > 0) this.cooldown.set(`${channelId}:${model}`, Date.now() + seconds * 1000);
+  }
+
+  isFrozen(channelId: number, model: string): boolean {
+    const until = this.cooldown.get(`${channelId}:${model}`);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.cooldown.delete(`${channelId}:${model}`);
+    return false;
+  }
+
+  /** Highest tier first, weighted random inside it, skipping tried, frozen and unsuitable channels. */
+  select(group: string, model: string, opts: SelectOptions): IndexedChannel | undefined {
+    for (const tier of this.index.tiers(group, model)) {
+      const usable = tier.filter(
+        (c) =>
+          !opts.exclude.has(c.row.id) &&
+          !this.isFrozen(c.row.id, model) &&
+          !(opts.hasTools && c.onlyChat) &&
+          !(opts.stream && c.disabledStream.has(model)),
+      );
+      const picked = pickWeighted(usable);
+      if (picked) return picked;
+    }
+    return undefined;
+  }
+}

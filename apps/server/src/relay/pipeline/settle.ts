@@ -1,0 +1,85 @@
+import { LOG_TYPE } from '@one-hub/contract';
+import { nowSeconds } from '../../common/time.js';
+import type { Usage } from '../providers/types.js';
+import type { RelayState } from './relay-state.js';
+import type { Prepared } from './prepare.js';
+import type { Hold } from './handle.js';
+import { computeQuota } from './pricing.js';
+
+export interface Outcome {
+  usage: Usage;
+  /** Usage was counted locally because upstream sent none. */
+  estimated: boolean;
+  /** Milliseconds to the first streamed byte, when streamed. */
+  firstResponseMs?: number;
+  /** Set when the answer broke off (client gone or upstream failed mid-stream). */
+  note?: string;
+  requestId: string;
+  ip: string;
+}
+
+/** Settles a hold to the real cost and queues the consumption log row (relay.md §4.8–4.9). */
+export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outcome): number {
+  const { token, user } = p.caller;
+  const quota = computeQuota(outcome.usage, hold.price, p.groupRatio);
+  state.recorder.settle({
+    userId: user.id,
+    tokenId: token.id,
+    unlimited: token.unlimited_quota === 1,
+    channelId: hold.route.row.id,
+    reserved: hold.reserved,
+    actual: quota,
+    counted: true,
+  });
+  if (!state.ctx.options.get('LogConsumeEnabled')) return quota;
+  const u = outcome.usage;
+  state.recorder.log({
+    type: LOG_TYPE.consume,
+    created_at: nowSeconds(),
+    user_id: user.id,
+    username: user.username,
+    token_id: token.id,
+    token_name: token.name,
+    channel_id: hold.route.row.id,
+    model_name: hold.route.billedModel,
+    quota,
+    prompt_tokens: u.promptTokens,
+    completion_tokens: u.completionTokens,
+    cache_read_tokens: u.cachedTokens,
+    cache_write_tokens: u.cacheWriteTokens,
+    reasoning_tokens: u.reasoningTokens,
+    request_time: Date.now() - p.startedAt,
+    is_stream: p.stream ? 1 : 0,
+    source_ip: outcome.ip,
+    group: p.group,
+    request_id: outcome.requestId,
+    estimated: outcome.estimated ? 1 : 0,
+    content: outcome.note ?? '',
+    metadata: JSON.stringify({
+      group_name: p.group,
+      group_ratio: p.groupRatio,
+      price_type: hold.price.type,
+      input_ratio: hold.price.input,
+      output_ratio: hold.price.output,
+      reserved: hold.reserved,
+      ...(outcome.firstResponseMs !== undefined ? { first_response: outcome.firstResponseMs } : {}),
+      ...(u.cachedTokens ? { cached_tokens: u.cachedTokens } : {}),
+      ...(u.reasoningTokens ? { reasoning_tokens: u.reasoningTokens } : {}),
+      ...(hold.route.upstreamModel !== hold.route.billedModel ? { upstream_model: hold.route.upstreamModel } : {}),
+    }),
+  });
+  return quota;
+}
+
+/** A failed attempt returns its whole hold; nothing is counted. */
+export function releaseHold(state: RelayState, p: Prepared, hold: Hold): void {
+  state.recorder.settle({
+    userId: p.caller.user.id,
+    tokenId: p.caller.token.id,
+    unlimited: p.caller.token.unlimited_quota === 1,
+    channelId: hold.route.row.id,
+    reserved: hold.reserved,
+    actual: 0,
+    counted: false,
+  });
+}

@@ -1,0 +1,20 @@
+import { CHANNEL_TYPE_BY_ID } from '@one-hub/contract';
+import type { ProviderAdapter } from './types.js';
+import { openAICompatible } from './openai-compatible/index.js';
+
+/** The registry: the only file that lists providers. */
+const ADAPTERS: ProviderAdapter[] = [openAICompatible];
+
+const BY_TYPE = new Map<number, ProviderAdapter>();
+for (const adapter of ADAPTERS) for (const type of adapter.types) BY_TYPE.set(type, adapter);
+
+/** The adapter for a channel type; unknown types are treated as OpenAI-compatible (they need a base URL). */
+export function adapterFor(type: number): ProviderAdapter | undefined {
+  const known = BY_TYPE.get(type);
+  if (known) return known;
+  return CHANNEL_TYPE_BY_ID.has(type) ? undefined : openAICompatible;
+}
+
+export function defaultBaseUrl(type: number): string {
+  return CHANNEL_TYPE_BY_ID.get(type)?.baseUrl ?? '';
+}

@@ -1,0 +1,136 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** How the fake answers a request; chosen per channel key. */
+export interface Behaviour {
+  status?: number;
+  errorBody?: unknown;
+  retryAfter?: number;
+  delayMs?: number;
+  /** Text of the answer (streamed word by word). */
+  content?: string;
+  /** Leave usage out of answers and streams. */
+  noUsage?: boolean;
+  /** Close the connection after this many content chunks. */
+  cutAfterChunks?: number;
+  /** Milliseconds between stream chunks. */
+  chunkDelayMs?: number;
+}
+
+export interface Received {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+  key: string;
+}
+
+const USAGE = (prompt: number, completion: number) => ({
+  prompt_tokens: prompt,
+  completion_tokens: completion,
+  total_tokens: prompt + completion,
+  prompt_tokens_details: { cached_tokens: 0 },
+  completion_tokens_details: { reasoning_tokens: 0 },
+});
+
+/**
+ * A faithful fake of the OpenAI API on 127.0.0.1: chat completions (JSON and
+ * SSE with stream_options.include_usage), embeddings and models; records
+ * everything it receives. Usage is fixed per answer so billing is predictable:
+ * prompt 10 tokens, one completion token per word.
+ */
+export class FakeOpenAI {
+  readonly received: Received[] = [];
+  private behaviours = new Map<string, Behaviour>();
+  private server: Server;
+  url = '';
+
+  constructor() {
+    this.server = createServer((req, res) => void this.handle(req, res));
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  behave(key: string, behaviour: Behaviour): void {
+    this.behaviours.set(key, behaviour);
+  }
+
+  forKey(key: string): Received[] {
+    return this.received.filter((r) => r.key === key);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((r) => this.server.close(r));
+  }
+
+  private async handle(req: IncomingMessage, res: import('node:http').ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: any = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      // multipart or plain text stays a string
+    }
+    const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+    const path = (req.url ?? '').split('?')[0];
+    this.received.push({ path, headers: req.headers, body, key });
+    const b = this.behaviours.get(key) ?? {};
+    if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
+    if (b.status && b.status >= 400) {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (b.retryAfter) headers['retry-after'] = String(b.retryAfter);
+      res.writeHead(b.status, headers);
+      res.end(JSON.stringify(b.errorBody ?? { error: { message: `fake failure ${b.status}`, type: 'server_error', code: null } }));
+      return;
+    }
+    if (path === '/v1/models') return this.json(res, { object: 'list', data: [{ id: 'gpt-4o', object: 'model' }, { id: 'gpt-4o-mini', object: 'model' }] });
+    if (path === '/v1/embeddings') {
+      const vector = [0.1, 0.2];
+      const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
+      return this.json(res, { object: 'list', data: [{ object: 'embedding', index: 0, embedding }], model: body.model, usage: { prompt_tokens: 7, total_tokens: 7 } });
+    }
+    if (path !== '/v1/chat/completions') return this.json(res, { error: { message: 'not found' } }, 404);
+    const words = (b.content ?? 'Hello from the fake upstream').split(' ');
+    if (body.stream) return this.stream(res, body, words, b);
+    return this.json(res, {
+      id: 'chatcmpl-fake',
+      object: 'chat.completion',
+      created: 1700000000,
+      model: body.model,
+      choices: [{ index: 0, message: { role: 'assistant', content: words.join(' ') }, finish_reason: 'stop' }],
+      ...(b.noUsage ? {} : { usage: USAGE(10, words.length) }),
+    });
+  }
+
+  private json(res: import('node:http').ServerResponse, value: unknown, status = 200) {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(value));
+  }
+
+  private async stream(res: import('node:http').ServerResponse, body: any, words: string[], b: Behaviour) {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1700000000, model: body.model };
+    res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })}\n\n`);
+    for (const [i, word] of words.entries()) {
+      if (b.cutAfterChunks !== undefined && i >= b.cutAfterChunks) {
+        res.destroy();
+        return;
+      }
+      if (b.chunkDelayMs) await new Promise((r) => setTimeout(r, b.chunkDelayMs));
+      if (res.destroyed) return;
+      const content = i === 0 ? word : ` ${word}`;
+      res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`);
+    }
+    res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+    if (body.stream_options?.include_usage && !b.noUsage) {
+      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: USAGE(10, words.length) })}\n\n`);
+    }
+    res.end('data: [DONE]\n\n');
+  }
+}

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+
+export interface Channel {
+  id: number;
+  type: number;
+  key: string;
+  status: number;
+  name: string;
+  weight: number | null;
+  created_time: number;
+  test_time: number;
+  response_time: number;
+  base_url: string | null;
+  other: string;
+  balance: number;
+  balance_updated_time: number;
+  models: string;
+  group: string;
+  tag: string;
+  used_quota: number;
+  model_mapping: string | null;
+  model_headers: string | null;
+  custom_parameter: string | null;
+  priority: number | null;
+  proxy: string | null;
+  test_model: string;
+  only_chat: boolean;
+  pre_cost: number;
+  compatible_response: boolean;
+  allow_extra_body: boolean;
+  disabled_stream?: string[];
+  plugin: Record<string, Record<string, unknown>> | null;
+  disabled_reason?: string | null;
+}
+
+const jsonObjectText = (what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((t) => {
+      if (!t) return true;
+      try {
+        const v = JSON.parse(t);
+        return v !== null && typeof v === 'object' && !Array.isArray(v);
+      } catch {
+        return false;
+      }
+    }, `${what} must be a JSON object`);
+
+/** Model wildcard: `*` only as the last character, after at least one other character. */
+export const ModelName = z
+  .string()
+  .trim()
+  .min(1)
+  .refine((m) => !m.includes('*') || (m.indexOf('*') === m.length - 1 && m.length > 1), {
+    message: 'a wildcard * may only end a model name (gpt-4* is valid, *gpt-4 is not)',
+  });
+
+export const ChannelBody = z.object({
+  type: z.coerce.number().int().min(0),
+  key: z.string().trim().min(1, 'key cannot be empty'),
+  name: z.string().trim().min(1, 'name cannot be empty').max(191),
+  status: z.coerce.number().int().min(1).max(3).default(1),
+  weight: z.coerce.number().int().min(1, 'weight must be at least 1').default(1),
+  priority: z.coerce.number().int().min(0, 'priority must not be negative').default(0),
+  base_url: z.string().trim().max(500).default(''),
+  other: z.string().trim().max(2000).default(''),
+  models: z
+    .string()
+    .trim()
+    .min(1, 'models cannot be empty')
+    .refine((m) => m.split(',').every((x) => ModelName.safeParse(x.trim()).success), {
+      message: 'a wildcard * may only end a model name (gpt-4* is valid, *gpt-4 is not)',
+    }),
+  group: z.string().trim().min(1, 'group cannot be empty').max(191).default('default'),
+  tag: z.string().trim().max(64).default(''),
+  model_mapping: jsonObjectText('model_mapping').default(''),
+  model_headers: jsonObjectText('model_headers').default(''),
+  custom_parameter: jsonObjectText('custom_parameter').default(''),
+  proxy: z
+    .string()
+    .trim()
+    .max(255)
+    .refine((p) => !p || /^(https?|socks5h?):\/\//.test(p), 'proxy must be an http(s):// or socks5:// URL')
+    .default(''),
+  test_model: z.string().trim().max(100).default(''),
+  only_chat: z.boolean().default(false),
+  pre_cost: z.coerce.number().int().min(1).max(3).default(1),
+  compatible_response: z.boolean().default(false),
+  allow_extra_body: z.boolean().default(false),
+  disabled_stream: z.array(z.string()).nullable().default(null),
+  plugin: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().default(null),
+});
+
+/** PUT /api/channel/: with `models` it replaces the channel; without, only the fields sent change. */
+export const UpdateChannelBody = ChannelBody.partial().extend({ id: z.coerce.number().int().positive() });
+
+export const ChannelListQuery = z.object({
+  type: z.coerce.number().int().optional(),
+  status: z.coerce.number().int().optional(),
+  name: z.string().max(191).optional(),
+  group: z.string().max(64).optional(),
+  models: z.string().max(191).optional(),
+  tag: z.string().max(64).optional(),
+  test_model: z.string().max(100).optional(),
+});
+
+export const BatchIdsBody = z.object({
+  ids: z.array(z.coerce.number().int().positive()).min(1, 'ids cannot be empty').max(1000),
+  value: z.string().trim().min(1, 'value cannot be empty'),
+});

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+export interface TokenSetting {
+  heartbeat: { enabled: boolean; timeout_seconds: number };
+  limits: {
+    limit_model_setting: { enabled: boolean; models: string[] };
+    limits_ip_setting: { enabled: boolean; whitelist: string[] };
+  };
+  billing_tag?: string;
+}
+
+export interface Token {
+  id: number;
+  user_id: number;
+  key: string;
+  status: number;
+  name: string;
+  created_time: number;
+  accessed_time: number;
+  expired_time: number;
+  remain_quota: number;
+  unlimited_quota: boolean;
+  used_quota: number;
+  group: string;
+  backup_group: string;
+  setting: TokenSetting;
+  owner_name?: string;
+}
+
+const IpOrCidr = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, 'whitelist entries must be IP addresses or CIDR ranges');
+
+export const TokenSettingSchema = z
+  .object({
+    heartbeat: z
+      .object({ enabled: z.boolean().default(false), timeout_seconds: z.coerce.number().int().default(0) })
+      .default({ enabled: false, timeout_seconds: 0 })
+      .refine((h) => !h.enabled || (h.timeout_seconds >= 30 && h.timeout_seconds <= 90), {
+        message: 'heartbeat timeout seconds must be between 30 and 90',
+      }),
+    limits: z
+      .object({
+        limit_model_setting: z
+          .object({ enabled: z.boolean().default(false), models: z.array(z.string().trim().min(1)).default([]) })
+          .default({ enabled: false, models: [] }),
+        limits_ip_setting: z
+          .object({ enabled: z.boolean().default(false), whitelist: z.array(IpOrCidr).default([]) })
+          .default({ enabled: false, whitelist: [] }),
+      })
+      .default({ limit_model_setting: { enabled: false, models: [] }, limits_ip_setting: { enabled: false, whitelist: [] } }),
+    billing_tag: z.string().max(64).optional(),
+  })
+  .default({
+    heartbeat: { enabled: false, timeout_seconds: 0 },
+    limits: { limit_model_setting: { enabled: false, models: [] }, limits_ip_setting: { enabled: false, whitelist: [] } },
+  });
+
+export const TokenBody = z.object({
+  name: z
+    .string()
+    .trim()
+    .refine((n) => new TextEncoder().encode(n).length <= 30, '令牌名称过长'),
+  expired_time: z.coerce
+    .number()
+    .int()
+    .transform((t) => (t === 0 ? -1 : t))
+    .default(-1),
+  remain_quota: z.coerce.number().int().min(0, 'remain_quota must not be negative').default(0),
+  unlimited_quota: z.boolean().default(false),
+  group: z.string().trim().max(32).default(''),
+  backup_group: z.string().trim().max(32).default(''),
+  setting: TokenSettingSchema,
+});
+
+export const UpdateTokenBody = TokenBody.partial().extend({
+  id: z.coerce.number().int().positive(),
+  status: z.coerce.number().int().min(1).max(4).optional(),
+  user_id: z.coerce.number().int().optional(),
+});
+
+export const TokenAdminSearchQuery = z.object({
+  user_id: z.coerce.number().int().optional(),
+  token_id: z.coerce.number().int().optional(),
+});
