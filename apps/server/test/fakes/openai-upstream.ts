@@ -119,6 +119,7 @@ export class FakeOpenAI {
     res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })}\n\n`);
     for (const [i, word] of words.entries()) {
       if (b.cutAfterChunks !== undefined && i >= b.cutAfterChunks) {
+        await new Promise((r) => setTimeout(r, 50)); // let the chunks already written reach the gateway
         res.destroy();
         return;
       }
