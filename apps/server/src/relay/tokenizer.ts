@@ -1,15 +1,36 @@
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
-import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base';
+/**
+ * Token counting. Two speeds:
+ * - `estimate*`: byte-length arithmetic (microseconds), used to size the quota hold;
+ * - `count*`: the real BPE tokenizer (o200k for the GPT-4o generation and later, cl100k
+ *   otherwise), loaded lazily, used only when upstream reports no usage.
+ */
+import type { countTokens as CountFn } from 'gpt-tokenizer/encoding/o200k_base';
 
-/** o200k for the GPT-4o generation and later, cl100k for older models and everything else. */
+type Encoders = { o200k: typeof CountFn; cl100k: typeof CountFn };
+let encoders: Encoders | undefined;
+let loading: Promise<Encoders> | undefined;
+
+/** Loads both encoders once (they are large: kept out of memory until first needed). */
+export function loadTokenizer(): Promise<Encoders> {
+  loading ??= Promise.all([import('gpt-tokenizer/encoding/o200k_base'), import('gpt-tokenizer/encoding/cl100k_base')]).then(([a, b]) => {
+    encoders = { o200k: a.countTokens, cl100k: b.countTokens };
+    return encoders;
+  });
+  return loading;
+}
+
 function usesO200k(model: string): boolean {
   return /^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o\d|chatgpt-4o|codex)/.test(model);
 }
 
-export function countText(model: string, text: string, approximate = false): number {
+const BYTES_TO_TOKENS = 0.38;
+const approx = (text: string) => Math.ceil(Buffer.byteLength(text) * BYTES_TO_TOKENS);
+
+export async function countText(model: string, text: string, approximate = false): Promise<number> {
   if (!text) return 0;
-  if (approximate) return Math.floor(Buffer.byteLength(text) * 0.38);
-  return usesO200k(model) ? countO200k(text) : countCl100k(text);
+  if (approximate) return approx(text);
+  const enc = encoders ?? (await loadTokenizer());
+  return usesO200k(model) ? enc.o200k(text) : enc.cl100k(text);
 }
 
 interface ChatMessage {
@@ -19,26 +40,25 @@ interface ChatMessage {
   tool_calls?: unknown;
 }
 
+/** Tokens per image when the size is unknown: a high-detail 1024×1024 tile budget, not a download. */
+export const IMAGE_TOKEN_ESTIMATE = 765;
+
 function contentText(content: unknown): { text: string; images: number } {
   if (typeof content === 'string') return { text: content, images: 0 };
   if (!Array.isArray(content)) return { text: content == null ? '' : JSON.stringify(content), images: 0 };
   let text = '';
   let images = 0;
   for (const part of content as Array<{ type?: string; text?: unknown }>) {
-    if (part?.type === 'text' && typeof part.text === 'string') text += `${part.text}\n`;
+    if ((part?.type === 'text' || part?.type === 'input_text') && typeof part.text === 'string') text += `${part.text}\n`;
     else if (part?.type === 'image_url' || part?.type === 'input_image') images++;
   }
   return { text, images };
 }
 
-/** Tokens per image when the size is unknown: a high-detail 1024×1024 tile budget (765), not a download. */
-export const IMAGE_TOKEN_ESTIMATE = 765;
-
-/** Prompt estimate for chat messages: +3 per message, +1 per name, +3 overall (relay.md §4.4). */
-export function countChat(model: string, messages: unknown, tools?: unknown, approximate = false): number {
-  if (!Array.isArray(messages)) return 0;
+/** Chat messages as one text plus fixed overhead: +3 per message, +1 per name, +3 overall (relay.md §4.4). */
+function chatParts(messages: unknown, tools?: unknown): { text: string; overhead: number } {
+  if (!Array.isArray(messages)) return { text: '', overhead: 0 };
   let overhead = 3;
-  let images = 0;
   const texts: string[] = [];
   for (const m of messages as ChatMessage[]) {
     overhead += 3;
@@ -49,17 +69,37 @@ export function countChat(model: string, messages: unknown, tools?: unknown, app
     }
     const c = contentText(m?.content);
     texts.push(c.text);
-    images += c.images;
+    overhead += c.images * IMAGE_TOKEN_ESTIMATE;
     if (m?.tool_calls) texts.push(JSON.stringify(m.tool_calls));
   }
   if (tools) texts.push(JSON.stringify(tools));
-  return overhead + images * IMAGE_TOKEN_ESTIMATE + countText(model, texts.join('\n'), approximate);
+  return { text: texts.join('\n'), overhead };
 }
 
-/** Tokens of an `input` field (string, list of strings, or anything else serialised). */
-export function countInput(model: string, input: unknown, approximate = false): number {
-  if (typeof input === 'string') return countText(model, input, approximate);
-  if (Array.isArray(input) && input.every((x) => typeof x === 'string')) return countText(model, input.join('\n'), approximate);
-  if (Array.isArray(input)) return countChat(model, input, undefined, approximate);
-  return input == null ? 0 : countText(model, JSON.stringify(input), approximate);
+export function estimateChat(messages: unknown, tools?: unknown): number {
+  const { text, overhead } = chatParts(messages, tools);
+  return overhead + approx(text);
+}
+
+export async function countChat(model: string, messages: unknown, tools?: unknown, approximate = false): Promise<number> {
+  const { text, overhead } = chatParts(messages, tools);
+  return overhead + (await countText(model, text, approximate));
+}
+
+/** An `input` field as text: a string, a list of strings, chat-like items, or anything serialised. */
+function inputText(input: unknown): { text: string; overhead: number } {
+  if (typeof input === 'string') return { text: input, overhead: 0 };
+  if (Array.isArray(input) && input.every((x) => typeof x === 'string')) return { text: input.join('\n'), overhead: 0 };
+  if (Array.isArray(input)) return chatParts(input);
+  return { text: input == null ? '' : JSON.stringify(input), overhead: 0 };
+}
+
+export function estimateInput(input: unknown): number {
+  const { text, overhead } = inputText(input);
+  return overhead + approx(text);
+}
+
+export async function countInput(model: string, input: unknown, approximate = false): Promise<number> {
+  const { text, overhead } = inputText(input);
+  return overhead + (await countText(model, text, approximate));
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
-import { countChat } from '../../src/relay/tokenizer.js';
+import { estimateChat } from '../../src/relay/tokenizer.js';
 import { relayState } from '../../src/relay/state.js';
 
 const ask = (model: string) => ({ model, messages: [{ role: 'user' as const, content: 'hello there' }] });
@@ -60,7 +60,7 @@ describe.each(testDialects())('failover, limits and billing safety on %s', (dial
     await f.setOption('PreConsumedQuota', 0);
     await f.addChannel({ key: 'race-key', models: 'test-model' });
     const body = { ...ask('test-model'), max_tokens: 10 };
-    const hold = countChat('test-model', body.messages) + 10; // price 1:1, group ratio 1
+    const hold = estimateChat(body.messages) + 10; // price 1:1, group ratio 1
     const { key, tokenId, userId } = await f.newUser({ quota: 1_000_000, token: { unlimited_quota: false, remain_quota: hold * 3 + Math.floor(hold / 2) } });
     f.fake.behave('race-key', { delayMs: 150 });
     const results = await Promise.allSettled(Array.from({ length: 20 }, () => f.openai(key).chat.completions.create(body)));

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../index.js';
+import type BetterSqlite3 from 'better-sqlite3';
+import { sqliteHandle, type Db } from '../index.js';
 import { nowSeconds } from '../../common/time.js';
 
 export type ReserveResult = 'ok' | 'token' | 'user';
@@ -17,6 +18,9 @@ class Shortfall extends Error {
  */
 export async function reserveQuota(db: Db, tokenId: number, userId: number, unlimited: boolean, amount: number): Promise<ReserveResult> {
   if (amount <= 0) return 'ok';
+  const raw = sqliteHandle(db);
+  // Synchronous on SQLite when no async transaction is open on the connection: nothing can interleave.
+  if (raw && !raw.inTransaction) return reserveSqliteSync(raw, tokenId, userId, unlimited, amount);
   try {
     await db.transaction().execute(async (trx) => {
       if (!unlimited) {
@@ -41,6 +45,32 @@ export async function reserveQuota(db: Db, tokenId: number, userId: number, unli
       if (Number(u.numUpdatedRows) !== 1) throw new Shortfall('user');
     });
     return 'ok';
+  } catch (error) {
+    if (error instanceof Shortfall) return error.who;
+    throw error;
+  }
+}
+
+const statements = new WeakMap<BetterSqlite3.Database, { token: BetterSqlite3.Statement; user: BetterSqlite3.Statement }>();
+
+function reserveSqliteSync(raw: BetterSqlite3.Database, tokenId: number, userId: number, unlimited: boolean, amount: number): ReserveResult {
+  let s = statements.get(raw);
+  if (!s) {
+    s = {
+      token: raw.prepare(
+        'UPDATE tokens SET remain_quota = remain_quota - ?, used_quota = used_quota + ?, accessed_time = ? WHERE id = ? AND remain_quota >= ?',
+      ),
+      user: raw.prepare('UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?'),
+    };
+    statements.set(raw, s);
+  }
+  const run = raw.transaction((): ReserveResult => {
+    if (!unlimited && s.token.run(amount, amount, nowSeconds(), tokenId, amount).changes !== 1) return 'token';
+    if (s.user.run(amount, userId, amount).changes !== 1) throw new Shortfall('user');
+    return 'ok';
+  });
+  try {
+    return run();
   } catch (error) {
     if (error instanceof Shortfall) return error.who;
     throw error;

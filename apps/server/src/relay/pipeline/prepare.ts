@@ -3,7 +3,7 @@ import { HubError } from '../../common/errors.js';
 import type { Endpoint } from '../providers/types.js';
 import type { RelayState } from './relay-state.js';
 import { authenticate, checkModelAllowed, type Caller } from './caller.js';
-import { countChat, countInput, countText } from '../tokenizer.js';
+import { countChat, countInput, estimateChat, estimateInput } from '../tokenizer.js';
 
 /** Everything known about a relay request before the first upstream attempt. */
 export interface Prepared {
@@ -17,7 +17,9 @@ export interface Prepared {
   stream: boolean;
   group: string;
   groupRatio: number;
+  /** Quick prompt estimate (byte arithmetic), sizing the quota hold. */
   promptEstimate: number;
+  exactPromptTokens?: Promise<number>;
   maxOutput: number | undefined;
   hasTools: boolean;
   startedAt: number;
@@ -36,21 +38,24 @@ function multipartModel(raw: Buffer): string | undefined {
   return match?.[1]?.trim();
 }
 
-function estimate(endpoint: Endpoint, body: Record<string, unknown>, model: string, approximate: boolean): number {
+type Counter = { chat: (m: unknown, t?: unknown) => Promise<number> | number; input: (i: unknown) => Promise<number> | number };
+
+/** Prompt size per endpoint (relay.md §4.4), with either the quick estimate or the real tokenizer. */
+async function promptSize(endpoint: Endpoint, body: Record<string, unknown>, c: Counter): Promise<number> {
   switch (endpoint) {
     case 'chat/completions':
-      return countChat(model, body.messages, body.tools, approximate);
+      return c.chat(body.messages, body.tools);
     case 'responses':
-      return countInput(model, body.input, approximate) + (typeof body.instructions === 'string' ? countText(model, body.instructions, approximate) : 0);
+      return (await c.input(body.input)) + (typeof body.instructions === 'string' ? await c.input(body.instructions) : 0);
     case 'completions':
-      return countInput(model, body.prompt, approximate);
+      return c.input(body.prompt);
     case 'embeddings':
     case 'moderations':
-      return countInput(model, body.input, approximate);
+      return c.input(body.input);
     case 'audio/speech':
       return typeof body.input === 'string' ? Buffer.byteLength(body.input) : 0;
     case 'rerank':
-      return countInput(model, [body.query, ...(Array.isArray(body.documents) ? body.documents : [])].map((d) => (typeof d === 'string' ? d : JSON.stringify(d))), approximate);
+      return c.input([body.query, ...(Array.isArray(body.documents) ? body.documents : [])].map((d) => (typeof d === 'string' ? d : JSON.stringify(d))));
     case 'images/generations':
     case 'images/edits':
     case 'images/variations':
@@ -58,6 +63,21 @@ function estimate(endpoint: Endpoint, body: Record<string, unknown>, model: stri
     default:
       return 0;
   }
+}
+
+const quick: Counter = { chat: estimateChat, input: estimateInput };
+
+/**
+ * The real prompt token count, for settling when upstream reported no usage.
+ * Computed at most once per request, and never on the common path.
+ */
+export function exactPrompt(state: RelayState, p: Prepared): Promise<number> {
+  if (p.multipart) return Promise.resolve(p.promptEstimate);
+  p.exactPromptTokens ??= promptSize(p.endpoint, p.body as Record<string, unknown>, {
+    chat: (m, t) => countChat(p.model, m, t, state.ctx.options.get('ApproximateTokenEnabled')),
+    input: (i) => countInput(p.model, i, state.ctx.options.get('ApproximateTokenEnabled')),
+  });
+  return p.exactPromptTokens;
 }
 
 function maxOutputOf(body: Record<string, unknown>): number | undefined {
@@ -107,7 +127,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
     stream: json.stream === true,
     group,
     groupRatio: Number(groupRow.ratio),
-    promptEstimate: estimate(endpoint, json, model, state.ctx.options.get('ApproximateTokenEnabled')),
+    promptEstimate: multipart ? 0 : await promptSize(endpoint, json, quick),
     maxOutput: maxOutputOf(json),
     hasTools: Array.isArray(json.tools) && json.tools.length > 0,
     startedAt,

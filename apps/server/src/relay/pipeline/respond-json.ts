@@ -7,6 +7,7 @@ import type { Prepared } from './prepare.js';
 import type { Hold } from './handle.js';
 import { releaseHold, settle } from './settle.js';
 import { countText } from '../tokenizer.js';
+import { exactPrompt } from './prepare.js';
 
 const MAX_BODY = 256 * 1024 * 1024;
 
@@ -53,13 +54,13 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
     usage = json ? hold.route.adapter.parseUsage(p.endpoint, json) : null;
     if (!usage || (usage.promptTokens === 0 && usage.completionTokens === 0)) {
       estimated = true;
-      usage = { ...emptyUsage(), promptTokens: p.promptEstimate, completionTokens: json ? countText(p.model, answerText(json)) : 0 };
+      usage = { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: json ? await countText(p.model, answerText(json)) : 0 };
     }
   } else {
     // Binary answers (speech audio) and plain-text transcripts: billed on the prompt and any text returned.
     estimated = true;
     const text = contentType.startsWith('text/') ? bytes.toString('utf8') : '';
-    usage = { ...emptyUsage(), promptTokens: p.promptEstimate, completionTokens: countText(p.model, text) };
+    usage = { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: await countText(p.model, text) };
   }
   settle(state, p, hold, { usage, estimated, requestId: reply.request.id, ip: reply.request.ip });
   reply.status(res.statusCode).header('content-type', contentType).send(bytes);

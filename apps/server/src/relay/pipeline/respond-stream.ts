@@ -8,6 +8,7 @@ import type { Prepared } from './prepare.js';
 import type { Hold } from './handle.js';
 import { settle } from './settle.js';
 import { countText } from '../tokenizer.js';
+import { exactPrompt } from './prepare.js';
 
 /** How long the gateway keeps reading after the client left, to learn the real usage. */
 export const DRAIN_AFTER_DISCONNECT_MS = 30_000;
@@ -85,7 +86,7 @@ export async function respondStream(
 
   const upstreamUsage = mapper.usage();
   const text = clientGone && !upstreamUsage ? (deliveredText ?? '') : mapper.text();
-  const usage = upstreamUsage ?? { ...emptyUsage(), promptTokens: p.promptEstimate, completionTokens: countText(p.model, text) };
+  const usage = upstreamUsage ?? { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: await countText(p.model, text) };
   let note: string | undefined;
   if (clientGone) note = upstreamUsage ? 'client disconnected; billed on upstream usage' : 'client disconnected; billed on delivered tokens';
   else if (upstreamError || !sawEnd) {

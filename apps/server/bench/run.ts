@@ -1,0 +1,96 @@
+// `npm run bench`: gateway overhead against a fake upstream, on this machine, loopback only.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runLoad, type LoadResult } from './load.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,50,200').split(',').map(Number);
+const PASSWORD = 'bench-password-1';
+
+function start(script: string, env: Record<string, string>, readyText: RegExp, nodeArgs: string[] = []): Promise<{ child: ChildProcess; line: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += String(d);
+      const match = readyText.exec(out);
+      if (match) resolve({ child, line: match[0] });
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
+  });
+}
+
+async function api(base: string, path: string, init: RequestInit & { cookie?: string } = {}) {
+  const res = await fetch(`${base}${path}`, { ...init, headers: { 'content-type': 'application/json', ...(init.cookie ? { cookie: init.cookie } : {}) } });
+  return { res, json: (await res.json()) as any };
+}
+
+function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return line ? Math.round(Number(line.replace(/\D+/g, '')) / 1024) : NaN;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'one-hub-bench-'));
+  const upstream = await start(join(here, 'fake-upstream.ts'), {}, /http:\/\/127\.0\.0\.1:\d+/);
+  const fakeUrl = upstream.line;
+  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const gateway = await start(
+    join(here, '../src/main.ts'),
+    { PORT: port, HOST: '127.0.0.1', DATA_DIR: dir, SQLITE_PATH: join(dir, 'bench.db'), INITIAL_ROOT_PASSWORD: PASSWORD, LOG_LEVEL: 'info', GLOBAL_API_RATE_LIMIT: '0', CRITICAL_RATE_LIMIT: '0', SQL_DSN: '' },
+    /listening/,
+    // BENCH_PROFILE=dir writes a V8 CPU profile of the gateway there (open it in Chrome DevTools).
+    process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [],
+  );
+  const gw = `http://127.0.0.1:${port}`;
+  try {
+    const login = await api(gw, '/api/user/login', { method: 'POST', body: JSON.stringify({ username: 'root', password: PASSWORD }) });
+    const cookie = String(login.res.headers.get('set-cookie')).split(';')[0];
+    await api(gw, '/api/user_group/', { method: 'PUT', cookie, body: JSON.stringify({ id: 1, name: 'default', ratio: 1, api_rate: 1_000_000, public: true }) });
+    await api(gw, '/api/channel/', { method: 'POST', cookie, body: JSON.stringify({ type: 1, name: 'bench', key: 'bench-key', base_url: fakeUrl, models: 'gpt-4o-mini', group: 'default' }) });
+    await api(gw, '/api/token/', { method: 'POST', cookie, body: JSON.stringify({ name: 'bench', unlimited_quota: true }) });
+    const tokens = await api(gw, '/api/token/', { cookie });
+    const key = `sk-${tokens.json.data.data[0].key}`;
+
+    const prompt = Array.from({ length: 1000 }, (_, i) => `word${i % 97}`).join(' '); // ≈1000 tokens
+    const rows: string[] = [];
+    const header = 'mode     conc  direct rps  gateway rps  ratio   direct p50/p99 ms   gateway p50/p99 ms   added p50 ms';
+    for (const stream of [false, true]) {
+      for (const concurrency of CONCURRENCY) {
+        const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: prompt }], stream, ...(stream ? { stream_options: { include_usage: true } } : {}) });
+        const common = { path: '/v1/chat/completions', body, concurrency, seconds: SECONDS };
+        const direct: LoadResult = await runLoad({ ...common, origin: fakeUrl, headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' } });
+        const viaGw: LoadResult = await runLoad({ ...common, origin: gw, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } });
+        const line = [
+          (stream ? 'stream' : 'json').padEnd(8),
+          String(concurrency).padStart(4),
+          direct.rps.toFixed(0).padStart(11),
+          viaGw.rps.toFixed(0).padStart(12),
+          `${((viaGw.rps / direct.rps) * 100).toFixed(0)}%`.padStart(6),
+          `${direct.p50.toFixed(2)}/${direct.p99.toFixed(2)}`.padStart(20),
+          `${viaGw.p50.toFixed(2)}/${viaGw.p99.toFixed(2)}`.padStart(21),
+          (viaGw.p50 - direct.p50).toFixed(2).padStart(14),
+          viaGw.errors ? `  (${viaGw.errors} errors)` : '',
+        ].join(' ');
+        rows.push(line);
+        console.log(line);
+      }
+    }
+    console.log(`\n${header}\n${rows.join('\n')}`);
+    console.log(`\ngateway RSS after load: ${rssMb(gateway.child.pid!)} MB`);
+  } finally {
+    gateway.child.kill('SIGTERM');
+    upstream.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
