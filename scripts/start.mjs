@@ -1,4 +1,4 @@
-// `npm start`: builds the console when its bundle is missing, then runs the server.
+// `npm start`: builds the console when its bundle is missing, compiles the server, then runs it.
 import { existsSync } from 'node:fs';
 import { spawnSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +14,9 @@ if (!existsSync(dist) && existsSync(join(root, 'apps/web/index.html'))) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
-const server = spawn(process.execPath, [tsx, join(root, 'apps/server/src/main.ts')], {
+const build = spawnSync(process.execPath, [join(root, 'scripts/build-server.mjs')], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+const server = spawn(process.execPath, ['--enable-source-maps', join(root, 'apps/server/dist/main.mjs')], {
   cwd: root,
   stdio: 'inherit',
   env: process.env,

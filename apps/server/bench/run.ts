@@ -1,5 +1,5 @@
 // `npm run bench`: gateway overhead against a fake upstream, on this machine, loopback only.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -11,9 +11,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,50,200').split(',').map(Number);
 const PASSWORD = 'bench-password-1';
 
-function start(script: string, env: Record<string, string>, readyText: RegExp, nodeArgs: string[] = []): Promise<{ child: ChildProcess; line: string }> {
+function start(script: string, env: Record<string, string>, readyText: RegExp, nodeArgs: string[] = ['--import', 'tsx']): Promise<{ child: ChildProcess; line: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout!.on('data', (d) => {
       out += String(d);
@@ -39,8 +39,11 @@ async function main() {
   const upstream = await start(join(here, 'fake-upstream.ts'), {}, /http:\/\/127\.0\.0\.1:\d+/);
   const fakeUrl = upstream.line;
   const port = String(20000 + Math.floor(Math.random() * 20000));
+  // The gateway runs as `npm start` runs it: the compiled bundle.
+  const built = spawnSync(process.execPath, [join(here, '../../../scripts/build-server.mjs')], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('server build failed');
   const gateway = await start(
-    join(here, '../src/main.ts'),
+    join(here, '../dist/main.mjs'),
     { PORT: port, HOST: '127.0.0.1', DATA_DIR: dir, SQLITE_PATH: join(dir, 'bench.db'), INITIAL_ROOT_PASSWORD: PASSWORD, LOG_LEVEL: 'info', GLOBAL_API_RATE_LIMIT: '0', CRITICAL_RATE_LIMIT: '0', SQL_DSN: '' },
     /listening/,
     // BENCH_PROFILE=dir writes a V8 CPU profile of the gateway there (open it in Chrome DevTools).

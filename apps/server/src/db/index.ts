@@ -2,8 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, Migrator } from 'kysely';
-import pg from 'pg';
-import { createPool } from 'mysql2';
+import type pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { parseDsn, type DbTarget, type DialectName } from './dsn.js';
@@ -19,10 +18,6 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-// int8 and numeric come back from pg as strings; every such column here fits a JS number.
-pg.types.setTypeParser(20, (v) => Number(v));
-pg.types.setTypeParser(1700, (v) => Number(v));
-
 const rawSqlite = new WeakMap<object, BetterSqlite3.Database>();
 
 /**
@@ -34,7 +29,8 @@ export function sqliteHandle(db: Kysely<Database>): BetterSqlite3.Database | und
   return rawSqlite.get(db);
 }
 
-function makeDialect(target: DbTarget, pgOptions?: pg.PoolConfig, onSqlite?: (d: BetterSqlite3.Database) => void) {
+/** The PostgreSQL and MySQL drivers are loaded only when configured (they cost ~40 MB of memory). */
+async function makeDialect(target: DbTarget, pgOptions?: pg.PoolConfig, onSqlite?: (d: BetterSqlite3.Database) => void) {
   switch (target.dialect) {
     case 'sqlite': {
       if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
@@ -45,9 +41,15 @@ function makeDialect(target: DbTarget, pgOptions?: pg.PoolConfig, onSqlite?: (d:
       onSqlite?.(database);
       return new SqliteDialect({ database });
     }
-    case 'postgres':
-      return new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url, max: 10, ...pgOptions }) });
-    case 'mysql':
+    case 'postgres': {
+      const { default: pgLib } = await import('pg');
+      // int8 and numeric come back as strings; every such column here fits a JS number.
+      pgLib.types.setTypeParser(20, (v) => Number(v));
+      pgLib.types.setTypeParser(1700, (v) => Number(v));
+      return new PostgresDialect({ pool: new pgLib.Pool({ connectionString: target.url, max: 10, ...pgOptions }) });
+    }
+    case 'mysql': {
+      const { createPool } = await import('mysql2');
       return new MysqlDialect({
         pool: createPool({
           host: target.host,
@@ -62,6 +64,7 @@ function makeDialect(target: DbTarget, pgOptions?: pg.PoolConfig, onSqlite?: (d:
           charset: 'utf8mb4',
         }),
       });
+    }
   }
 }
 
@@ -76,7 +79,7 @@ export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
   const target = parseDsn(opts.dsn, opts.sqlitePath);
   const pgOptions = opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : undefined;
   let raw: BetterSqlite3.Database | undefined;
-  const db = new Kysely<Database>({ dialect: makeDialect(target, pgOptions, (d) => (raw = d)) });
+  const db = new Kysely<Database>({ dialect: await makeDialect(target, pgOptions, (d) => (raw = d)) });
   if (raw) rawSqlite.set(db, raw);
   return { db, dialect: target.dialect, pgSchema: opts.pgSchema, close: () => db.destroy() };
 }

@@ -1,0 +1,22 @@
+// Bundles the server's TypeScript into apps/server/dist/main.mjs (npm packages stay external).
+// Running compiled JavaScript instead of transpiling at start-up saves ~40 MB of memory and start time.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const pkg = JSON.parse(readFileSync(join(root, 'apps/server/package.json'), 'utf8'));
+const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((d) => !d.startsWith('@one-hub/'));
+
+await build({
+  entryPoints: [join(root, 'apps/server/src/main.ts')],
+  outfile: join(root, 'apps/server/dist/main.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  external: [...external, ...external.map((d) => `${d}/*`)],
+  logLevel: 'warning',
+});
