@@ -8,3 +8,4 @@ export * from './redemption.js';
 export * from './token.js';
 export * from './channel.js';
 export * from './channel-type.js';
+export * from './log.js';

@@ -8,6 +8,7 @@ import { registerOptionRoutes } from './option/routes.js';
 import { registerRedemptionRoutes } from './redemption/routes.js';
 import { registerTokenRoutes } from './token/routes.js';
 import { registerChannelRoutes } from './channel/routes.js';
+import { registerLogRoutes } from './log/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -19,4 +20,5 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerRedemptionRoutes(app, ctx);
   registerTokenRoutes(app, ctx);
   registerChannelRoutes(app, ctx);
+  registerLogRoutes(app, ctx);
 }

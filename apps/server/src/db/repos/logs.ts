@@ -1,3 +1,4 @@
+import type { LogListQuery } from '@one-hub/contract';
 import type { Insertable } from 'kysely';
 import type { Db } from '../index.js';
 import type { LogsTable } from '../schema.js';
@@ -7,4 +8,39 @@ export type NewLog = Insertable<LogsTable>;
 /** Writes one non-consumption log row (top-up, manage, system). Relay rows go through the batch recorder. */
 export async function insertLog(db: Db, row: NewLog): Promise<void> {
   await db.insertInto('logs').values(row).execute();
+}
+
+/** Consumption and other log rows with the list filters of api.md §10.4 (own rows when userId is set). */
+export function logListQuery(db: Db, f: LogListQuery, userId?: number) {
+  let q = db.selectFrom('logs').leftJoin('channels', 'channels.id', 'logs.channel_id').selectAll('logs').select('channels.name as channel_name');
+  if (userId !== undefined) q = q.where('logs.user_id', '=', userId);
+  if (f.log_type) q = q.where('logs.type', '=', f.log_type);
+  if (f.start_timestamp) q = q.where('logs.created_at', '>=', f.start_timestamp);
+  if (f.end_timestamp) q = q.where('logs.created_at', '<=', f.end_timestamp);
+  if (f.model_name) q = q.where('logs.model_name', '=', f.model_name);
+  if (f.token_name) q = q.where('logs.token_name', '=', f.token_name);
+  if (userId === undefined) {
+    if (f.username) q = q.where('logs.username', '=', f.username);
+    const channel = f.channel_id ?? f.channel;
+    if (channel) q = q.where('logs.channel_id', '=', channel);
+    if (f.source_ip) q = q.where('logs.source_ip', '=', f.source_ip);
+  }
+  return q;
+}
+
+export const LOG_ORDER_COLUMNS = ['created_at', 'channel_id', 'user_id', 'token_name', 'model_name', 'type', 'source_ip', 'id', 'quota'] as const;
+
+/** Sum of consumption quota under the same filters. */
+export async function sumConsumedQuota(db: Db, f: LogListQuery, userId?: number): Promise<number> {
+  const row = await logListQuery(db, { ...f, log_type: 2 }, userId)
+    .clearSelect()
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('logs.quota'), eb.lit(0)).as('quota'))
+    .executeTakeFirst();
+  return Number(row?.quota ?? 0);
+}
+
+/** Deletes consumption rows older than the timestamp; other log types are kept. */
+export async function deleteConsumeLogsBefore(db: Db, timestamp: number): Promise<number> {
+  const result = await db.deleteFrom('logs').where('type', '=', 2).where('created_at', '<', timestamp).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
