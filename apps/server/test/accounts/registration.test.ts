@@ -73,6 +73,23 @@ describe('registration and invitations', () => {
     expect(hostSelf.aff_quota).toBe(30);
   });
 
+  it('resets a password once through a mailed token', async () => {
+    const { server, root, anon } = await start();
+    await anon.post('/api/user/register', { username: 'forgetful', password: 'password123' });
+    const user = (await root.get('/api/user/?keyword=forgetful')).body.data.data[0];
+    await root.put('/api/user/', { id: user.id, email: 'forgetful@example.com' });
+    expect((await anon.post('/api/user/reset', { email: 'forgetful@example.com', token: 'guess' })).body.message).toBe('重置链接非法或已过期');
+    const token = await issueCode(server.ctx.store, 'reset', 'forgetful@example.com');
+    const reset = await anon.post('/api/user/reset', { email: 'forgetful@example.com', token });
+    expect(reset.body.success).toBe(true);
+    const fresh = reset.body.data as string;
+    expect(fresh).toMatch(/^[0-9a-f]{12}$/);
+    await new ApiClient(server.app).login('forgetful', fresh);
+    expect((await anon.post('/api/user/reset', { email: 'forgetful@example.com', token })).body.success).toBe(false); // single use
+    const unknown = await anon.get('/api/reset_password?email=nobody@example.com');
+    expect(unknown.status).toBe(404);
+  });
+
   it('rate limits login attempts per IP with an empty 429', async () => {
     const { anon } = await start({ CRITICAL_RATE_LIMIT: '4' }); // start() spent one on the root login
     const codes = [];
