@@ -3,6 +3,7 @@ import { ensureRootUser } from './console/user/seed.js';
 import { seedUserGroups } from './console/user-group/service.js';
 import { createRelayState } from './relay/pipeline/relay-state.js';
 import { attachRelayState } from './relay/state.js';
+import { seedModelOwners } from './console/price/service.js';
 
 /**
  * Start-up work after migrations and before routes: seeding, cache warm-up,
@@ -12,6 +13,7 @@ export async function initServices(ctx: AppContext): Promise<void> {
   if (ctx.config.NODE_TYPE === 'master') {
     await seedUserGroups(ctx);
     await ensureRootUser(ctx);
+    await seedModelOwners(ctx);
   }
   attachRelayState(ctx, await createRelayState(ctx));
 }

@@ -9,3 +9,4 @@ export * from './token.js';
 export * from './channel.js';
 export * from './channel-type.js';
 export * from './log.js';
+export * from './price.js';

@@ -9,6 +9,7 @@ import { registerRedemptionRoutes } from './redemption/routes.js';
 import { registerTokenRoutes } from './token/routes.js';
 import { registerChannelRoutes } from './channel/routes.js';
 import { registerLogRoutes } from './log/routes.js';
+import { registerPriceRoutes } from './price/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -21,4 +22,5 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerTokenRoutes(app, ctx);
   registerChannelRoutes(app, ctx);
   registerLogRoutes(app, ctx);
+  registerPriceRoutes(app, ctx);
 }
