@@ -6,6 +6,7 @@ import type { Endpoint } from './providers/types.js';
 import { handleRelay } from './pipeline/handle.js';
 import { describeModel, listModels } from './pipeline/models.js';
 import { relayState } from './state.js';
+import { rawBodies } from './pipeline/raw-body.js';
 
 const POST_ENDPOINTS: Endpoint[] = [
   'chat/completions', 'completions', 'embeddings', 'moderations', 'images/generations', 'images/edits',
@@ -17,6 +18,16 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
   const state = relayState(ctx);
   // Multipart (audio, image edits) passes through untouched as bytes.
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+  // JSON bodies keep their original text so an unchanged body is forwarded without re-serialising.
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 64 * 1024 * 1024 }, (req, text, done) => {
+    try {
+      const parsed = JSON.parse(text as string);
+      if (parsed && typeof parsed === 'object') rawBodies.set(parsed, text as string);
+      done(null, parsed);
+    } catch (error) {
+      done(new HubError(400, `invalid JSON body: ${(error as Error).message}`, { code: 'invalid_json' }), undefined);
+    }
+  });
   app.setErrorHandler((error, req, reply) => {
     const hub = toHubError(error);
     if (hub.status >= 500 && !(error instanceof HubError)) req.log.error({ err: error }, 'relay request failed');

@@ -1,6 +1,7 @@
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { HubError } from '../../common/errors.js';
 import type { UpstreamRequest } from '../providers/types.js';
+import { rawBodies } from './raw-body.js';
 
 /** One keep-alive pool for direct upstream traffic (undici pools per origin inside it). */
 const direct = new Agent({
@@ -30,7 +31,12 @@ export async function sendUpstream(
   req: UpstreamRequest,
   opts: { method?: 'GET' | 'POST'; proxy?: string | null; proxyKey?: string; signal?: AbortSignal },
 ): Promise<UpstreamResponse> {
-  const body = req.body === undefined ? undefined : req.raw ? (req.body as Buffer) : JSON.stringify(req.body);
+  const body =
+    req.body === undefined
+      ? undefined
+      : req.raw
+        ? (req.body as Buffer)
+        : (rawBodies.get(req.body as object) ?? JSON.stringify(req.body)); // unchanged bodies go out as received
   try {
     return await request(req.url, {
       method: opts.method ?? (body === undefined ? 'GET' : 'POST'),
