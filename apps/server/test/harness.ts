@@ -71,7 +71,7 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
   });
   let running: Running;
   try {
-    running = await createServer(config, { pgSchema: env.PG_SCHEMA });
+    running = await createServer(config, { pgSchema: env.PG_SCHEMA, webDist: env.WEB_DIST });
   } catch (error) {
     if (!opts.reuse) await drop(dialect, env);
     throw error;

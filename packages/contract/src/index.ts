@@ -10,3 +10,4 @@ export * from './channel.js';
 export * from './channel-type.js';
 export * from './log.js';
 export * from './price.js';
+export * from './format/quota.js';
