@@ -1,18 +1,10 @@
+import { parseJsonOr } from '../../common/json.js';
 import type { Channel } from '@one-hub/contract';
 import type { ChannelRow } from '../../db/repos/channels.js';
 
-function parseJson<T>(text: string | null): T | null {
-  if (!text) return null;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return null;
-  }
-}
-
 /** Channel as the API shows it; `withKey` only for admin detail views, never in lists. */
 export function toChannelJson(row: ChannelRow, withKey: boolean): Channel {
-  const disabledStream = parseJson<string[]>(row.disabled_stream);
+  const disabledStream = parseJsonOr<string[] | null>(row.disabled_stream, null);
   return {
     id: row.id,
     type: row.type,
@@ -42,7 +34,7 @@ export function toChannelJson(row: ChannelRow, withKey: boolean): Channel {
     compatible_response: row.compatible_response === 1,
     allow_extra_body: row.allow_extra_body === 1,
     ...(disabledStream ? { disabled_stream: disabledStream } : {}),
-    plugin: parseJson(row.plugin),
+    plugin: parseJsonOr(row.plugin, null),
     disabled_reason: row.disabled_reason,
   };
 }

@@ -1,3 +1,4 @@
+import { parseJsonOr } from '../../common/json.js';
 import type { FastifyInstance } from 'fastify';
 import { DeleteLogsQuery, LogListQuery, PageQuery, ROLE, type DashboardRow, type LogEntry } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
@@ -13,12 +14,7 @@ import type { Selectable } from 'kysely';
 type LogRow = Selectable<LogsTable> & { channel_name: string | null };
 
 function toLogJson(row: LogRow, admin: boolean): LogEntry {
-  let metadata: Record<string, unknown> | null = null;
-  try {
-    metadata = row.metadata ? JSON.parse(row.metadata) : null;
-  } catch {
-    metadata = null;
-  }
+  const metadata = parseJsonOr<Record<string, unknown> | null>(row.metadata, null);
   return {
     id: admin ? row.id : 0,
     user_id: row.user_id,

@@ -1,3 +1,4 @@
+import { parseJsonOr } from '../../common/json.js';
 import type { z } from 'zod';
 import type { AvailableModel, MultiplePriceBody, PriceBody, PriceEntry } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
@@ -9,12 +10,7 @@ import { DEFAULT_PRICES } from '../../relay/pipeline/price-table.js';
 import { relayState } from '../../relay/state.js';
 
 export function toPriceJson(row: PriceRow): PriceEntry {
-  let extra: Record<string, number> | undefined;
-  try {
-    extra = row.extra_ratios ? JSON.parse(row.extra_ratios) : undefined;
-  } catch {
-    extra = undefined;
-  }
+  const extra = parseJsonOr<Record<string, number> | undefined>(row.extra_ratios, undefined);
   return {
     model: row.model,
     type: row.type === 'times' ? 'times' : 'tokens',

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { ROLE, TOKEN_STATUS, type Token, type TokenBody, type TokenSetting, type UpdateTokenBody } from '@one-hub/contract';
-import { TokenSettingSchema } from '@one-hub/contract';
+import { ROLE, TOKEN_STATUS, TokenSettingSchema, type Token, type TokenBody, type UpdateTokenBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError, notFound } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
@@ -12,20 +11,13 @@ import {
   findTokenByName,
   generateTokenKey,
   insertToken,
+  readTokenSetting as readSetting,
   softDeleteToken,
   updateToken,
   type TokenRow,
 } from '../../db/repos/tokens.js';
 
 export const PLAYGROUND_TOKEN = 'sys_playground';
-
-function readSetting(text: string | null): TokenSetting {
-  try {
-    return TokenSettingSchema.parse(text ? JSON.parse(text) : undefined);
-  } catch {
-    return TokenSettingSchema.parse(undefined);
-  }
-}
 
 /** Token as the API shows it; the billing tag only to reliable staff and above. */
 export function toTokenJson(row: TokenRow & { owner_name?: string | null }, viewerRole: number): Token {

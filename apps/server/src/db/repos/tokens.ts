@@ -1,3 +1,5 @@
+import { TokenSettingSchema, type TokenSetting } from '@one-hub/contract';
+import { parseJsonOr } from '../../common/json.js';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../index.js';
 import type { TokensTable } from '../schema.js';
@@ -5,6 +7,12 @@ import { escapeLike } from '../helpers.js';
 import { randomAlnum } from '../../common/random.js';
 
 export type TokenRow = Selectable<TokensTable>;
+
+/** The `setting` column with every member filled in; malformed text reads as the defaults. */
+export function readTokenSetting(text: string | null): TokenSetting {
+  const parsed = TokenSettingSchema.safeParse(parseJsonOr<unknown>(text, undefined));
+  return parsed.success ? parsed.data : TokenSettingSchema.parse(undefined);
+}
 
 /** 48 random characters of [0-9a-zA-Z] (≈285 bits); shown to callers as `sk-` + key. */
 export const generateTokenKey = (): string => randomAlnum(48);

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { ROLE, TOKEN_STATUS, TokenSettingSchema, USER_STATUS, type TokenSetting } from '@one-hub/contract';
+import { ROLE, TOKEN_STATUS, USER_STATUS, type TokenSetting } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
-import { findTokenByKey, type TokenRow } from '../../db/repos/tokens.js';
+import { findTokenByKey, readTokenSetting, type TokenRow } from '../../db/repos/tokens.js';
 import { findUserById, type UserRow } from '../../db/repos/users.js';
 import { ipAllowed } from './ip-match.js';
 
@@ -42,12 +42,7 @@ export class CallerCache {
     const token = await findTokenByKey(this.ctx.db, key);
     const user = token ? await findUserById(this.ctx.db, token.user_id) : undefined;
     if (!token || !user) return null;
-    let setting: TokenSetting;
-    try {
-      setting = TokenSettingSchema.parse(token.setting ? JSON.parse(token.setting) : undefined);
-    } catch {
-      setting = TokenSettingSchema.parse(undefined);
-    }
+    const setting = readTokenSetting(token.setting);
     const entry = { token, user, setting, expires: Date.now() + TTL_MS };
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(key, entry);

@@ -1,3 +1,4 @@
+import { parseJsonOr } from '../../common/json.js';
 import type { AppContext } from '../../app-context.js';
 import { EVENTS } from '../../cache/events.js';
 import { FALLBACK_PRICE } from './price-table.js';
@@ -17,12 +18,7 @@ export class PriceIndex {
     const exact = new Map<string, Price & { channelType: number }>();
     const wildcards: Array<{ prefix: string; price: Price & { channelType: number } }> = [];
     for (const row of rows) {
-      let extra = {};
-      try {
-        extra = row.extra_ratios ? JSON.parse(row.extra_ratios) : {};
-      } catch {
-        extra = {};
-      }
+      const extra = parseJsonOr<Price['extra']>(row.extra_ratios, {});
       const price = { type: row.type === 'times' ? ('times' as const) : ('tokens' as const), input: row.input, output: row.output, extra, channelType: row.channel_type };
       if (row.model.endsWith('*')) wildcards.push({ prefix: row.model.slice(0, -1), price });
       else exact.set(row.model, price);
