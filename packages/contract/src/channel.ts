@@ -56,15 +56,16 @@ export const ModelName = z
     message: 'a wildcard * may only end a model name (gpt-4* is valid, *gpt-4 is not)',
   });
 
-export const ChannelBody = z.object({
+/** Channel fields without defaults: the create schema adds defaults, the update schema leaves absent fields alone. */
+const channelFields = {
   type: z.coerce.number().int().min(0),
   key: z.string().trim().min(1, 'key cannot be empty'),
   name: z.string().trim().min(1, 'name cannot be empty').max(191),
-  status: z.coerce.number().int().min(1).max(3).default(1),
-  weight: z.coerce.number().int().min(1, 'weight must be at least 1').default(1),
-  priority: z.coerce.number().int().min(0, 'priority must not be negative').default(0),
-  base_url: z.string().trim().max(500).default(''),
-  other: z.string().trim().max(2000).default(''),
+  status: z.coerce.number().int().min(1).max(3),
+  weight: z.coerce.number().int().min(1, 'weight must be at least 1'),
+  priority: z.coerce.number().int().min(0, 'priority must not be negative'),
+  base_url: z.string().trim().max(500),
+  other: z.string().trim().max(2000),
   models: z
     .string()
     .trim()
@@ -72,28 +73,49 @@ export const ChannelBody = z.object({
     .refine((m) => m.split(',').every((x) => ModelName.safeParse(x.trim()).success), {
       message: 'a wildcard * may only end a model name (gpt-4* is valid, *gpt-4 is not)',
     }),
-  group: z.string().trim().min(1, 'group cannot be empty').max(191).default('default'),
-  tag: z.string().trim().max(64).default(''),
-  model_mapping: jsonObjectText('model_mapping').default(''),
-  model_headers: jsonObjectText('model_headers').default(''),
-  custom_parameter: jsonObjectText('custom_parameter').default(''),
+  group: z.string().trim().min(1, 'group cannot be empty').max(191),
+  tag: z.string().trim().max(64),
+  model_mapping: jsonObjectText('model_mapping'),
+  model_headers: jsonObjectText('model_headers'),
+  custom_parameter: jsonObjectText('custom_parameter'),
   proxy: z
     .string()
     .trim()
     .max(255)
-    .refine((p) => !p || /^(https?|socks5h?):\/\//.test(p), 'proxy must be an http(s):// or socks5:// URL')
-    .default(''),
-  test_model: z.string().trim().max(100).default(''),
-  only_chat: z.boolean().default(false),
-  pre_cost: z.coerce.number().int().min(1).max(3).default(1),
-  compatible_response: z.boolean().default(false),
-  allow_extra_body: z.boolean().default(false),
-  disabled_stream: z.array(z.string()).nullable().default(null),
-  plugin: z.record(z.string(), z.record(z.string(), z.unknown())).nullable().default(null),
+    .refine((p) => !p || /^(https?|socks5h?):\/\//.test(p), 'proxy must be an http(s):// or socks5:// URL'),
+  test_model: z.string().trim().max(100),
+  only_chat: z.boolean(),
+  pre_cost: z.coerce.number().int().min(1).max(3),
+  compatible_response: z.boolean(),
+  allow_extra_body: z.boolean(),
+  disabled_stream: z.array(z.string()).nullable(),
+  plugin: z.record(z.string(), z.record(z.string(), z.unknown())).nullable(),
+};
+
+export const ChannelBody = z.object({
+  ...channelFields,
+  status: channelFields.status.default(1),
+  weight: channelFields.weight.default(1),
+  priority: channelFields.priority.default(0),
+  base_url: channelFields.base_url.default(''),
+  other: channelFields.other.default(''),
+  group: channelFields.group.default('default'),
+  tag: channelFields.tag.default(''),
+  model_mapping: channelFields.model_mapping.default(''),
+  model_headers: channelFields.model_headers.default(''),
+  custom_parameter: channelFields.custom_parameter.default(''),
+  proxy: channelFields.proxy.default(''),
+  test_model: channelFields.test_model.default(''),
+  only_chat: channelFields.only_chat.default(false),
+  pre_cost: channelFields.pre_cost.default(1),
+  compatible_response: channelFields.compatible_response.default(false),
+  allow_extra_body: channelFields.allow_extra_body.default(false),
+  disabled_stream: channelFields.disabled_stream.default(null),
+  plugin: channelFields.plugin.default(null),
 });
 
-/** PUT /api/channel/: with `models` it replaces the channel; without, only the fields sent change. */
-export const UpdateChannelBody = ChannelBody.partial().extend({ id: z.coerce.number().int().positive() });
+/** PUT /api/channel/: only the fields sent change (absent fields are never reset). */
+export const UpdateChannelBody = z.object(channelFields).partial().extend({ id: z.coerce.number().int().positive() });
 
 export const ChannelListQuery = z.object({
   type: z.coerce.number().int().optional(),

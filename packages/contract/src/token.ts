@@ -57,7 +57,7 @@ export const TokenSettingSchema = z
     limits: { limit_model_setting: { enabled: false, models: [] }, limits_ip_setting: { enabled: false, whitelist: [] } },
   });
 
-export const TokenBody = z.object({
+const tokenFields = {
   name: z
     .string()
     .trim()
@@ -65,20 +65,32 @@ export const TokenBody = z.object({
   expired_time: z.coerce
     .number()
     .int()
-    .transform((t) => (t === 0 ? -1 : t))
-    .default(-1),
-  remain_quota: z.coerce.number().int().min(0, 'remain_quota must not be negative').default(0),
-  unlimited_quota: z.boolean().default(false),
-  group: z.string().trim().max(32).default(''),
-  backup_group: z.string().trim().max(32).default(''),
+    .transform((t) => (t === 0 ? -1 : t)),
+  remain_quota: z.coerce.number().int().min(0, 'remain_quota must not be negative'),
+  unlimited_quota: z.boolean(),
+  group: z.string().trim().max(32),
+  backup_group: z.string().trim().max(32),
   setting: TokenSettingSchema,
+};
+
+export const TokenBody = z.object({
+  ...tokenFields,
+  expired_time: tokenFields.expired_time.default(-1),
+  remain_quota: tokenFields.remain_quota.default(0),
+  unlimited_quota: tokenFields.unlimited_quota.default(false),
+  group: tokenFields.group.default(''),
+  backup_group: tokenFields.backup_group.default(''),
 });
 
-export const UpdateTokenBody = TokenBody.partial().extend({
-  id: z.coerce.number().int().positive(),
-  status: z.coerce.number().int().min(1).max(4).optional(),
-  user_id: z.coerce.number().int().optional(),
-});
+/** PUT /api/token/: absent fields keep their stored values. */
+export const UpdateTokenBody = z
+  .object({ ...tokenFields, setting: TokenSettingSchema.unwrap() })
+  .partial()
+  .extend({
+    id: z.coerce.number().int().positive(),
+    status: z.coerce.number().int().min(1).max(4).optional(),
+    user_id: z.coerce.number().int().optional(),
+  });
 
 export const TokenAdminSearchQuery = z.object({
   user_id: z.coerce.number().int().optional(),

@@ -48,6 +48,15 @@ describe.each(testDialects())('token and channel console APIs on %s', (dialect) 
     expect((await f.root.post('/api/channel/', { type: 1, name: 'x', key: 'k', models: 'm', model_mapping: '{not json' })).status).toBe(400);
   });
 
+  it('changes only the fields an update sends (the original zeroed the rest)', async () => {
+    const id = await f.addChannel({ models: 'keep-model', base_url: 'http://127.0.0.1:9', priority: 3, weight: 4 });
+    await f.root.put('/api/channel/', { id, status: 2 });
+    expect((await f.root.get(`/api/channel/${id}`)).body.data).toMatchObject({ status: 2, base_url: 'http://127.0.0.1:9', priority: 3, weight: 4, models: 'keep-model' });
+    const { client, tokenId } = await f.newUser({ token: { unlimited_quota: false, remain_quota: 777, expired_time: 4102444800 } });
+    await client.put('/api/token/', { id: tokenId, name: 'renamed' });
+    expect((await client.get(`/api/token/${tokenId}`)).body.data).toMatchObject({ name: 'renamed', remain_quota: 777, unlimited_quota: false, expired_time: 4102444800 });
+  });
+
   it('runs tag operations across the tagged channels', async () => {
     expect((await f.root.get('/api/channel_tag/_all')).body.data).toContainEqual({ id: 0, tag: 'fleet' });
     await f.root.put('/api/channel_tag/fleet/priority', { type: 'priority', value: 7 });
