@@ -40,6 +40,18 @@ describe.each(testDialects())('logs and dashboard on %s', (dialect) => {
     expect(left.body.data.total_count).toBeGreaterThan(0); // manage rows survive
   });
 
+  it('serves admin analytics: totals and per-day series by channel or model', async () => {
+    const totals = (await f.root.get('/api/analytics/statistics')).body.data;
+    expect(totals.user_statistics.total_user).toBeGreaterThanOrEqual(2);
+    expect(totals.channel_statistics).toContainEqual({ status: 1, total_channels: 1 });
+    const now = Math.floor(Date.now() / 1000);
+    const byModel = (await f.root.get(`/api/analytics/period?start_timestamp=${now - 86400}&end_timestamp=${now}&group_type=model`)).body.data;
+    expect(byModel.channel_statistics.find((s: { Channel: string }) => s.Channel === 'test-model')).toMatchObject({ RequestCount: 2 });
+    expect(byModel.user_statistics.reduce((n: number, d: { user_count: number }) => n + d.user_count, 0)).toBeGreaterThanOrEqual(1);
+    expect((await user.client.get('/api/analytics/statistics')).status).toBe(403);
+    expect((await f.root.get('/api/analytics/period?start_timestamp=10&end_timestamp=5')).status).toBe(400);
+  });
+
   it('serves the dashboard from the daily roll-up', async () => {
     const res = await user.client.get('/api/user/dashboard');
     const rows = res.body.data as Array<{ Date: string; ModelName: string; RequestCount: number; Quota: number }>;
