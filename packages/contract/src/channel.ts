@@ -125,6 +125,8 @@ export const ChannelListQuery = z.object({
   models: z.string().max(191).optional(),
   tag: z.string().max(64).optional(),
   test_model: z.string().max(100).optional(),
+  /** 0: untagged channels plus one row per tag; 1: untagged only; 2: one row per tag only. */
+  filter_tag: z.coerce.number().int().min(0).max(2).default(0),
 });
 
 export const BatchIdsBody = z.object({

@@ -39,11 +39,16 @@ describe.each(testDialects())('token and channel console APIs on %s', (dialect) 
   it('hides channel keys in lists, creates one channel per key line and filters', async () => {
     const created = await f.root.post('/api/channel/', { type: 1, name: 'multi', key: 'k-one\nk-two\n\nk-three', base_url: f.fake.url, models: 'gpt-4o,gpt-4o-mini', group: 'default,vip', tag: 'fleet' });
     expect(created.body.data).toBe(3);
-    const list = await f.root.get('/api/channel/?name=multi&order=id');
+    const list = await f.root.get('/api/channel/?tag=fleet&order=id');
     expect(list.body.data.data.map((c: { name: string; key: string }) => [c.name, c.key])).toEqual([['multi', ''], ['multi_2', ''], ['multi_4', '']]);
+    // By default a tag is one row (its newest channel); filter_tag=1 leaves tagged channels out.
+    const collapsed = await f.root.get('/api/channel/?name=multi');
+    expect(collapsed.body.data.data.map((c: { name: string }) => c.name)).toEqual(['multi_4']);
+    expect((await f.root.get('/api/channel/?name=multi&filter_tag=1')).body.data.total_count).toBe(0);
+    expect((await f.root.get('/api/channel/?filter_tag=2')).body.data.data.map((c: { tag: string }) => c.tag)).toEqual(['fleet']);
     const one = await f.root.get(`/api/channel/${list.body.data.data[1].id}`);
     expect(one.body.data.key).toBe('k-two');
-    expect((await f.root.get('/api/channel/?group=vip')).body.data.total_count).toBe(3);
+    expect((await f.root.get('/api/channel/?group=vip&tag=fleet')).body.data.total_count).toBe(3);
     expect((await f.root.post('/api/channel/', { type: 1, name: 'x', key: 'k', models: '*bad', group: 'default' })).status).toBe(400);
     expect((await f.root.post('/api/channel/', { type: 1, name: 'x', key: 'k', models: 'm', model_mapping: '{not json' })).status).toBe(400);
   });
@@ -67,6 +72,16 @@ describe.each(testDialects())('token and channel console APIs on %s', (dialect) 
     expect((await f.root.put('/api/channel_tag/fleet/status/sideways')).status).toBe(400);
     expect((await f.root.delete('/api/channel_tag/fleet/disabled')).body.data).toBe(3);
     expect((await f.root.get('/api/channel_tag/fleet/list')).body.data).toHaveLength(0);
+  });
+
+  it('replaces a tag\'s key set and applies shared fields, flags included', async () => {
+    await f.root.post('/api/channel/', { type: 1, name: 'pool', key: 'p-1\np-2', base_url: f.fake.url, models: 'a', tag: 'pool', only_chat: true });
+    const res = await f.root.put('/api/channel_tag/pool', { type: 1, name: 'pool', key: 'p-2\np-3', models: 'b,c', only_chat: false });
+    expect(res.body.success).toBe(true);
+    const members = (await f.root.get('/api/channel_tag/pool/list')).body.data as Array<{ key: string; models: string; only_chat: boolean }>;
+    expect(members.map((m) => m.key).sort()).toEqual(['p-2', 'p-3']);
+    expect(members.every((m) => m.models === 'b,c' && m.only_chat === false)).toBe(true);
+    expect((await f.root.put('/api/channel_tag/pool', { type: 1, key: '' })).status).toBe(400);
   });
 
   it('lists upstream models for a channel form and priced models for the picker', async () => {

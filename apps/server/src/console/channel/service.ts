@@ -20,7 +20,8 @@ const changed = (ctx: AppContext) => ctx.store.publish(EVENTS.channels, '');
 const text = (v: string | undefined) => (v ? v : null);
 const flag = (v: boolean | undefined) => (v ? 1 : 0);
 
-function columns(body: Partial<Body>): Partial<NewChannel> {
+/** Channel columns for the fields present in a (partial) body. */
+export function channelColumns(body: Partial<Body>): Partial<NewChannel> {
   const c: Partial<NewChannel> = {};
   if (body.type !== undefined) c.type = body.type;
   if (body.key !== undefined) c.key = body.key;
@@ -61,7 +62,7 @@ export async function createChannels(ctx: AppContext, body: Body): Promise<numbe
     for (const [i, key] of keys.entries()) {
       if (!key) continue;
       await insertChannel(trx, {
-        ...(columns(body) as NewChannel),
+        ...(channelColumns(body) as NewChannel),
         key,
         name: i === 0 ? body.name : `${body.name}_${i + 1}`,
         base_url: (baseUrls[i] || baseUrls[0] || '').replace(/\/+$/, ''),
@@ -83,7 +84,7 @@ export async function loadChannel(ctx: AppContext, id: number): Promise<ChannelR
 /** Only the fields sent change (the original zeroed omitted fields on a full update). */
 export async function updateChannelById(ctx: AppContext, body: z.infer<typeof UpdateChannelBody>): Promise<ChannelRow> {
   await loadChannel(ctx, body.id);
-  const patch = columns(body);
+  const patch = channelColumns(body);
   if (Object.keys(patch).length) await updateChannel(ctx.db, body.id, patch);
   await changed(ctx);
   return loadChannel(ctx, body.id);

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { CHANNEL_STATUS, IdParam, ROLE } from '@one-hub/contract';
+import { CHANNEL_STATUS, IdParam, ROLE, UpdateChannelBody } from '@one-hub/contract';
+import { channelColumns } from './service.js';
+import type { NewChannel } from '../../db/repos/channels.js';
 import type { AppContext } from '../../app-context.js';
 import { HubError, notFound } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
@@ -27,6 +29,32 @@ export function registerChannelTagRoutes(app: FastifyInstance, ctx: AppContext):
   app.get('/channel_tag/:tag/list', opts, async (req) => {
     const rows = await tagged(parse(TagParam, req.params).tag).selectAll().orderBy('id').execute();
     return ok(rows.map((r) => toChannelJson(r, true)));
+  });
+  // Replaces the tag's key set (one channel per key) and applies the sent fields to every channel of the tag.
+  app.put('/channel_tag/:tag', opts, async (req) => {
+    const { tag } = parse(TagParam, req.params);
+    const body = parse(UpdateChannelBody.extend({ id: z.coerce.number().int().optional() }), req.body);
+    const keys = [...new Set((body.key ?? '').split('\n').map((k) => k.trim()).filter(Boolean))];
+    if (!keys.length) throw new HubError(400, 'key不能为空');
+    const members = await tagged(tag).selectAll().orderBy('id').execute();
+    if (!members.length) throw notFound('tag不存在');
+    const { key: _key, id: _id, name: _name, ...shared } = body;
+    const patch = channelColumns(shared);
+    const now = nowSeconds();
+    await ctx.db.transaction().execute(async (trx) => {
+      const gone = members.filter((m) => !keys.includes(m.key)).map((m) => m.id);
+      if (gone.length) await trx.updateTable('channels').set({ deleted_at: now }).where('id', 'in', gone).execute();
+      const known = new Set(members.map((m) => m.key));
+      const template = members[0];
+      let n = members.length;
+      for (const key of keys.filter((k) => !known.has(k))) {
+        const { id: _tid, ...copy } = template;
+        await trx.insertInto('channels').values({ ...copy, ...(patch as NewChannel), key, name: `${body.name ?? template.name}_${++n}`, used_quota: 0, balance: 0, created_time: now, test_time: 0, response_time: 0 }).execute();
+      }
+      if (Object.keys(patch).length) await trx.updateTable('channels').set(patch).where('deleted_at', 'is', null).where('tag', '=', tag).execute();
+    });
+    await changed();
+    return ok();
   });
   app.put('/channel_tag/:tag/priority', opts, async (req) => {
     const { tag } = parse(TagParam, req.params);

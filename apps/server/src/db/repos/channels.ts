@@ -1,4 +1,5 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable, Updateable } from 'kysely';
+import type { Database } from '../schema.js';
 import type { Db } from '../index.js';
 import type { ChannelsTable } from '../schema.js';
 import { escapeLike } from '../helpers.js';
@@ -52,6 +53,7 @@ export interface ChannelFilter {
   models?: string;
   tag?: string;
   test_model?: string;
+  filter_tag?: number;
 }
 
 export function channelListQuery(db: Db, f: ChannelFilter) {
@@ -62,6 +64,15 @@ export function channelListQuery(db: Db, f: ChannelFilter) {
   if (f.models) query = query.where('models', 'like', `%${escapeLike(f.models)}%`);
   if (f.tag) query = query.where('tag', '=', f.tag);
   if (f.test_model) query = query.where('test_model', 'like', `${escapeLike(f.test_model)}%`);
+  // A tag is listed once, by its newest channel (the console expands it into a sub-table).
+  const representative = (eb: ExpressionBuilder<Database, 'channels'>) =>
+    eb.and([
+      eb('tag', '!=', ''),
+      eb('id', 'in', db.selectFrom('channels').select((e) => e.fn.max('id').as('id')).where('deleted_at', 'is', null).where('tag', '!=', '').groupBy('tag')),
+    ]);
+  if (f.filter_tag === 1) query = query.where('tag', '=', '');
+  else if (f.filter_tag === 2) query = query.where(representative);
+  else if (f.filter_tag === 0 && !f.tag) query = query.where((eb) => eb.or([eb('tag', '=', ''), representative(eb)]));
   if (f.group) {
     const g = escapeLike(f.group);
     query = query.where((eb) =>
