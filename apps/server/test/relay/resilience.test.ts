@@ -77,6 +77,21 @@ describe.each(testDialects())('failover, limits and billing safety on %s', (dial
     await f.setOption('PreConsumedQuota', 500);
   });
 
+  it('limits requests per minute by the user\'s group, exactly', async () => {
+    await f.root.post('/api/user_group/', { symbol: 'slow', name: 'slow lane', api_rate: 2 });
+    const groups = (await f.root.get('/api/user_group/?Name=slow')).body.data.data;
+    await f.addChannel({ key: 'rpm-key', models: 'rpm-model', group: 'slow' });
+    const { key, userId } = await f.newUser({ quota: 1_000_000 });
+    await f.root.put('/api/user/', { id: userId, group: 'slow' });
+    expect(groups[0].api_rate).toBe(2);
+    // The window is the calendar minute: keep the three calls inside one.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 55_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push(await f.openai(key).chat.completions.create(ask('rpm-model')).then(() => 200, (e) => e.status));
+    expect(results).toEqual([200, 200, 429]);
+  });
+
   it('bills and logs a stream the client abandons midway', async () => {
     await f.addChannel({ key: 'slow-key', models: 'slow-model' });
     await f.server.ctx.db.insertInto('prices').values({ model: 'slow-model', input: 1, output: 1 }).execute();
