@@ -47,7 +47,7 @@ async function main() {
     { PORT: port, HOST: '127.0.0.1', DATA_DIR: dir, SQLITE_PATH: join(dir, 'bench.db'), INITIAL_ROOT_PASSWORD: PASSWORD, LOG_LEVEL: 'info', GLOBAL_API_RATE_LIMIT: '0', CRITICAL_RATE_LIMIT: '0', SQL_DSN: '' },
     /listening/,
     // BENCH_PROFILE=dir writes a V8 CPU profile of the gateway there (open it in Chrome DevTools).
-    process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [],
+    [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
   );
   const gw = `http://127.0.0.1:${port}`;
   try {
