@@ -42,6 +42,12 @@ function assistantBlocks(m: HubMessage, warnings: string[], at: string): Anthrop
   return blocks;
 }
 
+/** A message-level cache_control marks the message's last block (where Anthropic puts breakpoints). */
+function withCacheControl(blocks: AnthropicBlock[], cacheControl: unknown): AnthropicBlock[] {
+  if (cacheControl && blocks.length) blocks[blocks.length - 1] = { ...blocks[blocks.length - 1], cache_control: cacheControl } as AnthropicBlock;
+  return blocks;
+}
+
 export interface SplitMessages {
   system: AnthropicTextBlock[];
   messages: AnthropicMessage[];
@@ -65,15 +71,13 @@ export function messagesToAnthropic(input: HubMessage[], warnings: string[]): Sp
     const at = `messages.${i}`;
     if (m.role === 'system' || m.role === 'developer') {
       if (seenChat) warnings.push(`${at}: ${m.role} message moved to the top-level system prompt`);
-      if (typeof m.content === 'string') {
-        if (m.content) system.push({ type: 'text', text: m.content });
-      } else for (const b of contentToBlocks(m.content, warnings, at)) if (b.type === 'text') system.push(b);
+      for (const b of withCacheControl(contentToBlocks(m.content, warnings, at), m.cache_control)) if (b.type === 'text') system.push(b);
       return;
     }
     seenChat = true;
     if (m.role === 'tool' || m.role === 'function') {
       const id = m.tool_call_id ?? m.name ?? '';
-      push('user', [{ type: 'tool_result', tool_use_id: id, content: textOf(m.content) }]);
+      push('user', [{ type: 'tool_result', tool_use_id: id, content: textOf(m.content), ...(m.cache_control ? { cache_control: m.cache_control } : {}) }]);
       return;
     }
     if (m.role === 'assistant') {
@@ -82,7 +86,7 @@ export function messagesToAnthropic(input: HubMessage[], warnings: string[]): Sp
       else warnings.push(`${at}: empty assistant message dropped`);
       return;
     }
-    const blocks = contentToBlocks(m.content, warnings, at);
+    const blocks = withCacheControl(contentToBlocks(m.content, warnings, at), m.cache_control);
     if (blocks.length) push('user', blocks);
     else warnings.push(`${at}: empty user message dropped`);
   });

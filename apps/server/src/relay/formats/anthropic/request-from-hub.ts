@@ -61,7 +61,11 @@ export function hubRequestToAnthropic(req: HubRequest, opts: HubToAnthropicOptio
   }
   if (req.user) out.metadata = { user_id: req.user };
 
-  const budget = thinkingBudget(req, maxTokens, opts);
+  let budget = thinkingBudget(req, maxTokens, opts);
+  if (budget !== null && !thinkingCanContinue(messages)) {
+    budget = null;
+    warnings.push('thinking disabled: the last assistant tool call has no signed thinking block to continue from');
+  }
   if (budget !== null) {
     if (maxTokens <= budget) {
       maxTokens = budget + Math.max(MIN_BUDGET, maxTokens);
@@ -92,6 +96,7 @@ export function hubRequestToAnthropic(req: HubRequest, opts: HubToAnthropicOptio
       name: t.function.name,
       ...(t.function.description ? { description: t.function.description } : {}),
       input_schema: t.function.parameters ?? { type: 'object', properties: {} },
+      ...(t.cache_control ? { cache_control: t.cache_control } : {}),
     }));
   }
   let tc = toolChoice(req.tool_choice, req.parallel_tool_calls);
@@ -102,6 +107,13 @@ export function hubRequestToAnthropic(req: HubRequest, opts: HubToAnthropicOptio
   }
   if (tc) out.tool_choice = tc;
   return { value: out, warnings };
+}
+
+/** With thinking on, Anthropic requires an assistant turn that calls tools to open with a thinking block. */
+function thinkingCanContinue(messages: AnthropicRequest['messages']): boolean {
+  const last = [...messages].reverse().find((m) => m.role === 'assistant');
+  if (!last || !Array.isArray(last.content) || !last.content.some((b) => b.type === 'tool_use')) return true;
+  return last.content[0].type === 'thinking' || last.content[0].type === 'redacted_thinking';
 }
 
 function joinSystem(blocks: AnthropicTextBlock[]): string {

@@ -19,9 +19,13 @@ export function effortFromBudget(budget: number): ReasoningEffort {
 export function sourceToPart(source: AnthropicSource, kind: 'image' | 'document', warnings: string[]): HubContentPart | null {
   if (source.type === 'base64') {
     const url = toDataUrl(source.media_type, source.data);
-    return kind === 'image' ? { type: 'image_url', image_url: { url } } : { type: 'file', file: { file_data: url, filename: 'document.pdf' } };
+    return kind === 'image' ? { type: 'image_url', image_url: { url } } : { type: 'file', file: { file_data: url } };
   }
-  if (source.type === 'url') return kind === 'image' ? { type: 'image_url', image_url: { url: source.url } } : { type: 'text', text: source.url };
+  if (source.type === 'url') {
+    if (kind === 'image') return { type: 'image_url', image_url: { url: source.url } };
+    warnings.push(`document at ${source.url} dropped (URL documents have no chat equivalent)`);
+    return null;
+  }
   if (source.type === 'text') return { type: 'text', text: source.data };
   warnings.push(`${kind} with source type "${source.type}" dropped`);
   return null;
@@ -34,6 +38,7 @@ function userToHub(content: AnthropicBlock[], out: HubMessage[], warnings: strin
     else if (b.type === 'image' || b.type === 'document') {
       const p = sourceToPart(b.source, b.type, warnings);
       if (p) parts.push(p);
+      if (b.cache_control) warnings.push(`${at}: cache_control on ${b.type} dropped`);
     } else if (b.type === 'tool_result') {
       const texts: string[] = [];
       const c = b.content;
@@ -48,7 +53,9 @@ function userToHub(content: AnthropicBlock[], out: HubMessage[], warnings: strin
         }
       }
       const text = texts.join('\n');
-      out.push({ role: 'tool', tool_call_id: b.tool_use_id, content: b.is_error ? `[tool error] ${text}` : text });
+      const msg: HubMessage = { role: 'tool', tool_call_id: b.tool_use_id, content: b.is_error ? `[tool error] ${text}` : text };
+      if (b.cache_control) msg.cache_control = b.cache_control;
+      out.push(msg);
     } else warnings.push(`${at}: dropped content block of type "${b.type}"`);
   }
   if (parts.length) out.push({ role: 'user', content: parts.every((p) => p.type === 'text' && !p.cache_control) ? parts.map((p) => (p as { text: string }).text).join('\n') : parts });
@@ -117,9 +124,12 @@ export function anthropicRequestToHub(req: AnthropicRequest): Converted<HubReque
         warnings.push(`tools: server tool "${t.name}" (${t.type}) dropped`);
         continue;
       }
-      out.tools.push({ type: 'function', function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.input_schema ?? { type: 'object', properties: {} } } });
+      out.tools.push({
+        type: 'function',
+        function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.input_schema ?? { type: 'object', properties: {} } },
+        ...(t.cache_control ? { cache_control: t.cache_control } : {}),
+      });
     }
-    if (req.tools.some((t) => t.cache_control)) warnings.push('tools: cache_control dropped');
   }
   if (req.tool_choice) {
     out.tool_choice = toolChoiceToHub(req.tool_choice);

@@ -55,6 +55,20 @@ describe('hubRequestToAnthropic', () => {
     expect(value.tool_choice).toEqual({ type: 'auto' });
     expect(warnings).toHaveLength(4);
   });
+  it('turns thinking off when the last tool-calling assistant turn has no signed thinking', () => {
+    const { value, warnings } = toA({ reasoning_effort: 'high', messages: [
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c', content: 'ok' },
+    ] });
+    expect(value.thinking).toBeUndefined();
+    expect(warnings).toContain('thinking disabled: the last assistant tool call has no signed thinking block to continue from');
+  });
+  it('a message-level cache_control marks the last block', () => {
+    const { value } = toA({ messages: [{ role: 'system', content: 'S', cache_control: { type: 'ephemeral' } }, { role: 'user', content: 'q', cache_control: { type: 'ephemeral' } }] });
+    expect(value.system).toEqual([{ type: 'text', text: 'S', cache_control: { type: 'ephemeral' } }]);
+    expect(value.messages[0].content).toEqual([{ type: 'text', text: 'q', cache_control: { type: 'ephemeral' } }]);
+  });
   it('clamps temperature above 1 with a warning', () => {
     const { value, warnings } = toA({ temperature: 1.6 });
     expect(value.temperature).toBe(1);
@@ -147,7 +161,8 @@ describe('anthropicRequestToHub', () => {
   it('params, tools, thinking and reported drops', () => {
     expect(value).toMatchObject({ model: 'claude-sonnet-4-5-20250929', max_tokens: 32000, stream: true, stream_options: { include_usage: true }, temperature: 1, user: 'user_abc_account__session_123', reasoning: { max_tokens: 31999 }, reasoning_effort: 'high', tool_choice: 'auto' });
     expect(value.tools?.map((t) => t.function.name)).toEqual(['Bash', 'Read']);
-    expect(warnings).toEqual(expect.arrayContaining(['tools: server tool "web_search" (web_search_20250305) dropped', 'tools: cache_control dropped']));
+    expect(value.tools?.[1].cache_control).toEqual({ type: 'ephemeral' });
+    expect(warnings).toEqual(['messages.2: image inside tool_result moved to a user message', 'tools: server tool "web_search" (web_search_20250305) dropped']);
   });
   it('round trip hub → Anthropic keeps the conversation', () => {
     const back = hubRequestToAnthropic(value, opts).value;
@@ -156,6 +171,23 @@ describe('anthropicRequestToHub', () => {
     expect(back.thinking).toEqual({ type: 'enabled', budget_tokens: 31999 });
     expect(back.max_tokens).toBeGreaterThan(31999);
     expect(back.system).toEqual(cc.system);
+    expect(back.tools).toEqual(cc.tools!.slice(0, 2));
+    expect(back.messages[0].content).toEqual(cc.messages[0].content);
+  });
+  it('cache_control on a tool_result survives the round trip', () => {
+    const req: AnthropicRequest = { model: 'c', max_tokens: 10, messages: [
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'r', cache_control: { type: 'ephemeral', ttl: '1h' } }] },
+    ] };
+    const hubReq = anthropicRequestToHub(req).value;
+    expect(hubReq.messages[2]).toEqual({ role: 'tool', tool_call_id: 't1', content: 'r', cache_control: { type: 'ephemeral', ttl: '1h' } });
+    expect(hubRequestToAnthropic(hubReq, opts).value.messages).toEqual(req.messages.map((m, i) => (i === 0 ? { role: 'user', content: [{ type: 'text', text: 'q' }] } : m)));
+  });
+  it('URL documents are reported, not turned into text', () => {
+    const r = anthropicRequestToHub({ model: 'c', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'url', url: 'https://x.test/a.pdf' } }, { type: 'text', text: 'sum' }] }] });
+    expect(r.value.messages).toEqual([{ role: 'user', content: 'sum' }]);
+    expect(r.warnings).toEqual(['document at https://x.test/a.pdf dropped (URL documents have no chat equivalent)']);
   });
   it.each([
     [{ type: 'any' }, 'required'],

@@ -15,8 +15,8 @@ export interface AnthropicToolResultBlock {
   is_error?: boolean;
   cache_control?: unknown;
 }
-export interface AnthropicThinkingBlock { type: 'thinking'; thinking: string; signature: string }
-export interface AnthropicRedactedThinkingBlock { type: 'redacted_thinking'; data: string }
+export interface AnthropicThinkingBlock { type: 'thinking'; thinking: string; signature: string; cache_control?: unknown }
+export interface AnthropicRedactedThinkingBlock { type: 'redacted_thinking'; data: string; cache_control?: unknown }
 export interface AnthropicOtherBlock { type: string; [key: string]: unknown }
 
 export type AnthropicBlock =

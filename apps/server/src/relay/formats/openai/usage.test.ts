@@ -23,9 +23,10 @@ describe('usageFromOpenAI', () => {
     ],
     [
       'cache-write extension fields',
-      { prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 100, cache_creation_tokens: 600, cache_creation_1h_tokens: 400 } },
+      { prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 100, cache_write_tokens: 600, cache_write_1h_tokens: 400 } },
       u({ inputUncached: 300, cacheRead: 100, cacheWrite5m: 200, cacheWrite1h: 400, output: 10 }),
     ],
+    ['DeepSeek top-level cache hits', { prompt_tokens: 100, completion_tokens: 1, prompt_cache_hit_tokens: 64, prompt_cache_miss_tokens: 36 }, u({ inputUncached: 36, cacheRead: 64, output: 1 })],
     ['garbage values count as zero', { prompt_tokens: -5, completion_tokens: 'x' }, emptyUsage()],
     ['cached larger than prompt is capped', { prompt_tokens: 10, completion_tokens: 0, prompt_tokens_details: { cached_tokens: 50 } }, u({ cacheRead: 10 })],
   ])('%s', (_name, raw, expected) => {
@@ -47,7 +48,7 @@ describe('usage totals and back to OpenAI', () => {
   it('round-trips every bucket through the OpenAI shape', () => {
     const wire = usageToOpenAI(full);
     expect(wire).toMatchObject({ prompt_tokens: 103, completion_tokens: 26, total_tokens: 129 });
-    expect(wire.prompt_tokens_details).toEqual({ cached_tokens: 20, audio_tokens: 1, image_tokens: 2, cache_creation_tokens: 70, cache_creation_1h_tokens: 40 });
+    expect(wire.prompt_tokens_details).toEqual({ cached_tokens: 20, audio_tokens: 1, image_tokens: 2, cache_write_tokens: 70, cache_write_1h_tokens: 40 });
     expect(usageFromOpenAI(wire)).toEqual(full);
   });
   it('omits zero extension fields', () => {

@@ -32,7 +32,7 @@ export const count = (v: unknown): number => (typeof v === 'number' && Number.is
 
 /**
  * OpenAI usage (chat names, or the Responses API's input/output names) → Usage.
- * OpenAI reports cached, audio, image and cache-creation (our extension) tokens as
+ * OpenAI reports cached, audio, image and cache-write (OpenRouter's extension) tokens as
  * subsets of prompt_tokens, and reasoning/audio/image as subsets of completion_tokens.
  */
 export function usageFromOpenAI(raw: unknown): Usage | null {
@@ -42,9 +42,10 @@ export function usageFromOpenAI(raw: unknown): Usage | null {
   const prompt = count(raw.prompt_tokens ?? raw.input_tokens);
   const completion = count(raw.completion_tokens ?? raw.output_tokens);
   const u = emptyUsage();
-  u.cacheRead = Math.min(count(pd.cached_tokens), prompt);
-  const writes = count(pd.cache_creation_tokens);
-  u.cacheWrite1h = Math.min(count(pd.cache_creation_1h_tokens), writes);
+  // DeepSeek reports cache hits at the top level instead of in the details.
+  u.cacheRead = Math.min(count(pd.cached_tokens ?? raw.prompt_cache_hit_tokens), prompt);
+  const writes = count(pd.cache_write_tokens);
+  u.cacheWrite1h = Math.min(count(pd.cache_write_1h_tokens), writes);
   u.cacheWrite5m = writes - u.cacheWrite1h;
   u.audioIn = count(pd.audio_tokens);
   u.imageIn = count(pd.image_tokens);
@@ -64,8 +65,8 @@ export function usageToOpenAI(u: Usage): OpenAIUsage {
   const pd: NonNullable<OpenAIUsage['prompt_tokens_details']> = { cached_tokens: u.cacheRead };
   if (u.audioIn) pd.audio_tokens = u.audioIn;
   if (u.imageIn) pd.image_tokens = u.imageIn;
-  if (u.cacheWrite5m + u.cacheWrite1h) pd.cache_creation_tokens = u.cacheWrite5m + u.cacheWrite1h;
-  if (u.cacheWrite1h) pd.cache_creation_1h_tokens = u.cacheWrite1h;
+  if (u.cacheWrite5m + u.cacheWrite1h) pd.cache_write_tokens = u.cacheWrite5m + u.cacheWrite1h;
+  if (u.cacheWrite1h) pd.cache_write_1h_tokens = u.cacheWrite1h;
   out.prompt_tokens_details = pd;
   const cd: NonNullable<OpenAIUsage['completion_tokens_details']> = { reasoning_tokens: u.reasoning };
   if (u.audioOut) cd.audio_tokens = u.audioOut;
