@@ -2,9 +2,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
 import { ChatCompletionStream } from 'openai/lib/ChatCompletionStream';
 import { ResponseStream } from 'openai/lib/responses/ResponseStream';
+import { GenerateContentResponse } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import {
-  createAnthropicToHubStream, createGeminiToHubStream, createHubToAnthropicStream, createHubToResponsesStream,
+  createAnthropicToHubStream, createGeminiToHubStream, createHubToAnthropicStream, createHubToGeminiStream, createHubToResponsesStream,
   sequentialIds, type AnthropicStreamEvent, type GeminiResponse, type HubChunk,
 } from './index.js';
 import { sseEvents } from './shared/fixture.js';
@@ -59,5 +60,14 @@ describe('official SDKs accumulate our streams', () => {
     expect(done.choices[0].message.content).toBe('Let me look that up.');
     expect(done.choices[0].message.tool_calls).toHaveLength(2);
     expect(done.usage).toMatchObject({ prompt_tokens: 1200, completion_tokens: 70 });
+  });
+
+  it('@google/genai GenerateContentResponse reads hub → Gemini stream chunks', () => {
+    const s = createHubToGeminiStream({ model: 'deepseek-reasoner', responseId: 'r' });
+    const chunks = [...openaiChunks.flatMap((c) => s.push(c)), ...s.finish()].map((c) => Object.assign(new GenerateContentResponse(), c));
+    expect(chunks.map((c) => c.text ?? '').join('')).toBe("I'll run ls.");
+    const last = chunks[chunks.length - 1];
+    expect(last.functionCalls?.map((f) => [f.name, f.args])).toEqual([['shell', { command: ['ls'] }], ['read_file', { path: 'README.md' }]]);
+    expect(last.usageMetadata).toMatchObject({ promptTokenCount: 1500, cachedContentTokenCount: 1024, thoughtsTokenCount: 40, candidatesTokenCount: 80 });
   });
 });

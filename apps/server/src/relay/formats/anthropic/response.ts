@@ -6,6 +6,7 @@ import { emptyUsage, usageFromOpenAI, usageToOpenAI, type Usage } from '../opena
 import { finishReasonToAnthropic, stopReasonToHub } from './stop-reason.js';
 import type { AnthropicBlock, AnthropicResponse } from './types.js';
 import { usageFromAnthropic, usageToAnthropic } from './usage.js';
+import { reasoningOf } from '../openai/reasoning.js';
 
 export interface ToHubResponse extends Converted<HubResponse> {
   usage: Usage;
@@ -60,7 +61,7 @@ export function hubResponseToAnthropic(res: HubResponse, opts: HubToAnthropicRes
   const content: AnthropicBlock[] = [];
   if (m.thinking_blocks?.length) content.push(...m.thinking_blocks);
   // Reasoning from a non-Anthropic model: shown as thinking, with an empty (unverifiable) signature.
-  else if (m.reasoning_content) content.push({ type: 'thinking', thinking: m.reasoning_content, signature: '' });
+  else if (reasoningOf(m)) content.push({ type: 'thinking', thinking: reasoningOf(m), signature: '' });
   const text = typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('');
   if (text) content.push({ type: 'text', text });
   if (m.images?.length) warnings.push('message.images: generated images dropped');

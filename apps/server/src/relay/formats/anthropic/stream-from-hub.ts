@@ -4,6 +4,7 @@ import { emptyUsage, usageFromOpenAI, type Usage } from '../openai/usage.js';
 import { finishReasonToAnthropic } from './stop-reason.js';
 import type { AnthropicBlock, AnthropicStreamEvent } from './types.js';
 import { usageToAnthropic } from './usage.js';
+import { reasoningOf } from '../openai/reasoning.js';
 
 export interface HubToAnthropicStream {
   /** One hub chunk → Anthropic events (message_start comes with the first). */
@@ -69,9 +70,10 @@ export function createHubToAnthropicStream(opts: HubToAnthropicStreamOptions): H
         close(out);
       }
     }
-    if (d.reasoning_content) {
+    const reasoning = reasoningOf(d);
+    if (reasoning) {
       if (open?.kind !== 'thinking') openBlock(out, 'thinking', { type: 'thinking', thinking: '', signature: '' });
-      out.push({ type: 'content_block_delta', index: open!.index, delta: { type: 'thinking_delta', thinking: d.reasoning_content } });
+      out.push({ type: 'content_block_delta', index: open!.index, delta: { type: 'thinking_delta', thinking: reasoning } });
     }
     if (d.reasoning_signature) {
       if (open?.kind !== 'thinking') openBlock(out, 'thinking', { type: 'thinking', thinking: '', signature: '' });

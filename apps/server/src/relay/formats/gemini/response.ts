@@ -7,6 +7,7 @@ import { finishReasonToGemini, finishReasonToHub } from './finish-reason.js';
 import { readParts } from './parts.js';
 import type { GeminiCandidate, GeminiPart, GeminiResponse } from './types.js';
 import { usageFromGemini, usageToGemini } from './usage.js';
+import { reasoningOf } from '../openai/reasoning.js';
 
 const ODD_FINISH = new Set(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL', 'OTHER', 'TOO_MANY_TOOL_CALLS', 'NO_IMAGE']);
 
@@ -44,7 +45,7 @@ export function geminiResponseToHub(res: GeminiResponse, opts: { model: string; 
 /** One hub assistant message → Gemini model parts (thought text, text with its signature, function calls). */
 export function messageToParts(m: HubMessage, warnings: string[], at: string): GeminiPart[] {
   const parts: GeminiPart[] = [];
-  if (m.reasoning_content) parts.push({ text: m.reasoning_content, thought: true });
+  if (reasoningOf(m)) parts.push({ text: reasoningOf(m), thought: true });
   const text = typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('');
   if (text) parts.push({ text });
   const sig = m.extra_content?.google?.thought_signature;

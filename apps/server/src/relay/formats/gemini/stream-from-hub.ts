@@ -4,6 +4,7 @@ import { finishReasonToGemini } from './finish-reason.js';
 import { messageToParts } from './response.js';
 import type { GeminiError, GeminiPart, GeminiResponse } from './types.js';
 import { usageToGemini } from './usage.js';
+import { reasoningOf } from '../openai/reasoning.js';
 
 export interface HubToGeminiStream {
   /** One hub chunk → Gemini stream chunks (text and thoughts at once; function calls when complete). */
@@ -46,7 +47,7 @@ export function createHubToGeminiStream(opts: { model: string; responseId?: stri
       calls.set(tc.index, cur);
     }
     if (choice.finish_reason) finishReason = choice.finish_reason;
-    const parts = messageToParts({ role: 'assistant', content: typeof d.content === 'string' ? d.content : null, reasoning_content: d.reasoning_content, extra_content: d.extra_content }, warnings, 'delta');
+    const parts = messageToParts({ role: 'assistant', content: typeof d.content === 'string' ? d.content : null, reasoning_content: reasoningOf(d), extra_content: d.extra_content }, warnings, 'delta');
     return parts.length ? [wrap(parts)] : [];
   }
 

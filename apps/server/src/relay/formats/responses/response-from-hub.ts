@@ -3,6 +3,7 @@ import type { Converted } from '../shared/errors.js';
 import type { HubFinishReason, HubResponse } from '../openai/types.js';
 import { emptyUsage, usageFromOpenAI, usageToResponses, type Usage } from '../openai/usage.js';
 import type { ResponsesObject, ResponsesOutputItem, ResponsesRequest } from './types.js';
+import { reasoningOf } from '../openai/reasoning.js';
 
 /** Request fields a Responses object echoes back. */
 export function echoFields(req: ResponsesRequest | undefined): Record<string, unknown> {
@@ -46,7 +47,8 @@ export function hubResponseToResponses(res: HubResponse, opts: HubToResponsesOpt
   const choice = res.choices[0];
   const m = choice?.message;
   const output: ResponsesOutputItem[] = [];
-  if (m?.reasoning_content) output.push({ id: ids.next('rs'), type: 'reasoning', summary: [{ type: 'summary_text', text: m.reasoning_content }] });
+  const reasoning = reasoningOf(m);
+  if (reasoning) output.push({ id: ids.next('rs'), type: 'reasoning', summary: [{ type: 'summary_text', text: reasoning }] });
   const text = typeof m?.content === 'string' ? m.content : (m?.content ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('');
   const { status, incomplete_details } = outcome(choice?.finish_reason);
   if (text) output.push({ id: ids.next('msg'), type: 'message', status: status === 'incomplete' ? 'incomplete' : 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] });

@@ -3,6 +3,7 @@ import type { HubChunk } from '../openai/types.js';
 import { emptyUsage, usageFromOpenAI, usageToResponses, type Usage } from '../openai/usage.js';
 import { echoFields, outcome } from './response-from-hub.js';
 import type { ResponsesEvent, ResponsesObject, ResponsesOutputItem, ResponsesRequest } from './types.js';
+import { reasoningOf } from '../openai/reasoning.js';
 
 export interface HubToResponsesStream {
   /** One hub chunk → Responses events (created/in_progress come first). Usage-only chunks are fine. */
@@ -90,10 +91,11 @@ export function createHubToResponsesStream(opts: { model: string; request?: Resp
     const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
     if (!choice) return take();
     const d = choice.delta ?? {};
-    if (d.reasoning_content) {
+    const reasoning = reasoningOf(d);
+    if (reasoning) {
       if (open?.item.type !== 'reasoning') openItem({ id: ids.next('rs'), type: 'reasoning', summary: [] });
-      open!.text += d.reasoning_content;
-      emit('response.reasoning_summary_text.delta', { item_id: open!.item.id, output_index: open!.index, summary_index: 0, delta: d.reasoning_content });
+      open!.text += reasoning;
+      emit('response.reasoning_summary_text.delta', { item_id: open!.item.id, output_index: open!.index, summary_index: 0, delta: reasoning });
     }
     if (typeof d.content === 'string' && d.content) {
       if (open?.item.type !== 'message') openItem({ id: ids.next('msg'), type: 'message', status: 'in_progress', role: 'assistant', content: [] });
