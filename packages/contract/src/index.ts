@@ -11,3 +11,6 @@ export * from './channel-type.js';
 export * from './log.js';
 export * from './price.js';
 export * from './format/quota.js';
+export * from './format/time.js';
+export * from './format/chat-links.js';
+export * from './format/validation.js';

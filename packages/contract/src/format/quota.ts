@@ -4,11 +4,21 @@ export interface QuotaDisplay {
   displayInCurrency: boolean;
 }
 
-export function formatQuota(quota: number, d: QuotaDisplay): string {
-  if (d.displayInCurrency) return `$${(quota / (d.quotaPerUnit || 500000)).toFixed(2)}`;
+export const DEFAULT_QUOTA_PER_UNIT = 500000;
+
+/** Quota as dollars: value ÷ quota_per_unit, `-$` for negatives. */
+export function quotaToCurrency(quota: number, quotaPerUnit: number, digits = 2): string {
+  const amount = quota / (quotaPerUnit > 0 ? quotaPerUnit : DEFAULT_QUOTA_PER_UNIT);
+  const text = Math.abs(amount).toFixed(digits);
+  return amount < 0 && Number(text) !== 0 ? `-$${text}` : `$${text}`;
+}
+
+export function formatQuota(quota: number, d: QuotaDisplay, digits = 2): string {
+  if (d.displayInCurrency) return quotaToCurrency(quota, d.quotaPerUnit, digits);
   return abbreviate(quota);
 }
 
+/** k at 10,000+, M at 1,000,000+, B at 1,000,000,000+, one decimal; smaller numbers as they are. */
 export function abbreviate(n: number): string {
   const abs = Math.abs(n);
   if (abs >= 1e9) return `${(n / 1e9).toFixed(1)}B`;
@@ -17,9 +27,7 @@ export function abbreviate(n: number): string {
   return String(n);
 }
 
-/** Epoch seconds → `YYYY-MM-DD HH:mm:ss` in local time. */
-export function formatTimestamp(seconds: number): string {
-  const d = new Date(seconds * 1000);
-  const p = (v: number) => String(v).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+/** Dollars typed by an admin → quota points (rounded to an integer). */
+export function currencyToQuota(dollars: number, quotaPerUnit: number): number {
+  return Math.round(dollars * (quotaPerUnit > 0 ? quotaPerUnit : DEFAULT_QUOTA_PER_UNIT));
 }

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+
+/**
+ * The console's form rules (console-spec §5). Messages are i18n keys of the web's `validation.*`
+ * texts, so each side renders them in the reader's language.
+ */
+export const V = {
+  required: 'validation.required',
+  json: 'validation.json',
+  min: 'validation.min',
+  email: 'validation.email',
+  match: 'validation.passwordMismatch',
+  wildcard: 'validation.wildcard',
+  integer: 'validation.integer',
+  max: 'validation.max',
+  unique: 'validation.unique',
+  english: 'validation.english',
+  tooShort: 'validation.tooShort',
+} as const;
+
+/** Trims every string inside a value, however deep (objects and arrays are copied). */
+export function trimDeep<T>(value: T): T {
+  if (typeof value === 'string') return value.trim() as T;
+  if (Array.isArray(value)) return value.map(trimDeep) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimDeep(v)])) as T;
+  }
+  return value;
+}
+
+export function trimTrailingSlash(url: string): string {
+  return url.trim().replace(/\/+$/, '');
+}
+
+export function isValidJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `*` only as the last character with at least one character before it. */
+export function isValidModelPattern(model: string): boolean {
+  const star = model.indexOf('*');
+  return star === -1 || (star === model.length - 1 && star > 0);
+}
+
+const required = z.string().trim().min(1, V.required);
+const jsonText = z
+  .string()
+  .trim()
+  .refine((s) => s === '' || isValidJson(s), V.json);
+const nonNegative = z.coerce.number({ error: V.required }).min(0, V.min);
+
+export const ChannelForm = z.object({
+  name: required,
+  type: z.coerce.number({ error: V.required }).int().positive(V.required),
+  base_url: z.string().trim().transform(trimTrailingSlash),
+  key: required,
+  models: z.array(z.string().trim().min(1).refine(isValidModelPattern, V.wildcard)).min(1, V.required),
+  group: z.array(z.string().trim().min(1)).min(1, V.required),
+  model_mapping: jsonText,
+  model_headers: jsonText,
+  priority: z.coerce.number().int().min(0, V.min),
+  weight: z.coerce.number().int().min(1, V.min),
+  test_model: z.string().trim(),
+});
+
+/** A channel test needs a test model first. */
+export const ChannelTestable = z.object({ test_model: required });
+
+export const PaymentForm = z.object({
+  name: required,
+  type: required,
+  currency: required,
+  icon: required,
+  fixed_fee: nonNegative,
+  /** A fraction: 5 % is 0.05. */
+  percent_fee: nonNegative.max(1, V.max),
+  sort: nonNegative,
+});
+
+export const PricingForm = z.object({
+  name: required,
+  type: z.enum(['tokens', 'times'], { error: V.required }),
+  channel_type: z.coerce.number({ error: V.required }).int().min(0),
+  models: z
+    .array(required)
+    .min(1, V.required)
+    .refine((m) => new Set(m).size === m.length, V.unique),
+  input: nonNegative,
+  output: nonNegative,
+});
+
+export const RedemptionForm = z.object({
+  name: required,
+  count: z.coerce.number().int(V.integer).min(1, V.min),
+  quota: nonNegative,
+});
+
+export const UserForm = z.object({
+  username: required,
+  password: required,
+  group: required,
+  quota: nonNegative.optional(),
+});
+
+export const ProfileForm = z.object({
+  username: z.string().trim().min(3, V.tooShort),
+  display_name: z.string().trim(),
+  password: z.union([z.literal(''), z.string().min(8, V.tooShort)]),
+});
+
+export const LoginForm = z.object({ username: required, password: z.string().min(1, V.required) });
+
+export const RegisterForm = z
+  .object({
+    username: required,
+    password: z.string().min(1, V.required),
+    password2: z.string().min(1, V.required),
+    email: z.string().trim(),
+    verification_code: z.string().trim(),
+  })
+  .refine((v) => v.password === v.password2, { message: V.match, path: ['password2'] });
+
+/** Register form when e-mail verification is on: e-mail and code become required. */
+export const RegisterWithEmailForm = RegisterForm.safeExtend({
+  email: z.email(V.email),
+  verification_code: required,
+}).refine((v) => v.password === v.password2, { message: V.match, path: ['password2'] });
+
+export const EmailForm = z.object({ email: z.email(V.email) });
+
+export const TOPUP_MAX = 1_000_000;
+export function topUpForm(minAmount: number) {
+  return z.object({
+    amount: z.coerce
+      .number({ error: V.required })
+      .int(V.integer)
+      .positive(V.min)
+      .min(Math.max(1, minAmount), V.min)
+      .max(TOPUP_MAX, V.max),
+    gateway: z.coerce.number({ error: V.required }).int().positive(V.required),
+  });
+}
+
+export const TelegramMenuForm = z.object({
+  command: required,
+  description: required,
+  reply_message: required,
+  reply_type: required,
+});
+
+export const UserGroupForm = z.object({
+  name: required,
+  symbol: z.string().trim().regex(/^[A-Za-z0-9_-]+$/, V.english),
+});
+
+/** Symbols must be unique among the groups that exist (the edited one excluded). */
+export function isUniqueSymbol(symbol: string, taken: readonly string[]): boolean {
+  return !taken.includes(symbol.trim());
+}
