@@ -12,6 +12,7 @@ export { stripSchemaKeys, parseDataUrl } from './shared/json.js';
 export type * from './openai/types.js';
 export * from './openai/schemas.js';
 export * from './openai/usage.js';
+export { reasoningOf } from './openai/reasoning.js';
 
 export type * from './anthropic/types.js';
 export * from './anthropic/schemas.js';
@@ -32,6 +33,7 @@ export { hubRequestToGemini, GEMINI_SCHEMA_DROP, type HubToGeminiOptions } from 
 export { geminiResponseToHub, hubResponseToGemini } from './gemini/response.js';
 export { createGeminiToHubStream, type GeminiToHubStream } from './gemini/stream-to-hub.js';
 export { createHubToGeminiStream, type HubToGeminiStream } from './gemini/stream-from-hub.js';
+export { createJsonArrayFramer, GEMINI_BLOCK_NONE_SAFETY } from './gemini/framing.js';
 
 export type * from './responses/types.js';
 export * from './responses/schemas.js';

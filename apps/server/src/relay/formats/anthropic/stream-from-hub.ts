@@ -108,7 +108,9 @@ export function createHubToAnthropicStream(opts: HubToAnthropicStreamOptions): H
     done = true;
     if (final) usage = final;
     const u = usageToAnthropic(usage ?? { ...emptyUsage(), inputUncached: opts.inputTokens ?? 0 });
-    out.push({ type: 'message_delta', delta: { stop_reason: finishReasonToAnthropic(stop), stop_sequence: null }, usage: u });
+    // No finish_reason from upstream: a turn that called tools still ends as tool_use.
+    const reason = stop ? finishReasonToAnthropic(stop) : closedTools.size ? 'tool_use' : 'end_turn';
+    out.push({ type: 'message_delta', delta: { stop_reason: reason, stop_sequence: null }, usage: u });
     out.push({ type: 'message_stop' });
     return out;
   }

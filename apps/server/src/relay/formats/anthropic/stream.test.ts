@@ -106,6 +106,11 @@ describe('createHubToAnthropicStream', () => {
     expect(s.error({ message: 'upstream cut', type: 'overloaded_error' })).toEqual([{ type: 'error', error: { type: 'overloaded_error', message: 'upstream cut' } }]);
     expect(s.finish()).toEqual([]);
   });
+  it('a tool turn without finish_reason still stops as tool_use', () => {
+    const s = createHubToAnthropicStream({ model: 'm', ids: sequentialIds() });
+    s.push(chunk({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }));
+    expect(s.finish().find((e) => e.type === 'message_delta')).toMatchObject({ delta: { stop_reason: 'tool_use' } });
+  });
   it('an empty upstream still yields a valid message', () => {
     const s = createHubToAnthropicStream({ model: 'm', ids: sequentialIds() });
     expect(s.finish({ ...emptyUsage(), inputUncached: 3, output: 0 }).map((e) => e.type)).toEqual(['message_start', 'message_delta', 'message_stop']);
