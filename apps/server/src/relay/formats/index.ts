@@ -12,13 +12,13 @@ export { stripSchemaKeys, parseDataUrl } from './shared/json.js';
 export type * from './openai/types.js';
 export * from './openai/schemas.js';
 export * from './openai/usage.js';
-export { reasoningOf } from './openai/reasoning.js';
+export { reasoningOf, effortFromBudget } from './openai/reasoning.js';
 
 export type * from './anthropic/types.js';
 export * from './anthropic/schemas.js';
 export { usageFromAnthropic, usageToAnthropic, mergeAnthropicUsage } from './anthropic/usage.js';
 export { stopReasonToHub, finishReasonToAnthropic } from './anthropic/stop-reason.js';
-export { anthropicRequestToHub, effortFromBudget } from './anthropic/request-to-hub.js';
+export { anthropicRequestToHub } from './anthropic/request-to-hub.js';
 export { hubRequestToAnthropic, thinkingBudget, type HubToAnthropicOptions } from './anthropic/request-from-hub.js';
 export { anthropicResponseToHub, hubResponseToAnthropic } from './anthropic/response.js';
 export { createAnthropicToHubStream, type AnthropicToHubStream } from './anthropic/stream-to-hub.js';

@@ -1,19 +1,13 @@
 import type { Converted } from '../shared/errors.js';
 import { isObject, toDataUrl, warnUnknownKeys } from '../shared/json.js';
-import type { HubContentPart, HubMessage, HubRequest, HubThinkingBlock, HubToolCall, HubToolChoice, ReasoningEffort } from '../openai/types.js';
+import type { HubContentPart, HubMessage, HubRequest, HubThinkingBlock, HubToolCall, HubToolChoice } from '../openai/types.js';
+import { effortFromBudget } from '../openai/reasoning.js';
 import type { AnthropicBlock, AnthropicMessage, AnthropicRequest, AnthropicSource, AnthropicToolChoice } from './types.js';
 
 const HANDLED = new Set([
   'model', 'max_tokens', 'messages', 'system', 'stop_sequences', 'temperature', 'top_p', 'top_k', 'stream',
   'tools', 'tool_choice', 'thinking', 'metadata', 'output_format',
 ]);
-
-/** Thinking budget → an effort level for targets that only take levels. */
-export function effortFromBudget(budget: number): ReasoningEffort {
-  if (budget <= 2048) return 'low';
-  if (budget <= 12_000) return 'medium';
-  return 'high';
-}
 
 /** Anthropic image/document source → an OpenAI content part. */
 export function sourceToPart(source: AnthropicSource, kind: 'image' | 'document', warnings: string[]): HubContentPart | null {

@@ -2,7 +2,7 @@ import type { Converted } from '../shared/errors.js';
 import { randomIds, type IdSource } from '../shared/ids.js';
 import { toDataUrl, warnUnknownKeys } from '../shared/json.js';
 import type { HubContentPart, HubMessage, HubRequest, HubToolCall, ReasoningEffort } from '../openai/types.js';
-import { effortFromBudget } from '../anthropic/request-to-hub.js';
+import { effortFromBudget } from '../openai/reasoning.js';
 import type { GeminiGenerationConfig, GeminiPart, GeminiRequest } from './types.js';
 
 const HANDLED = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig', 'safetySettings']);

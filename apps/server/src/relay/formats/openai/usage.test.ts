@@ -60,3 +60,14 @@ describe('usage totals and back to OpenAI', () => {
     });
   });
 });
+
+describe('reasoning helpers', async () => {
+  const { effortFromBudget, reasoningOf } = await import('./reasoning.js');
+  it.each([[1024, 'low'], [2048, 'low'], [8192, 'medium'], [12_001, 'high'], [31_999, 'high']])('budget %i → %s', (b, e) => expect(effortFromBudget(b)).toBe(e));
+  it('reads reasoning_content, then reasoning', () => {
+    expect(reasoningOf({ reasoning_content: 'a', reasoning: 'b' })).toBe('a');
+    expect(reasoningOf({ reasoning: 'b' })).toBe('b');
+    expect(reasoningOf({ reasoning: { effort: 'high' } })).toBe('');
+    expect(reasoningOf(undefined)).toBe('');
+  });
+});
