@@ -1,11 +1,26 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
+/** `npm run dev` proxies every server face to the running server (ONE_HUB_SERVER, default :3000). */
 const target = process.env.ONE_HUB_SERVER ?? 'http://localhost:3000';
-const proxy = Object.fromEntries(['/api', '/v1', '/claude', '/gemini'].map((p) => [p, { target, changeOrigin: true }]));
+const SERVER_PATHS = ['/api', '/v1', '/claude', '/gemini', '/mj', '/suno', '/kling', '/recraftAI'];
+const proxy = Object.fromEntries(SERVER_PATHS.map((p) => [p, { target, changeOrigin: true }]));
 
 export default defineConfig({
   plugins: [react()],
+  define: { __APP_VERSION__: JSON.stringify(process.env.VITE_APP_VERSION ?? process.env.ONE_HUB_VERSION ?? 'v0.0.0') },
   server: { proxy },
-  build: { outDir: 'dist', chunkSizeWarningLimit: 1500 },
+  build: {
+    outDir: 'dist',
+    chunkSizeWarningLimit: 1200,
+    rollupOptions: {
+      output: {
+        manualChunks(id: string) {
+          if (id.includes('node_modules/@mui') || id.includes('node_modules/@emotion')) return 'mui';
+          if (/node_modules\/(react|react-dom|react-router|react-router-dom|scheduler)\//.test(id)) return 'react';
+          return undefined;
+        },
+      },
+    },
+  },
 });

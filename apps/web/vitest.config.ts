@@ -1,11 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+/** Unit tests (jsdom). The Chromium suite has its own config: vitest.e2e.config.ts. */
 export default defineConfig({
+  define: { __APP_VERSION__: JSON.stringify('v0.0.0') },
   test: {
-    include: ['src/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts'],
-    environment: 'node',
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    pool: 'forks',
+    include: ['src/**/*.test.{ts,tsx}'],
+    environment: 'jsdom',
   },
 });

@@ -1,64 +1,50 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
-import { CssBaseline, LinearProgress, ThemeProvider } from '@mui/material';
-import { ToastProvider } from '../lib/toast';
-import { SessionProvider, isAdmin, useSession } from '../lib/session';
-import { makeTheme, type Mode } from './theme';
-import { PanelLayout } from './PanelLayout';
-import { PublicLayout } from './PublicLayout';
-import { PANEL_SCREENS } from './menu';
-import ComingSoon, { NotFound } from '../features/placeholder/ComingSoon';
+import { Suspense, useMemo } from 'react';
+import { Provider } from 'react-redux';
+import { BrowserRouter } from 'react-router-dom';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { CssBaseline, ThemeProvider } from '@mui/material';
+import { SnackbarProvider } from 'notistack';
+import { setUnauthorizedHandler } from '../lib/api';
+import { MAX_TOASTS, ROOT_TOASTS } from '../lib/toast-options';
+import { makeStore, useAppSelector } from '../store';
+import { forgetUser } from '../store/session';
+import CopyToast from '../components/CopyToast';
+import PageLoader from '../components/PageLoader';
+import NoticeDialog from '../components/NoticeDialog';
+import { makeTheme } from './theme';
+import { useStartup } from './use-startup';
+import { AppRoutes } from './routes';
 
-const HomePage = lazy(() => import('../features/home/HomePage'));
-const LoginPage = lazy(() => import('../features/login/LoginPage'));
-const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
-const TokenPage = lazy(() => import('../features/token/TokenPage'));
+const store = makeStore();
+// Any 401 from the console API drops the stored user and the account (console-spec §8).
+setUnauthorizedHandler(() => store.dispatch(forgetUser()));
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 
-const SCREENS: Record<string, React.ComponentType> = { dashboard: DashboardPage, token: TokenPage };
-
-function AdminOnly({ children }: { children: React.ReactNode }) {
-  const { user } = useSession();
-  return isAdmin(user) ? <>{children}</> : <Navigate to="/panel/dashboard" replace />;
+function Themed() {
+  const { theme: mode, borderRadius, fontFamily } = useAppSelector((s) => s.customization);
+  const theme = useMemo(() => makeTheme(mode, borderRadius, fontFamily), [mode, borderRadius, fontFamily]);
+  useStartup();
+  return (
+    <ThemeProvider theme={theme}>
+      <CssBaseline enableColorScheme />
+      <SnackbarProvider maxSnack={MAX_TOASTS} {...ROOT_TOASTS} Components={{ copy: CopyToast }}>
+        <Suspense fallback={<PageLoader />}>
+          <AppRoutes />
+          <NoticeDialog />
+        </Suspense>
+      </SnackbarProvider>
+    </ThemeProvider>
+  );
 }
 
 export function App() {
-  const [mode, setMode] = useState<Mode>(() => (localStorage.getItem('theme') === 'dark' ? 'dark' : 'light'));
-  const theme = useMemo(() => makeTheme(mode), [mode]);
-  const toggle = () => {
-    const next = mode === 'light' ? 'dark' : 'light';
-    localStorage.setItem('theme', next);
-    setMode(next);
-  };
-  const chrome = { mode, onToggleMode: toggle };
   return (
-    <ThemeProvider theme={theme}>
-      <CssBaseline />
-      <ToastProvider>
-        <SessionProvider>
-          <BrowserRouter>
-            <Suspense fallback={<LinearProgress />}>
-              <Routes>
-                <Route element={<PublicLayout {...chrome} />}>
-                  <Route path="/" element={<HomePage />} />
-                  <Route path="/login" element={<LoginPage />} />
-                  <Route path="/about" element={<ComingSoon screen="dashboard" />} />
-                  <Route path="/404" element={<NotFound />} />
-                </Route>
-                <Route path="/panel" element={<PanelLayout {...chrome} />}>
-                  <Route index element={<Navigate to="/panel/dashboard" replace />} />
-                  {PANEL_SCREENS.map((s) => {
-                    const Screen = SCREENS[s.id];
-                    const page = Screen ? <Screen /> : <ComingSoon screen={s.id} />;
-                    return <Route key={s.id} path={s.id} element={s.admin ? <AdminOnly>{page}</AdminOnly> : page} />;
-                  })}
-                  <Route path="*" element={<NotFound />} />
-                </Route>
-                <Route path="*" element={<Navigate to="/404" replace />} />
-              </Routes>
-            </Suspense>
-          </BrowserRouter>
-        </SessionProvider>
-      </ToastProvider>
-    </ThemeProvider>
+    <Provider store={store}>
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <Themed />
+        </BrowserRouter>
+      </QueryClientProvider>
+    </Provider>
   );
 }

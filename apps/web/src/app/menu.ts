@@ -1,44 +1,76 @@
-/** Sidebar of console-spec §2: groups, items, admin-only entries and collapsible sub-menus. */
-export interface MenuItem {
-  id: string;
-  path: string;
-  admin?: boolean;
-  children?: MenuItem[];
-}
+import type { ComponentType } from 'react';
+import type { MenuGroupId, Screen } from '../lib/screen';
 
+export interface MenuLeaf {
+  type: 'item';
+  id: string;
+  url: string;
+  icon?: ComponentType;
+  external?: boolean;
+  target?: '_blank';
+}
+export interface MenuCollapse {
+  type: 'collapse';
+  id: string;
+  children: MenuLeaf[];
+}
 export interface MenuGroup {
-  id: string;
-  items: MenuItem[];
+  type: 'group';
+  id: MenuGroupId;
+  children: (MenuLeaf | MenuCollapse)[];
 }
 
-const item = (id: string, admin = false): MenuItem => ({ id, path: `/panel/${id}`, admin });
+/** The sidebar skeleton of console-spec §2: groups in order, and where each collapse sits in its group. */
+export const MENU_GROUPS: readonly MenuGroupId[] = ['dashboard', 'setting', 'billing', 'usage'];
+export const COLLAPSES: Record<string, { group: MenuGroupId; order: number }> = {
+  operation: { group: 'setting', order: 30 },
+  paySetting: { group: 'setting', order: 40 },
+};
 
-export const MENU: MenuGroup[] = [
-  { id: 'dashboard', items: [item('dashboard'), item('analytics', true), item('playground')] },
-  {
-    id: 'setting',
-    items: [
-      item('user', true),
-      item('channel', true),
-      { id: 'operation', path: '/panel/user_group', admin: true, children: [item('user_group', true), item('pricing', true), item('telegram', true)] },
-      { id: 'paySetting', path: '/panel/redemption', admin: true, children: [item('redemption', true), item('payment', true)] },
-      item('token'),
-      item('profile'),
-      item('setting', true),
-    ],
-  },
-  { id: 'billing', items: [item('topup'), item('model_price')] },
-  { id: 'usage', items: [item('log'), item('midjourney'), item('task')] },
-];
+const needsAdmin = (s: Screen) => s.access === 'admin';
 
-/** The menu a user may see: admin entries removed for everyone below role 10. */
-export function visibleMenu(admin: boolean): MenuGroup[] {
-  const keep = (i: MenuItem): MenuItem | null => {
-    if (i.admin && !admin) return null;
-    return i.children ? { ...i, children: i.children.map(keep).filter((c): c is MenuItem => c !== null) } : i;
-  };
-  return MENU.map((g) => ({ ...g, items: g.items.map(keep).filter((i): i is MenuItem => i !== null) })).filter((g) => g.items.length);
+/** Builds the role-filtered menu from the screens; empty collapses and groups are dropped. Pure. */
+export function buildMenu(screens: readonly Screen[], admin: boolean): MenuGroup[] {
+  const visible = screens.filter((s) => s.menu && (admin || !needsAdmin(s)));
+  const leaf = (s: Screen): MenuLeaf => ({
+    type: 'item',
+    id: s.id,
+    url: s.menu!.url ?? s.path,
+    icon: s.menu!.icon,
+    external: s.menu!.external,
+    target: s.menu!.target,
+  });
+  const byOrder = (a: { order: number }, b: { order: number }) => a.order - b.order;
+  return MENU_GROUPS.map((group) => {
+    const entries: { order: number; entry: MenuLeaf | MenuCollapse }[] = visible
+      .filter((s) => s.menu!.group === group && !s.menu!.parent)
+      .map((s) => ({ order: s.menu!.order, entry: leaf(s) }));
+    for (const [id, c] of Object.entries(COLLAPSES)) {
+      if (c.group !== group) continue;
+      const children = visible.filter((s) => s.menu!.parent === id).sort((a, b) => byOrder(a.menu!, b.menu!));
+      if (children.length) entries.push({ order: c.order, entry: { type: 'collapse', id, children: children.map(leaf) } });
+    }
+    return { type: 'group' as const, id: group, children: entries.sort(byOrder).map((e) => e.entry) };
+  }).filter((g) => g.children.length > 0);
 }
 
-/** Every screen route under /panel, in menu order. */
-export const PANEL_SCREENS = MENU.flatMap((g) => g.items.flatMap((i) => (i.children ? i.children : [i])));
+export interface Trail {
+  group: MenuGroup;
+  collapse?: MenuCollapse;
+  item: MenuLeaf;
+}
+
+/** The menu position of a path (for breadcrumbs and the opened collapse), or null. */
+export function findTrail(menu: readonly MenuGroup[], pathname: string): Trail | null {
+  const path = pathname.replace(/\/+$/, '');
+  for (const group of menu) {
+    for (const entry of group.children) {
+      if (entry.type === 'item' && entry.url === path) return { group, item: entry };
+      if (entry.type === 'collapse') {
+        const item = entry.children.find((c) => c.url === path);
+        if (item) return { group, collapse: entry, item };
+      }
+    }
+  }
+  return null;
+}

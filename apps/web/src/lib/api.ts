@@ -1,39 +1,67 @@
 import type { Envelope } from '@one-hub/contract';
 
+/** A failed call: HTTP status (0 for a network failure, 200 for `success: false`) and the server's message. */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** `data.message` of an error response, when the server sent one. */
+    readonly serverMessage?: string,
   ) {
     super(message);
+    this.name = 'ApiError';
   }
 }
 
-type Listener = () => void;
-const unauthorizedListeners = new Set<Listener>();
-/** Called on any 401: the stored user is dropped and the app returns to sign-in. */
-export const onUnauthorized = (l: Listener) => {
-  unauthorizedListeners.add(l);
-  return () => {
-    unauthorizedListeners.delete(l);
-  };
-};
+let onUnauthorized: () => void = () => undefined;
+/** What a 401 does (the app clears the stored user and the account). */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
 
-/** Calls /api and unwraps the `{success, message, data}` envelope; failures throw ApiError with the server's message. */
-export async function api<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
-  const res = await fetch(path, {
-    ...init,
-    credentials: 'same-origin',
-    headers: { ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
-    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
-  });
-  if (res.status === 401) unauthorizedListeners.forEach((l) => l());
-  let body: Envelope<T> | undefined;
+export interface CallOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  json?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** The session check's client: a 401 here is silent (console-screens §1.1). */
+  silent401?: boolean;
+}
+
+export function withQuery(path: string, query?: CallOptions['query']): string {
+  if (!query) return path;
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') qs.set(k, String(v));
+  const s = qs.toString();
+  return s ? `${path}${path.includes('?') ? '&' : '?'}${s}` : path;
+}
+
+/** Calls the console API and unwraps `{success, message, data}`; every failure throws ApiError. */
+export async function api<T = unknown>(path: string, opts: CallOptions = {}): Promise<T> {
+  return (await apiWithMessage<T>(path, opts)).data;
+}
+
+/** As `api`, keeping the success message (OAuth answers "bind" there). */
+export async function apiWithMessage<T = unknown>(path: string, opts: CallOptions = {}): Promise<{ message: string; data: T }> {
+  let res: Response;
+  try {
+    res = await fetch(withQuery(path, opts.query), {
+      method: opts.method ?? (opts.json === undefined ? 'GET' : 'POST'),
+      credentials: 'same-origin',
+      headers: opts.json === undefined ? undefined : { 'content-type': 'application/json' },
+      body: opts.json === undefined ? undefined : JSON.stringify(opts.json),
+    });
+  } catch (e) {
+    throw new ApiError(e instanceof Error ? e.message : String(e), 0);
+  }
+  if (res.status === 401 && !opts.silent401) onUnauthorized();
+  let body: Partial<Envelope<T>> | undefined;
   try {
     body = (await res.json()) as Envelope<T>;
   } catch {
     body = undefined;
   }
-  if (!res.ok || !body?.success) throw new ApiError(body?.message || `HTTP ${res.status}`, res.status);
-  return body.data as T;
+  const serverMessage = typeof body?.message === 'string' && body.message ? body.message : undefined;
+  if (!res.ok) throw new ApiError(serverMessage ?? `Request failed with status code ${res.status}`, res.status, serverMessage);
+  if (!body || body.success !== true) throw new ApiError(serverMessage ?? '', 200, serverMessage);
+  return { message: serverMessage ?? '', data: body.data as T };
 }

@@ -1,27 +1,71 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule, type ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
-import zh_CN from '../locales/zh_CN.json';
-import zh_HK from '../locales/zh_HK.json';
-import en_US from '../locales/en_US.json';
-import ja_JP from '../locales/ja_JP.json';
+import { FALLBACK_LANGUAGE, LANGUAGES, normalizeLanguage } from './language';
+import { readString, STORAGE } from './storage';
 
-export const LANGUAGES = [
-  { code: 'zh_CN', label: '简体中文' },
-  { code: 'zh_HK', label: '繁體中文' },
-  { code: 'en_US', label: 'English' },
-  { code: 'ja_JP', label: '日本語' },
-] as const;
+type Loader = () => Promise<{ default: Record<string, unknown> }>;
+const common = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*.json');
+const features = import.meta.glob<{ default: Record<string, unknown> }>('../features/*/locales/*.json');
+
+/** Namespace → language → loader: `common` from src/locales, one namespace per feature folder. */
+const loaders = new Map<string, Map<string, Loader>>();
+function add(ns: string, lng: string, loader: Loader) {
+  if (!loaders.has(ns)) loaders.set(ns, new Map());
+  loaders.get(ns)!.set(lng, loader);
+}
+for (const [path, loader] of Object.entries(common)) add('common', path.match(/([^/]+)\.json$/)![1], loader);
+for (const [path, loader] of Object.entries(features)) {
+  const [, ns, lng] = path.match(/features\/([^/]+)\/locales\/([^/]+)\.json$/)!;
+  add(ns, lng, loader);
+}
+export const NAMESPACES = [...loaders.keys()];
+
+/** Reads locale chunks lazily; i18next queues the reads (10 at once) and retries failures (5 times, 350 ms doubling). */
+const chunkBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language: string, namespace: string, callback: ReadCallback) {
+    const load = loaders.get(namespace)?.get(language);
+    if (!load) return callback(null, {});
+    load().then(
+      (m) => callback(null, m.default),
+      (e: unknown) => callback(e instanceof Error ? e.message : String(e), true),
+    );
+  },
+};
 
 void i18n
+  .use(chunkBackend)
   .use(LanguageDetector)
   .use(initReactI18next)
   .init({
-    resources: { zh_CN: { translation: zh_CN }, zh_HK: { translation: zh_HK }, en_US: { translation: en_US }, ja_JP: { translation: ja_JP } },
-    fallbackLng: 'zh_CN',
+    // A stored choice wins over detection (console-spec §9); the server language is applied after /api/status.
+    lng: normalizeLanguage(readString(STORAGE.appLanguage)) ?? undefined,
+    fallbackLng: FALLBACK_LANGUAGE,
     supportedLngs: LANGUAGES.map((l) => l.code),
-    detection: { order: ['localStorage', 'navigator'], lookupLocalStorage: 'appLanguage', caches: ['localStorage'], convertDetectedLanguage: 'Iso15897' },
+    load: 'currentOnly',
+    ns: NAMESPACES,
+    defaultNS: 'common',
+    fallbackNS: 'common',
+    maxParallelReads: 10,
+    maxRetries: 5,
+    retryTimeout: 350,
+    detection: {
+      order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],
+      lookupQuerystring: 'lng',
+      lookupCookie: 'i18next',
+      lookupLocalStorage: STORAGE.i18nextLng,
+      lookupSessionStorage: 'i18nextLng',
+      caches: ['localStorage'],
+      convertDetectedLanguage: (lng: string) => normalizeLanguage(lng) ?? FALLBACK_LANGUAGE,
+    },
     interpolation: { escapeValue: false },
+    react: { useSuspense: true },
   });
+
+i18n.on('languageChanged', (lng) => {
+  document.documentElement.lang = lng.replace('_', '-');
+});
 
 export default i18n;

@@ -1,38 +1,94 @@
 import { describe, expect, it } from 'vitest';
-import zhCN from './zh_CN.json';
-import zhHK from './zh_HK.json';
-import enUS from './en_US.json';
-import jaJP from './ja_JP.json';
 
-type Table = Record<string, string>;
-const [zh_CN, zh_HK, en_US, ja_JP] = [zhCN, zhHK, enUS, jaJP] as Table[];
+type Tree = { [k: string]: string | Tree };
+const files = import.meta.glob<{ default: Tree }>(['./*.json', '../features/*/locales/*.json'], { eager: true });
+const LANGS = ['zh_CN', 'zh_HK', 'en_US', 'ja_JP'] as const;
 
-const locales: Record<string, Record<string, string>> = { zh_CN, zh_HK, en_US, ja_JP };
-/** Product names read the same in every language. */
-const SAME_EVERYWHERE = new Set(['menu.midjourney']);
+/**
+ * Words written the same way in two languages, reviewed by hand: "namespace:key" → the pairs that may match.
+ * Everything else must differ between every pair of locales.
+ */
+const SAME_ALLOWED: Record<string, string[]> = {
+  'common:chrome.console': ['zh_CN=zh_HK'],
+  'common:menu.analytics': ['zh_CN=ja_JP'],
+  'common:menu.channel': ['zh_CN=zh_HK'],
+  'common:menu.token': ['zh_CN=zh_HK'],
+  'common:menu.model_price': ['zh_CN=zh_HK'],
+  'common:menu.unknownVersion': ['zh_CN=zh_HK'],
+  'common:chrome.setting': ['zh_HK=ja_JP'],
+  'common:menuGroup.setting': ['zh_HK=ja_JP'],
+  'common:common.cancel': ['zh_CN=zh_HK'],
+  'common:common.submit': ['zh_CN=zh_HK'],
+  'auth:strength1': ['zh_CN=zh_HK'],
+  'auth:strength2': ['zh_CN=zh_HK'],
+  'auth:strength3': ['zh_CN=zh_HK'],
+  'not-found:back': ['zh_CN=zh_HK'],
+};
+
+function flatten(tree: Tree, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(tree)) {
+    if (typeof v === 'string') out[prefix + k] = v;
+    else Object.assign(out, flatten(v, `${prefix}${k}.`));
+  }
+  return out;
+}
+
+/** namespace → language → flat table */
+const namespaces = new Map<string, Map<string, Record<string, string>>>();
+for (const [path, mod] of Object.entries(files)) {
+  const m = path.match(/(?:features\/([^/]+)\/locales|^\.)\/([^/]+)\.json$/)!;
+  const ns = m[1] ?? 'common';
+  if (!namespaces.has(ns)) namespaces.set(ns, new Map());
+  namespaces.get(ns)!.set(m[2], flatten(mod.default));
+}
 
 describe('locales', () => {
-  it('have exactly the same keys, all non-empty', () => {
-    const keys = Object.keys(zh_CN).sort();
-    for (const [name, table] of Object.entries(locales)) {
-      expect(Object.keys(table).sort(), name).toEqual(keys);
-      for (const k of keys) expect(table[k].trim(), `${name} ${k}`).not.toBe('');
-    }
+  it('found the common and feature namespaces', () => {
+    expect([...namespaces.keys()]).toEqual(expect.arrayContaining(['common', 'auth', 'home', 'not-found', 'playground', 'jump']));
   });
 
-  it('are translated, not copied from another language', () => {
-    for (const k of Object.keys(zh_CN)) {
-      if (SAME_EVERYWHERE.has(k)) continue;
-      expect(en_US[k], `en_US ${k}`).not.toBe(zh_CN[k]);
-      expect(ja_JP[k], `ja_JP ${k}`).not.toBe(en_US[k]);
-      expect(/[\u4e00-\u9fff]/.test(en_US[k]), `en_US ${k} contains Chinese`).toBe(false);
-    }
-  });
+  for (const [ns, byLang] of namespaces) {
+    describe(ns, () => {
+      it('has all four languages with the same keys, none empty', () => {
+        expect([...byLang.keys()].sort()).toEqual([...LANGS].sort());
+        const keys = Object.keys(byLang.get('zh_CN')!).sort();
+        for (const lng of LANGS) {
+          expect(Object.keys(byLang.get(lng)!).sort(), `${ns} ${lng}`).toEqual(keys);
+          for (const k of keys) expect(byLang.get(lng)![k].trim(), `${ns}:${k} ${lng}`).not.toBe('');
+        }
+      });
 
-  it('keep the same placeholders in every language', () => {
-    for (const k of Object.keys(zh_CN)) {
-      const vars = (s: string) => (s.match(/\{\{\w+\}\}/g) ?? []).sort();
-      for (const [name, table] of Object.entries(locales)) expect(vars(table[k]), `${name} ${k}`).toEqual(vars(zh_CN[k]));
+      it('is translated: no value copied from another language unless reviewed', () => {
+        for (const k of Object.keys(byLang.get('zh_CN')!)) {
+          const allowed = SAME_ALLOWED[`${ns}:${k}`] ?? [];
+          for (let i = 0; i < LANGS.length; i++) {
+            for (let j = i + 1; j < LANGS.length; j++) {
+              const [a, b] = [LANGS[i], LANGS[j]];
+              if (allowed.includes(`${a}=${b}`)) continue;
+              expect(byLang.get(a)![k], `${ns}:${k} ${a} equals ${b}`).not.toBe(byLang.get(b)![k]);
+            }
+          }
+          expect(/[\u3400-\u9fff]/.test(byLang.get('en_US')![k]), `${ns}:${k} en_US contains CJK`).toBe(false);
+        }
+      });
+
+      it('keeps the same placeholders in every language', () => {
+        const vars = (s: string) => (s.match(/\{\{\s*\w+\s*\}\}/g) ?? []).sort();
+        const zh = byLang.get('zh_CN')!;
+        for (const lng of LANGS) for (const k of Object.keys(zh)) expect(vars(byLang.get(lng)![k]), `${ns}:${k} ${lng}`).toEqual(vars(zh[k]));
+      });
+    });
+  }
+
+  it('allows only reviewed pairs that really are equal (no stale exceptions)', () => {
+    for (const [key, pairs] of Object.entries(SAME_ALLOWED)) {
+      const [ns, k] = key.split(':');
+      const byLang = namespaces.get(ns)!;
+      for (const p of pairs) {
+        const [a, b] = p.split('=');
+        expect(byLang.get(a)![k], key).toBe(byLang.get(b)![k]);
+      }
     }
   });
 });

@@ -1,0 +1,48 @@
+import { useMemo } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { Box, Breadcrumbs, Link as MuiLink, Typography } from '@mui/material';
+import HomeOutlined from '@mui/icons-material/HomeOutlined';
+import { useTranslation } from 'react-i18next';
+import { isAdminUser } from '../../../store/account';
+import { useAppSelector } from '../../../store';
+import { buildMenu, findTrail } from '../../menu';
+import { SCREENS } from '../../screens';
+
+/** Title and trail: Dashboard › group › (collapse) › item, at most 8 crumbs. */
+export function PanelBreadcrumbs() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const admin = isAdminUser(useAppSelector((s) => s.account.user));
+  const trail = useMemo(() => findTrail(buildMenu(SCREENS, admin), pathname), [admin, pathname]);
+  if (!trail) return null;
+  const title = t(`menu.${trail.item.id}`);
+  const home = t('menu.dashboard');
+  // Dashboard › group › collapse › item, without repeating a label (the dashboard item sits in the dashboard group)
+  const crumbs = [t(`menuGroup.${trail.group.id}`), ...(trail.collapse ? [t(`menu.${trail.collapse.id}`)] : [])].filter((c) => c !== home && c !== title);
+  return (
+    <Box
+      sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: 1, mb: 2.5, px: 0.5 }}
+      data-testid="breadcrumbs"
+    >
+      <Typography variant="h5" component="h1">
+        {title}
+      </Typography>
+      <Breadcrumbs maxItems={8} aria-label="breadcrumb" sx={{ fontSize: 14, display: { xs: 'none', sm: 'block' } }}>
+        <MuiLink component={Link} to="/panel/dashboard" underline="hover" color="inherit" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+          <HomeOutlined sx={{ fontSize: 18 }} />
+          {home}
+        </MuiLink>
+        {crumbs.map((c) => (
+          <Typography key={c} color="text.secondary" sx={{ fontSize: 14 }}>
+            {c}
+          </Typography>
+        ))}
+        {title !== home && (
+          <Typography color="text.primary" sx={{ fontSize: 14, fontWeight: 600 }}>
+            {title}
+          </Typography>
+        )}
+      </Breadcrumbs>
+    </Box>
+  );
+}

@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Divider, Link, Stack, TextField } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { LoginForm, type User } from '@one-hub/contract';
+import type { z } from 'zod';
+import PasswordField from '../../components/PasswordField';
+import { api } from '../../lib/api';
+import { describeError } from '../../lib/error-handler';
+import { showError, showSuccess } from '../../lib/toast';
+import { useAppDispatch, useAppSelector } from '../../store';
+import { AuthCard } from './AuthCard';
+import { OAuthButtons } from './OAuthButtons';
+import { completeLogin } from './complete-login';
+import { useField } from './use-field';
+
+type Values = z.infer<typeof LoginForm>;
+
+export default function LoginPage() {
+  const { t } = useTranslation('auth');
+  const site = useAppSelector((s) => s.siteInfo);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [serverError, setServerError] = useState('');
+  const { register, handleSubmit, formState } = useForm<Values>({ resolver: zodResolver(LoginForm), defaultValues: { username: '', password: '' } });
+  const field = useField(register, formState.errors);
+  const hasOAuth = site.github_oauth || site.oidc_auth || site.lark_login || site.wechat_login || Boolean(site.linuxdo_oauth);
+
+  const submit = handleSubmit(async (values) => {
+    setServerError('');
+    try {
+      const user = await api<User>('/api/user/login', { json: values });
+      completeLogin(dispatch, user);
+      showSuccess(t('common.loginOk', { ns: 'common' }));
+      navigate('/panel');
+    } catch (e) {
+      setServerError(describeError(e, t).text);
+      showError(e);
+    }
+  });
+
+  return (
+    <AuthCard
+      title={t('loginTitle')}
+      subtitle={t('loginSubtitle')}
+      footer={
+        <>
+          {t('noAccount')}{' '}
+          <Link component={RouterLink} to="/register" underline="hover">
+            {t('signUp')}
+          </Link>
+        </>
+      }
+    >
+      {hasOAuth && (
+        <>
+          <OAuthButtons onLoggedIn={() => navigate('/panel')} />
+          <Divider sx={{ my: 3, color: 'text.secondary', fontSize: 13 }}>{t('or')}</Divider>
+        </>
+      )}
+      <Stack component="form" spacing={2.2} noValidate onSubmit={(e) => void submit(e)}>
+        <TextField {...field('username')} label={t('usernameOrEmail')} autoComplete="username" autoFocus fullWidth slotProps={{ htmlInput: { maxLength: 255 } }} />
+        <PasswordField {...field('password')} label={t('password')} autoComplete="current-password" fullWidth slotProps={{ htmlInput: { maxLength: 255 } }} />
+        <Link component={RouterLink} to="/reset" underline="hover" sx={{ alignSelf: 'flex-end', fontSize: 14 }}>
+          {t('forgotPassword')}
+        </Link>
+        {serverError && <Alert severity="error">{serverError}</Alert>}
+        <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
+          {t('loginButton')}
+        </Button>
+      </Stack>
+    </AuthCard>
+  );
+}
