@@ -10,6 +10,7 @@ export * from './channel.js';
 export * from './channel-type.js';
 export * from './log.js';
 export * from './price.js';
+export * from './dashboard.js';
 export * from './format/quota.js';
 export * from './format/time.js';
 export * from './format/chat-links.js';

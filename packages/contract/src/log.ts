@@ -42,14 +42,3 @@ export type LogListQuery = z.infer<typeof LogListQuery>;
 export const DeleteLogsQuery = z.object({
   target_timestamp: z.coerce.number({ error: 'target timestamp is required' }).int().positive('target timestamp is required'),
 });
-
-/** GET /api/user/dashboard row (the original's capitalised keys). */
-export interface DashboardRow {
-  Date: string;
-  ModelName: string;
-  RequestCount: number;
-  Quota: number;
-  PromptTokens: number;
-  CompletionTokens: number;
-  RequestTime: number;
-}

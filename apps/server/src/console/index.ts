@@ -10,7 +10,7 @@ import { registerTokenRoutes } from './token/routes.js';
 import { registerChannelRoutes } from './channel/routes.js';
 import { registerLogRoutes } from './log/routes.js';
 import { registerPriceRoutes } from './price/routes.js';
-import { registerAnalyticsRoutes } from './analytics/routes.js';
+import { registerDashboardRoutes } from './dashboard/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -24,5 +24,5 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerChannelRoutes(app, ctx);
   registerLogRoutes(app, ctx);
   registerPriceRoutes(app, ctx);
-  registerAnalyticsRoutes(app, ctx);
+  registerDashboardRoutes(app, ctx);
 }

@@ -1,0 +1,34 @@
+import type { Selectable } from 'kysely';
+import type { LogEntry } from '@one-hub/contract';
+import { parseJsonOr } from '../../common/json.js';
+import type { LogsTable } from '../../db/schema.js';
+
+export type LogRow = Selectable<LogsTable> & { channel_name: string | null };
+
+/** Log row as the API shows it: users get no row id and no channel object (api.md §30), only `channel_id`. */
+export function toLogJson(row: LogRow, admin: boolean): LogEntry {
+  return {
+    id: admin ? row.id : 0,
+    user_id: row.user_id,
+    created_at: row.created_at,
+    type: row.type,
+    content: row.content ?? '',
+    username: row.username,
+    token_name: row.token_name,
+    model_name: row.model_name,
+    quota: row.quota,
+    prompt_tokens: row.prompt_tokens,
+    completion_tokens: row.completion_tokens,
+    cache_read_tokens: row.cache_read_tokens,
+    cache_write_tokens: row.cache_write_tokens,
+    reasoning_tokens: row.reasoning_tokens,
+    channel_id: row.channel_id,
+    request_time: row.request_time,
+    is_stream: row.is_stream === 1,
+    source_ip: row.source_ip,
+    group: row.group,
+    estimated: row.estimated === 1,
+    metadata: parseJsonOr<Record<string, unknown> | null>(row.metadata, null),
+    channel: admin && row.channel_name !== null ? { id: row.channel_id, name: row.channel_name } : null,
+  };
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+/** GET /api/user/dashboard row (the original's capitalised keys). A day without usage has one row with ModelName ''. */
+export interface DashboardRow {
+  Date: string;
+  ModelName: string;
+  RequestCount: number;
+  Quota: number;
+  PromptTokens: number;
+  CompletionTokens: number;
+  RequestTime: number;
+}
+
+/** GET /api/user/dashboard/rate. */
+export interface DashboardRate {
+  rpm: number;
+  maxRPM: number;
+  usageRpmRate: number;
+  tpm: number;
+  maxTPM: number;
+  usageTpmRate: number;
+}
+
+/** GET /api/analytics/statistics. */
+export interface AnalyticsTotals {
+  user_statistics: { total_quota: number; total_used_quota: number; total_user: number; total_inviter_user: number };
+  channel_statistics: Array<{ status: number; total_channels: number }>;
+  redemption_statistic: Array<{ status: number; count: number; quota: number }>;
+  order_statistics: Array<{ order_currency: string; quota: number; money: number }>;
+}
+
+/** One point of a per-day series; `Channel` is the series label (channel, model or owner name). */
+export interface PeriodSeriesPoint {
+  Date: string;
+  Channel: string;
+  RequestCount: number;
+  Quota: number;
+  PromptTokens: number;
+  CompletionTokens: number;
+  RequestTime: number;
+}
+
+/** GET /api/analytics/period. */
+export interface AnalyticsPeriod {
+  user_statistics: Array<{ date: string; user_count: number; inviter_user_count: number }>;
+  channel_statistics: PeriodSeriesPoint[];
+  redemption_statistics: Array<{ date: string; quota: number; user_count: number }>;
+  order_statistics: Array<{ date: string; order_amount: number }>;
+}
+
+export const AnalyticsPeriodQuery = z
+  .object({
+    start_timestamp: z.coerce.number().int().min(0),
+    end_timestamp: z.coerce.number().int().min(0),
+    group_type: z.enum(['model', 'model_type', 'channel']).default('channel'),
+    user_id: z.coerce.number().int().min(0).default(0),
+  })
+  .refine((q) => q.end_timestamp >= q.start_timestamp, { message: 'end_timestamp must not be before start_timestamp', path: ['end_timestamp'] });
+export type AnalyticsPeriodQuery = z.infer<typeof AnalyticsPeriodQuery>;
+
+const isoDay = (what: string) =>
+  z
+    .string({ error: `invalid ${what} format, expected YYYY-MM-DD` })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `invalid ${what} format, expected YYYY-MM-DD`)
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), `invalid ${what} format, expected YYYY-MM-DD`);
+
+export const MultiUserStatsQuery = z
+  .object({
+    usernames: z
+      .string({ error: 'invalid parameters: usernames is required' })
+      .transform((s) => [...new Set(s.split(',').map((u) => u.trim()).filter(Boolean))])
+      .refine((list) => list.length > 0 && list.length <= 200, 'invalid parameters: usernames must list 1 to 200 names'),
+    start_time: isoDay('start_time'),
+    end_time: isoDay('end_time'),
+  })
+  .refine((q) => q.end_time >= q.start_time, { message: 'invalid parameters: end_time is before start_time', path: ['end_time'] });
+export type MultiUserStatsQuery = z.infer<typeof MultiUserStatsQuery>;
+
+export interface UserUsageTotals {
+  username: string;
+  request_count: number;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  request_time: number;
+}
+
+/** GET /api/analytics/multi_user_stats: `data` plus a top-level `model_usage`. */
+export interface MultiUserStats {
+  data: UserUsageTotals[];
+  model_usage: Array<{ username: string; model_name: string; request_count: number }>;
+}
