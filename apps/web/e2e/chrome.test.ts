@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { chromiumAvailable, noSidewaysScroll, ROOT_PASSWORD, SHOTS, signIn, startConsole, toasts, type Console } from './browser';
 
 describe.skipIf(!chromiumAvailable)('preferences, notice, footer and toasts in Chromium', () => {
@@ -35,6 +35,9 @@ describe.skipIf(!chromiumAvailable)('preferences, notice, footer and toasts in C
   });
 
   it('pops a new notice up once, renders it as sanitised markdown, and reopens it from the button', async () => {
+    onTestFinished(async () => {
+      await c.root.put('/api/option/', { key: 'Notice', value: '' });
+    });
     const set = await c.root.put('/api/option/', { key: 'Notice', value: '**Maintenance** tonight <img src=x onerror="window.__pwned=1">' });
     expect(set.body.success, JSON.stringify(set.body)).toBe(true);
     const page = await c.open();
@@ -43,6 +46,8 @@ describe.skipIf(!chromiumAvailable)('preferences, notice, footer and toasts in C
     await dialog.waitFor();
     expect(await dialog.locator('strong').innerText()).toBe('Maintenance');
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    await page.locator('h1', { hasText: 'One Hub' }).waitFor(); // the hero, hidden from roles behind the dialog
+    await page.waitForTimeout(400);
     await page.screenshot({ path: `${SHOTS}/notice-desktop-light.png` });
     await dialog.getByRole('button', { name: '关闭' }).click();
     await page.reload();
@@ -51,7 +56,6 @@ describe.skipIf(!chromiumAvailable)('preferences, notice, footer and toasts in C
     expect(await page.getByRole('dialog').count()).toBe(0);
     await page.getByTestId('notice-button').click();
     await page.getByRole('dialog').waitFor();
-    await c.root.put('/api/option/', { key: 'Notice', value: '' });
   });
 
   it('shows the custom footer HTML sanitised, or the default credit line', async () => {
@@ -88,11 +92,14 @@ describe.skipIf(!chromiumAvailable)('preferences, notice, footer and toasts in C
       expect((await toasts(page)).length).toBeLessThanOrEqual(3);
       await page.unroute('**/api/user/login');
     }
+    const first = (await page.locator('.notistack-Snackbar').first().boundingBox())!;
+    expect(first.x).toBeLessThan(60);
+    expect(first.y).toBeGreaterThan(500);
     const info = page.locator('.notistack-Snackbar', { hasText: '本站仅作演示之用' });
     expect(await info.count()).toBeLessThanOrEqual(1);
     await page.route('**/api/user/login', (r) => r.abort('connectionrefused'));
     await page.click('button[type=submit]');
-    await expect.poll(async () => (await toasts(page)).some((t) => t.startsWith('错误：'))).toBe(true);
+    await expect.poll(() => toasts(page)).toContain('错误：无法正常连接至服务器！');
     expect(await page.getByRole('alert').filter({ hasText: '错误：' }).count()).toBeGreaterThan(0);
     await page.screenshot({ path: `${SHOTS}/toasts-desktop.png` });
   });

@@ -20,7 +20,7 @@ export function describeError(error: unknown, t: TFunction): ErrorToast {
     if (error.status === 429) return { variant: 'error', text: t('error.tooManyRequests') };
     if (error.status === 500) return { variant: 'error', text: t('error.serverError') };
     if (error.status === 405) return { variant: 'info', text: t('error.demoSite') };
-    if (error.status === 0 && !error.message) return { variant: 'error', text: t('error.prefix') + t('common.unableServer') };
+    if (error.status === 0) return { variant: 'error', text: t('error.prefix') + t('common.unableServer') };
     return { variant: 'error', text: t('error.prefix') + (error.serverMessage ?? error.message) };
   }
   if (error instanceof Error) return { variant: 'error', text: t('error.prefix') + error.message };

@@ -29,13 +29,13 @@ export default function ResetFromLinkPage() {
   };
 
   return (
-    <AuthCard title={t('resetTitle')}>
+    <AuthCard title={t('resetTitle')} subtitle={email && token && !password ? email : undefined}>
       {!email || !token ? (
         <Typography variant="h6" align="center" color="error" data-testid="invalid-link" sx={{ py: 3 }}>
           {t('invalidLink')}
         </Typography>
       ) : password ? (
-        <Alert severity="error" icon={false} data-testid="new-password">
+        <Alert severity="error" icon={false} data-testid="new-password" sx={{ mt: 2 }}>
           <AlertTitle>{t('newPassword')}</AlertTitle>
           <Box component="code" sx={{ fontSize: 20, fontWeight: 700, userSelect: 'all' }}>
             {password}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { buildMenu, findTrail } from './menu';
+import { SCREENS } from './screens';
+
+const ids = (admin: boolean) =>
+  buildMenu(SCREENS, admin).map((g) => [g.id, g.children.map((c) => (c.type === 'collapse' ? `${c.id}(${c.children.map((x) => x.id).join(',')})` : c.id))]);
+
+describe('sidebar menu (console-spec §2)', () => {
+  it('gives admins every group, item and collapse in spec order', () => {
+    expect(ids(true)).toEqual([
+      ['dashboard', ['dashboard', 'analytics', 'playground']],
+      ['setting', ['user', 'channel', 'operation(user_group,pricing,telegram)', 'paySetting(redemption,payment)', 'token', 'profile', 'setting']],
+      ['billing', ['topup', 'model_price']],
+      ['usage', ['log', 'midjourney', 'task']],
+    ]);
+  });
+
+  it('hides admin entries from ordinary users and drops emptied collapses', () => {
+    expect(ids(false)).toEqual([
+      ['dashboard', ['dashboard', 'playground']],
+      ['setting', ['token', 'profile']],
+      ['billing', ['topup', 'model_price']],
+      ['usage', ['log', 'midjourney', 'task']],
+    ]);
+  });
+
+  it('finds where a path sits, inside collapses too', () => {
+    const menu = buildMenu(SCREENS, true);
+    expect(findTrail(menu, '/panel/pricing')).toMatchObject({ group: { id: 'setting' }, collapse: { id: 'operation' }, item: { id: 'pricing' } });
+    expect(findTrail(menu, '/panel/token/')).toMatchObject({ group: { id: 'setting' }, item: { id: 'token' } });
+    expect(findTrail(menu, '/panel/nope')).toBeNull();
+    expect(findTrail(buildMenu(SCREENS, false), '/panel/channel')).toBeNull();
+  });
+
+  it('has a route for every /panel screen of the spec, each admin screen marked admin', () => {
+    const panel = new Map(SCREENS.filter((s) => s.layout === 'panel').map((s) => [s.path, s.access]));
+    const spec = ['dashboard', 'channel', 'log', 'redemption', 'setting', 'token', 'topup', 'user', 'profile', 'analytics', '404', 'telegram', 'pricing', 'midjourney', 'model_price', 'playground', 'payment', 'task', 'user_group'];
+    for (const id of spec) expect(panel.has(`/panel/${id}`), id).toBe(true);
+    for (const id of ['user', 'channel', 'user_group', 'pricing', 'telegram', 'redemption', 'payment', 'setting', 'analytics']) expect(panel.get(`/panel/${id}`), id).toBe('admin');
+    const pub = SCREENS.filter((s) => s.layout === 'public').map((s) => s.path);
+    for (const p of ['/', '/about', '/login', '/register', '/reset', '/user/reset', '/oauth/github', '/oauth/oidc', '/oauth/lark', '/404', '/jump', '/playground']) expect(pub, p).toContain(p);
+  });
+});
