@@ -139,4 +139,27 @@ describe.skipIf(!chromiumAvailable)('preferences, notice, footer and toasts in C
     await page.goto('/user/reset');
     await page.getByTestId('invalid-link').waitFor();
   });
+
+  it('renders the public pages in both themes without sideways scrolling (screenshots)', async () => {
+    const desk = await c.open();
+    await desk.goto('/');
+    await desk.locator('h1', { hasText: 'One Hub' }).waitFor();
+    await desk.screenshot({ path: `${SHOTS}/home-desktop-light.png` });
+    await desk.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await desk.goto('/register');
+    await desk.locator('input[name=password2]').waitFor();
+    await desk.fill('input[name=password]', 'Abcdefg1!x');
+    await desk.screenshot({ path: `${SHOTS}/register-desktop-dark.png` });
+    const phone = await c.open({ width: 375, height: 780 });
+    await phone.evaluate(() => localStorage.setItem('theme', 'dark')).catch(() => undefined);
+    await phone.goto('/about');
+    await phone.getByText('https://github.com/MartialBE/one-hub').waitFor();
+    await noSidewaysScroll(phone);
+    await phone.screenshot({ path: `${SHOTS}/about-phone.png` });
+    await signIn(phone, 'root', ROOT_PASSWORD);
+    await phone.getByTestId('drawer-toggle').click();
+    await phone.getByRole('navigation', { name: 'main' }).waitFor();
+    await phone.waitForTimeout(400);
+    await phone.screenshot({ path: `${SHOTS}/panel-phone-drawer.png` });
+  });
 });

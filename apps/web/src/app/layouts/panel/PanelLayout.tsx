@@ -38,8 +38,9 @@ export function PanelLayout() {
               boxSizing: 'border-box',
               borderRight: desktop ? 0 : undefined,
               bgcolor: 'background.default',
-              top: desktop ? 72 : 0,
-              height: desktop ? 'calc(100% - 72px)' : '100%',
+              // the top bar stays above the drawer on every width, so the drawer starts below it
+              top: desktop ? 72 : 64,
+              height: desktop ? 'calc(100% - 72px)' : 'calc(100% - 64px)',
             },
           }}
         >
