@@ -12,6 +12,13 @@ import { useAppSelector } from '../../store';
 import { githubAuthorizeUrl, larkAuthorizeUrl, linuxdoAuthorizeUrl } from './oauth-urls';
 import { WeChatDialog } from './WeChatDialog';
 
+const BUTTON = {
+  variant: 'outlined',
+  color: 'inherit',
+  size: 'large',
+  sx: { borderColor: 'divider', '&:hover': { borderColor: 'text.secondary', bgcolor: 'action.hover' } },
+} as const;
+
 async function getState(): Promise<string | null> {
   try {
     return await api<string>('/api/oauth/state');
@@ -50,27 +57,27 @@ export function OAuthButtons({ onLoggedIn }: { onLoggedIn: () => void }) {
   return (
     <Stack spacing={1.2}>
       {site.github_oauth && (
-        <Button variant="outlined" color="inherit" size="large" startIcon={<GitHub />} onClick={() => void github()}>
+        <Button {...BUTTON} startIcon={<GitHub />} onClick={() => void github()}>
           {t('withGithub')}
         </Button>
       )}
       {site.wechat_login && (
-        <Button variant="outlined" color="inherit" size="large" startIcon={<QrCode2 />} onClick={() => setWechat(true)}>
+        <Button {...BUTTON} startIcon={<QrCode2 />} onClick={() => setWechat(true)}>
           {t('withWechat')}
         </Button>
       )}
       {site.lark_login && (
-        <Button variant="outlined" color="inherit" size="large" startIcon={<WorkspacesOutlined />} onClick={() => void lark()}>
+        <Button {...BUTTON} startIcon={<WorkspacesOutlined />} onClick={() => void lark()}>
           {t('withLark')}
         </Button>
       )}
       {site.oidc_auth && (
-        <Button variant="outlined" color="inherit" size="large" startIcon={<VpnKeyOutlined />} onClick={() => void oidc()}>
+        <Button {...BUTTON} startIcon={<VpnKeyOutlined />} onClick={() => void oidc()}>
           {t('withOidc')}
         </Button>
       )}
       {site.linuxdo_oauth && (
-        <Button variant="outlined" color="inherit" size="large" startIcon={<ForumOutlined />} onClick={() => void linuxdo()}>
+        <Button {...BUTTON} startIcon={<ForumOutlined />} onClick={() => void linuxdo()}>
           {t('withLinuxdo')}
         </Button>
       )}
