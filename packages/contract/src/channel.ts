@@ -125,6 +125,8 @@ export const ChannelListQuery = z.object({
   models: z.string().max(191).optional(),
   tag: z.string().max(64).optional(),
   test_model: z.string().max(100).optional(),
+  other: z.string().max(2000).optional(),
+  key: z.string().max(4096).optional(),
   /** 0: untagged channels plus one row per tag; 1: untagged only; 2: one row per tag only. */
   filter_tag: z.coerce.number().int().min(0).max(2).default(0),
 });
@@ -133,3 +135,16 @@ export const BatchIdsBody = z.object({
   ids: z.array(z.coerce.number().int().positive()).min(1, 'ids cannot be empty').max(1000),
   value: z.string().trim().min(1, 'value cannot be empty'),
 });
+
+/** POST /api/channel/provider_models_list: the channel form's current values; an empty key with an id uses the stored key. */
+export const ProviderModelsBody = z.object({
+  id: z.coerce.number().int().positive().optional(),
+  type: z.coerce.number().int().min(0),
+  key: z.string().optional(),
+  base_url: z.string().trim().max(500).optional(),
+  other: z.string().trim().max(2000).optional(),
+  proxy: channelFields.proxy.optional(),
+});
+
+/** GET /api/channel/test/:id query. */
+export const ChannelTestQuery = z.object({ model: z.string().trim().max(100).optional() });

@@ -9,6 +9,7 @@ export interface PriceEntry {
   output: number;
   locked: boolean;
   extra_ratios?: Record<string, number>;
+  model_info?: ModelInfoParsed;
 }
 
 export const PriceBody = z.object({
@@ -47,3 +48,68 @@ export interface AvailableModel {
   owned_by: string;
   price: PriceEntry;
 }
+
+/** POST /api/prices/sync?updateMode=: how incoming prices meet the stored ones. */
+export const PriceSyncQuery = z.object({
+  updateMode: z.enum(['system', 'add', 'update', 'overwrite'], { error: 'updateMode must be system, add, update or overwrite' }).default('system'),
+});
+export type PriceSyncMode = z.infer<typeof PriceSyncQuery>['updateMode'];
+export const PriceSyncBody = z.array(PriceBody).min(1, 'prices is required');
+
+const textList = z.array(z.string().trim().min(1).max(200)).max(100).default([]);
+
+/** Model info row as the API answers it: list columns are JSON-array text (api.md §21.3). */
+export interface ModelInfo {
+  id: number;
+  model: string;
+  name: string;
+  description: string;
+  context_length: number;
+  max_tokens: number;
+  input_modalities: string;
+  output_modalities: string;
+  tags: string;
+  support_url: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The parsed form embedded in price answers. */
+export interface ModelInfoParsed {
+  model: string;
+  name: string;
+  description: string;
+  context_length: number;
+  max_tokens: number;
+  input_modalities: string[];
+  output_modalities: string[];
+  tags: string[];
+  support_url: string[];
+  created_at: number;
+  updated_at: number;
+}
+
+/** POST/PUT /api/model_info/: lists may be sent as arrays or as the JSON text the rows hold. */
+const listInput = z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  const t = v.trim();
+  if (!t) return [];
+  try {
+    return JSON.parse(t);
+  } catch {
+    return [t];
+  }
+}, textList);
+
+export const ModelInfoBody = z.object({
+  id: z.coerce.number().int().positive().optional(),
+  model: z.string().trim().min(1, 'model is required').max(191),
+  name: z.string().trim().max(191).default(''),
+  description: z.string().max(10_000).default(''),
+  context_length: z.coerce.number().int().min(0).default(0),
+  max_tokens: z.coerce.number().int().min(0).default(0),
+  input_modalities: listInput,
+  output_modalities: listInput,
+  tags: listInput,
+  support_url: listInput,
+});

@@ -11,6 +11,7 @@ import {
   softDeleteDisabledChannels,
   updateChannel,
   listChannelsByIds,
+  updateChannelsByIds,
   type ChannelRow,
   type NewChannel,
 } from '../../db/repos/channels.js';
@@ -111,4 +112,11 @@ export async function removeModelFromChannels(ctx: AppContext, ids: number[], mo
   }
   await changed(ctx);
   return rows.length;
+}
+
+/** Sets `other` (the Azure API version) on several channels. */
+export async function setOtherOnChannels(ctx: AppContext, ids: number[], other: string): Promise<number> {
+  const count = await updateChannelsByIds(ctx.db, ids, { other });
+  await changed(ctx);
+  return count;
 }

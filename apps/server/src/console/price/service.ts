@@ -1,10 +1,16 @@
 import { parseJsonOr } from '../../common/json.js';
 import type { z } from 'zod';
-import type { AvailableModel, MultiplePriceBody, PriceBody, PriceEntry } from '@one-hub/contract';
+import type { AvailableModel, MultiplePriceBody, PriceBody, PriceEntry, PriceSyncMode } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError, notFound } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
-import { deletePrices, findPrice, insertPrice, listModelOwners, listPrices, upsertModelOwner, type PriceRow } from '../../db/repos/prices.js';
+import { deletePrices, findPrice, insertPrice, listPrices, type PriceRow } from '../../db/repos/prices.js';
+import { listModelInfo } from '../../db/repos/model-info.js';
+import { ownerMap } from './owner-service.js';
+import { parseModelInfo } from './model-info-service.js';
+import { planPriceSync } from './sync.js';
+
+export { seedModelOwners } from './owner-service.js';
 import { listAllUserGroups } from '../../db/repos/user-groups.js';
 import { DEFAULT_PRICES } from '../../relay/pipeline/price-table.js';
 import { relayState } from '../../relay/state.js';
@@ -25,7 +31,15 @@ export function toPriceJson(row: PriceRow): PriceEntry {
 export const defaultPrices = (): PriceEntry[] =>
   DEFAULT_PRICES.map(([model, channel_type, input, output, type]) => ({ model, channel_type, input, output, type: type ?? 'tokens', locked: false }));
 
-export const currentPrices = async (ctx: AppContext) => (await listPrices(ctx.db)).map(toPriceJson);
+/** The price table, each entry with its model description when one exists. */
+export async function currentPrices(ctx: AppContext): Promise<PriceEntry[]> {
+  const [prices, infos] = await Promise.all([listPrices(ctx.db), listModelInfo(ctx.db)]);
+  const byModel = new Map(infos.map((i) => [i.model, parseModelInfo(i)]));
+  return prices.map((p) => {
+    const info = byModel.get(p.model);
+    return info ? { ...toPriceJson(p), model_info: info } : toPriceJson(p);
+  });
+}
 
 type Body = z.infer<typeof PriceBody>;
 const row = (b: Omit<Body, 'model'> & { model: string }) => ({
@@ -84,10 +98,6 @@ export async function modelList(ctx: AppContext): Promise<string[]> {
   return [...names].sort();
 }
 
-export async function ownerMap(ctx: AppContext): Promise<Record<string, { id: number; name: string; icon: string }>> {
-  return Object.fromEntries((await listModelOwners(ctx.db)).map((o) => [String(o.id), o]));
-}
-
 /** Models reachable from public enabled groups (and the caller's own group), with owner and price. */
 export async function availableModels(ctx: AppContext, ownGroup?: string): Promise<Record<string, AvailableModel>> {
   const state = relayState(ctx);
@@ -107,16 +117,16 @@ export async function availableModels(ctx: AppContext, ownGroup?: string): Promi
   return result;
 }
 
-const OWNERS: Array<[number, string]> = [
-  [1, 'OpenAI'], [11, 'Google PaLM'], [14, 'Anthropic'], [15, 'Baidu'], [16, 'Zhipu'], [17, 'Qwen'], [18, 'Spark'], [19, '360'],
-  [20, 'OpenRouter'], [23, 'Tencent'], [25, 'Google Gemini'], [26, 'Baichuan'], [27, 'MiniMax'], [28, 'Deepseek'], [29, 'Moonshot'],
-  [30, 'Mistral'], [31, 'Groq'], [33, 'Yi'], [34, 'Midjourney'], [35, 'Cloudflare AI'], [36, 'Cohere'], [37, 'Stability AI'],
-  [38, 'Coze'], [39, 'Ollama'], [40, 'Hunyuan'], [41, 'Suno'], [43, 'Meta'], [44, 'Ideogram'], [45, 'Siliconflow'], [46, 'Flux'],
-  [47, 'Jina'], [48, 'Rerank'], [51, 'RecraftAI'], [53, 'Kling'], [56, 'xAI'],
-];
-
-/** Built-in model owners (api.md §7.3), inserted when missing; edited names are kept. */
-export async function seedModelOwners(ctx: AppContext): Promise<void> {
-  const existing = new Set((await listModelOwners(ctx.db)).map((o) => o.id));
-  for (const [id, name] of OWNERS) if (!existing.has(id)) await upsertModelOwner(ctx.db, { id, name, icon: '' });
+/** Applies a list of prices from a price service per the sync mode; locked prices are never replaced. */
+export async function syncPrices(ctx: AppContext, incoming: Body[], mode: PriceSyncMode): Promise<void> {
+  const stored = (await listPrices(ctx.db)).map((p) => ({ model: p.model, locked: p.locked === 1 }));
+  const plan = planPriceSync(stored, incoming, mode);
+  await ctx.db.transaction().execute(async (trx) => {
+    await deletePrices(trx, plan.remove);
+    for (const price of plan.insert) await insertPrice(trx, row(price));
+  });
+  await changed(ctx);
 }
+
+/** Where the console's "sync prices" dialog fetches a price list from by default. */
+export const PRICE_UPDATE_SERVICE = 'https://raw.githubusercontent.com/MartialBE/one-api/prices/prices.json';

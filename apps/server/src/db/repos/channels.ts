@@ -2,7 +2,7 @@ import type { ExpressionBuilder, Insertable, Selectable, Updateable } from 'kyse
 import type { Database } from '../schema.js';
 import type { Db } from '../index.js';
 import type { ChannelsTable } from '../schema.js';
-import { escapeLike } from '../helpers.js';
+import { likeMatch, likeText } from './like.js';
 
 export type ChannelRow = Selectable<ChannelsTable>;
 export type NewChannel = Insertable<ChannelsTable>;
@@ -15,6 +15,21 @@ export function findChannelById(db: Db, id: number): Promise<ChannelRow | undefi
 
 export function listEnabledChannels(db: Db): Promise<ChannelRow[]> {
   return live(db).selectAll().where('status', '=', 1).orderBy('id').execute();
+}
+
+export function listChannelsByStatus(db: Db, statuses: number[]): Promise<ChannelRow[]> {
+  return live(db).selectAll().where('status', 'in', statuses).orderBy('id').execute();
+}
+
+export function listEnabledChannelsOfTypes(db: Db, types: number[]): Promise<ChannelRow[]> {
+  return live(db).selectAll().where('status', '=', 1).where('type', 'in', types).orderBy('id').execute();
+}
+
+/** Sets one column value on several channels; answers how many changed. */
+export async function updateChannelsByIds(db: Db, ids: number[], patch: Updateable<ChannelsTable>): Promise<number> {
+  if (!ids.length) return 0;
+  const r = await db.updateTable('channels').set(patch).where('id', 'in', ids).where('deleted_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }
 
 export function listChannelsByIds(db: Db, ids: number[]): Promise<ChannelRow[]> {
@@ -53,6 +68,8 @@ export interface ChannelFilter {
   models?: string;
   tag?: string;
   test_model?: string;
+  other?: string;
+  key?: string;
   filter_tag?: number;
 }
 
@@ -60,10 +77,13 @@ export function channelListQuery(db: Db, f: ChannelFilter) {
   let query = live(db).selectAll();
   if (f.type !== undefined) query = query.where('type', '=', f.type);
   if (f.status !== undefined) query = query.where('status', '=', f.status);
-  if (f.name) query = query.where('name', 'like', `%${escapeLike(f.name)}%`);
-  if (f.models) query = query.where('models', 'like', `%${escapeLike(f.models)}%`);
+  // The name filter also finds a tag by its name (the tag's row stands for all its channels).
+  if (f.name) query = query.where((eb) => eb.or([likeMatch('name', `%${likeText(f.name!)}%`), likeMatch('tag', `%${likeText(f.name!)}%`)]));
+  if (f.other) query = query.where(likeMatch('other', `${likeText(f.other)}%`));
+  if (f.key) query = query.where('key', '=', f.key);
+  if (f.models) query = query.where(likeMatch('models', `%${likeText(f.models)}%`));
   if (f.tag) query = query.where('tag', '=', f.tag);
-  if (f.test_model) query = query.where('test_model', 'like', `${escapeLike(f.test_model)}%`);
+  if (f.test_model) query = query.where(likeMatch('test_model', `${likeText(f.test_model)}%`));
   // A tag is listed once, by its newest channel (the console expands it into a sub-table).
   const representative = (eb: ExpressionBuilder<Database, 'channels'>) =>
     eb.and([
@@ -74,10 +94,8 @@ export function channelListQuery(db: Db, f: ChannelFilter) {
   else if (f.filter_tag === 2) query = query.where(representative);
   else if (f.filter_tag === 0 && !f.tag) query = query.where((eb) => eb.or([eb('tag', '=', ''), representative(eb)]));
   if (f.group) {
-    const g = escapeLike(f.group);
-    query = query.where((eb) =>
-      eb.or([eb('group', '=', f.group!), eb('group', 'like', `${g},%`), eb('group', 'like', `%,${g}`), eb('group', 'like', `%,${g},%`)]),
-    );
+    const g = likeText(f.group);
+    query = query.where((eb) => eb.or([eb('group', '=', f.group!), likeMatch('group', `${g},%`), likeMatch('group', `%,${g}`), likeMatch('group', `%,${g},%`)]));
   }
   return query;
 }

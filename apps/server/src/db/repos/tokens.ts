@@ -3,7 +3,7 @@ import { parseJsonOr } from '../../common/json.js';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../index.js';
 import type { TokensTable } from '../schema.js';
-import { escapeLike } from '../helpers.js';
+import { likeMatch, likeText } from './like.js';
 import { randomAlnum } from '../../common/random.js';
 
 export type TokenRow = Selectable<TokensTable>;
@@ -52,7 +52,7 @@ export function tokenListQuery(db: Db, filter: { userId?: number; tokenId?: numb
     .select(sql<string>`coalesce(nullif(users.display_name, ''), users.username)`.as('owner_name'));
   if (filter.userId) query = query.where('tokens.user_id', '=', filter.userId);
   if (filter.tokenId) query = query.where('tokens.id', '=', filter.tokenId);
-  if (filter.keyword?.trim()) query = query.where('tokens.name', 'like', `${escapeLike(filter.keyword.trim())}%`);
+  if (filter.keyword?.trim()) query = query.where(likeMatch('tokens.name', `${likeText(filter.keyword.trim())}%`));
   return query;
 }
 
