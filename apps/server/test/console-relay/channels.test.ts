@@ -171,4 +171,16 @@ describe.each(testDialects())('channel console APIs on %s', (dialect) => {
     expect((await f.root.post('/api/channel/provider_models_list', { type: 1 })).status).toBe(400);
     expect((await f.root.get('/api/channel/update_balance/999999')).status).toBe(404);
   });
+
+  it('refreshes balances of enabled OpenAI and Custom channels and reports an unreachable provider', async () => {
+    for (const r of await list('')) await f.root.put('/api/channel/', { id: r.id, status: 2 });
+    await create({ name: 'custom-down', key: 'cd', type: 1, base_url: 'http://127.0.0.1:1' });
+    const id = await idOf('custom-down');
+    expect((await f.root.get('/api/channel/update_balance')).body).toMatchObject({ success: true, data: 0 });
+    const one = await f.root.get(`/api/channel/update_balance/${id}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ balance: 0 });
+    expect(one.body.success).toBe(false);
+    expect(one.body.message).not.toBe('');
+  });
 });

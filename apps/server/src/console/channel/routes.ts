@@ -33,9 +33,15 @@ export function registerChannelRoutes(app: FastifyInstance, ctx: AppContext): vo
   });
   app.get('/channel/update_balance', opts, async () => ok(await ops.updateAllBalances(ctx)));
   app.get('/channel/update_balance/:id', opts, async (req) => {
-    const balance = await queryBalance(ctx, await service.loadChannel(ctx, parse(IdParam, req.params).id));
-    if (balance === null) return { success: false, message: '该渠道类型不支持查询余额', balance: 0 };
-    return { success: true, message: '', balance };
+    const channel = await service.loadChannel(ctx, parse(IdParam, req.params).id);
+    try {
+      const balance = await queryBalance(ctx, channel);
+      if (balance === null) return { success: false, message: '该渠道类型不支持查询余额', balance: 0 };
+      return { success: true, message: '', balance };
+    } catch (error) {
+      // An unreachable or refusing provider is an answer about the channel, not a server fault.
+      return { success: false, message: (error as Error).message, balance: 0 };
+    }
   });
   app.get('/channel/', opts, async (req) => {
     const q = parse(PageQuery, req.query);
