@@ -4,7 +4,8 @@ import { randomHex } from '../common/random.js';
 
 
 
-type Handler = (message: string) => void;
+/** A handler may return a promise: a local publish waits for it (so a writer sees its own change applied). */
+type Handler = (message: string) => void | Promise<void>;
 
 /**
  * Key/value, counters and pub/sub shared by all nodes when Redis is configured,
@@ -35,7 +36,7 @@ export class SharedStore {
         if (this.degraded) this.log.info('redis reachable again');
         this.degraded = false;
       });
-      this.subscriber.on('message', (channel, message) => this.dispatch(channel.slice(prefix.length), message));
+      this.subscriber.on('message', (channel, message) => void this.dispatch(channel.slice(prefix.length), message));
     }
   }
 
@@ -131,7 +132,7 @@ export class SharedStore {
 
   /** Delivers to this node's handlers at once and to other nodes through Redis. */
   async publish(channel: string, message: string): Promise<void> {
-    this.dispatch(channel, message, true);
+    await this.dispatch(channel, message, true);
     await this.tryRedis(
       (r) => r.publish(this.prefix + channel, `${this.nodeId}:${message}`),
       () => 0,
@@ -148,14 +149,17 @@ export class SharedStore {
     set.add(handler);
   }
 
-  private dispatch(channel: string, raw: string, local = false): void {
+  private async dispatch(channel: string, raw: string, local = false): Promise<void> {
     let message = raw;
     if (!local) {
       const sep = raw.indexOf(':');
       if (raw.slice(0, sep) === this.nodeId) return; // already applied locally
       message = raw.slice(sep + 1);
     }
-    for (const h of this.handlers.get(channel) ?? []) h(message);
+    const runs = [...(this.handlers.get(channel) ?? [])].map(async (h) => h(message));
+    for (const r of await Promise.allSettled(runs)) {
+      if (r.status === 'rejected') this.log.warn({ err: r.reason, channel }, 'change handler failed');
+    }
   }
 
   async close(): Promise<void> {

@@ -23,11 +23,6 @@ export async function insertReturningId<T extends TableWithId>(
   return Number(result.insertId);
 }
 
-/** Escapes LIKE wildcards in user input; callers append their own `%`. */
-export function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 export function dialectOf(db: Db): 'sqlite' | 'postgres' | 'mysql' {
   const name = db.getExecutor().adapter.constructor.name;
   if (name.startsWith('Postgres')) return 'postgres';

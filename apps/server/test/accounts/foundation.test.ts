@@ -117,6 +117,11 @@ describe.each(testDialects())('foundation on %s', (dialect) => {
     expect(page.body.data.data[0].password).toBe('');
     const found = await root.get('/api/user/?keyword=car');
     expect(found.body.data.data.map((u: { username: string }) => u.username)).toEqual(['carol']);
+    // LIKE wildcards in a keyword are literal on every dialect.
+    await new ApiClient(server.app).post('/api/user/register', { username: 'x_y1', password: 'password123' });
+    await new ApiClient(server.app).post('/api/user/register', { username: 'xzy2', password: 'password123' });
+    const literal = await root.get('/api/user/?keyword=x_');
+    expect(literal.body.data.data.map((u: { username: string }) => u.username)).toEqual(['x_y1']);
   });
 });
 

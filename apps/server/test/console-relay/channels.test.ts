@@ -27,7 +27,7 @@ describe.each(testDialects())('channel console APIs on %s', (dialect) => {
   beforeAll(async () => {
     f = await consoleFixture(dialect);
     user = await f.newUser();
-    f.server.ctx.store.subscribe(EVENTS.channels, (m) => events.push(m));
+    f.server.ctx.store.subscribe(EVENTS.channels, (m) => void events.push(m));
   });
   afterAll(async () => f?.close());
 

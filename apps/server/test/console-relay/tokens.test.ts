@@ -22,7 +22,7 @@ describe.each(testDialects())('token console APIs on %s', (dialect) => {
   beforeAll(async () => {
     f = await consoleFixture(dialect);
     [alice, bob, admin] = [await f.newUser(), await f.newUser(), await f.newUser({ admin: true })];
-    f.server.ctx.store.subscribe(EVENTS.tokens, (m) => events.push(m));
+    f.server.ctx.store.subscribe(EVENTS.tokens, (m) => void events.push(m));
   });
   afterAll(async () => f?.close());
 

@@ -24,7 +24,7 @@ export class OptionStore {
     private readonly store: SharedStore,
   ) {
     for (const [key, def] of Object.entries(OPTION_DEFS)) this.text.set(key, def.default);
-    store.subscribe(CHANNEL, () => void this.load());
+    store.subscribe(CHANNEL, () => this.load());
   }
 
   async load(): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../index.js';
 import type { RedemptionsTable } from '../schema.js';
-import { escapeLike } from '../helpers.js';
+import { likeMatch, likeText } from './like.js';
 import { REDEMPTION_STATUS } from '@one-hub/contract';
 
 export type RedemptionRow = Selectable<RedemptionsTable>;
@@ -46,7 +46,7 @@ export function redemptionListQuery(db: Db, keyword: string) {
   const word = keyword.trim();
   if (word) {
     query = query.where((eb) => {
-      const ors = [eb('name', 'like', `${escapeLike(word)}%`)];
+      const ors = [likeMatch('name', `${likeText(word)}%`)];
       if (/^\d+$/.test(word)) ors.push(eb('id', '=', Number(word)));
       return eb.or(ors);
     });

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../index.js';
 import type { UserGroupsTable } from '../schema.js';
-import { escapeLike } from '../helpers.js';
+import { likeMatch, likeText } from './like.js';
 
 export type UserGroupRow = Selectable<UserGroupsTable>;
 
@@ -31,7 +31,7 @@ export async function deleteUserGroup(db: Db, id: number): Promise<void> {
 
 export function userGroupListQuery(db: Db, name?: string, enable?: boolean) {
   let query = db.selectFrom('user_groups').selectAll();
-  if (name) query = query.where('name', 'like', `${escapeLike(name)}%`);
+  if (name) query = query.where(likeMatch('name', `${likeText(name)}%`));
   if (enable !== undefined) query = query.where('enable', '=', enable ? 1 : 0);
   return query;
 }

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../index.js';
 import type { UsersTable } from '../schema.js';
-import { escapeLike } from '../helpers.js';
+import { likeMatch, likeText } from './like.js';
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
@@ -92,14 +92,9 @@ export function userListQuery(db: Db, keyword: string) {
   let query = live(db).selectAll();
   const word = keyword.trim();
   if (word) {
-    const prefix = `${escapeLike(word)}%`;
+    const prefix = `${likeText(word)}%`;
     query = query.where((eb) => {
-      const ors = [
-        eb('username', 'like', prefix),
-        eb('email', 'like', prefix),
-        eb('display_name', 'like', prefix),
-        eb('group', 'like', prefix),
-      ];
+      const ors = [likeMatch('username', prefix), likeMatch('email', prefix), likeMatch('display_name', prefix), likeMatch('group', prefix)];
       if (/^\d+$/.test(word)) ors.push(eb('id', '=', Number(word)));
       return eb.or(ors);
     });

@@ -7,7 +7,7 @@ export class GroupTable {
   private groups = new Map<string, UserGroupRow>();
 
   constructor(private readonly ctx: AppContext) {
-    ctx.store.subscribe(EVENTS.userGroups, () => void this.load());
+    ctx.store.subscribe(EVENTS.userGroups, () => this.load());
   }
 
   async load(): Promise<void> {

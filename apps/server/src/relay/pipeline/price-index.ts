@@ -10,7 +10,7 @@ export class PriceIndex {
   private wildcards: Array<{ prefix: string; price: Price & { channelType: number } }> = [];
 
   constructor(private readonly ctx: AppContext) {
-    ctx.store.subscribe(EVENTS.prices, () => void this.load());
+    ctx.store.subscribe(EVENTS.prices, () => this.load());
   }
 
   async load(): Promise<void> {

@@ -17,7 +17,7 @@ export class ChannelSelector {
   private pending = false;
 
   constructor(private readonly ctx: AppContext) {
-    ctx.store.subscribe(EVENTS.channels, () => void this.reload());
+    ctx.store.subscribe(EVENTS.channels, () => this.reload());
   }
 
   /** Rebuilds from the database; overlapping requests coalesce into one extra rebuild. */
