@@ -1,13 +1,17 @@
 import type { ColumnType, Generated } from 'kysely';
 
 /**
- * Table types for Kysely, one interface per table of api.md §1.
+ * Table types for Kysely, one interface per table of api.md §1 (columns in migrations/).
  *
  * Storage choices shared by all three dialects (see docs/decisions.md):
- * - booleans are integers 0/1;
- * - times are epoch seconds (midjourneys: milliseconds), `deleted_at` included;
- * - JSON columns are text, parsed by the repositories;
- * - quota and counters are 64-bit (the original's 32-bit columns overflow).
+ * - booleans are integers 0/1 (typed `number`), never native booleans;
+ * - times are epoch seconds in bigint columns (midjourneys: milliseconds); `deleted_at` too,
+ *   nullable, instead of the original's datetime;
+ * - `statistics.date` and `statistics_months.date` are 'YYYY-MM-DD' strings (varchar(10));
+ * - JSON columns are text (`string | null`), parsed by the repositories;
+ * - quota and counters are 64-bit (the original's 32-bit columns overflow, api.md §8.1);
+ * - bigint and decimal arrive as JS numbers: db/index.ts sets pg type parsers for int8/numeric
+ *   and mysql2's decimalNumbers; every value here stays below 2^53.
  */
 
 type Id = Generated<number>;

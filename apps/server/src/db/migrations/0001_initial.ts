@@ -3,6 +3,12 @@ import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
 /**
  * Every table of api.md §1, portable across SQLite, PostgreSQL and MySQL/MariaDB.
  * Frozen once released: later changes go into new numbered files.
+ *
+ * - ids: integer autoincrement (SQLite), bigserial (PostgreSQL), bigint auto_increment (MySQL);
+ * - integers are bigint everywhere (quota, counters, epoch seconds), booleans bigint 0/1;
+ * - strings that are indexed or have a default are varchar (MySQL cannot index or default
+ *   TEXT), at most 191 characters when indexed so a utf8mb4 key fits InnoDB's old 767-byte limit;
+ * - MySQL tables are utf8mb4 whatever the database default (MariaDB < 11.6 defaults to latin1).
  */
 
 type Dialect = 'sqlite' | 'postgres' | 'mysql';
@@ -21,7 +27,8 @@ interface Cols {
   int(t: Table, name: string, def?: number | null): Table;
   float(t: Table, name: string, def?: number): Table;
   money(t: Table, name: string, def?: number): Table;
-  str(t: Table, name: string, size: number, def?: string | null): Table;
+  /** def null: nullable without default; otherwise NOT NULL with def, or nullable with def when `nullable`. */
+  str(t: Table, name: string, size: number, def?: string | null, nullable?: boolean): Table;
   text(t: Table, name: string, notNull?: boolean): Table;
 }
 
@@ -36,8 +43,10 @@ function columns(d: Dialect): Cols {
     int: (t, name, def = 0) => t.addColumn(name, 'bigint', (c) => (def === null ? c : c.notNull().defaultTo(def))),
     float: (t, name, def = 0) => t.addColumn(name, 'double precision', (c) => c.notNull().defaultTo(def)),
     money: (t, name, def = 0) => t.addColumn(name, sql.raw('decimal(12,2)'), (c) => c.notNull().defaultTo(def)),
-    str: (t, name, size, def = '') =>
-      t.addColumn(name, `varchar(${size})`, (c) => (def === null ? c : c.notNull().defaultTo(def))),
+    str: (t, name, size, def = '', nullable = false) =>
+      t.addColumn(name, `varchar(${size})`, (c) =>
+        def === null ? c : nullable ? c.defaultTo(def) : c.notNull().defaultTo(def),
+      ),
     text: (t, name, notNull = false) => t.addColumn(name, 'text', (c) => (notNull ? c.notNull() : c)),
   };
 }
@@ -103,7 +112,7 @@ const TABLES: Record<string, Spec> = {
     t = c.int(t, 'created_time');
     t = c.int(t, 'test_time');
     t = c.int(t, 'response_time');
-    t = c.str(t, 'base_url', 500, null);
+    t = c.str(t, 'base_url', 500, '', true);
     t = c.text(t, 'other');
     t = c.float(t, 'balance');
     t = c.int(t, 'balance_updated_time');
@@ -115,7 +124,7 @@ const TABLES: Record<string, Spec> = {
     t = c.text(t, 'model_headers');
     t = c.text(t, 'custom_parameter');
     t = t.addColumn('priority', 'bigint', (col) => col.defaultTo(0));
-    t = c.str(t, 'proxy', 255, null);
+    t = c.str(t, 'proxy', 255, '', true);
     t = c.str(t, 'test_model', 100);
     t = c.int(t, 'only_chat');
     t = c.int(t, 'pre_cost', 1);
@@ -180,7 +189,8 @@ const TABLES: Record<string, Spec> = {
     t = c.id(t);
     t = c.str(t, 'symbol', 50, null);
     t = c.str(t, 'name', 50);
-    t = c.money(t, 'ratio', 1);
+    // 4 decimals: the original's decimal(10,2) turns a 0.875 ratio into 0.88 (api.md §8.4).
+    t = t.addColumn('ratio', sql.raw('decimal(12,4)'), (col) => col.notNull().defaultTo(1));
     t = c.int(t, 'api_rate', 600);
     t = c.int(t, 'public');
     t = c.int(t, 'promotion');
@@ -322,7 +332,7 @@ const TABLES: Record<string, Spec> = {
 };
 
 /** [table, columns, unique] — every spec index plus one per list filter and dashboard query. */
-const INDEXES: Array<[string, string[], boolean?]> = [
+export const INDEXES: Array<[string, string[], boolean?]> = [
   ['users', ['username'], true],
   ['users', ['access_token'], true],
   ['users', ['aff_code'], true],
@@ -335,6 +345,7 @@ const INDEXES: Array<[string, string[], boolean?]> = [
   ['users', ['lark_id']],
   ['users', ['inviter_id']],
   ['users', ['deleted_at']],
+  ['users', ['created_time']],
   ['tokens', ['key'], true],
   ['tokens', ['user_id']],
   ['tokens', ['name']],
@@ -347,6 +358,7 @@ const INDEXES: Array<[string, string[], boolean?]> = [
   ['redemptions', ['key'], true],
   ['redemptions', ['name']],
   ['logs', ['created_at', 'type']],
+  ['logs', ['type', 'created_at']],
   ['logs', ['user_id', 'created_at']],
   ['logs', ['model_name', 'username']],
   ['logs', ['token_name']],
@@ -366,7 +378,10 @@ const INDEXES: Array<[string, string[], boolean?]> = [
   ['midjourneys', ['action']],
   ['midjourneys', ['mj_id']],
   ['midjourneys', ['submit_time']],
+  ['midjourneys', ['start_time']],
+  ['midjourneys', ['finish_time']],
   ['midjourneys', ['status']],
+  ['midjourneys', ['progress']],
   ['midjourneys', ['channel_id']],
   ['tasks', ['created_at']],
   ['tasks', ['task_id']],
@@ -376,8 +391,12 @@ const INDEXES: Array<[string, string[], boolean?]> = [
   ['tasks', ['action']],
   ['tasks', ['status']],
   ['tasks', ['submit_time']],
+  ['tasks', ['start_time']],
+  ['tasks', ['finish_time']],
   ['statistics', ['user_id', 'date']],
   ['statistics', ['channel_id', 'date']],
+  ['statistics_months', ['user_id', 'date']],
+  ['statistics_month_generated_histories', ['date']],
   ['model_info', ['model']],
   ['webauthn_credentials', ['user_id']],
   ['webauthn_credentials', ['credential_id'], true],
@@ -387,7 +406,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const d = dialectOf(db);
   const cols = columns(d);
   for (const [name, spec] of Object.entries(TABLES)) {
-    await spec(cols, db.schema.createTable(name).ifNotExists()).execute();
+    let table = spec(cols, db.schema.createTable(name).ifNotExists());
+    if (d === 'mysql') table = table.modifyEnd(sql`default character set utf8mb4`);
+    await table.execute();
   }
   for (const [table, fields, unique] of INDEXES) {
     let index = db.schema.createIndex(`idx_${table}_${fields.join('_')}`).ifNotExists().on(table).columns(fields);

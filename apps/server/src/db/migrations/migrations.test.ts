@@ -1,7 +1,23 @@
-import { describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
-import { startTestServer, testDialects } from '../../../test/harness.js';
-import { migrate } from '../index.js';
+import { randomBytes } from 'node:crypto';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, MysqlDialect, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
+import { createPool as createMysqlPool } from 'mysql2';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../schema.js';
+import { INDEXES, down as down0001 } from './0001_initial.js';
+import { migrations } from './index.js';
+
+/**
+ * Runs the real migration list with Kysely's Migrator on each dialect, on a throw-away
+ * database: SQLite in memory always, PostgreSQL and MySQL/MariaDB when their DSN is set.
+ */
+
+const PG_DSN = process.env.TEST_POSTGRES_DSN;
+const MYSQL_DSN = process.env.TEST_MYSQL_DSN;
+if (!PG_DSN) console.warn('skipping postgres migration tests: TEST_POSTGRES_DSN not set');
+if (!MYSQL_DSN) console.warn('skipping mysql migration tests: TEST_MYSQL_DSN not set');
 
 const TABLES = [
   'users', 'tokens', 'channels', 'options', 'redemptions', 'logs', 'prices', 'user_groups', 'payments', 'orders',
@@ -9,38 +25,191 @@ const TABLES = [
   'model_owned_by', 'model_info', 'webauthn_credentials',
 ];
 
-describe.each(testDialects())('migrations on %s', (dialect) => {
-  it('creates every table, round-trips rows and is idempotent', async () => {
-    const server = await startTestServer(dialect);
-    try {
-      const { db } = server.ctx;
-      const names = (await db.introspection.getTables()).map((t) => t.name);
-      for (const table of TABLES) expect(names).toContain(table);
+type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
-      await migrate(db, server.env.PG_SCHEMA); // second run is a no-op
-      const big = 9_000_000_000; // beyond 32 bits: quota columns must not overflow
-      await db.insertInto('users').values({ username: 'alice', password: 'x', quota: big }).execute();
-      const user = await db.selectFrom('users').selectAll().where('username', '=', 'alice').executeTakeFirstOrThrow();
-      expect(user.quota).toBe(big);
-      expect(user.group).toBe('default');
-      expect(user.role).toBe(1);
-      expect(user.deleted_at).toBeNull();
+interface Target {
+  dialect: Dialect;
+  /** Drops the throw-away schema or database (after the Kysely instance is destroyed). */
+  dispose(): Promise<void>;
+}
 
-      await db.insertInto('channels').values({ key: 'sk-x', name: 'c1', models: 'gpt-4o' }).execute();
-      const channel = await db.selectFrom('channels').selectAll().executeTakeFirstOrThrow();
-      expect(channel.weight).toBe(1);
-      expect(channel.priority).toBe(0);
-      expect(channel.status).toBe(1);
-      expect(channel.balance).toBe(0);
+const scratchName = () => `t_${randomBytes(6).toString('hex')}`;
 
-      await db.insertInto('statistics').values({ date: '2026-01-01', user_id: 1, channel_id: 1, model_name: 'm' }).execute();
-      await expect(
-        db.insertInto('statistics').values({ date: '2026-01-01', user_id: 1, channel_id: 1, model_name: 'm' }).execute(),
-      ).rejects.toThrow();
-      const count = await sql<{ n: number }>`select count(*) as n from statistics`.execute(db);
-      expect(Number(count.rows[0].n)).toBe(1);
-    } finally {
-      await server.destroy();
-    }
+async function openSqlite(): Promise<Target> {
+  return { dialect: new SqliteDialect({ database: new BetterSqlite3(':memory:') }), dispose: async () => {} };
+}
+
+async function openPostgres(dsn: string): Promise<Target> {
+  const schema = scratchName();
+  const admin = new pg.Client({ connectionString: dsn });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  // Same conversions as db/index.ts (int8 and numeric as numbers), scoped to this pool.
+  const getTypeParser = ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 || oid === 1700 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser;
+  const pool = new pg.Pool({ connectionString: dsn, max: 2, options: `-c search_path=${schema}`, types: { getTypeParser } });
+  return {
+    dialect: new PostgresDialect({ pool }),
+    dispose: async () => {
+      const client = new pg.Client({ connectionString: dsn });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+async function openMysql(dsn: string): Promise<Target> {
+  const database = scratchName();
+  const admin = await mysql.createConnection({ uri: dsn });
+  // latin1 on purpose: the migration must make its tables utf8mb4 whatever the database default.
+  await admin.query(`CREATE DATABASE ${database} CHARACTER SET latin1`);
+  await admin.end();
+  const url = new URL(dsn);
+  url.pathname = `/${database}`;
+  const pool = createMysqlPool({
+    uri: url.toString(),
+    connectionLimit: 2,
+    decimalNumbers: true,
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    charset: 'utf8mb4',
   });
-});
+  return {
+    dialect: new MysqlDialect({ pool }),
+    dispose: async () => {
+      const conn = await mysql.createConnection({ uri: dsn });
+      await conn.query(`DROP DATABASE IF EXISTS ${database}`);
+      await conn.end();
+    },
+  };
+}
+
+async function indexNames(db: Kysely<Database>, dialect: DialectName): Promise<string[]> {
+  const query =
+    dialect === 'sqlite'
+      ? sql<{ name: string }>`select name from sqlite_master where type = 'index'`
+      : dialect === 'postgres'
+        ? sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema()`
+        : sql<{ name: string }>`select distinct index_name as name from information_schema.statistics where table_schema = database()`;
+  return (await query.execute(db)).rows.map((r) => r.name);
+}
+
+function migrationSuite(dialect: DialectName, dsn: string | undefined, open: (dsn: string) => Promise<Target>) {
+  describe.skipIf(!dsn)(`migrations on ${dialect}`, () => {
+    let db: Kysely<Database>;
+    let target: Target | undefined;
+    const migrator = () => new Migrator({ db, provider: { getMigrations: async () => migrations } });
+
+    beforeAll(async () => {
+      target = await open(dsn!);
+      db = new Kysely<Database>({ dialect: target.dialect });
+    });
+
+    afterAll(async () => {
+      await db?.destroy();
+      await target?.dispose();
+    });
+
+    it('applies every migration in order', async () => {
+      const { error, results } = await migrator().migrateToLatest();
+      expect(error).toBeUndefined();
+      expect(results?.map((r) => [r.migrationName, r.status])).toEqual(
+        Object.keys(migrations).map((name) => [name, 'Success']),
+      );
+    });
+
+    it('creates every table and every index', async () => {
+      const tables = (await db.introspection.getTables()).map((t) => t.name);
+      for (const table of TABLES) expect(tables).toContain(table);
+      const indexes = await indexNames(db, dialect);
+      for (const [table, columns] of INDEXES) expect(indexes).toContain(`idx_${table}_${columns.join('_')}`);
+      expect(indexes).toContain('idx_prices_model_unique');
+    });
+
+    it('round-trips users with 64-bit quota, defaults and utf8mb4 text', async () => {
+      const big = 9_000_000_000; // beyond 32 bits (api.md §8.1)
+      await db.insertInto('users').values({ username: 'alice', password: 'x', quota: big, display_name: '未知 😀' }).execute();
+      const user = await db.selectFrom('users').selectAll().where('username', '=', 'alice').executeTakeFirstOrThrow();
+      expect(typeof user.id).toBe('number');
+      expect(user).toMatchObject({
+        quota: big, used_quota: 0, request_count: 0, group: 'default', role: 1, status: 1, display_name: '未知 😀',
+        telegram_id: 0, inviter_id: 0, aff_code: null, access_token: null, deleted_at: null,
+      });
+      await expect(db.insertInto('users').values({ username: 'alice', password: 'y' }).execute()).rejects.toThrow();
+    });
+
+    it('round-trips tokens with their defaults; keys are unique', async () => {
+      const key = 'k'.repeat(59);
+      await db.insertInto('tokens').values({ user_id: 1, key, name: 'main' }).execute();
+      const token = await db.selectFrom('tokens').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
+      expect(token).toMatchObject({
+        user_id: 1, name: 'main', status: 1, expired_time: -1, remain_quota: 0, unlimited_quota: 0,
+        used_quota: 0, group: '', backup_group: '', setting: null, deleted_at: null,
+      });
+      await expect(db.insertInto('tokens').values({ user_id: 2, key, name: 'dup' }).execute()).rejects.toThrow();
+    });
+
+    it('round-trips channels with their defaults and JSON text', async () => {
+      const mapping = JSON.stringify({ 'gpt-4': '+gpt-4o' });
+      await db.insertInto('channels').values({ key: 'sk-x', name: 'c1', models: 'gpt-4o', model_mapping: mapping }).execute();
+      const channel = await db.selectFrom('channels').selectAll().where('name', '=', 'c1').executeTakeFirstOrThrow();
+      expect(channel).toMatchObject({
+        key: 'sk-x', type: 0, status: 1, weight: 1, priority: 0, balance: 0, base_url: '', proxy: '', group: 'default',
+        tag: '', used_quota: 0, pre_cost: 1, only_chat: 0, disabled_source: '', disabled_reason: null, deleted_at: null,
+      });
+      expect(JSON.parse(channel.model_mapping!)).toEqual({ 'gpt-4': '+gpt-4o' });
+    });
+
+    it('round-trips logs with the relay columns', async () => {
+      const metadata = JSON.stringify({ cached_tokens: 3 });
+      await db
+        .insertInto('logs')
+        .values({ user_id: 1, created_at: 1_700_000_000, type: 2, content: '未知 😀', model_name: 'gpt-4o', quota: 9_000_000_000, metadata })
+        .execute();
+      const log = await db.selectFrom('logs').selectAll().where('user_id', '=', 1).executeTakeFirstOrThrow();
+      expect(log).toMatchObject({
+        created_at: 1_700_000_000, type: 2, content: '未知 😀', quota: 9_000_000_000, username: '', token_name: '',
+        prompt_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, is_stream: 0,
+        request_id: '', estimated: 0, channel_id: 0,
+      });
+      expect(JSON.parse(log.metadata!)).toEqual({ cached_tokens: 3 });
+    });
+
+    it('keeps 4 decimals on group ratios and gateway fees (api.md §8.4)', async () => {
+      await db.insertInto('user_groups').values({ symbol: 'vip', ratio: 0.875 }).execute();
+      await db.insertInto('payments').values({ type: 'epay', uuid: 'u'.repeat(32), name: 'Pay', percent_fee: 0.006 }).execute();
+      const group = await db.selectFrom('user_groups').selectAll().executeTakeFirstOrThrow();
+      const payment = await db.selectFrom('payments').selectAll().executeTakeFirstOrThrow();
+      expect(group).toMatchObject({ ratio: 0.875, api_rate: 600, enable: 1, public: 0 });
+      expect(payment).toMatchObject({ percent_fee: 0.006, fixed_fee: 0, sort: 1, enable: 1, currency: 'USD' });
+    });
+
+    it('keys statistics by (date, user_id, channel_id, model_name)', async () => {
+      const row = { date: '2026-01-01', user_id: 1, channel_id: 1, model_name: 'm' };
+      await db.insertInto('statistics').values(row).execute();
+      await db.insertInto('statistics').values({ ...row, channel_id: 2 }).execute();
+      await expect(db.insertInto('statistics').values(row).execute()).rejects.toThrow();
+      const count = await db.selectFrom('statistics').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(count.n)).toBe(2);
+    });
+
+    it('does nothing when run again', async () => {
+      const { error, results } = await migrator().migrateToLatest();
+      expect(error).toBeUndefined();
+      expect(results).toEqual([]);
+      expect(await db.selectFrom('users').select('username').execute()).toEqual([{ username: 'alice' }]);
+    });
+
+    it('drops every table in down()', async () => {
+      await down0001(db as unknown as Kysely<unknown>);
+      const tables = (await db.introspection.getTables()).map((t) => t.name);
+      for (const table of TABLES) expect(tables).not.toContain(table);
+    });
+  });
+}
+
+migrationSuite('sqlite', ':memory:', openSqlite);
+migrationSuite('postgres', PG_DSN, openPostgres);
+migrationSuite('mysql', MYSQL_DSN, openMysql);
