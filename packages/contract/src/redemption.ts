@@ -9,6 +9,8 @@ export interface Redemption {
   quota: number;
   created_time: number;
   redeemed_time: number;
+  /** Who redeemed it (0 while unused); the original records only the creator in user_id. */
+  used_user_id: number;
   count: 0;
 }
 

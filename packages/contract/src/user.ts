@@ -74,10 +74,14 @@ export const CreateUserBody = z.object({
   role: z.coerce.number().int().optional().default(1),
 });
 
-/** PUT /api/user/ (admin): every field optional except id; quota is changed only by the quota route. */
+/**
+ * PUT /api/user/ (admin): every field optional except id; quota is changed only by the quota route.
+ * `username` is checked against the username rules only when it changes, so the console can send
+ * back the long names OAuth sign-ups may have (api.md §31.7).
+ */
 export const UpdateUserBody = z.looseObject({
   id: z.coerce.number().int().positive(),
-  username: Username.optional(),
+  username: z.string().trim().max(100).optional(),
   password: z.union([z.literal(''), Password]).optional().default(''),
   display_name: trimmed(20).optional(),
   email: z.union([z.literal(''), z.email().max(50)]).optional(),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { ipLimiter } from '../http/rate-limit.js';
+import { globalApiLimiter } from '../http/rate-limit.js';
 import { registerStatusRoutes } from './status/routes.js';
 import { registerUserRoutes } from './user/routes.js';
 import { registerUserGroupRoutes } from './user-group/routes.js';
@@ -14,7 +14,7 @@ import { registerDashboardRoutes } from './dashboard/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.addHook('preHandler', ipLimiter(ctx, 'api', ctx.config.GLOBAL_API_RATE_LIMIT, 180));
+  app.addHook('preHandler', globalApiLimiter(ctx));
   registerStatusRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerUserGroupRoutes(app, ctx);

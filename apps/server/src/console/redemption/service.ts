@@ -22,6 +22,7 @@ export function toRedemptionJson(row: RedemptionRow): Redemption {
     quota: row.quota,
     created_time: row.created_time,
     redeemed_time: row.redeemed_time,
+    used_user_id: row.used_user_id,
     count: 0,
   };
 }
@@ -34,13 +35,17 @@ async function load(ctx: AppContext, id: number): Promise<RedemptionRow> {
 
 export const getRedemption = async (ctx: AppContext, id: number) => toRedemptionJson(await load(ctx, id));
 
+/** A code created with quota 0 is worth 100, as in the original (api.md §10.9). */
+export const DEFAULT_REDEMPTION_QUOTA = 100;
+
 /** Creates `count` codes in one transaction and answers their keys. */
 export async function createRedemptions(ctx: AppContext, adminId: number, body: z.infer<typeof CreateRedemptionBody>): Promise<string[]> {
   const keys = Array.from({ length: body.count }, () => uuidHex());
   const now = nowSeconds();
+  const quota = body.quota || DEFAULT_REDEMPTION_QUOTA;
   await ctx.db.transaction().execute(async (trx) => {
     for (const key of keys) {
-      await insertRedemption(trx, { user_id: adminId, key, name: body.name, quota: body.quota, created_time: now });
+      await insertRedemption(trx, { user_id: adminId, key, name: body.name, quota, created_time: now });
     }
   });
   return keys;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ROLE, USER_STATUS, type ChangeQuotaBody, type CreateUserBody, type ManageUserBody, type UpdateUserBody } from '@one-hub/contract';
+import { ROLE, USER_STATUS, Username, type ChangeQuotaBody, type CreateUserBody, type ManageUserBody, type UpdateUserBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError, notFound } from '../../common/errors.js';
 import { randomAlnum } from '../../common/random.js';
@@ -61,6 +61,8 @@ export async function updateUserByAdmin(ctx: AppContext, me: UserRow, body: z.in
   }
   const patch: UserPatch = {};
   if (body.username && body.username !== target.username) {
+    const valid = Username.safeParse(body.username);
+    if (!valid.success) throw new HubError(400, `username: ${valid.error.issues[0].message}`);
     if (await usernameTaken(ctx.db, body.username)) throw new HubError(409, '用户名已存在！');
     patch.username = body.username;
   }
