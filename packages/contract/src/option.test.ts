@@ -18,6 +18,25 @@ describe('option catalogue', () => {
     expect(checkOptionText('PasswordLoginEnabled', 'TRUE')).toMatch(/true or false/);
   });
 
+  it('registers the 72 keys of api.md §4 plus the two Lark credentials, with their defaults', () => {
+    expect(Object.keys(OPTION_DEFS)).toHaveLength(74);
+    expect(OPTION_DEFS.LarkClientId.default).toBe('');
+    expect(OPTION_DEFS.ServerAddress.default).toBe('http://localhost:3000');
+    expect(OPTION_DEFS.ClaudeDefaultMaxTokens).toMatchObject({ kind: 'json', default: '{"default":8192}' });
+    expect(OPTION_DEFS.EmailDomainWhitelist.default.split(',')).toHaveLength(9);
+    expect(OPTION_DEFS.DisableChannelKeywords.default.split('\n')).toHaveLength(12);
+    expect([OPTION_DEFS.PreConsumedQuota.default, OPTION_DEFS.PaymentUSDRate.default, OPTION_DEFS.SafeToolName.default]).toEqual(['500', '7.3', 'Keyword']);
+  });
+
+  it('treats every key ending in Token or Secret as a secret, and exactly those plus the two leaking keys', () => {
+    const secrets = Object.entries(OPTION_DEFS)
+      .filter(([, d]) => 'secret' in d && d.secret)
+      .map(([k]) => k)
+      .sort();
+    const byName = Object.keys(OPTION_DEFS).filter((k) => /(Token|Secret)$/.test(k));
+    expect(secrets).toEqual([...byName, 'TurnstileSecretKey', 'CFWorkerImageKey'].sort());
+  });
+
   it('marks every write-only secret', () => {
     const secrets = Object.entries(OPTION_DEFS)
       .filter(([, d]) => 'secret' in d && d.secret)

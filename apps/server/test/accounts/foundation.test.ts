@@ -19,6 +19,7 @@ const PRIVILEGED: Array<[string, string, unknown?]> = [
   ['DELETE', '/api/user_group/2'],
   ['GET', '/api/option/'],
   ['PUT', '/api/option/', { key: 'SystemName', value: 'x' }],
+  ['GET', '/api/option/safe_tools'],
   ['GET', '/api/redemption/'],
   ['GET', '/api/redemption/1'],
   ['POST', '/api/redemption/', { name: 'x', quota: 1, count: 1 }],
