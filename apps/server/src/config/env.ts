@@ -24,8 +24,6 @@ const EnvSchema = z.object({
   TRUST_PROXY: boolFlag,
   /** Requests per 180 s per IP on /api (0 = off). */
   GLOBAL_API_RATE_LIMIT: z.coerce.number().int().min(0).default(300),
-  /** Requests per 180 s per IP for pages and static files (0 = off). */
-  GLOBAL_WEB_RATE_LIMIT: z.coerce.number().int().min(0).default(180),
   /** Requests per 20 min per IP on login, register, reset and OAuth (0 = off). */
   CRITICAL_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
   /** Turnstile verification endpoint (overridable for tests). */
