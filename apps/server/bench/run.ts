@@ -9,6 +9,8 @@ import { runLoad, type LoadResult } from './load.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,50,200').split(',').map(Number);
+// BENCH_MODES=json or =stream runs one mode only (handy with BENCH_PROFILE).
+const MODES = (process.env.BENCH_MODES ?? 'json,stream').split(',').map((m) => m.trim() === 'stream');
 const PASSWORD = 'bench-password-1';
 
 function start(script: string, env: Record<string, string>, readyText: RegExp, nodeArgs: string[] = ['--import', 'tsx']): Promise<{ child: ChildProcess; line: string }> {
@@ -62,7 +64,7 @@ async function main() {
     const prompt = Array.from({ length: 1000 }, (_, i) => `word${i % 97}`).join(' '); // ≈1000 tokens
     const rows: string[] = [];
     const header = 'mode     conc  direct rps  gateway rps  ratio   direct p50/p99 ms   gateway p50/p99 ms   added p50 ms';
-    for (const stream of [false, true]) {
+    for (const stream of MODES) {
       for (const concurrency of CONCURRENCY) {
         const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: prompt }], stream, ...(stream ? { stream_options: { include_usage: true } } : {}) });
         const common = { path: '/v1/chat/completions', body, concurrency, seconds: SECONDS };

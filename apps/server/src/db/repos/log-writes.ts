@@ -2,6 +2,16 @@ import { sql } from 'kysely';
 import type { Db } from '../index.js';
 import { dialectOf } from '../helpers.js';
 import type { NewLog } from './logs.js';
+import { sqliteHandle } from '../index.js';
+import { writeLogsAndStatsSync } from './log-writes-sqlite.js';
+
+/** Queued log rows and roll-up deltas in one go (SQLite: one synchronous transaction). */
+export async function writeLogsAndStats(db: Db, logs: NewLog[], stats: StatRow[]): Promise<void> {
+  const raw = sqliteHandle(db);
+  if (raw && !raw.inTransaction) return writeLogsAndStatsSync(raw, logs, stats);
+  await insertLogs(db, logs);
+  await upsertStatistics(db, stats);
+}
 
 export async function insertLogs(db: Db, rows: NewLog[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) await db.insertInto('logs').values(rows.slice(i, i + 200)).execute();

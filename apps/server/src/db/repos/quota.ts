@@ -2,14 +2,17 @@ import { sql } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import { sqliteHandle, type Db } from '../index.js';
 import { nowSeconds } from '../../common/time.js';
+import { SqliteHoldBatcher, type HoldRequest, type ReserveResult } from './quota-sqlite.js';
 
-export type ReserveResult = 'ok' | 'token' | 'user';
+export type { ReserveResult };
 
 class Shortfall extends Error {
   constructor(readonly who: 'token' | 'user') {
     super(who);
   }
 }
+
+const batchers = new WeakMap<BetterSqlite3.Database, SqliteHoldBatcher>();
 
 /**
  * Holds `amount` on the token (unless unlimited) and the user in one
@@ -18,9 +21,20 @@ class Shortfall extends Error {
  */
 export async function reserveQuota(db: Db, tokenId: number, userId: number, unlimited: boolean, amount: number): Promise<ReserveResult> {
   if (amount <= 0) return 'ok';
+  const hold = { tokenId, userId, unlimited, amount };
   const raw = sqliteHandle(db);
-  // Synchronous on SQLite when no async transaction is open on the connection: nothing can interleave.
-  if (raw && !raw.inTransaction) return reserveSqliteSync(raw, tokenId, userId, unlimited, amount);
+  if (raw) {
+    let batcher = batchers.get(raw);
+    if (!batcher) {
+      batcher = new SqliteHoldBatcher(raw, (h) => reserveInTransaction(db, h));
+      batchers.set(raw, batcher);
+    }
+    return batcher.hold(hold);
+  }
+  return reserveInTransaction(db, hold);
+}
+
+async function reserveInTransaction(db: Db, { tokenId, userId, unlimited, amount }: HoldRequest): Promise<ReserveResult> {
   try {
     await db.transaction().execute(async (trx) => {
       if (!unlimited) {
@@ -45,32 +59,6 @@ export async function reserveQuota(db: Db, tokenId: number, userId: number, unli
       if (Number(u.numUpdatedRows) !== 1) throw new Shortfall('user');
     });
     return 'ok';
-  } catch (error) {
-    if (error instanceof Shortfall) return error.who;
-    throw error;
-  }
-}
-
-const statements = new WeakMap<BetterSqlite3.Database, { token: BetterSqlite3.Statement; user: BetterSqlite3.Statement }>();
-
-function reserveSqliteSync(raw: BetterSqlite3.Database, tokenId: number, userId: number, unlimited: boolean, amount: number): ReserveResult {
-  let s = statements.get(raw);
-  if (!s) {
-    s = {
-      token: raw.prepare(
-        'UPDATE tokens SET remain_quota = remain_quota - ?, used_quota = used_quota + ?, accessed_time = ? WHERE id = ? AND remain_quota >= ?',
-      ),
-      user: raw.prepare('UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?'),
-    };
-    statements.set(raw, s);
-  }
-  const run = raw.transaction((): ReserveResult => {
-    if (!unlimited && s.token.run(amount, amount, nowSeconds(), tokenId, amount).changes !== 1) return 'token';
-    if (s.user.run(amount, userId, amount).changes !== 1) throw new Shortfall('user');
-    return 'ok';
-  });
-  try {
-    return run();
   } catch (error) {
     if (error instanceof Shortfall) return error.who;
     throw error;

@@ -51,7 +51,8 @@ export function routeTo(row: ChannelRow, requestedModel: string): RoutedChannel 
 
 /** Replaces the model in a JSON body; multipart bodies get their `model` field rewritten in place. */
 export function withModel(body: Record<string, unknown> | Buffer, model: string, original: string): Record<string, unknown> | Buffer {
-  if (!Buffer.isBuffer(body)) return 'model' in body || model !== original ? { ...body, model } : body;
+  // The same object keeps its received text, so an unchanged body is forwarded without re-serialising.
+  if (!Buffer.isBuffer(body)) return body.model === model ? body : { ...body, model };
   if (model === original) return body;
   const text = body.toString('latin1');
   return Buffer.from(text.replace(/(name="model"\r\n\r\n)[^\r\n]+/, `$1${model}`), 'latin1');

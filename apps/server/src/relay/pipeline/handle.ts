@@ -7,7 +7,7 @@ import type { Endpoint } from '../providers/types.js';
 import type { RelayState } from './relay-state.js';
 import { prepare, type Prepared } from './prepare.js';
 import { buildUpstream, routeTo, withModel, type RoutedChannel } from './attempt.js';
-import { sendUpstream } from './upstream.js';
+import { readWhole, sendUpstream, sendUpstreamBuffered, type BufferedResponse, type UpstreamResponse } from './upstream.js';
 import { classifyFailure, cooldownSeconds, noChannel } from './failure.js';
 import { reserveQuota as reserveAmount, type Price } from './pricing.js';
 import { autoDisable } from './auto-disable.js';
@@ -46,19 +46,22 @@ export async function handleRelay(state: RelayState, req: FastifyRequest, reply:
         stream: p.stream,
         contentType: req.headers['content-type'],
       });
-      const abort = new AbortController();
-      const res = await sendUpstream(upstreamReq, { proxy: row.proxy, proxyKey: route.target.key, signal: abort.signal });
+      const upstreamOpts = { proxy: row.proxy, proxyKey: route.target.key };
+      const abort = p.stream ? new AbortController() : undefined;
+      const res = abort ? await sendUpstream(upstreamReq, { ...upstreamOpts, signal: abort.signal }) : await sendUpstreamBuffered(upstreamReq, upstreamOpts);
       if (res.statusCode >= 400) {
-        const text = await res.body.text();
+        const text = Buffer.isBuffer(res.body) ? res.body.toString('utf8') : await res.body.text();
         const error = route.adapter.mapError(res.statusCode, text);
         if (res.statusCode === 429) selector.freeze(row.id, p.model, cooldownSeconds(res.headers['retry-after'], ctx.options.get('RetryCooldownSeconds')));
         throw error;
       }
-      const contentType = String(res.headers['content-type'] ?? '');
+      const streamed = abort && String(res.headers['content-type'] ?? '').includes('text/event-stream');
+      // A stream request may still get a plain answer: read it whole before the responder owns the hold.
+      const whole = streamed ? undefined : Buffer.isBuffer(res.body) ? (res as BufferedResponse) : await readWhole(res as UpstreamResponse);
       const h = hold;
       hold = undefined; // from here the responder owns the hold and settles it
-      if (p.stream && contentType.includes('text/event-stream')) await respondStream(state, p, h, res, reply, abort);
-      else await respondJson(state, p, h, res, reply);
+      if (whole) await respondJson(state, p, h, whole, reply);
+      else await respondStream(state, p, h, res as UpstreamResponse, reply, abort!);
       return;
     } catch (error) {
       if (hold) releaseHold(state, p, hold);

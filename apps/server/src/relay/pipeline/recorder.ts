@@ -1,6 +1,6 @@
 import type { AppContext } from '../../app-context.js';
 import type { NewLog } from '../../db/repos/logs.js';
-import { insertLogs, upsertStatistics, type StatRow } from '../../db/repos/log-writes.js';
+import { writeLogsAndStats, type StatRow } from '../../db/repos/log-writes.js';
 import { applyChannelUsage, applyTokenDeltas, applyUserDeltas, type UserDelta } from '../../db/repos/quota.js';
 
 export interface Settlement {
@@ -105,8 +105,7 @@ export class Recorder {
       for (const [id, v] of channels) this.channels.set(id, (this.channels.get(id) ?? 0) + v);
     }
     try {
-      await insertLogs(db, logs);
-      await upsertStatistics(db, stats);
+      await writeLogsAndStats(db, logs, stats);
     } catch (error) {
       this.ctx.log.error({ err: error, rows: logs.length }, 'log flush failed');
     }

@@ -1,15 +1,12 @@
 import type { FastifyReply } from 'fastify';
-import { HubError } from '../../common/errors.js';
 import { emptyUsage, type Usage } from '../providers/types.js';
-import type { UpstreamResponse } from './upstream.js';
+import type { BufferedResponse } from './upstream.js';
 import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
 import type { Hold } from './handle.js';
 import { releaseHold, settle } from './settle.js';
 import { countText } from '../tokenizer.js';
 import { exactPrompt } from './prepare.js';
-
-const MAX_BODY = 256 * 1024 * 1024;
 
 /** Text the model produced in a non-stream answer, for counting when upstream reports no usage. */
 function answerText(json: Record<string, unknown>): string {
@@ -25,18 +22,8 @@ function answerText(json: Record<string, unknown>): string {
 }
 
 /** Sends a complete upstream answer through unchanged and settles on its usage. */
-export async function respondJson(state: RelayState, p: Prepared, hold: Hold, res: UpstreamResponse, reply: FastifyReply): Promise<void> {
-  let bytes: Buffer;
-  try {
-    bytes = Buffer.from(await res.body.arrayBuffer());
-  } catch (error) {
-    releaseHold(state, p, hold);
-    throw new HubError(502, `upstream answer broke off: ${(error as Error).message}`, { retryable: false });
-  }
-  if (bytes.length > MAX_BODY) {
-    releaseHold(state, p, hold);
-    throw new HubError(502, 'upstream answer too large');
-  }
+export async function respondJson(state: RelayState, p: Prepared, hold: Hold, res: BufferedResponse, reply: FastifyReply): Promise<void> {
+  const bytes = res.body;
   const contentType = String(res.headers['content-type'] ?? 'application/octet-stream');
   let usage: Usage | null = null;
   let estimated = false;

@@ -1,4 +1,5 @@
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
 import { HubError } from '../../common/errors.js';
 import type { UpstreamRequest } from '../providers/types.js';
 import { rawBodies } from './raw-body.js';
@@ -27,16 +28,81 @@ function dispatcherFor(proxy: string | null | undefined, key: string): Dispatche
 
 export type UpstreamResponse = Dispatcher.ResponseData;
 
+/** A complete upstream answer held in memory. */
+export interface BufferedResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** Largest non-stream answer accepted from upstream. */
+export const MAX_BUFFERED_BODY = 256 * 1024 * 1024;
+
+function bodyText(req: UpstreamRequest): string | Buffer | undefined {
+  if (req.body === undefined) return undefined;
+  if (req.raw) return req.body as Buffer;
+  return rawBodies.get(req.body as object) ?? JSON.stringify(req.body); // unchanged bodies go out as received
+}
+
+const requestFailed = (error: Error) =>
+  new HubError(502, `请求上游地址失败: ${error.message}`, { code: 'http_request_failed', type: 'upstream_error', retryable: true });
+
+/**
+ * Sends a request and collects the whole answer, without a body stream in
+ * between (the common non-stream path; a stream object per request is measurable).
+ */
+export function sendUpstreamBuffered(req: UpstreamRequest, opts: { method?: 'GET' | 'POST'; proxy?: string | null; proxyKey?: string }): Promise<BufferedResponse> {
+  const body = bodyText(req);
+  const url = new URL(req.url);
+  return new Promise((resolve, reject) => {
+    let statusCode = 0;
+    let headers: IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    const fail = (error: HubError) => {
+      if (failed) return;
+      failed = true;
+      reject(error);
+    };
+    try {
+      dispatcherFor(opts.proxy, opts.proxyKey ?? '').dispatch(
+        { origin: url.origin, path: url.pathname + url.search, method: opts.method ?? (body === undefined ? 'GET' : 'POST'), headers: req.headers, body },
+        {
+          onRequestStart() {},
+          onResponseStart(_controller, status, h) {
+            statusCode = status;
+            headers = h;
+          },
+          onResponseData(controller, chunk) {
+            size += chunk.length;
+            if (size > MAX_BUFFERED_BODY) {
+              controller.abort(new Error('upstream answer too large'));
+              fail(new HubError(502, 'upstream answer too large'));
+              return;
+            }
+            chunks.push(chunk);
+          },
+          onResponseEnd() {
+            if (!failed) resolve({ statusCode, headers, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) });
+          },
+          onResponseError(_controller, error) {
+            // An answer that broke off after its status line is not retried: the upstream may have done the work.
+            fail(statusCode ? new HubError(502, `upstream answer broke off: ${error.message}`, { retryable: false }) : requestFailed(error));
+          },
+        },
+      );
+    } catch (error) {
+      fail(error instanceof HubError ? error : requestFailed(error as Error));
+    }
+  });
+}
+
 export async function sendUpstream(
   req: UpstreamRequest,
   opts: { method?: 'GET' | 'POST'; proxy?: string | null; proxyKey?: string; signal?: AbortSignal },
 ): Promise<UpstreamResponse> {
-  const body =
-    req.body === undefined
-      ? undefined
-      : req.raw
-        ? (req.body as Buffer)
-        : (rawBodies.get(req.body as object) ?? JSON.stringify(req.body)); // unchanged bodies go out as received
+  const body = bodyText(req);
   try {
     return await request(req.url, {
       method: opts.method ?? (body === undefined ? 'GET' : 'POST'),
@@ -47,6 +113,26 @@ export async function sendUpstream(
     });
   } catch (error) {
     if (opts.signal?.aborted) throw new HubError(499, 'client closed the request', { code: 'client_closed' });
-    throw new HubError(502, `请求上游地址失败: ${(error as Error).message}`, { code: 'http_request_failed', type: 'upstream_error', retryable: true });
+    throw requestFailed(error as Error);
   }
+}
+
+/** Reads a streamed answer to the end (bounded), for a stream request that got a plain answer. */
+export async function readWhole(res: UpstreamResponse): Promise<BufferedResponse> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BUFFERED_BODY) {
+        res.body.destroy();
+        throw new HubError(502, 'upstream answer too large');
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof HubError) throw error;
+    throw new HubError(502, `upstream answer broke off: ${(error as Error).message}`, { retryable: false });
+  }
+  return { statusCode: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, size) };
 }

@@ -43,10 +43,13 @@ export const openAICompatible: ProviderAdapter = {
     if (opts.raw) return { url: url(channel, endpoint), headers: headers(channel, false), body, raw: true };
     let out = body as Record<string, unknown>;
     if (opts.stream && (endpoint === 'chat/completions' || endpoint === 'completions')) {
-      const { stream_options: _ignored, ...rest } = out;
-      out = STREAM_USAGE_TYPES.has(channel.type)
-        ? { ...rest, stream_options: { ...((out.stream_options as object) ?? {}), include_usage: true } }
-        : rest;
+      const wantsUsage = STREAM_USAGE_TYPES.has(channel.type);
+      const options = out.stream_options as { include_usage?: unknown } | undefined;
+      // Rewritten only when needed: an untouched body goes out as the caller sent it.
+      if (wantsUsage ? options?.include_usage !== true : options !== undefined) {
+        const { stream_options: _ignored, ...rest } = out;
+        out = wantsUsage ? { ...rest, stream_options: { ...(options ?? {}), include_usage: true } } : rest;
+      }
     }
     return { url: url(channel, endpoint), headers: headers(channel, true), body: out };
   },
