@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as endpoints from './openai-endpoints.js';
 
 /** How the fake answers a request; chosen per channel key. */
 export interface Behaviour {
@@ -20,7 +21,10 @@ export interface Behaviour {
 export interface Received {
   path: string;
   headers: IncomingMessage['headers'];
+  /** Parsed JSON, or the text of a non-JSON (multipart) body. */
   body: any;
+  /** The body exactly as it arrived. */
+  raw: string;
   key: string;
 }
 
@@ -34,7 +38,8 @@ const USAGE = (prompt: number, completion: number) => ({
 
 /**
  * A faithful fake of the OpenAI API on 127.0.0.1: chat completions (JSON and
- * SSE with stream_options.include_usage), embeddings and models; records
+ * SSE with stream_options.include_usage), completions, embeddings, models,
+ * images, audio, moderations, rerank and the Responses API; records
  * everything it receives. Usage is fixed per answer so billing is predictable:
  * prompt 10 tokens, one completion token per word.
  */
@@ -70,7 +75,8 @@ export class FakeOpenAI {
   private async handle(req: IncomingMessage, res: import('node:http').ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
+    // Multipart keeps its bytes one-to-one as latin1 so uploaded files can be compared exactly.
+    const text = Buffer.concat(chunks).toString(String(req.headers['content-type']).startsWith('multipart/') ? 'latin1' : 'utf8');
     let body: any = text;
     try {
       body = text ? JSON.parse(text) : undefined;
@@ -79,7 +85,7 @@ export class FakeOpenAI {
     }
     const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
     const path = (req.url ?? '').split('?')[0];
-    this.received.push({ path, headers: req.headers, body, key });
+    this.received.push({ path, headers: req.headers, body, raw: text, key });
     const b = this.behaviours.get(key) ?? {};
     if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
     if (b.status && b.status >= 400) {
@@ -95,8 +101,32 @@ export class FakeOpenAI {
       const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
       return this.json(res, { object: 'list', data: [{ object: 'embedding', index: 0, embedding }], model: body.model, usage: { prompt_tokens: 7, total_tokens: 7 } });
     }
-    if (path !== '/v1/chat/completions') return this.json(res, { error: { message: 'not found' } }, 404);
     const words = (b.content ?? 'Hello from the fake upstream').split(' ');
+    const multipart = typeof body === 'string' ? body : '';
+    switch (path) {
+      case '/v1/completions':
+        return endpoints.completions(res, body, words, Boolean(b.noUsage));
+      case '/v1/images/generations':
+        return endpoints.images(res, body.model, body.n ?? 1);
+      case '/v1/images/edits':
+      case '/v1/images/variations':
+        return endpoints.images(res, endpoints.multipartField(multipart, 'model'), Number(endpoints.multipartField(multipart, 'n') ?? 1));
+      case '/v1/audio/speech':
+        return endpoints.speech(res);
+      case '/v1/audio/transcriptions':
+      case '/v1/audio/translations':
+        return endpoints.transcription(res, endpoints.multipartField(multipart, 'response_format'), words.join(' '));
+      case '/v1/moderations':
+        return endpoints.moderations(res, body);
+      case '/v1/rerank':
+        return endpoints.rerank(res, body);
+      case '/v1/responses':
+        return endpoints.responses(res, body, words, Boolean(b.noUsage));
+      case '/v1/chat/completions':
+        break;
+      default:
+        return this.json(res, { error: { message: 'not found' } }, 404);
+    }
     if (body.stream) return this.stream(res, body, words, b);
     return this.json(res, {
       id: 'chatcmpl-fake',

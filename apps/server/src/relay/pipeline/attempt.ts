@@ -55,7 +55,7 @@ export function withModel(body: Record<string, unknown> | Buffer, model: string,
   if (!Buffer.isBuffer(body)) return body.model === model ? body : { ...body, model };
   if (model === original) return body;
   const text = body.toString('latin1');
-  return Buffer.from(text.replace(/(name="model"\r\n\r\n)[^\r\n]+/, `$1${model}`), 'latin1');
+  return Buffer.from(text.replace(/(name="model"\r\n(?:[^\r\n]+\r\n)*\r\n)[^\r\n]+/, `$1${model}`), 'latin1');
 }
 
 export function buildUpstream(route: RoutedChannel, endpoint: Parameters<ProviderAdapter['buildRequest']>[0], body: Record<string, unknown> | Buffer, opts: { stream: boolean; contentType?: string }): UpstreamRequest {

@@ -4,6 +4,7 @@ import type { Endpoint } from '../providers/types.js';
 import type { RelayState } from './relay-state.js';
 import { authenticate, checkModelAllowed, type Caller } from './caller.js';
 import { countChat, countInput, estimateChat, estimateInput } from '../tokenizer.js';
+import { imageVirtualTokens } from './image-cost.js';
 
 /** Everything known about a relay request before the first upstream attempt. */
 export interface Prepared {
@@ -32,10 +33,18 @@ const DEFAULT_MODELS: Partial<Record<Endpoint, string>> = {
   moderations: 'text-moderation-latest',
 };
 
-/** Reads `model` from a multipart body without a full parser (it is a plain text field). */
-function multipartModel(raw: Buffer): string | undefined {
-  const match = /name="model"\r\n\r\n([^\r\n]+)/.exec(raw.toString('latin1', 0, Math.min(raw.length, 64 * 1024)));
+/** Reads a plain text field from a multipart body without a full parser (files are left alone). */
+function multipartField(raw: Buffer, name: string): string | undefined {
+  const head = raw.toString('latin1', 0, Math.min(raw.length, 64 * 1024));
+  const match = new RegExp(`name="${name}"\\r\\n(?:[^\\r\\n]+\\r\\n)*\\r\\n([^\\r\\n]+)`).exec(head);
   return match?.[1]?.trim();
+}
+
+/** Prompt size of a multipart request: images by their virtual tokens, audio uploads 0 (relay.md §4.4). */
+function multipartPrompt(endpoint: Endpoint, raw: Buffer): number {
+  if (endpoint !== 'images/edits' && endpoint !== 'images/variations') return 0;
+  const field = (name: string) => multipartField(raw, name);
+  return imageVirtualTokens({ model: field('model'), n: field('n'), size: field('size'), quality: field('quality'), style: field('style') });
 }
 
 type Counter = { chat: (m: unknown, t?: unknown) => Promise<number> | number; input: (i: unknown) => Promise<number> | number };
@@ -59,7 +68,7 @@ async function promptSize(endpoint: Endpoint, body: Record<string, unknown>, c: 
     case 'images/generations':
     case 'images/edits':
     case 'images/variations':
-      return 1000 * (typeof body.n === 'number' && body.n > 0 ? body.n : 1);
+      return imageVirtualTokens(body);
     default:
       return 0;
   }
@@ -94,7 +103,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
   let rawModel: unknown;
   if (multipart) {
     body = req.body as Buffer;
-    rawModel = multipartModel(body);
+    rawModel = multipartField(body, 'model');
   } else {
     if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body)) throw new HubError(400, 'request body must be a JSON object');
     body = req.body as Record<string, unknown>;
@@ -127,7 +136,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
     stream: json.stream === true,
     group,
     groupRatio: Number(groupRow.ratio),
-    promptEstimate: multipart ? 0 : await promptSize(endpoint, json, quick),
+    promptEstimate: multipart ? multipartPrompt(endpoint, body as Buffer) : await promptSize(endpoint, json, quick),
     maxOutput: maxOutputOf(json),
     hasTools: Array.isArray(json.tools) && json.tools.length > 0,
     startedAt,

@@ -6,7 +6,9 @@ interface OpenAIUsage {
   input_tokens?: number;
   output_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number; audio_tokens?: number };
-  input_tokens_details?: { cached_tokens?: number };
+  input_tokens_details?: { cached_tokens?: number; audio_tokens?: number };
+  /** Transcription usage spells it in the singular. */
+  input_token_details?: { audio_tokens?: number };
   completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number };
   output_tokens_details?: { reasoning_tokens?: number };
 }
@@ -25,7 +27,7 @@ export function readOpenAIUsage(raw: unknown): Usage | null {
   usage.promptTokens = n(u.prompt_tokens ?? u.input_tokens);
   usage.completionTokens = n(u.completion_tokens ?? u.output_tokens);
   usage.cachedTokens = n(u.prompt_tokens_details?.cached_tokens ?? u.input_tokens_details?.cached_tokens);
-  usage.audioInputTokens = n(u.prompt_tokens_details?.audio_tokens);
+  usage.audioInputTokens = n(u.prompt_tokens_details?.audio_tokens ?? u.input_tokens_details?.audio_tokens ?? u.input_token_details?.audio_tokens);
   usage.reasoningTokens = n(u.completion_tokens_details?.reasoning_tokens ?? u.output_tokens_details?.reasoning_tokens);
   usage.audioOutputTokens = n(u.completion_tokens_details?.audio_tokens);
   return usage;

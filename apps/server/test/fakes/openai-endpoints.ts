@@ -1,0 +1,83 @@
+import type { ServerResponse } from 'node:http';
+
+/** The fake's answers for the non-chat OpenAI endpoints, shaped as the real API answers them. */
+
+export const SPEECH_BYTES = Buffer.from('ID3\u0004fake-mp3-frames', 'latin1');
+
+/** A `name="field"` value from a multipart body (enough for the fake: plain text fields). */
+export function multipartField(text: string, name: string): string | undefined {
+  return new RegExp(`name="${name}"\\r\\n\\r\\n([^\\r\\n]*)`).exec(text)?.[1];
+}
+
+function json(res: ServerResponse, value: unknown, status = 200) {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+}
+
+const sse = (res: ServerResponse, event: string | undefined, data: unknown) =>
+  res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+
+export function completions(res: ServerResponse, body: any, words: string[], noUsage: boolean) {
+  const base = { id: 'cmpl-fake', object: 'text_completion', created: 1700000000, model: body.model };
+  const usage = { prompt_tokens: 4, completion_tokens: words.length, total_tokens: 4 + words.length };
+  if (!body.stream) return json(res, { ...base, choices: [{ index: 0, text: words.join(' '), finish_reason: 'stop', logprobs: null }], ...(noUsage ? {} : { usage }) });
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  words.forEach((w, i) => sse(res, undefined, { ...base, choices: [{ index: 0, text: i ? ` ${w}` : w, finish_reason: null, logprobs: null }] }));
+  if (body.stream_options?.include_usage && !noUsage) sse(res, undefined, { ...base, choices: [], usage });
+  res.end('data: [DONE]\n\n');
+}
+
+export function images(res: ServerResponse, model: string | undefined, n: number) {
+  const data = Array.from({ length: n }, (_, i) => ({ url: `https://images.example/fake-${i}.png`, revised_prompt: 'a fake picture' }));
+  // gpt-image-1 reports token usage; DALL·E models report none.
+  const usage = model === 'gpt-image-1' ? { input_tokens: 50, output_tokens: 4160, total_tokens: 4210, input_tokens_details: { text_tokens: 50, image_tokens: 0 } } : undefined;
+  json(res, { created: 1700000000, data, ...(usage ? { usage } : {}) });
+}
+
+export function speech(res: ServerResponse) {
+  res.writeHead(200, { 'content-type': 'audio/mpeg' });
+  res.end(SPEECH_BYTES);
+}
+
+export function transcription(res: ServerResponse, format: string | undefined, text: string) {
+  if (format === 'text') {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    return res.end(`${text}\n`);
+  }
+  json(res, { text, usage: { type: 'duration', seconds: 3 } });
+}
+
+export function moderations(res: ServerResponse, body: any) {
+  const inputs = Array.isArray(body.input) ? body.input : [body.input];
+  json(res, {
+    id: 'modr-fake',
+    model: body.model ?? 'omni-moderation-latest',
+    results: inputs.map(() => ({ flagged: false, categories: { violence: false }, category_scores: { violence: 0.001 } })),
+  });
+}
+
+export function rerank(res: ServerResponse, body: any) {
+  const docs: unknown[] = Array.isArray(body.documents) ? body.documents : [];
+  const results = docs.map((d, index) => ({ index, relevance_score: 1 / (index + 1), document: { text: typeof d === 'string' ? d : JSON.stringify(d) } }));
+  json(res, { model: body.model, results, usage: { prompt_tokens: 12, total_tokens: 12 } });
+}
+
+export function responses(res: ServerResponse, body: any, words: string[], noUsage: boolean) {
+  const text = words.join(' ');
+  const message = { id: 'msg_fake', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+  const usage = { input_tokens: 9, input_tokens_details: { cached_tokens: 0 }, output_tokens: words.length, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 9 + words.length };
+  const done = { id: 'resp_fake', object: 'response', created_at: 1700000000, status: 'completed', model: body.model, output: [message], ...(noUsage ? {} : { usage }) };
+  if (!body.stream) return json(res, done);
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  let seq = 0;
+  const event = (type: string, rest: Record<string, unknown>) => sse(res, type, { type, sequence_number: seq++, ...rest });
+  event('response.created', { response: { ...done, status: 'in_progress', output: [], usage: null } });
+  event('response.output_item.added', { output_index: 0, item: { ...message, status: 'in_progress', content: [] } });
+  event('response.content_part.added', { output_index: 0, item_id: 'msg_fake', content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+  words.forEach((w, i) => event('response.output_text.delta', { output_index: 0, item_id: 'msg_fake', content_index: 0, delta: i ? ` ${w}` : w }));
+  event('response.output_text.done', { output_index: 0, item_id: 'msg_fake', content_index: 0, text });
+  event('response.content_part.done', { output_index: 0, item_id: 'msg_fake', content_index: 0, part: message.content[0] });
+  event('response.output_item.done', { output_index: 0, item: message });
+  event('response.completed', { response: done });
+  res.end();
+}
