@@ -48,7 +48,7 @@ export async function fetchUpstreamModels(ctx: AppContext, channel: ChannelRow):
   void ctx;
   const route = routeTo(channel, '');
   if (!route.adapter.modelsRequest || !route.adapter.parseModels) throw new HubError(400, '该渠道类型不支持获取模型列表');
-  const res = await sendUpstream(route.adapter.modelsRequest(route.target), { method: 'GET', proxy: channel.proxy, signal: AbortSignal.timeout(30_000) });
+  const res = await sendUpstream(route.adapter.modelsRequest(route.target), { method: 'GET', proxy: channel.proxy, proxyKey: route.target.key, signal: AbortSignal.timeout(30_000) });
   const text = await res.body.text();
   if (res.statusCode >= 400) throw route.adapter.mapError(res.statusCode, text);
   return route.adapter.parseModels(JSON.parse(text));
@@ -58,7 +58,7 @@ export async function fetchUpstreamModels(ctx: AppContext, channel: ChannelRow):
 export async function queryBalance(ctx: AppContext, channel: ChannelRow): Promise<number | null> {
   const route = routeTo(channel, '');
   if (!route.adapter.balanceRequest || !route.adapter.parseBalance) return null;
-  const res = await sendUpstream(route.adapter.balanceRequest(route.target), { method: 'GET', proxy: channel.proxy, signal: AbortSignal.timeout(30_000) });
+  const res = await sendUpstream(route.adapter.balanceRequest(route.target), { method: 'GET', proxy: channel.proxy, proxyKey: route.target.key, signal: AbortSignal.timeout(30_000) });
   const balance = route.adapter.parseBalance(JSON.parse(await res.body.text()));
   if (balance !== null) {
     await ctx.db.updateTable('channels').set({ balance, balance_updated_time: nowSeconds() }).where('id', '=', channel.id).execute();

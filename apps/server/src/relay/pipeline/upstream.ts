@@ -1,4 +1,4 @@
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, Socks5ProxyAgent, request, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { HubError } from '../../common/errors.js';
 import type { UpstreamRequest } from '../providers/types.js';
@@ -13,16 +13,28 @@ const direct = new Agent({
   connect: { timeout: 5_000 },
 });
 const proxies = new Map<string, Dispatcher>();
+const MAX_PROXY_AGENTS = 256;
+const PROXY_TIMEOUTS = { headersTimeout: 300_000, bodyTimeout: 120_000 };
 
-function dispatcherFor(proxy: string | null | undefined, key: string): Dispatcher {
-  if (!proxy) return direct;
-  const url = proxy.includes('%s') ? proxy.replace('%s', key) : proxy;
-  if (!/^https?:\/\//.test(url)) throw new HubError(500, 'only http(s) proxies are supported for channels', { code: 'proxy_unsupported' });
+/**
+ * The dispatcher for a channel's proxy setting: none → the shared pool;
+ * http(s):// → CONNECT tunnel; socks5:// (or socks://) → SOCKS5, with user:pass
+ * when given. `%s` in the URL is replaced by the channel key (per-key proxies).
+ */
+export function dispatcherFor(proxy: string | null | undefined, key: string): Dispatcher {
+  if (!proxy?.trim()) return direct;
+  const url = proxy.trim().replace('%s', key);
   let agent = proxies.get(url);
-  if (!agent) {
-    agent = new ProxyAgent({ uri: url, headersTimeout: 300_000, bodyTimeout: 120_000 });
-    proxies.set(url, agent);
+  if (agent) return agent;
+  if (/^https?:\/\//i.test(url)) agent = new ProxyAgent({ uri: url, ...PROXY_TIMEOUTS });
+  else if (/^socks5?:\/\//i.test(url)) agent = new Socks5ProxyAgent(url);
+  else throw new HubError(503, 'channel proxy must be an http://, https:// or socks5:// URL', { code: 'channel_misconfigured', retryable: true });
+  if (proxies.size >= MAX_PROXY_AGENTS) {
+    const [oldestUrl, oldest] = proxies.entries().next().value!;
+    proxies.delete(oldestUrl);
+    void oldest.close();
   }
+  proxies.set(url, agent);
   return agent;
 }
 
