@@ -31,8 +31,9 @@ async function api(base: string, path: string, init: RequestInit & { cookie?: st
   return { res, json: (await res.json()) as any };
 }
 
-function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+/** VmRSS (now) or VmHWM (peak) of a process, in MB. */
+function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
   return line ? Math.round(Number(line.replace(/\D+/g, '')) / 1024) : NaN;
 }
 
@@ -49,7 +50,8 @@ async function main() {
     { PORT: port, HOST: '127.0.0.1', DATA_DIR: dir, SQLITE_PATH: join(dir, 'bench.db'), INITIAL_ROOT_PASSWORD: PASSWORD, LOG_LEVEL: 'info', GLOBAL_API_RATE_LIMIT: '0', CRITICAL_RATE_LIMIT: '0', SQL_DSN: '' },
     /listening/,
     // BENCH_PROFILE=dir writes a V8 CPU profile of the gateway there (open it in Chrome DevTools).
-    [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
+    // --enable-source-maps as scripts/start.mjs runs it.
+    ['--enable-source-maps', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
   );
   const gw = `http://127.0.0.1:${port}`;
   try {
@@ -86,7 +88,10 @@ async function main() {
       }
     }
     console.log(`\n${header}\n${rows.join('\n')}`);
-    console.log(`\ngateway RSS after load: ${rssMb(gateway.child.pid!)} MB`);
+    const pid = gateway.child.pid!;
+    console.log(`\ngateway RSS after load: ${rssMb(pid)} MB (peak during load ${rssMb(pid, 'VmHWM')} MB)`);
+    await new Promise((r) => setTimeout(r, 10_000));
+    console.log(`gateway RSS 10 s after load: ${rssMb(pid)} MB`);
   } finally {
     gateway.child.kill('SIGTERM');
     upstream.child.kill('SIGTERM');

@@ -31,7 +31,6 @@ export async function handleRelay(state: RelayState, req: FastifyRequest, reply:
   const tried = new Set<number>();
   if (p.caller.excludedChannel) tried.add(p.caller.excludedChannel);
   const extraAttempts = p.caller.pinnedChannel ? 0 : Math.max(0, ctx.options.get('RetryTimes'));
-  const keywords = ctx.options.get('DisableChannelKeywords').split('\n').map((k) => k.trim());
   let lastError: HubError | undefined;
 
   for (let attempt = 0; attempt <= extraAttempts; attempt++) {
@@ -67,7 +66,7 @@ export async function handleRelay(state: RelayState, req: FastifyRequest, reply:
       if (hold) releaseHold(state, p, hold);
       const hub = error instanceof HubError ? error : new HubError(502, (error as Error).message, { retryable: true });
       if (hub.code === 'insufficient_quota_local') throw hub;
-      const verdict = classifyFailure(hub, keywords);
+      const verdict = classifyFailure(hub, ctx.options.get('DisableChannelKeywords').split('\n').map((k) => k.trim()));
       if (verdict.channelFault) void autoDisable(state, row, hub.message);
       lastError = hub;
       if (!verdict.retry) throw hub;
