@@ -14,6 +14,8 @@ export interface Behaviour {
   noUsage?: boolean;
   /** Close the connection after this many content chunks. */
   cutAfterChunks?: number;
+  /** Send the stream's 200 headers, then close without a single event. */
+  cutBeforeFirstChunk?: boolean;
   /** Milliseconds between stream chunks. */
   chunkDelayMs?: number;
 }
@@ -145,6 +147,12 @@ export class FakeOpenAI {
 
   private async stream(res: import('node:http').ServerResponse, body: any, words: string[], b: Behaviour) {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
+    if (b.cutBeforeFirstChunk) {
+      res.flushHeaders();
+      await new Promise((r) => setTimeout(r, 20));
+      res.destroy();
+      return;
+    }
     const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1700000000, model: body.model };
     res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })}\n\n`);
     for (const [i, word] of words.entries()) {

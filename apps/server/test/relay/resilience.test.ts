@@ -27,6 +27,27 @@ describe.each(testDialects())('failover, limits and billing safety on %s', (dial
     expect(f.fake.forKey('spare-key')).toHaveLength(2);
   });
 
+  it('fails over, free of charge, a stream that breaks before its first byte', async () => {
+    await f.addChannel({ key: 'mute-key', models: 'mute-model', priority: 10 });
+    await f.addChannel({ key: 'talk-key', models: 'mute-model', priority: 0 });
+    await f.server.ctx.db.insertInto('prices').values({ model: 'mute-model', type: 'tokens', channel_type: 1, input: 1, output: 1 }).execute();
+    await f.server.ctx.store.publish('prices:changed', '');
+    f.fake.behave('mute-key', { cutBeforeFirstChunk: true });
+    const { key, userId } = await f.newUser({ quota: 1_000_000 });
+    const stream = await f.openai(key).chat.completions.create({ ...ask('mute-model'), stream: true, stream_options: { include_usage: true } });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    expect(text).toBe('Hello from the fake upstream');
+    expect(f.fake.forKey('mute-key')).toHaveLength(1);
+    expect(f.fake.forKey('talk-key')).toHaveLength(1);
+    await f.flush();
+    const logs = await f.server.ctx.db.selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 2).execute();
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ quota: 15, content: '' });
+    const user = await f.server.ctx.db.selectFrom('users').select(['quota', 'request_count']).where('id', '=', userId).executeTakeFirstOrThrow();
+    expect(user).toMatchObject({ quota: 1_000_000 - 15, request_count: 1 });
+  });
+
   it('does not retry a caller error and returns it as is', async () => {
     await f.addChannel({ key: 'strict-key', models: 'strict-model', priority: 5 });
     await f.addChannel({ key: 'strict-spare', models: 'strict-model', priority: 0 });

@@ -6,7 +6,8 @@ import type { UpstreamResponse } from './upstream.js';
 import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
 import type { Hold } from './handle.js';
-import { settle } from './settle.js';
+import { releaseHold, settle } from './settle.js';
+import { HubError } from '../../common/errors.js';
 import { countText } from '../tokenizer.js';
 import { exactPrompt } from './prepare.js';
 
@@ -19,7 +20,9 @@ export const DRAIN_AFTER_DISCONNECT_MS = 30_000;
  * - client gone mid-stream: keep reading upstream (bounded) for its usage; if none
  *   comes, bill the prompt plus the tokens actually delivered;
  * - upstream breaks off: the client gets an error event (no [DONE]), delivered tokens
- *   are billed and the log row says so.
+ *   are billed and the log row says so;
+ * - upstream fails before its first byte: nothing was sent, the hold is released and
+ *   the attempt fails over.
  */
 export async function respondStream(
   state: RelayState,
@@ -29,6 +32,21 @@ export async function respondStream(
   reply: FastifyReply,
   abort: AbortController,
 ): Promise<void> {
+  // Nothing is sent to the client before upstream's first byte: a stream that fails
+  // before it costs nothing and fails over like any other failed attempt.
+  const chunks = res.body[Symbol.asyncIterator]();
+  let first: IteratorResult<Buffer>;
+  try {
+    first = await chunks.next();
+  } catch (error) {
+    releaseHold(state, p, hold);
+    throw new HubError(502, `upstream stream failed before its first byte: ${(error as Error).message}`, { retryable: true });
+  }
+  if (first.done) {
+    releaseHold(state, p, hold);
+    throw new HubError(502, 'upstream stream ended before its first byte', { retryable: true });
+  }
+
   const raw = reply.raw;
   reply.hijack();
   raw.writeHead(200, {
@@ -67,7 +85,8 @@ export async function respondStream(
   let upstreamError: string | undefined;
   const decoder = new TextDecoder();
   try {
-    for await (const chunk of res.body) {
+    for (let next: IteratorResult<Buffer> = first; !next.done; next = await chunks.next()) {
+      const chunk = next.value;
       firstByteMs ??= Date.now() - p.startedAt;
       parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
       if (clientGone || !pending.length) {
