@@ -1,0 +1,135 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request as a fake upstream received it. */
+export interface Received {
+  path: string;
+  /** Query parameters of the URL. */
+  query: URLSearchParams;
+  method: string;
+  headers: IncomingMessage['headers'];
+  /** Parsed JSON, or the text when the body is not JSON. */
+  body: any;
+  /** The body exactly as it arrived. */
+  raw: string;
+  /** The credential the fake identified the caller by ('' when none). */
+  key: string;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The HTTP plumbing the provider fakes share: a server on 127.0.0.1, a log of
+ * received requests and one behaviour per credential.
+ */
+export abstract class FakeHttp<B extends object> {
+  readonly received: Received[] = [];
+  protected behaviours = new Map<string, B>();
+  private server: Server;
+  url = '';
+
+  constructor() {
+    this.server = createServer((req, res) => {
+      this.dispatch(req, res).catch((err) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(`fake crashed: ${String(err?.stack ?? err)}`);
+      });
+    });
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  behave(key: string, behaviour: B): void {
+    this.behaviours.set(key, behaviour);
+  }
+
+  behaviour(key: string): B {
+    return this.behaviours.get(key) ?? ({} as B);
+  }
+
+  forKey(key: string): Received[] {
+    return this.received.filter((r) => r.key === key);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((r) => this.server.close(r));
+  }
+
+  stop(): Promise<void> {
+    return this.close();
+  }
+
+  /** The credential a request carries, as this provider reads it. */
+  protected abstract keyOf(req: IncomingMessage, query: URLSearchParams): string;
+
+  protected abstract handle(req: Received, res: ServerResponse): Promise<void> | void;
+
+  private async dispatch(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: any = raw;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      // not JSON: kept as text so the handler can answer like the provider does
+    }
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const received: Received = {
+      path: url.pathname,
+      query: url.searchParams,
+      method: req.method ?? 'GET',
+      headers: req.headers,
+      body,
+      raw,
+      key: this.keyOf(req, url.searchParams),
+    };
+    this.received.push(received);
+    await this.handle(received, res);
+  }
+}
+
+export function sendJson(res: ServerResponse, value: unknown, status = 200, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(value));
+}
+
+/** Stream pacing shared by the fakes: cuts and delays counted in content chunks. */
+export interface StreamPacing {
+  /** Close the connection after this many content chunks. */
+  cutAfterChunks?: number;
+  /** Send the stream's 200 headers, then close without a single event. */
+  cutBeforeFirstChunk?: boolean;
+  /** Milliseconds between stream chunks. */
+  chunkDelayMs?: number;
+}
+
+/** Writes pieces one by one with the pacing; `isContent` says which pieces count as content chunks. Answers false when cut. */
+export async function writePaced(res: ServerResponse, pieces: { text: string | Buffer; content: boolean }[], pacing: StreamPacing): Promise<boolean> {
+  if (pacing.cutBeforeFirstChunk) {
+    res.flushHeaders();
+    await sleep(20);
+    res.destroy();
+    return false;
+  }
+  let content = 0;
+  for (const piece of pieces) {
+    if (piece.content) {
+      if (pacing.cutAfterChunks !== undefined && content >= pacing.cutAfterChunks) {
+        await sleep(50); // let the chunks already written reach the gateway
+        res.destroy();
+        return false;
+      }
+      content++;
+      if (pacing.chunkDelayMs) await sleep(pacing.chunkDelayMs);
+    }
+    if (res.destroyed) return false;
+    res.write(piece.text);
+  }
+  return true;
+}
