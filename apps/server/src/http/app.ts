@@ -8,6 +8,7 @@ import { registerSession } from './session.js';
 import { consoleErrorHandler, openAIErrorBody, toHubError } from './errors.js';
 import { registerConsoleRoutes } from '../console/index.js';
 import { registerRelayRoutes } from '../relay/index.js';
+import { registerRelayExtras } from '../relay/extra-routes.js';
 
 const RELAY_PREFIXES = ['/v1', '/claude', '/gemini', '/v1beta', '/mj', '/suno', '/kling', '/recraftAI'];
 
@@ -41,6 +42,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     { prefix: '/api' },
   );
   await app.register(async (scope) => registerRelayRoutes(scope, ctx));
+  await app.register(async (scope) => registerRelayExtras(scope, ctx));
 
   const dist = opts.webDist ? resolve(opts.webDist) : undefined;
   const hasWeb = dist !== undefined && existsSync(resolve(dist, 'index.html'));
