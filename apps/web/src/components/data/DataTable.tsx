@@ -1,0 +1,262 @@
+import { Fragment, useState, type ReactNode } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  Collapse,
+  IconButton,
+  LinearProgress,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TablePagination,
+  TableRow,
+  TableSortLabel,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
+import KeyboardArrowDown from '@mui/icons-material/KeyboardArrowDown';
+import KeyboardArrowUp from '@mui/icons-material/KeyboardArrowUp';
+import InboxOutlined from '@mui/icons-material/InboxOutlined';
+import { useTranslation } from 'react-i18next';
+import { describeError } from '../../lib/error-handler';
+import { PAGE_SIZE_OPTIONS } from './page-sizes';
+
+export interface DataColumn<T> {
+  field: string;
+  header: string;
+  sortable?: boolean;
+  align?: 'left' | 'right' | 'center';
+  width?: number;
+  render?: (row: T) => ReactNode;
+  hideOnPhone?: boolean;
+}
+
+type Id = string | number;
+
+export interface DataTableProps<T> {
+  columns: DataColumn<T>[];
+  rows: T[];
+  rowKey: (row: T) => Id;
+  loading: boolean;
+  error?: unknown;
+  onRetry?: () => void;
+  emptyText?: string;
+  sort?: { field: string; order: 'asc' | 'desc' };
+  onSort?: (field: string) => void;
+  pagination?: { page: number; pageSize: number; total: number; onPage: (p: number) => void; onPageSize: (s: number) => void; options?: number[] };
+  selection?: { selected: Id[]; onChange: (ids: Id[]) => void };
+  renderExpanded?: (row: T) => ReactNode;
+}
+
+const SKELETON_ROWS = 5;
+
+function cellValue<T>(row: T, col: DataColumn<T>): ReactNode {
+  if (col.render) return col.render(row);
+  const v = (row as Record<string, unknown>)[col.field];
+  return v === null || v === undefined ? '' : String(v as string | number);
+}
+
+/** The console's table: sortable headers, skeleton while loading, empty and error states, cards on phones. */
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { columns, rows, rowKey, loading, error, selection, renderExpanded, pagination } = props;
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const [open, setOpen] = useState<Set<Id>>(new Set());
+
+  const toggleOpen = (id: Id) =>
+    setOpen((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const ids = rows.map(rowKey);
+  const chosen = new Set(selection?.selected ?? []);
+  const allChosen = ids.length > 0 && ids.every((id) => chosen.has(id));
+  const someChosen = ids.some((id) => chosen.has(id));
+  const toggleAll = () => selection?.onChange(allChosen ? [] : ids);
+  const toggleOne = (id: Id) => selection?.onChange(chosen.has(id) ? selection.selected.filter((x) => x !== id) : [...selection.selected, id]);
+
+  const visible = phone ? columns.filter((c) => !c.hideOnPhone) : columns;
+  const showSkeleton = loading && rows.length === 0 && !error;
+
+  let body: ReactNode;
+  if (error && rows.length === 0) {
+    body = (
+      <Alert
+        severity="error"
+        data-testid="table-error"
+        sx={{ m: 2 }}
+        action={
+          props.onRetry && (
+            <Button color="inherit" size="small" onClick={props.onRetry}>
+              {t('table.retry')}
+            </Button>
+          )
+        }
+      >
+        {describeError(error, t).text}
+      </Alert>
+    );
+  } else if (!showSkeleton && rows.length === 0) {
+    body = (
+      <Stack data-testid="table-empty" spacing={1} sx={{ py: 6, color: 'text.secondary', alignItems: 'center' }}>
+        <InboxOutlined sx={{ fontSize: 44 }} color="disabled" />
+        <Typography>{props.emptyText ?? t('table.empty')}</Typography>
+      </Stack>
+    );
+  }
+
+  const expandButton = (id: Id) => (
+    <IconButton size="small" aria-label={t('table.expand')} onClick={() => toggleOpen(id)}>
+      {open.has(id) ? <KeyboardArrowUp fontSize="small" /> : <KeyboardArrowDown fontSize="small" />}
+    </IconButton>
+  );
+
+  const paginator = pagination && (
+    <TablePagination
+      component="div"
+      count={pagination.total}
+      page={pagination.total === 0 ? 0 : Math.min(pagination.page, Math.max(0, Math.ceil(pagination.total / pagination.pageSize) - 1))}
+      rowsPerPage={pagination.pageSize}
+      rowsPerPageOptions={pagination.options ?? PAGE_SIZE_OPTIONS}
+      onPageChange={(_e, p) => pagination.onPage(p)}
+      onRowsPerPageChange={(e) => pagination.onPageSize(Number(e.target.value))}
+      labelRowsPerPage={phone ? '' : t('table.rowsPerPage')}
+      labelDisplayedRows={({ from, to, count }) => t('table.displayed', { from, to, count })}
+      showFirstButton
+      showLastButton
+    />
+  );
+
+  if (phone) {
+    return (
+      <Box data-testid="data-table" data-layout="cards">
+        {loading && <LinearProgress sx={{ mb: 1 }} />}
+        {body}
+        {showSkeleton &&
+          Array.from({ length: 3 }, (_, i) => <Skeleton key={i} variant="rounded" height={96} sx={{ mb: 1 }} />)}
+        <Stack spacing={1}>
+          {rows.map((row) => {
+            const id = rowKey(row);
+            return (
+              <Card key={id} data-testid="table-row" sx={{ p: 1.5 }}>
+                {(selection || renderExpanded) && (
+                  <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
+                    {selection ? <Checkbox size="small" checked={chosen.has(id)} onChange={() => toggleOne(id)} /> : <span />}
+                    {renderExpanded && expandButton(id)}
+                  </Stack>
+                )}
+                {visible.map((col) => (
+                  <Stack key={col.field} direction="row" spacing={2} sx={{ py: 0.5, justifyContent: 'space-between', alignItems: 'center' }}>
+                    <Typography variant="caption" color="text.secondary" sx={{ flexShrink: 0 }}>
+                      {col.header}
+                    </Typography>
+                    <Box sx={{ textAlign: 'right', minWidth: 0 }}>{cellValue(row, col)}</Box>
+                  </Stack>
+                ))}
+                {renderExpanded && (
+                  <Collapse in={open.has(id)} unmountOnExit>
+                    <Box sx={{ pt: 1 }}>{renderExpanded(row)}</Box>
+                  </Collapse>
+                )}
+              </Card>
+            );
+          })}
+        </Stack>
+        {paginator}
+      </Box>
+    );
+  }
+
+  const span = visible.length + (selection ? 1 : 0) + (renderExpanded ? 1 : 0);
+  return (
+    <Box data-testid="data-table" data-layout="table">
+      <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
+      <TableContainer>
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              {renderExpanded && <TableCell padding="checkbox" />}
+              {selection && (
+                <TableCell padding="checkbox">
+                  <Checkbox size="small" checked={allChosen} indeterminate={someChosen && !allChosen} onChange={toggleAll} slotProps={{ input: { 'aria-label': t('table.selectAll') } }} />
+                </TableCell>
+              )}
+              {visible.map((col) => {
+                const active = props.sort?.field === col.field;
+                return (
+                  <TableCell key={col.field} align={col.align} sx={{ width: col.width, whiteSpace: 'nowrap', fontWeight: 600 }} sortDirection={active ? props.sort?.order : false}>
+                    {col.sortable && props.onSort ? (
+                      <TableSortLabel active={active} direction={active ? props.sort?.order : 'asc'} onClick={() => props.onSort?.(col.field)}>
+                        {col.header}
+                      </TableSortLabel>
+                    ) : (
+                      col.header
+                    )}
+                  </TableCell>
+                );
+              })}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {showSkeleton &&
+              Array.from({ length: SKELETON_ROWS }, (_, i) => (
+                <TableRow key={`skeleton-${i}`} data-testid="table-skeleton">
+                  {Array.from({ length: span }, (_, j) => (
+                    <TableCell key={j}>
+                      <Skeleton />
+                    </TableCell>
+                  ))}
+                </TableRow>
+              ))}
+            {body && (
+              <TableRow>
+                <TableCell colSpan={span} sx={{ border: 0 }}>
+                  {body}
+                </TableCell>
+              </TableRow>
+            )}
+            {rows.map((row) => {
+              const id = rowKey(row);
+              return (
+                <Fragment key={id}>
+                  <TableRow hover data-testid="table-row" selected={chosen.has(id)} sx={renderExpanded ? { '& > td': { borderBottom: open.has(id) ? 0 : undefined } } : undefined}>
+                    {renderExpanded && <TableCell padding="checkbox">{expandButton(id)}</TableCell>}
+                    {selection && (
+                      <TableCell padding="checkbox">
+                        <Checkbox size="small" checked={chosen.has(id)} onChange={() => toggleOne(id)} />
+                      </TableCell>
+                    )}
+                    {visible.map((col) => (
+                      <TableCell key={col.field} align={col.align}>
+                        {cellValue(row, col)}
+                      </TableCell>
+                    ))}
+                  </TableRow>
+                  {renderExpanded && open.has(id) && (
+                    <TableRow>
+                      <TableCell colSpan={span} sx={{ bgcolor: 'action.hover', py: 1.5 }}>
+                        {renderExpanded(row)}
+                      </TableCell>
+                    </TableRow>
+                  )}
+                </Fragment>
+              );
+            })}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      {paginator}
+    </Box>
+  );
+}

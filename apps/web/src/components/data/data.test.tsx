@@ -1,0 +1,211 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { Provider } from 'react-redux';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { TextField } from '@mui/material';
+import i18n from '../../lib/i18n';
+import { ApiError } from '../../lib/api';
+import { makeStore } from '../../store';
+import { ConfirmDialog, DataTable, FilterBar, JsonField, QuotaText, StatusChip, TimeText, usePagedList, type DataColumn } from '.';
+import { jsonError } from './JsonField';
+
+const toasts = vi.hoisted(() => [] as { message: string; variant?: string }[]);
+vi.mock('notistack', () => ({ enqueueSnackbar: (message: string, o: { variant?: string }) => toasts.push({ message, variant: o?.variant }) }));
+import { nextOrder, parseOrder, readPageSize } from './page-sizes';
+
+beforeAll(async () => {
+  await i18n.changeLanguage('en_US');
+  await i18n.loadNamespaces('common');
+});
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+interface Row {
+  id: number;
+  name: string;
+}
+const columns: DataColumn<Row>[] = [
+  { field: 'id', header: 'ID', sortable: true },
+  { field: 'name', header: 'Name', render: (r) => <b>{r.name.toUpperCase()}</b> },
+  { field: 'secret', header: 'Secret', hideOnPhone: true, render: () => 'hidden-on-phone' },
+];
+const rows: Row[] = [
+  { id: 1, name: 'alpha' },
+  { id: 2, name: 'beta' },
+];
+
+describe('DataTable', () => {
+  it('renders rows through render functions and sorts by header', () => {
+    const onSort = vi.fn();
+    render(<DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={false} sort={{ field: 'id', order: 'desc' }} onSort={onSort} />);
+    expect(screen.getAllByTestId('table-row')).toHaveLength(2);
+    expect(screen.getByText('ALPHA')).toBeTruthy();
+    fireEvent.click(screen.getByText('ID'));
+    expect(onSort).toHaveBeenCalledWith('id');
+    // Name is not sortable: no sort label to click.
+    expect(screen.getByText('Name').closest('.MuiTableSortLabel-root')).toBeNull();
+  });
+
+  it('shows skeleton rows while the first page loads, then the empty text', () => {
+    const { rerender } = render(<DataTable columns={columns} rows={[]} rowKey={(r) => r.id} loading />);
+    expect(screen.getAllByTestId('table-skeleton').length).toBeGreaterThan(0);
+    expect(screen.queryByTestId('table-empty')).toBeNull();
+    rerender(<DataTable columns={columns} rows={[]} rowKey={(r) => r.id} loading={false} emptyText="Nothing here" />);
+    expect(screen.getByTestId('table-empty').textContent).toContain('Nothing here');
+  });
+
+  it('shows the server message with a retry button on error', () => {
+    const onRetry = vi.fn();
+    render(<DataTable columns={columns} rows={[]} rowKey={(r) => r.id} loading={false} error={new ApiError('x', 400, 'bad filter')} onRetry={onRetry} />);
+    const alert = screen.getByTestId('table-error');
+    expect(alert.textContent).toContain('bad filter');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(onRetry).toHaveBeenCalledOnce();
+  });
+
+  it('selects one row, then all rows with the header checkbox', () => {
+    const onChange = vi.fn();
+    const { rerender } = render(<DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={false} selection={{ selected: [], onChange }} />);
+    const boxes = screen.getAllByRole('checkbox');
+    fireEvent.click(boxes[2]);
+    expect(onChange).toHaveBeenLastCalledWith([2]);
+    rerender(<DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={false} selection={{ selected: [2], onChange }} />);
+    const all = screen.getByRole('checkbox', { name: 'Select all' }) as HTMLInputElement;
+    expect(all.dataset.indeterminate).toBe('true');
+    fireEvent.click(all);
+    expect(onChange).toHaveBeenLastCalledWith([1, 2]);
+  });
+
+  it('expands a row to show its detail', () => {
+    render(<DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={false} renderExpanded={(r) => <span>detail of {r.name}</span>} />);
+    expect(screen.queryByText('detail of alpha')).toBeNull();
+    fireEvent.click(screen.getAllByRole('button', { name: 'Expand' })[0]);
+    expect(screen.getByText('detail of alpha')).toBeTruthy();
+  });
+
+  it('pages and changes the page size', () => {
+    const onPage = vi.fn();
+    const onPageSize = vi.fn();
+    render(<DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={false} pagination={{ page: 0, pageSize: 10, total: 25, onPage, onPageSize }} />);
+    expect(screen.getByText('1-10 of 25')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /next page/i }));
+    expect(onPage).toHaveBeenCalledWith(1);
+    fireEvent.click(screen.getByRole('button', { name: /last page/i }));
+    expect(onPage).toHaveBeenLastCalledWith(2);
+  });
+
+  it('becomes cards without the phone-hidden columns at phone width', () => {
+    vi.stubGlobal('matchMedia', (q: string) => ({ matches: q.includes('max-width'), media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }));
+    render(<DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={false} />);
+    expect(screen.getByTestId('data-table').dataset.layout).toBe('cards');
+    expect(screen.queryByText('hidden-on-phone')).toBeNull();
+    expect(screen.getAllByText('Name')).toHaveLength(2);
+  });
+});
+
+describe('usePagedList', () => {
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={new QueryClient()}>{children}</QueryClientProvider>;
+
+  it('asks 1-based pages with -id first, trims filters, toggles order, remembers the size', async () => {
+    localStorage.setItem('user_page_sizes', JSON.stringify({ token: 30, other: 50 }));
+    const fetch = vi.fn(async () => ({ data: [{ id: 1 }], total_count: 41 }));
+    const { result } = renderHook(() => usePagedList({ key: 'token', fetch, initialFilters: { keyword: '' } }), { wrapper });
+    await waitFor(() => expect(result.current.total).toBe(41));
+    expect(fetch).toHaveBeenLastCalledWith({ page: 1, size: 30, order: '-id', filters: { keyword: '' } });
+
+    act(() => result.current.setPage(1));
+    await waitFor(() => expect(fetch).toHaveBeenLastCalledWith(expect.objectContaining({ page: 2 })));
+    act(() => result.current.setFilters({ keyword: '  gpt  ' }));
+    await waitFor(() => expect(fetch).toHaveBeenLastCalledWith({ page: 1, size: 30, order: '-id', filters: { keyword: 'gpt' } }));
+    expect(result.current.filters.keyword).toBe('  gpt  ');
+
+    act(() => result.current.toggleOrder('name'));
+    await waitFor(() => expect(fetch).toHaveBeenLastCalledWith(expect.objectContaining({ order: 'name' })));
+    act(() => result.current.toggleOrder('name'));
+    await waitFor(() => expect(fetch).toHaveBeenLastCalledWith(expect.objectContaining({ order: '-name' })));
+    act(() => result.current.refresh());
+    await waitFor(() => expect(result.current.order).toBe('-id'));
+
+    act(() => result.current.setSize(100));
+    await waitFor(() => expect(fetch).toHaveBeenLastCalledWith(expect.objectContaining({ size: 100, page: 1 })));
+    expect(JSON.parse(localStorage.getItem('user_page_sizes')!)).toEqual({ token: 100, other: 50 });
+  });
+
+  it('exposes the failure', async () => {
+    const { result } = renderHook(() => usePagedList({ key: 'x', fetch: () => Promise.reject(new ApiError('no', 403, 'no access')), initialFilters: {} }), { wrapper });
+    await waitFor(() => expect(result.current.error).toBeInstanceOf(ApiError));
+    expect(result.current.rows).toEqual([]);
+  });
+
+  it('order helpers and stored sizes', () => {
+    expect(nextOrder('-id', 'id')).toBe('id');
+    expect(nextOrder('id', 'id')).toBe('-id');
+    expect(nextOrder('-id', 'name')).toBe('name');
+    expect(parseOrder('-id')).toEqual({ field: 'id', order: 'desc' });
+    expect(parseOrder('')).toBeUndefined();
+    localStorage.setItem('user_page_sizes', 'not json');
+    expect(readPageSize('token')).toBe(10);
+    expect(readPageSize('pricing', 20)).toBe(20);
+  });
+});
+
+describe('small pieces', () => {
+  it('ConfirmDialog asks "execute {title}?" and confirms', () => {
+    const onConfirm = vi.fn();
+    const onClose = vi.fn();
+    render(<ConfirmDialog open title="Test all" onConfirm={onConfirm} onClose={onClose} />);
+    expect(screen.getByText('Execute Test all?')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(onConfirm).toHaveBeenCalledOnce();
+    expect(onClose).toHaveBeenCalledOnce();
+  });
+
+  it('StatusChip copies its copyText', async () => {
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    render(<StatusChip label="gpt-4o" color="orange" copyText="gpt-4o" />);
+    fireEvent.click(screen.getByText('gpt-4o'));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('gpt-4o'));
+    await waitFor(() => expect(toasts.at(-1)).toEqual({ message: 'Copied gpt-4o!', variant: 'success' }));
+  });
+
+  it('QuotaText follows the display setting; TimeText formats seconds', () => {
+    render(
+      <Provider store={makeStore()}>
+        <QuotaText quota={1_250_000} data-testid="q" />
+        <TimeText value={0} data-testid="t" />
+      </Provider>,
+    );
+    expect(screen.getByTestId('q').textContent).toBe('$2.50');
+    expect(screen.getByTestId('t').textContent).toBe('-');
+  });
+
+  it('JsonField reports invalid JSON and extra rules', () => {
+    const onChange = vi.fn();
+    const { rerender } = render(<JsonField label="Mapping" value="{bad" onChange={onChange} />);
+    expect(screen.getByText('Must be valid JSON')).toBeTruthy();
+    rerender(<JsonField label="Mapping" value='{"a":"b"}' onChange={onChange} helperText="help" />);
+    expect(screen.getByText('help')).toBeTruthy();
+    expect(jsonError('[1]', (v) => (Array.isArray(v) ? 'object please' : undefined))).toBe('object please');
+    expect(jsonError('  ')).toBeUndefined();
+  });
+
+  it('FilterBar searches on Enter and resets', () => {
+    const onSearch = vi.fn();
+    const onReset = vi.fn();
+    render(
+      <FilterBar onSearch={onSearch} onReset={onReset}>
+        <TextField label="Name" />
+      </FilterBar>,
+    );
+    fireEvent.submit(screen.getByLabelText('Name').closest('form')!);
+    expect(onSearch).toHaveBeenCalledOnce();
+    fireEvent.click(screen.getByTestId('filter-reset'));
+    expect(onReset).toHaveBeenCalledOnce();
+  });
+});

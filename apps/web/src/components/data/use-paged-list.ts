@@ -1,0 +1,77 @@
+import { useCallback, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { trimDeep } from '@one-hub/contract';
+import { nextOrder, readPageSize, writePageSize } from './page-sizes';
+
+export interface PagedQuery<F> {
+  /** 1-based, as the API expects. */
+  page: number;
+  size: number;
+  order?: string;
+  filters: F;
+}
+
+export interface PagedListOptions<T, F extends object> {
+  /** Table id: the react-query key and the `user_page_sizes` entry. */
+  key: string;
+  fetch: (q: PagedQuery<F>) => Promise<{ data: T[]; total_count: number }>;
+  initialFilters: F;
+  /** Default `-id` (console-screens §0). */
+  initialOrder?: string;
+  defaultSize?: number;
+}
+
+/**
+ * A server-paged table's state (console-screens §0): 0-based page in the UI, sent 1-based; rows per page
+ * remembered per table; filters trimmed before they are sent; refresh resets the sort.
+ */
+export function usePagedList<T, F extends object>(opts: PagedListOptions<T, F>) {
+  const initialOrder = opts.initialOrder ?? '-id';
+  const [page, setPageState] = useState(0);
+  const [size, setSizeState] = useState(() => readPageSize(opts.key, opts.defaultSize));
+  const [order, setOrder] = useState<string>(initialOrder);
+  const [filters, setFiltersState] = useState<F>(opts.initialFilters);
+
+  const query = useQuery({
+    queryKey: ['paged', opts.key, page, size, order, filters],
+    queryFn: () => opts.fetch({ page: page + 1, size, order: order || undefined, filters: trimDeep(filters) }),
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+
+  const setPage = useCallback((p: number) => setPageState(Math.max(0, p)), []);
+  const setSize = useCallback(
+    (s: number) => {
+      writePageSize(opts.key, s);
+      setSizeState(s);
+      setPageState(0);
+    },
+    [opts.key],
+  );
+  const toggleOrder = useCallback((field: string) => setOrder((cur) => nextOrder(cur, field)), []);
+  const setFilters = useCallback((f: F) => {
+    setFiltersState(f);
+    setPageState(0);
+  }, []);
+  const { refetch } = query;
+  const refresh = useCallback(() => {
+    setOrder(initialOrder);
+    void refetch();
+  }, [initialOrder, refetch]);
+
+  return {
+    rows: query.data?.data ?? [],
+    total: query.data?.total_count ?? 0,
+    loading: query.isFetching,
+    error: query.error ?? undefined,
+    page,
+    size,
+    order,
+    filters,
+    setPage,
+    setSize,
+    toggleOrder,
+    setFilters,
+    refresh,
+  };
+}
