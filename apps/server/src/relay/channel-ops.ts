@@ -1,5 +1,6 @@
 import type { AppContext } from '../app-context.js';
 import type { ChannelRow } from '../db/repos/channels.js';
+import { planAttempt } from './bridge/plan.js';
 import { HubError } from '../common/errors.js';
 import { nowSeconds } from '../common/time.js';
 import { routeTo } from './pipeline/attempt.js';
@@ -26,8 +27,10 @@ export async function testChannel(ctx: AppContext, channel: ChannelRow, model?: 
   const started = Date.now();
   try {
     const route = routeTo(channel, testModel);
-    const body = { model: route.upstreamModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 };
-    const req = route.adapter.buildRequest('chat/completions', body, route.target, { stream: false, raw: false });
+    const hub = { model: route.upstreamModel, messages: [{ role: 'user' as const, content: 'hi' }], max_tokens: 5 };
+    // Channels of another dialect (Anthropic, Gemini) get the test chat converted.
+    const plan = planAttempt('chat/completions', route.adapter, () => hub, route.upstreamModel, false, relayState(ctx).convert);
+    const req = route.adapter.buildRequest(plan.endpoint, plan.converted ?? hub, route.target, { stream: false, raw: false, model: route.upstreamModel });
     const res = await sendUpstream(req, { proxy: channel.proxy, proxyKey: route.target.key, signal: AbortSignal.timeout(60_000) });
     const text = await res.body.text();
     if (res.statusCode >= 400) throw route.adapter.mapError(res.statusCode, text);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.js';
 import { HubError } from '../common/errors.js';
 import { openAIErrorBody, toHubError } from '../http/errors.js';
@@ -7,6 +7,25 @@ import { handleRelay } from './pipeline/handle.js';
 import { describeModel, listModels } from './pipeline/models.js';
 import { relayState } from './state.js';
 import { rawBodies } from './pipeline/raw-body.js';
+import { registerClaudeDoor, anthropicModelList } from './doors/claude.js';
+import { registerGeminiDoor } from './doors/gemini.js';
+import { anthropicErrorBody, googleErrorBody } from './doors/errors.js';
+
+type ErrorShape = (hub: HubError, message: string) => unknown;
+const openAIShape: ErrorShape = (hub, message) => {
+  const body = openAIErrorBody(hub);
+  body.error.message = message;
+  return body;
+};
+
+/** Each door answers errors in its own wire format, with the request id appended. */
+function errorHandler(shape: ErrorShape) {
+  return (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
+    const hub = toHubError(error);
+    if (hub.status >= 500 && !(error instanceof HubError)) req.log.error({ err: error }, 'relay request failed');
+    return reply.status(hub.status).send(shape(hub, `${hub.message} (request id: ${req.id})`));
+  };
+}
 
 const POST_ENDPOINTS: Endpoint[] = [
   'chat/completions', 'completions', 'embeddings', 'moderations', 'images/generations', 'images/edits',
@@ -28,17 +47,23 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
       done(new HubError(400, `invalid JSON body: ${(error as Error).message}`, { code: 'invalid_json' }), undefined);
     }
   });
-  app.setErrorHandler((error, req, reply) => {
-    const hub = toHubError(error);
-    if (hub.status >= 500 && !(error instanceof HubError)) req.log.error({ err: error }, 'relay request failed');
-    const body = openAIErrorBody(hub);
-    body.error.message = `${hub.message} (request id: ${req.id})`;
-    return reply.status(hub.status).send(body);
-  });
+  app.setErrorHandler(errorHandler(openAIShape));
 
-  app.get('/v1/models', async (req) => ({ object: 'list', data: await listModels(state, req) }));
+  // Claude Code asks for models with anthropic-version set: answer in Anthropic's shape.
+  app.get('/v1/models', async (req) => {
+    if (req.headers['anthropic-version']) return anthropicModelList(await listModels(state, req, 'claude'));
+    return { object: 'list', data: await listModels(state, req) };
+  });
   app.get('/v1/models/:model', async (req) => describeModel(state, req, (req.params as { model: string }).model));
   for (const endpoint of POST_ENDPOINTS) {
     app.post(`/v1/${endpoint}`, (req, reply) => handleRelay(state, req, reply, endpoint));
   }
+  await app.register(async (scope) => {
+    scope.setErrorHandler(errorHandler(anthropicErrorBody));
+    registerClaudeDoor(scope, state);
+  });
+  await app.register(async (scope) => {
+    scope.setErrorHandler(errorHandler(googleErrorBody));
+    registerGeminiDoor(scope, state);
+  });
 }

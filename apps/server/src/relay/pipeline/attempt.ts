@@ -1,7 +1,7 @@
 import type { ChannelRow } from '../../db/repos/channels.js';
 import { HubError } from '../../common/errors.js';
 import { adapterFor, defaultBaseUrl } from '../providers/index.js';
-import type { ChannelTarget, ProviderAdapter, UpstreamRequest } from '../providers/types.js';
+import type { ChannelTarget, Endpoint, InboundHeaders, ProviderAdapter, UpstreamRequest } from '../providers/types.js';
 
 export interface RoutedChannel {
   row: ChannelRow;
@@ -58,9 +58,14 @@ export function withModel(body: Record<string, unknown> | Buffer, model: string,
   return Buffer.from(text.replace(/(name="model"\r\n(?:[^\r\n]+\r\n)*\r\n)[^\r\n]+/, `$1${model}`), 'latin1');
 }
 
-export function buildUpstream(route: RoutedChannel, endpoint: Parameters<ProviderAdapter['buildRequest']>[0], body: Record<string, unknown> | Buffer, opts: { stream: boolean; contentType?: string }): UpstreamRequest {
+export function buildUpstream(
+  route: RoutedChannel,
+  endpoint: Endpoint,
+  body: Record<string, unknown> | Buffer,
+  opts: { stream: boolean; contentType?: string; model: string; inbound?: InboundHeaders },
+): UpstreamRequest {
   const raw = Buffer.isBuffer(body);
-  const req = route.adapter.buildRequest(endpoint, body, route.target, { stream: opts.stream, raw });
+  const req = route.adapter.buildRequest(endpoint, body, route.target, { stream: opts.stream, raw, model: opts.model, inbound: opts.inbound });
   if (raw && opts.contentType) req.headers['content-type'] = opts.contentType;
   return req;
 }

@@ -5,7 +5,8 @@ import { findChannelById } from '../../db/repos/channels.js';
 import { reserveQuota } from '../../db/repos/quota.js';
 import type { Endpoint } from '../providers/types.js';
 import type { RelayState } from './relay-state.js';
-import { prepare, type Prepared } from './prepare.js';
+import { hubOf, prepare, type DoorInput, type Prepared } from './prepare.js';
+import { planAttempt, type AttemptPlan } from '../bridge/plan.js';
 import { buildUpstream, routeTo, withModel, type RoutedChannel } from './attempt.js';
 import { readWhole, sendUpstream, sendUpstreamBuffered, type BufferedResponse, type UpstreamResponse } from './upstream.js';
 import { classifyFailure, cooldownSeconds, noChannel } from './failure.js';
@@ -19,14 +20,16 @@ export interface Hold {
   route: RoutedChannel;
   price: Price;
   reserved: number;
+  /** Pass-through or conversion for this attempt. */
+  plan: AttemptPlan;
 }
 
 /**
  * One relay request: pick a channel, hold the worst-case cost, call upstream,
  * fail over on retryable errors (before the first byte only), settle the hold.
  */
-export async function handleRelay(state: RelayState, req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint): Promise<void> {
-  const p = await prepare(state, req, endpoint);
+export async function handleRelay(state: RelayState, req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, door?: DoorInput): Promise<void> {
+  const p = await prepare(state, req, endpoint, door);
   const { ctx, selector } = state;
   const tried = new Set<number>();
   if (p.caller.excludedChannel) tried.add(p.caller.excludedChannel);
@@ -40,10 +43,15 @@ export async function handleRelay(state: RelayState, req: FastifyRequest, reply:
     let hold: Hold | undefined;
     try {
       const route = routeTo(row, p.model);
-      hold = await holdQuota(state, p, route);
-      const upstreamReq = buildUpstream(route, endpoint, withModel(p.body, route.upstreamModel, p.model), {
+      const plan = planAttempt(endpoint, route.adapter, () => hubOf(p), route.upstreamModel, p.stream, state.convert);
+      hold = await holdQuota(state, p, route, plan);
+      // Gemini bodies carry no model (it travels in the URL).
+      const body = plan.converted ?? (endpoint === 'generateContent' ? p.body : withModel(p.body, route.upstreamModel, p.model));
+      const upstreamReq = buildUpstream(route, plan.endpoint, body, {
         stream: p.stream,
         contentType: req.headers['content-type'],
+        model: route.upstreamModel,
+        inbound: req.headers,
       });
       const upstreamOpts = { proxy: row.proxy, proxyKey: route.target.key };
       const abort = p.stream ? new AbortController() : undefined;
@@ -100,12 +108,12 @@ async function pickChannel(state: RelayState, p: Prepared, tried: Set<number>) {
   return undefined;
 }
 
-async function holdQuota(state: RelayState, p: Prepared, route: RoutedChannel): Promise<Hold> {
+async function holdQuota(state: RelayState, p: Prepared, route: RoutedChannel, plan: AttemptPlan): Promise<Hold> {
   const price = state.prices.priceOf(route.billedModel);
   const reserved = reserveAmount(price, p.groupRatio, p.promptEstimate, p.maxOutput, state.ctx.options.get('PreConsumedQuota'));
   const { token, user } = p.caller;
   const result = await reserveQuota(state.ctx.db, token.id, user.id, token.unlimited_quota === 1, reserved);
   if (result === 'token') throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
   if (result === 'user') throw new HubError(402, '用户额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
-  return { route, price, reserved };
+  return { route, price, reserved, plan };
 }

@@ -7,8 +7,8 @@ import { authenticate } from './caller.js';
 const CREATED = 1677649963;
 
 /** Models the caller's token may use: its group's models, narrowed by the token's model whitelist. */
-export async function listModels(state: RelayState, req: FastifyRequest) {
-  const caller = await authenticate(state.ctx, state.callers, req);
+export async function listModels(state: RelayState, req: FastifyRequest, reader: 'openai' | 'claude' | 'gemini' = 'openai') {
+  const caller = await authenticate(state.ctx, state.callers, req, reader);
   const group = caller.token.group || caller.token.backup_group || caller.user.group;
   let names = state.selector.index.models(group);
   if (caller.token.backup_group && caller.token.backup_group !== group) {

@@ -5,6 +5,18 @@ import type { RelayState } from './relay-state.js';
 import { authenticate, checkModelAllowed, type Caller } from './caller.js';
 import { countChat, countInput, estimateChat, estimateInput } from '../tokenizer.js';
 import { imageVirtualTokens } from './image-cost.js';
+import type { HubRequest } from '../formats/index.js';
+import { doorToHub } from '../bridge/request.js';
+import { rawBodies } from './raw-body.js';
+
+/** What a door knows from outside the body (Gemini puts model and streaming in the path). */
+export interface DoorInput {
+  reader?: 'openai' | 'claude' | 'gemini';
+  model?: string;
+  stream?: boolean;
+  /** Gemini streaming without `alt=sse`: answer a streamed JSON array. */
+  jsonArray?: boolean;
+}
 
 /** Everything known about a relay request before the first upstream attempt. */
 export interface Prepared {
@@ -23,7 +35,17 @@ export interface Prepared {
   exactPromptTokens?: Promise<number>;
   maxOutput: number | undefined;
   hasTools: boolean;
+  /** Stream frames as JSON array elements instead of SSE (Gemini without `alt=sse`). */
+  jsonArray: boolean;
   startedAt: number;
+  /** The body as a hub (OpenAI chat) request, converted once on first need. */
+  hub?: HubRequest;
+}
+
+/** The request as a hub (OpenAI chat) request; converted at most once. */
+export function hubOf(p: Prepared): HubRequest {
+  p.hub ??= doorToHub(p.endpoint, p.body as Record<string, unknown>, p.model, p.stream);
+  return p.hub;
 }
 
 const DEFAULT_MODELS: Partial<Record<Endpoint, string>> = {
@@ -54,6 +76,10 @@ async function promptSize(endpoint: Endpoint, body: Record<string, unknown>, c: 
   switch (endpoint) {
     case 'chat/completions':
       return c.chat(body.messages, body.tools);
+    case 'messages':
+    case 'generateContent':
+      // The quick estimate sizes the hold from the text received; the exact count converts first.
+      return c === quick ? estimateInput(rawBodies.get(body) ?? JSON.stringify(body)) : 0;
     case 'responses':
       return (await c.input(body.input)) + (typeof body.instructions === 'string' ? await c.input(body.instructions) : 0);
     case 'completions':
@@ -82,6 +108,15 @@ const quick: Counter = { chat: estimateChat, input: estimateInput };
  */
 export function exactPrompt(state: RelayState, p: Prepared): Promise<number> {
   if (p.multipart) return Promise.resolve(p.promptEstimate);
+  const approximate = state.ctx.options.get('ApproximateTokenEnabled');
+  if (p.endpoint === 'messages' || p.endpoint === 'generateContent') {
+    // A body upstream accepted but the converter cannot read keeps the quick estimate.
+    p.exactPromptTokens ??= Promise.resolve()
+      .then(() => hubOf(p))
+      .then((hub) => countChat(p.model, hub.messages, hub.tools, approximate))
+      .catch(() => p.promptEstimate);
+    return p.exactPromptTokens;
+  }
   p.exactPromptTokens ??= promptSize(p.endpoint, p.body as Record<string, unknown>, {
     chat: (m, t) => countChat(p.model, m, t, state.ctx.options.get('ApproximateTokenEnabled')),
     input: (i) => countInput(p.model, i, state.ctx.options.get('ApproximateTokenEnabled')),
@@ -90,14 +125,15 @@ export function exactPrompt(state: RelayState, p: Prepared): Promise<number> {
 }
 
 function maxOutputOf(body: Record<string, unknown>): number | undefined {
-  const v = body.max_completion_tokens ?? body.max_output_tokens ?? body.max_tokens;
+  const generation = body.generationConfig as { maxOutputTokens?: unknown } | undefined;
+  const v = body.max_completion_tokens ?? body.max_output_tokens ?? body.max_tokens ?? generation?.maxOutputTokens;
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined;
 }
 
 /** Authenticates, validates the body, resolves the group and estimates the prompt (relay.md §1.6). */
-export async function prepare(state: RelayState, req: FastifyRequest, endpoint: Endpoint): Promise<Prepared> {
+export async function prepare(state: RelayState, req: FastifyRequest, endpoint: Endpoint, door: DoorInput = {}): Promise<Prepared> {
   const startedAt = Date.now();
-  const caller = await authenticate(state.ctx, state.callers, req);
+  const caller = await authenticate(state.ctx, state.callers, req, door.reader);
   const multipart = Buffer.isBuffer(req.body);
   let body: Record<string, unknown> | Buffer;
   let rawModel: unknown;
@@ -107,7 +143,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
   } else {
     if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body)) throw new HubError(400, 'request body must be a JSON object');
     body = req.body as Record<string, unknown>;
-    rawModel = body.model;
+    rawModel = door.model ?? body.model;
   }
   rawModel ??= DEFAULT_MODELS[endpoint];
   if (typeof rawModel !== 'string' || !rawModel.trim()) throw new HubError(400, 'field model is required', { code: 'invalid_parameter' });
@@ -118,7 +154,8 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
     if (b.max_tokens !== undefined && (typeof b.max_tokens !== 'number' || b.max_tokens < 0 || b.max_tokens > 1_073_741_823)) {
       throw new HubError(400, 'max_tokens is invalid', { code: 'invalid_parameter' });
     }
-    if (endpoint === 'chat/completions' && !Array.isArray(b.messages)) throw new HubError(400, 'field messages is required', { code: 'invalid_parameter' });
+    if ((endpoint === 'chat/completions' || endpoint === 'messages') && !Array.isArray(b.messages)) throw new HubError(400, 'field messages is required', { code: 'invalid_parameter' });
+    if (endpoint === 'generateContent' && !Array.isArray(b.contents)) throw new HubError(400, 'field contents is required', { code: 'invalid_parameter' });
   }
 
   const group = caller.token.group || caller.token.backup_group || caller.user.group;
@@ -133,7 +170,8 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
     body,
     multipart,
     model,
-    stream: json.stream === true,
+    stream: door.stream ?? json.stream === true,
+    jsonArray: door.jsonArray === true,
     group,
     groupRatio: Number(groupRow.ratio),
     promptEstimate: multipart ? multipartPrompt(endpoint, body as Buffer) : await promptSize(endpoint, json, quick),

@@ -5,6 +5,8 @@ import { ChannelSelector } from './selector.js';
 import { PriceIndex } from './price-index.js';
 import { Recorder } from './recorder.js';
 import { seedDefaultPrices } from './seed-prices.js';
+import { convertSettings } from '../bridge/plan.js';
+import type { ConvertSettings } from '../bridge/request.js';
 
 /** The relay's long-lived in-memory state, one per process. */
 export interface RelayState {
@@ -14,6 +16,8 @@ export interface RelayState {
   selector: ChannelSelector;
   prices: PriceIndex;
   recorder: Recorder;
+  /** Settings the format converters read (live: options change without a restart). */
+  convert: ConvertSettings;
 }
 
 export async function createRelayState(ctx: AppContext): Promise<RelayState> {
@@ -25,6 +29,7 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
     selector: new ChannelSelector(ctx),
     prices: new PriceIndex(ctx),
     recorder: new Recorder(ctx),
+    convert: convertSettings(ctx),
   };
   await Promise.all([state.groups.load(), state.selector.reload(), state.prices.load()]);
   // Safety net beside pub/sub: re-read routing data periodically on every node.

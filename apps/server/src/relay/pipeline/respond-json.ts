@@ -7,6 +7,9 @@ import type { Hold } from './handle.js';
 import { releaseHold, settle } from './settle.js';
 import { countText } from '../tokenizer.js';
 import { exactPrompt } from './prepare.js';
+import { dialectResponseToHub, hubToDoorResponse } from '../bridge/response.js';
+import { billingUsage } from '../bridge/usage.js';
+import { emptyUsage as emptyNormalUsage } from '../formats/index.js';
 
 /** Text the model produced in a non-stream answer, for counting when upstream reports no usage. */
 function answerText(json: Record<string, unknown>): string {
@@ -38,6 +41,7 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
       releaseHold(state, p, hold);
       throw hold.route.adapter.mapError(400, bytes.toString('utf8'));
     }
+    if (json && hold.plan.converted) return respondConverted(state, p, hold, json, reply);
     usage = json ? hold.route.adapter.parseUsage(p.endpoint, json) : null;
     if (!usage || (usage.promptTokens === 0 && usage.completionTokens === 0)) {
       estimated = true;
@@ -51,4 +55,25 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
   }
   settle(state, p, hold, { usage, estimated, requestId: reply.request.id, ip: reply.request.ip });
   reply.status(res.statusCode).header('content-type', contentType).send(bytes);
+}
+
+/** A converted answer: the channel's dialect → hub → the door's shape, billed on the normalised usage. */
+async function respondConverted(state: RelayState, p: Prepared, hold: Hold, json: Record<string, unknown>, reply: FastifyReply): Promise<void> {
+  let converted;
+  try {
+    converted = dialectResponseToHub(hold.route.adapter.dialect, json, p.model);
+  } catch (error) {
+    releaseHold(state, p, hold);
+    throw error;
+  }
+  let normal = converted.usage;
+  const estimated = !normal || normal.inputUncached + normal.cacheRead + normal.output === 0;
+  if (estimated) {
+    const completion = await countText(p.model, answerText(converted.hub as unknown as Record<string, unknown>));
+    normal = { ...emptyNormalUsage(), inputUncached: await exactPrompt(state, p), output: completion };
+  }
+  const usage = billingUsage(normal!);
+  settle(state, p, hold, { usage, estimated, requestId: reply.request.id, ip: reply.request.ip });
+  const body = hubToDoorResponse(p.endpoint, converted.hub, normal!, p.body as Record<string, unknown>);
+  reply.status(200).header('content-type', 'application/json').send(JSON.stringify(body));
 }

@@ -10,6 +10,42 @@ import { releaseHold, settle } from './settle.js';
 import { HubError } from '../../common/errors.js';
 import { countText } from '../tokenizer.js';
 import { exactPrompt } from './prepare.js';
+import { createBridgeStream } from '../bridge/stream.js';
+import type { Frame, StreamMapper } from '../providers/types.js';
+
+/** Writes frames as SSE, or as the elements of one JSON array (Gemini without `alt=sse`). */
+class FrameWriter {
+  private opened = false;
+  constructor(private readonly jsonArray: boolean) {}
+
+  render(frame: Frame, upstreamEvent?: string): string {
+    const data = typeof frame === 'string' ? frame : frame.data;
+    if (this.jsonArray) {
+      const lead = this.opened ? ',\r\n' : '[';
+      this.opened = true;
+      return lead + data;
+    }
+    const event = typeof frame === 'string' ? upstreamEvent : frame.event;
+    return event ? `event: ${event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
+  }
+
+  close(): string {
+    if (!this.jsonArray) return '';
+    return this.opened ? ']' : '[]';
+  }
+}
+
+function mapperFor(p: Prepared, hold: Hold, askedUsage: boolean): StreamMapper {
+  if (!hold.plan.converted) return hold.route.adapter.createStreamMapper({ forwardUsage: askedUsage });
+  return createBridgeStream({
+    door: p.endpoint,
+    dialect: hold.route.adapter.dialect,
+    model: p.model,
+    request: p.body as Record<string, unknown>,
+    forwardUsage: askedUsage,
+    inputTokens: p.promptEstimate,
+  });
+}
 
 /** How long the gateway keeps reading after the client left, to learn the real usage. */
 export const DRAIN_AFTER_DISCONNECT_MS = 30_000;
@@ -50,7 +86,7 @@ export async function respondStream(
   const raw = reply.raw;
   reply.hijack();
   raw.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
+    'content-type': p.jsonArray ? 'application/json; charset=utf-8' : 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
@@ -58,7 +94,8 @@ export async function respondStream(
   });
   const body = p.body as Record<string, unknown>;
   const askedUsage = Boolean((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage);
-  const mapper = hold.route.adapter.createStreamMapper({ forwardUsage: askedUsage });
+  const mapper = mapperFor(p, hold, askedUsage);
+  const writer = new FrameWriter(p.jsonArray);
 
   let clientGone = false;
   let deliveredText: string | null = null;
@@ -78,7 +115,7 @@ export async function respondStream(
   const parser = createParser({
     onEvent(event) {
       if (event.data === '[DONE]' || event.event === 'response.completed' || event.event === 'message_stop') sawEnd = true;
-      for (const data of mapper.onEvent(event.data)) pending.push(event.event ? `event: ${event.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`);
+      for (const frame of mapper.onEvent(event.data, event.event)) pending.push(writer.render(frame, event.event));
     },
   });
 
@@ -108,12 +145,13 @@ export async function respondStream(
   const usage = upstreamUsage ?? { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: await countText(p.model, text) };
   let note: string | undefined;
   if (clientGone) note = upstreamUsage ? 'client disconnected; billed on upstream usage' : 'client disconnected; billed on delivered tokens';
-  else if (upstreamError || !sawEnd) {
+  else if (upstreamError || !(mapper.ended ? mapper.ended() : sawEnd)) {
     note = `upstream stream broke off: ${upstreamError ?? 'ended without a final event'}`;
     const error = { error: { message: note, type: 'upstream_error', code: 'stream_interrupted' } };
-    raw.write(`data: ${JSON.stringify(error)}\n\n`);
+    const frames = mapper.fail ? mapper.fail(note) : [JSON.stringify(error)];
+    raw.write(frames.map((f) => writer.render(f)).join('') + writer.close());
   } else {
-    for (const data of mapper.finish()) raw.write(`data: ${data}\n\n`);
+    raw.write(mapper.finish().map((f) => writer.render(f)).join('') + writer.close());
   }
   finished = true;
   settle(state, p, hold, {

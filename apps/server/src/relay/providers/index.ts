@@ -1,9 +1,11 @@
 import { CHANNEL_TYPE_BY_ID } from '@one-hub/contract';
 import type { ProviderAdapter } from './types.js';
 import { openAICompatible } from './openai-compatible/index.js';
+import { anthropic } from './anthropic/index.js';
+import { gemini } from './gemini/index.js';
 
 /** The registry: the only file that lists providers. */
-const ADAPTERS: ProviderAdapter[] = [openAICompatible];
+const ADAPTERS: ProviderAdapter[] = [openAICompatible, anthropic, gemini];
 
 const BY_TYPE = new Map<number, ProviderAdapter>();
 for (const adapter of ADAPTERS) for (const type of adapter.types) BY_TYPE.set(type, adapter);

@@ -13,7 +13,17 @@ export type Endpoint =
   | 'audio/transcriptions'
   | 'audio/translations'
   | 'rerank'
-  | 'responses';
+  | 'responses'
+  /** Anthropic Messages (`/v1/messages`, `/claude/v1/messages`). */
+  | 'messages'
+  /** Gemini generateContent / streamGenerateContent (model in the path). */
+  | 'generateContent';
+
+/** The wire format a channel speaks for chat-like requests. */
+export type Dialect = 'openai' | 'anthropic' | 'gemini';
+
+/** Caller headers an adapter may forward (e.g. anthropic-version, anthropic-beta). */
+export type InboundHeaders = Record<string, string | string[] | undefined>;
 
 /** What an adapter needs to know about the channel: plain data, no database row. */
 export interface ChannelTarget {
@@ -54,25 +64,43 @@ export const emptyUsage = (): Usage => ({
   audioOutputTokens: 0,
 });
 
+/** One frame sent downstream: a `data:` payload, or a named SSE event. */
+export type Frame = string | { event: string; data: string };
+
 /** Per-request stream state: sees each upstream SSE event, says what to forward, keeps usage. */
 export interface StreamMapper {
-  /** Answers the frame payloads to send downstream (possibly none). */
-  onEvent(data: string): string[];
+  /** Answers the frames to send downstream (possibly none). `event` is the upstream SSE event name. */
+  onEvent(data: string, event?: string): Frame[];
   /** Usage reported by upstream, if any. */
   usage(): Usage | null;
   /** Generated text seen so far (for local counting when upstream reports no usage). */
   text(): string;
   /** Frames to send after the upstream stream ended (e.g. `[DONE]`). */
-  finish(): string[];
+  finish(): Frame[];
+  /** Whether upstream sent its end-of-stream marker (a stream without one broke off). */
+  ended?(): boolean;
+  /** Frames telling the client the stream failed after it started, in the door's own shape. */
+  fail?(message: string): Frame[];
+}
+
+export interface BuildOptions {
+  stream: boolean;
+  raw: boolean;
+  /** Model name sent upstream (Gemini-style APIs carry it in the URL). */
+  model: string;
+  inbound?: InboundHeaders;
 }
 
 export interface ProviderAdapter {
   /** Channel type ids this adapter serves. */
   types: number[];
   name: string;
+  /** Wire format for chat-like requests; other formats reach this channel through conversion. */
+  dialect: Dialect;
+  /** Endpoints served natively (bodies forwarded in the caller's own format). */
   endpoints: ReadonlySet<Endpoint>;
-  /** Builds the upstream request for an OpenAI-shaped body (pure). */
-  buildRequest(endpoint: Endpoint, body: unknown, channel: ChannelTarget, opts: { stream: boolean; raw: boolean }): UpstreamRequest;
+  /** Builds the upstream request for a body in one of `endpoints`' formats (pure). */
+  buildRequest(endpoint: Endpoint, body: unknown, channel: ChannelTarget, opts: BuildOptions): UpstreamRequest;
   /** Usage from a non-stream JSON answer (pure). */
   parseUsage(endpoint: Endpoint, json: unknown): Usage | null;
   createStreamMapper(opts: { forwardUsage: boolean }): StreamMapper;

@@ -37,6 +37,7 @@ export function scrubSecrets(text: string): string {
 export const openAICompatible: ProviderAdapter = {
   types: OPENAI_COMPATIBLE_TYPES,
   name: 'openai-compatible',
+  dialect: 'openai',
   endpoints: ALL_ENDPOINTS,
 
   buildRequest(endpoint, body, channel, opts): UpstreamRequest {

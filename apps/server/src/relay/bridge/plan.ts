@@ -1,0 +1,38 @@
+import type { AppContext } from '../../app-context.js';
+import { HubError } from '../../common/errors.js';
+import { parseJsonOr } from '../../common/json.js';
+import type { HubRequest } from '../formats/index.js';
+import type { Endpoint, ProviderAdapter } from '../providers/types.js';
+import { CHAT_DOORS, DIALECT_ENDPOINT, hubToDialect, type ConvertSettings } from './request.js';
+
+/** How one attempt reaches a channel: the door's body as it is, or converted through the hub. */
+export interface AttemptPlan {
+  /** Endpoint the adapter is asked to build. */
+  endpoint: Endpoint;
+  /** Set when the body was converted into the channel's dialect. */
+  converted?: Record<string, unknown>;
+}
+
+/** Chooses pass-through when the channel speaks the door's format, else conversion through the hub. */
+export function planAttempt(door: Endpoint, adapter: ProviderAdapter, hub: () => HubRequest, upstreamModel: string, stream: boolean, settings: ConvertSettings): AttemptPlan {
+  if (adapter.endpoints.has(door)) return { endpoint: door };
+  const target = DIALECT_ENDPOINT[adapter.dialect];
+  if (!CHAT_DOORS.has(door) || !adapter.endpoints.has(target)) {
+    throw new HubError(400, `this channel type (${adapter.name}) does not serve ${door}`, { code: 'unsupported_endpoint', retryable: true });
+  }
+  return { endpoint: target, converted: hubToDialect(adapter.dialect, hub(), upstreamModel, stream, settings) };
+}
+
+/** Conversion settings read from the options (Claude's required max_tokens and thinking budget). */
+export function convertSettings(ctx: AppContext): ConvertSettings {
+  return {
+    claudeDefaultMaxTokens(model) {
+      const table = parseJsonOr<Record<string, number>>(ctx.options.get('ClaudeDefaultMaxTokens'), {});
+      const value = table[model] ?? table.default;
+      return typeof value === 'number' && value > 0 ? value : 8192;
+    },
+    get claudeBudgetPercentage() {
+      return ctx.options.get('ClaudeBudgetTokensPercentage') || 0.8;
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { HubError } from '../../common/errors.js';
+import {
+  anthropicRequestToHub, FormatError, geminiRequestToHub, hubRequestToAnthropic, hubRequestToGemini, responsesRequestToHub,
+  type AnthropicRequest, type GeminiRequest, type HubRequest, type ResponsesRequest,
+} from '../formats/index.js';
+import type { Dialect, Endpoint } from '../providers/types.js';
+
+/** Endpoints that speak a chat dialect, so any chat channel can serve them through conversion. */
+export const CHAT_DOORS: ReadonlySet<Endpoint> = new Set<Endpoint>(['chat/completions', 'responses', 'messages', 'generateContent']);
+
+/** The endpoint each dialect receives converted chat requests on. */
+export const DIALECT_ENDPOINT: Record<Dialect, Endpoint> = {
+  openai: 'chat/completions',
+  anthropic: 'messages',
+  gemini: 'generateContent',
+};
+
+export interface ConvertSettings {
+  claudeDefaultMaxTokens: (model: string) => number;
+  claudeBudgetPercentage: number;
+}
+
+/** Converter failures are the caller's fault: 400 in the door's own shape. */
+export function asBadRequest<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof FormatError) {
+      throw new HubError(400, error.field ? `${error.field}: ${error.message}` : error.message, { type: 'invalid_request_error', code: 'invalid_request' });
+    }
+    if (error && typeof error === 'object' && 'issues' in error) throw new HubError(400, `invalid request: ${String((error as { message?: unknown }).message)}`, { type: 'invalid_request_error', code: 'invalid_request' });
+    throw error;
+  }
+}
+
+/** A door's request body → the hub (OpenAI chat) request. */
+export function doorToHub(door: Endpoint, body: Record<string, unknown>, model: string, stream: boolean): HubRequest {
+  return asBadRequest(() => {
+    switch (door) {
+      case 'chat/completions':
+        return body as unknown as HubRequest;
+      case 'messages':
+        return anthropicRequestToHub(body as unknown as AnthropicRequest).value;
+      case 'generateContent':
+        return geminiRequestToHub(body as unknown as GeminiRequest, { model, stream }).value;
+      case 'responses':
+        return responsesRequestToHub(body as unknown as ResponsesRequest).value;
+      default:
+        throw new HubError(400, `endpoint ${door} cannot be converted`, { code: 'unsupported_endpoint' });
+    }
+  });
+}
+
+/** The hub request → the body a channel of `dialect` expects (model set to the upstream name). */
+export function hubToDialect(dialect: Dialect, hub: HubRequest, model: string, stream: boolean, settings: ConvertSettings): Record<string, unknown> {
+  return asBadRequest(() => {
+    switch (dialect) {
+      case 'openai': {
+        const out: Record<string, unknown> = { ...hub, model, stream };
+        if (stream) out.stream_options = { include_usage: true };
+        else delete out.stream_options;
+        return out;
+      }
+      case 'anthropic': {
+        const value = hubRequestToAnthropic({ ...hub, model, stream }, {
+          defaultMaxTokens: settings.claudeDefaultMaxTokens(model),
+          budgetPercentage: settings.claudeBudgetPercentage,
+        }).value;
+        return { ...value, model, stream } as unknown as Record<string, unknown>;
+      }
+      case 'gemini':
+        return hubRequestToGemini({ ...hub, model, stream }).value as unknown as Record<string, unknown>;
+    }
+  });
+}

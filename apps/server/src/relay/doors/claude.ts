@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { RelayState } from '../pipeline/relay-state.js';
+import { handleRelay } from '../pipeline/handle.js';
+import { listModels } from '../pipeline/models.js';
+import { countDoorTokens } from './count-tokens.js';
+
+/** Anthropic's model list shape. */
+export function anthropicModelList(models: Array<{ id: string; created: number }>) {
+  const data = models.map((m) => ({ type: 'model', id: m.id, display_name: m.id, created_at: new Date(m.created * 1000).toISOString() }));
+  return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+}
+
+/** Anthropic Messages doors: `/v1/messages` (Claude Code) and `/claude/v1/messages`, served by every channel family. */
+export function registerClaudeDoor(app: FastifyInstance, state: RelayState): void {
+  for (const prefix of ['', '/claude']) {
+    app.post(`${prefix}/v1/messages`, (req, reply) => handleRelay(state, req, reply, 'messages', { reader: 'claude' }));
+    app.post(`${prefix}/v1/messages/count_tokens`, async (req) => ({ input_tokens: await countDoorTokens(state, req, 'messages', { reader: 'claude' }) }));
+  }
+  app.get('/claude/v1/models', async (req) => anthropicModelList(await listModels(state, req, 'claude')));
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HubError } from '../../common/errors.js';
+import type { RelayState } from '../pipeline/relay-state.js';
+import { handleRelay } from '../pipeline/handle.js';
+import { listModels } from '../pipeline/models.js';
+import { countDoorTokens } from './count-tokens.js';
+
+/** Google's model list shape. */
+export function googleModelList(models: Array<{ id: string }>) {
+  return {
+    models: models.map((m) => ({
+      name: `models/${m.id}`,
+      baseModelId: m.id,
+      version: '001',
+      displayName: m.id,
+      supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+    })),
+  };
+}
+
+/** `gemini-2.5-flash:streamGenerateContent` → model and method. */
+function splitAction(req: FastifyRequest): { model: string; method: string } {
+  const param = (req.params as { action: string }).action;
+  const at = param.lastIndexOf(':');
+  if (at <= 0) throw new HubError(404, `unknown method in ${param}; expected models/{model}:generateContent`, { code: 'not_found' });
+  return { model: decodeURIComponent(param.slice(0, at)), method: param.slice(at + 1) };
+}
+
+/** Gemini doors: `/v1beta/models/…` (Gemini CLI) and `/gemini/{version}/models/…`, served by every channel family. */
+export function registerGeminiDoor(app: FastifyInstance, state: RelayState): void {
+  for (const prefix of ['/v1beta', '/gemini/:version']) {
+    app.get(`${prefix}/models`, async (req) => googleModelList(await listModels(state, req, 'gemini')));
+    app.get(`${prefix}/models/:model`, async (req) => {
+      const id = (req.params as { model: string }).model;
+      const found = (await listModels(state, req, 'gemini')).find((m) => m.id === id);
+      if (!found) throw new HubError(404, `models/${id} is not found`, { code: 'model_not_found' });
+      return googleModelList([found]).models[0];
+    });
+    app.post(`${prefix}/models/:action`, async (req, reply) => {
+      const { model, method } = splitAction(req);
+      if (method === 'countTokens') return { totalTokens: await countDoorTokens(state, req, 'generateContent', { reader: 'gemini', model }) };
+      if (method !== 'generateContent' && method !== 'streamGenerateContent') throw new HubError(404, `method ${method} is not supported`, { code: 'not_found' });
+      const stream = method === 'streamGenerateContent';
+      const alt = (req.query as { alt?: string }).alt;
+      return handleRelay(state, req, reply, 'generateContent', { reader: 'gemini', model, stream, jsonArray: stream && alt !== 'sse' });
+    });
+  }
+}

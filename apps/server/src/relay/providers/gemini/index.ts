@@ -1,0 +1,52 @@
+import { HubError } from '../../../common/errors.js';
+import { usageFromGemini } from '../../formats/index.js';
+import { billingUsageOrNull } from '../../bridge/usage.js';
+import { scrubSecrets } from '../openai-compatible/index.js';
+import type { ChannelTarget, Endpoint, ProviderAdapter, UpstreamRequest } from '../types.js';
+import { createGeminiPassThrough } from './stream.js';
+
+/** API version from the channel's `other` field (v1beta by default). */
+const version = (channel: ChannelTarget) => (/^v1[a-z0-9]*$/.test(channel.other.trim()) ? channel.other.trim() : 'v1beta');
+const base = (channel: ChannelTarget) => channel.baseUrl.replace(/\/+$/, '');
+const headers = (channel: ChannelTarget): Record<string, string> => ({ 'content-type': 'application/json', ...channel.headers, 'x-goog-api-key': channel.key });
+
+/** Google's error body `{error:{code, message, status}}` → the gateway error. */
+export function googleError(status: number, body: string): HubError {
+  let message = body.trim() || `bad response status code ${status}`;
+  let code: string | null = null;
+  try {
+    // Streaming calls without alt=sse wrap the error in an array.
+    const value = JSON.parse(body) as unknown;
+    const parsed = (Array.isArray(value) ? value[0] : value) as { error?: { message?: string; status?: string } };
+    if (parsed.error?.message) message = parsed.error.message;
+    code = parsed.error?.status ?? null;
+  } catch {
+    // not JSON: keep the text
+  }
+  const type = status === 400 ? 'invalid_request_error' : status === 401 || status === 403 ? 'authentication_error' : 'upstream_error';
+  return new HubError(status, `Provider API error: ${scrubSecrets(message).slice(0, 1000)}`, { type, code, upstream: body.slice(0, 2000) });
+}
+
+/** Google Gemini API (type 25): native generateContent; OpenAI and Anthropic callers arrive converted. */
+export const gemini: ProviderAdapter = {
+  types: [25],
+  name: 'gemini',
+  dialect: 'gemini',
+  endpoints: new Set<Endpoint>(['generateContent']),
+
+  buildRequest(endpoint, body, channel, opts): UpstreamRequest {
+    if (endpoint !== 'generateContent') throw new HubError(400, `gemini channels do not serve ${endpoint}`, { code: 'unsupported_endpoint', retryable: true });
+    const action = opts.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+    return { url: `${base(channel)}/${version(channel)}/models/${encodeURIComponent(opts.model)}:${action}`, headers: headers(channel), body };
+  },
+
+  parseUsage: (_endpoint, json) => billingUsageOrNull(usageFromGemini((json as { usageMetadata?: unknown } | null)?.usageMetadata)),
+  createStreamMapper: createGeminiPassThrough,
+  mapError: googleError,
+
+  modelsRequest: (channel) => ({ url: `${base(channel)}/${version(channel)}/models?pageSize=1000`, headers: headers(channel), body: undefined }),
+  parseModels(json) {
+    const models = (json as { models?: Array<{ name?: unknown }> } | null)?.models;
+    return Array.isArray(models) ? models.map((m) => (typeof m.name === 'string' ? m.name.replace(/^models\//, '') : '')).filter(Boolean) : [];
+  },
+};
