@@ -1,0 +1,96 @@
+import { HubError } from '../../../common/errors.js';
+import { signRequest } from './sigv4.js';
+
+/** A Bedrock channel key: `Region|AccessKeyID|SecretAccessKey[|SessionToken]` or `Region|APIKey`. */
+export type BedrockKey =
+  | { region: string; kind: 'sigv4'; accessKeyId: string; secretAccessKey: string; sessionToken?: string }
+  | { region: string; kind: 'api-key'; apiKey: string };
+
+export function parseBedrockKey(key: string): BedrockKey {
+  const parts = key.split('|').map((p) => p.trim());
+  if (parts.some((p) => !p)) throw new HubError(500, 'bedrock key has an empty part (expected Region|AccessKeyID|SecretAccessKey[|SessionToken] or Region|APIKey)');
+  if (parts.length === 2) return { region: parts[0], kind: 'api-key', apiKey: parts[1] };
+  if (parts.length === 3 || parts.length === 4) {
+    return { region: parts[0], kind: 'sigv4', accessKeyId: parts[1], secretAccessKey: parts[2], ...(parts[3] ? { sessionToken: parts[3] } : {}) };
+  }
+  throw new HubError(500, 'bedrock key must be Region|AccessKeyID|SecretAccessKey[|SessionToken] or Region|APIKey');
+}
+
+/** Anthropic dated names whose Bedrock id is not the plain `-v1:0` suffix. */
+const BEDROCK_VERSION: Record<string, string> = {
+  'claude-3-5-sonnet-20241022': 'v2:0',
+};
+
+const REGION_PREFIX = /^(global|us|eu|apac)\./;
+
+/**
+ * Maps an Anthropic model name to its Bedrock model id (`claude-sonnet-4-20250514` →
+ * `anthropic.claude-sonnet-4-20250514-v1:0`), keeping a cross-region prefix
+ * (`us.` …). Bedrock ids and undated names pass as given; a result that is not
+ * an Anthropic model is refused.
+ */
+export function bedrockModelId(model: string): string {
+  const prefix = REGION_PREFIX.exec(model)?.[0] ?? '';
+  const name = model.slice(prefix.length);
+  const id = /^claude-[a-z0-9-]+-\d{8}$/.test(name) ? `anthropic.${name}-${BEDROCK_VERSION[name] ?? 'v1:0'}` : name;
+  if (!id.includes('anthropic')) throw new HubError(500, 'bedrock provider not found');
+  return prefix + id;
+}
+
+/** Top-level fields Bedrock's Claude schema permits; any other key is a 400 "extraneous key". */
+const BEDROCK_FIELDS = new Set([
+  'anthropic_version', 'anthropic_beta', 'max_tokens', 'system', 'messages', 'temperature', 'top_p', 'top_k',
+  'tools', 'tool_choice', 'stop_sequences', 'thinking', 'metadata',
+]);
+
+/**
+ * The Claude body Bedrock takes: no `model` (it is in the path), no `stream`
+ * (the action says it), `anthropic_version: bedrock-2023-05-31`, betas in the
+ * body as `anthropic_beta` (Bedrock ignores the header).
+ */
+export function bedrockClaudeBody(body: Record<string, unknown>, betas: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { anthropic_version: 'bedrock-2023-05-31' };
+  for (const [k, v] of Object.entries(body)) if (BEDROCK_FIELDS.has(k) && k !== 'anthropic_version') out[k] = v;
+  const merged = [...new Set([...(Array.isArray(body.anthropic_beta) ? body.anthropic_beta.map(String) : []), ...betas])];
+  if (merged.length) out.anthropic_beta = merged;
+  else delete out.anthropic_beta;
+  return out;
+}
+
+/** `anthropic-beta` header values (comma-separated, possibly repeated) as a list. */
+export function betaList(header: string | string[] | undefined): string[] {
+  const values = Array.isArray(header) ? header : header ? [header] : [];
+  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+export interface BedrockRequestInput {
+  key: string;
+  /** Channel base URL; empty means the regional AWS endpoint. */
+  baseUrl: string;
+  model: string;
+  stream: boolean;
+  body: Record<string, unknown>;
+  betas: string[];
+  now: Date;
+}
+
+/** URL, signed headers and the exact body bytes of an InvokeModel(WithResponseStream) call. */
+export function buildBedrockRequest(input: BedrockRequestInput): { url: string; headers: Record<string, string>; body: string } {
+  const key = parseBedrockKey(input.key);
+  const base = (input.baseUrl || `https://bedrock-runtime.${key.region}.amazonaws.com`).replace(/\/+$/, '');
+  const path = `/model/${encodeURIComponent(bedrockModelId(input.model))}/${input.stream ? 'invoke-with-response-stream' : 'invoke'}`;
+  const url = new URL(base + path);
+  const body = JSON.stringify(bedrockClaudeBody(input.body, input.betas));
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: input.stream ? 'application/vnd.amazon.eventstream' : 'application/json',
+  };
+  if (key.kind === 'api-key') return { url: url.toString(), headers: { ...headers, authorization: `Bearer ${key.apiKey}` }, body };
+  const signed = signRequest(
+    { method: 'POST', host: url.host, path: url.pathname, headers, body, now: input.now },
+    { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey, sessionToken: key.sessionToken, region: key.region, service: 'bedrock' },
+  );
+  // The HTTP client sets Host itself from the URL (the same value that was signed).
+  delete signed.host;
+  return { url: url.toString(), headers: signed, body };
+}

@@ -1,0 +1,129 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { signature } from '../../src/relay/providers/bedrock/sigv4.js';
+import { FakeHttp, sendJson, sleep, writePaced, type Received } from './fake-http.js';
+import { checkClaudeRequest, claudeAnswer, claudeEvents, claudeMessage, type ClaudeBehaviour } from './claude-answer.js';
+import { bedrockChunk, bedrockException } from './eventstream-encode.js';
+
+export type { ClaudeBehaviour } from './claude-answer.js';
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'ValidationException',
+  403: 'AccessDeniedException',
+  404: 'ResourceNotFoundException',
+  408: 'ModelTimeoutException',
+  424: 'ModelErrorException',
+  429: 'ThrottlingException',
+  500: 'InternalServerException',
+  503: 'ServiceUnavailableException',
+};
+
+/** Top-level keys Bedrock's Claude schema permits. */
+const PERMITTED = new Set(['anthropic_version', 'anthropic_beta', 'max_tokens', 'system', 'messages', 'temperature', 'top_p', 'top_k', 'tools', 'tool_choice', 'stop_sequences', 'thinking', 'metadata']);
+
+const INVOKE_PATH = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/;
+const AUTH = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/;
+
+/** Errors as Bedrock sends them: `{message}` with the type in `x-amzn-ErrorType`. */
+function bedrockError(res: ServerResponse, status: number, message: string, type = ERROR_TYPES[status] ?? 'InternalServerException') {
+  sendJson(res, { message }, status, { 'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/`, 'x-amzn-requestid': 'fake-request-id' });
+}
+
+/**
+ * A fake of Bedrock Runtime for Claude models on 127.0.0.1: InvokeModel and
+ * InvokeModelWithResponseStream (binary event stream of base64 Claude events).
+ * Every request must carry a valid SigV4 signature (service `bedrock`, the
+ * fake's region) made with a registered secret, or a registered API key as
+ * Bearer. Behaviours are chosen by access key id (or API key).
+ */
+export class FakeBedrock extends FakeHttp<ClaudeBehaviour> {
+  private secrets = new Map<string, { secret: string; sessionToken?: string }>();
+  private apiKeys = new Set<string>();
+
+  constructor(readonly region = 'us-east-1') {
+    super();
+  }
+
+  /** Registers IAM credentials; answers the channel key for them. */
+  addCredentials(accessKeyId: string, secretAccessKey: string, sessionToken?: string): string {
+    this.secrets.set(accessKeyId, { secret: secretAccessKey, sessionToken });
+    return [this.region, accessKeyId, secretAccessKey, ...(sessionToken ? [sessionToken] : [])].join('|');
+  }
+
+  /** Registers a Bedrock API key; answers the channel key for it. */
+  addApiKey(apiKey: string): string {
+    this.apiKeys.add(apiKey);
+    return `${this.region}|${apiKey}`;
+  }
+
+  protected keyOf(req: IncomingMessage): string {
+    const auth = String(req.headers.authorization ?? '');
+    if (auth.startsWith('Bearer ')) return auth.slice(7);
+    return AUTH.exec(auth)?.[1] ?? '';
+  }
+
+  /** Recomputes the signature from the request as received; answers why it is refused, or null. */
+  private authFailure(req: Received, rawPath: string): [number, string, string] | null {
+    const auth = String(req.headers.authorization ?? '');
+    if (auth.startsWith('Bearer ')) return this.apiKeys.has(auth.slice(7)) ? null : [403, 'Invalid API Key format: Must start with pre-defined prefix', 'UnrecognizedClientException'];
+    const m = AUTH.exec(auth);
+    if (!m) return [403, 'Missing Authentication Token', 'MissingAuthenticationTokenException'];
+    const [, accessKeyId, day, region, service, signedList, given] = m;
+    const creds = this.secrets.get(accessKeyId);
+    if (!creds) return [403, 'The security token included in the request is invalid.', 'UnrecognizedClientException'];
+    const stamp = String(req.headers['x-amz-date'] ?? '');
+    const at = new Date(`${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`);
+    if (Number.isNaN(at.getTime()) || stamp.slice(0, 8) !== day) return [403, 'Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP', 'InvalidSignatureException'];
+    if (Math.abs(Date.now() - at.getTime()) > 5 * 60_000) return [403, `Signature expired: ${stamp} is now earlier than the allowed window.`, 'InvalidSignatureException'];
+    if (region !== this.region || service !== 'bedrock') return [403, `Credential should be scoped to a valid region and service 'bedrock'.`, 'InvalidSignatureException'];
+    const signed = signedList.split(';');
+    if (!signed.includes('host') || !signed.includes('x-amz-date')) return [403, "'Host' and 'X-Amz-Date' must be signed", 'InvalidSignatureException'];
+    const token = req.headers['x-amz-security-token'];
+    if ((creds.sessionToken ?? undefined) !== token || (token && !signed.includes('x-amz-security-token'))) return [403, 'The security token included in the request is invalid.', 'UnrecognizedClientException'];
+    const headers = Object.fromEntries(signed.map((h) => [h, String(req.headers[h] ?? '')]));
+    const expected = signature(
+      { method: req.method, host: String(req.headers.host), path: rawPath, headers, body: req.raw, now: at },
+      { accessKeyId, secretAccessKey: creds.secret, region, service },
+      signed,
+    );
+    if (expected.signature !== given) {
+      return [403, 'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.', 'InvalidSignatureException'];
+    }
+    return null;
+  }
+
+  protected async handle(req: Received, res: ServerResponse) {
+    // The signature covers the path as sent (still percent-encoded), which URL parsing would keep as is.
+    const rawPath = req.path;
+    const refused = this.authFailure(req, rawPath);
+    if (refused) return bedrockError(res, refused[0], refused[1], refused[2]);
+    const b = this.behaviour(req.key);
+    if (b.delayMs) await sleep(b.delayMs);
+    if (b.status && b.status >= 400) {
+      if (b.errorBody !== undefined) return sendJson(res, b.errorBody, b.status, b.retryAfter ? { 'retry-after': String(b.retryAfter) } : {});
+      return bedrockError(res, b.status, b.status === 429 ? 'Too many requests, please wait before trying again.' : `fake ${ERROR_TYPES[b.status] ?? 'failure'}`);
+    }
+    const match = INVOKE_PATH.exec(rawPath);
+    if (req.method !== 'POST' || !match) return bedrockError(res, 404, `Unknown operation ${req.method} ${rawPath}`, 'UnknownOperationException');
+    const modelId = decodeURIComponent(match[1]);
+    if (!modelId.includes('anthropic.')) return bedrockError(res, 400, 'The provided model identifier is invalid.');
+    if (!req.body || typeof req.body !== 'object') return bedrockError(res, 400, 'Malformed input request, please reformat your input and try again.');
+    const extraneous = Object.keys(req.body).find((k) => !PERMITTED.has(k));
+    if (extraneous) return bedrockError(res, 400, `Malformed input request: #: extraneous key [${extraneous}] is not permitted, please reformat your input and try again.`);
+    const invalid = checkClaudeRequest(req.body, 'bedrock');
+    if (invalid) return bedrockError(res, 400, invalid.message);
+    const model = modelId.replace(/^(global|us|eu|apac)\./, '').replace(/^anthropic\./, '').replace(/-v\d+:\d+$/, '');
+    const answer = claudeAnswer(req.body, b);
+    const counts = { 'x-amzn-bedrock-input-token-count': String(answer.usage.input_tokens), 'x-amzn-bedrock-output-token-count': String(answer.usage.output_tokens), 'x-amzn-requestid': 'fake-request-id' };
+    if (match[2] === 'invoke') return sendJson(res, claudeMessage(model, answer), 200, counts);
+    res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'fake-request-id' });
+    const metrics = { inputTokenCount: answer.usage.input_tokens, outputTokenCount: answer.usage.output_tokens, invocationLatency: 120, firstByteLatency: 40 };
+    const pieces = claudeEvents(model, answer, b)
+      .filter((e) => e.type !== 'ping') // Bedrock does not relay pings
+      .map((e) => {
+        if (e.type === 'error') return { text: bedrockException('modelStreamErrorException', String((e.data.error as any)?.message)), content: false };
+        const data = e.type === 'message_stop' ? { ...e.data, 'amazon-bedrock-invocationMetrics': metrics } : e.data;
+        return { text: bedrockChunk(data), content: e.content };
+      });
+    if (await writePaced(res, pieces, b)) res.end();
+  }
+}
