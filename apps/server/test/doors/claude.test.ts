@@ -55,7 +55,8 @@ describe.each(testDialects())('Anthropic Messages door on %s', (dialect) => {
     expect(f.claude.forKey('claude-key').at(-1)!.headers['anthropic-version']).toBe('2023-06-01');
     const log = await f.lastLog(userId);
     // 10 uncached + 30 cache read + 20 cache write in, 4 words out; unit prices.
-    expect(log).toMatchObject({ model_name: 'claude-test', prompt_tokens: 60, completion_tokens: 4, estimated: 0 });
+    // Quota: 60 - trunc(30 × (1 − 0.1)) + trunc(20 × 0.25) = 38 in, 4 out.
+    expect(log).toMatchObject({ model_name: 'claude-test', prompt_tokens: 60, completion_tokens: 4, cache_read_tokens: 30, cache_write_tokens: 20, quota: 42, estimated: 0 });
   });
 
   it('streams an Anthropic channel untouched: thinking and its signature reach the client as sent', async () => {

@@ -126,7 +126,7 @@ export function createBridgeStream(o: BridgeStreamOptions): StreamMapper {
       }
       return out;
     },
-    usage: () => billingUsageOrNull(up.usage()),
+    usage: () => billingUsageOrNull(up.usage(), o.dialect),
     text: () => parts.join(''),
     finish: () => door.finish(up.usage()),
     ended: () => up.ended(),

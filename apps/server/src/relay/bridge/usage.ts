@@ -1,17 +1,23 @@
 import { inputTokens, outputTokens, type Usage as NormalUsage } from '../formats/index.js';
-import type { Usage } from '../providers/types.js';
+import type { Dialect, Usage } from '../providers/types.js';
 
-/** The converters' disjoint usage buckets → the billing record (OpenAI inclusion rules). */
-export function billingUsage(u: NormalUsage): Usage {
+/**
+ * The converters' disjoint usage buckets → the billing record (totals follow
+ * OpenAI's inclusion rules). Cache reads keep their family: OpenAI's are priced by
+ * `cached_tokens`, Anthropic's and Gemini's by the deeper `cached_read_tokens`.
+ */
+export function billingUsage(u: NormalUsage, dialect: Dialect): Usage {
   return {
     promptTokens: inputTokens(u),
     completionTokens: outputTokens(u),
-    cachedTokens: u.cacheRead,
-    cacheWriteTokens: u.cacheWrite5m + u.cacheWrite1h,
+    cachedTokens: dialect === 'openai' ? u.cacheRead : 0,
+    cacheReadTokens: dialect === 'openai' ? 0 : u.cacheRead,
+    cacheWriteTokens: u.cacheWrite5m,
+    cacheWrite1hTokens: u.cacheWrite1h,
     reasoningTokens: u.reasoning,
     audioInputTokens: u.audioIn,
     audioOutputTokens: u.audioOut,
   };
 }
 
-export const billingUsageOrNull = (u: NormalUsage | null): Usage | null => (u ? billingUsage(u) : null);
+export const billingUsageOrNull = (u: NormalUsage | null, dialect: Dialect): Usage | null => (u ? billingUsage(u, dialect) : null);

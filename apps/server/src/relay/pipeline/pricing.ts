@@ -7,7 +7,14 @@ export interface Price {
   extra: Partial<Record<ExtraClass, number>>;
 }
 
-export type ExtraClass = 'cached_tokens' | 'cached_write_tokens' | 'reasoning_tokens' | 'input_audio_tokens' | 'output_audio_tokens';
+export type ExtraClass =
+  | 'cached_tokens'
+  | 'cached_read_tokens'
+  | 'cached_write_tokens'
+  | 'cached_write_1h_tokens'
+  | 'reasoning_tokens'
+  | 'input_audio_tokens'
+  | 'output_audio_tokens';
 
 /**
  * Re-price multipliers for usage classes that are already counted inside the
@@ -16,7 +23,9 @@ export type ExtraClass = 'cached_tokens' | 'cached_write_tokens' | 'reasoning_to
  */
 export const DEFAULT_EXTRA: Record<ExtraClass, number> = {
   cached_tokens: 0.5,
+  cached_read_tokens: 0.1,
   cached_write_tokens: 1.25,
+  cached_write_1h_tokens: 2,
   reasoning_tokens: 1,
   input_audio_tokens: 1,
   output_audio_tokens: 1,
@@ -32,7 +41,9 @@ export function computeQuota(usage: Usage, price: Price, groupRatio: number): nu
   const prompt =
     usage.promptTokens +
     Math.trunc(usage.cachedTokens * (ratio(price, 'cached_tokens') - 1)) +
+    Math.trunc(usage.cacheReadTokens * (ratio(price, 'cached_read_tokens') - 1)) +
     Math.trunc(usage.cacheWriteTokens * (ratio(price, 'cached_write_tokens') - 1)) +
+    Math.trunc(usage.cacheWrite1hTokens * (ratio(price, 'cached_write_1h_tokens') - 1)) +
     Math.trunc(usage.audioInputTokens * (ratio(price, 'input_audio_tokens') - 1));
   const completion =
     usage.completionTokens +

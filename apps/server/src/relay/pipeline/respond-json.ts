@@ -72,7 +72,7 @@ async function respondConverted(state: RelayState, p: Prepared, hold: Hold, json
     const completion = await countText(p.model, answerText(converted.hub as unknown as Record<string, unknown>));
     normal = { ...emptyNormalUsage(), inputUncached: await exactPrompt(state, p), output: completion };
   }
-  const usage = billingUsage(normal!);
+  const usage = billingUsage(normal!, hold.route.adapter.dialect);
   settle(state, p, hold, { usage, estimated, requestId: reply.request.id, ip: reply.request.ip });
   const body = hubToDoorResponse(p.endpoint, converted.hub, normal!, p.body as Record<string, unknown>);
   reply.status(200).header('content-type', 'application/json').send(JSON.stringify(body));

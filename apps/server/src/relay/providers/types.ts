@@ -47,8 +47,14 @@ export interface UpstreamRequest {
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /** Cache reads as OpenAI reports them (priced by `cached_tokens`). */
   cachedTokens: number;
+  /** Cache reads as Anthropic and Gemini report them (priced by `cached_read_tokens`, a deeper discount). */
+  cacheReadTokens: number;
+  /** Cache writes with a 5-minute lifetime (Anthropic's default). */
   cacheWriteTokens: number;
+  /** Cache writes with a 1-hour lifetime (priced by `cached_write_1h_tokens`). */
+  cacheWrite1hTokens: number;
   reasoningTokens: number;
   audioInputTokens: number;
   audioOutputTokens: number;
@@ -58,7 +64,9 @@ export const emptyUsage = (): Usage => ({
   promptTokens: 0,
   completionTokens: 0,
   cachedTokens: 0,
+  cacheReadTokens: 0,
   cacheWriteTokens: 0,
+  cacheWrite1hTokens: 0,
   reasoningTokens: 0,
   audioInputTokens: 0,
   audioOutputTokens: 0,

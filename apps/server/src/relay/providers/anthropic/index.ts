@@ -49,7 +49,7 @@ export const anthropic: ProviderAdapter = {
     return { url: url(channel, 'messages'), headers: anthropicHeaders(channel, opts.inbound), body };
   },
 
-  parseUsage: (_endpoint, json) => billingUsageOrNull(usageFromAnthropic((json as { usage?: unknown } | null)?.usage)),
+  parseUsage: (_endpoint, json) => billingUsageOrNull(usageFromAnthropic((json as { usage?: unknown } | null)?.usage), 'anthropic'),
   createStreamMapper: createAnthropicPassThrough,
   mapError: anthropicError,
 

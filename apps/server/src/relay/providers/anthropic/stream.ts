@@ -33,7 +33,7 @@ export function createAnthropicPassThrough(): StreamMapper {
       } else if (e.type === 'message_stop' || e.type === 'error') ended = true; // an error event was forwarded as it is
       return [data];
     },
-    usage: () => billingUsageOrNull(usageFromAnthropic(raw)),
+    usage: () => billingUsageOrNull(usageFromAnthropic(raw), 'anthropic'),
     text: () => parts.join(''),
     finish: () => [],
     ended: () => ended,

@@ -40,7 +40,7 @@ export const gemini: ProviderAdapter = {
     return { url: `${base(channel)}/${version(channel)}/models/${encodeURIComponent(opts.model)}:${action}`, headers: headers(channel), body };
   },
 
-  parseUsage: (_endpoint, json) => billingUsageOrNull(usageFromGemini((json as { usageMetadata?: unknown } | null)?.usageMetadata)),
+  parseUsage: (_endpoint, json) => billingUsageOrNull(usageFromGemini((json as { usageMetadata?: unknown } | null)?.usageMetadata), 'gemini'),
   createStreamMapper: createGeminiPassThrough,
   mapError: googleError,
 

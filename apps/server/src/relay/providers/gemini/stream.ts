@@ -30,7 +30,7 @@ export function createGeminiPassThrough(): StreamMapper {
       }
       return [data];
     },
-    usage: () => billingUsageOrNull(usageFromGemini(usage)),
+    usage: () => billingUsageOrNull(usageFromGemini(usage), 'gemini'),
     text: () => parts.join(''),
     finish: () => [],
     ended: () => ended,
