@@ -8,3 +8,4 @@ export { TimeText } from './TimeText';
 export { CopyButton } from './CopyButton';
 export { FilterBar, type FilterBarProps } from './FilterBar';
 export { JsonField, jsonError, type JsonFieldProps } from './JsonField';
+export { PageHeader } from './PageHeader';

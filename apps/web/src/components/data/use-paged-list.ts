@@ -58,6 +58,8 @@ export function usePagedList<T, F extends object>(opts: PagedListOptions<T, F>) 
     setOrder(initialOrder);
     void refetch();
   }, [initialOrder, refetch]);
+  /** Reloads the current page as it is sorted (after an edit). */
+  const reload = useCallback(() => void refetch(), [refetch]);
 
   return {
     rows: query.data?.data ?? [],
@@ -73,5 +75,6 @@ export function usePagedList<T, F extends object>(opts: PagedListOptions<T, F>) 
     toggleOrder,
     setFilters,
     refresh,
+    reload,
   };
 }

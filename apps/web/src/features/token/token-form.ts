@@ -1,0 +1,101 @@
+import type { Token } from '@one-hub/contract';
+
+/** The token dialog's fields as the user edits them (console-screens §3.7). */
+export interface TokenFormState {
+  name: string;
+  neverExpires: boolean;
+  /** `datetime-local` text, local time. */
+  expiry: string;
+  unlimited: boolean;
+  remainQuota: string;
+  heartbeat: boolean;
+  heartbeatTimeout: string;
+  group: string;
+  backupGroup: string;
+  limitModels: boolean;
+  models: string[];
+  limitIp: boolean;
+  ipText: string;
+  billingTag: string;
+  /** Admin edit only: move the token to this user id. */
+  transferTo: string;
+}
+
+export type TokenFormErrors = Partial<Record<keyof TokenFormState, string>>;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+export function toLocalInput(seconds: number): string {
+  const d = new Date(seconds * 1000);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+export function fromLocalInput(text: string): number {
+  const ms = new Date(text).getTime();
+  return Number.isNaN(ms) ? NaN : Math.floor(ms / 1000);
+}
+
+export function tokenToForm(t?: Token | null, now = Date.now()): TokenFormState {
+  const s = t?.setting;
+  return {
+    name: t?.name ?? '',
+    neverExpires: !t || t.expired_time === -1,
+    expiry: toLocalInput(t && t.expired_time > 0 ? t.expired_time : Math.floor(now / 1000)),
+    unlimited: t ? t.unlimited_quota : true,
+    remainQuota: String(t?.remain_quota ?? 0),
+    heartbeat: s?.heartbeat.enabled ?? false,
+    heartbeatTimeout: String(s?.heartbeat.timeout_seconds || 30),
+    group: t?.group ?? '',
+    backupGroup: t?.backup_group ?? '',
+    limitModels: s?.limits.limit_model_setting.enabled ?? false,
+    models: s?.limits.limit_model_setting.models ?? [],
+    limitIp: s?.limits.limits_ip_setting.enabled ?? false,
+    ipText: (s?.limits.limits_ip_setting.whitelist ?? []).join('\n'),
+    billingTag: s?.billing_tag ?? '',
+    transferTo: t ? String(t.user_id) : '',
+  };
+}
+
+const IP_OR_CIDR = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
+export const ipLines = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+/** Field → i18n key of the problem (token namespace). Empty when the form can be sent. */
+export function validateTokenForm(f: TokenFormState): TokenFormErrors {
+  const e: TokenFormErrors = {};
+  if (!f.name.trim()) e.name = 'errors.nameRequired';
+  else if (new TextEncoder().encode(f.name.trim()).length > 30) e.name = 'errors.nameTooLong';
+  if (!f.neverExpires && Number.isNaN(fromLocalInput(f.expiry))) e.expiry = 'errors.badDate';
+  if (!f.unlimited) {
+    const q = Number(f.remainQuota);
+    if (f.remainQuota.trim() === '' || !Number.isInteger(q) || q < 0) e.remainQuota = 'errors.quota';
+  }
+  if (f.heartbeat) {
+    const s = Number(f.heartbeatTimeout);
+    if (!Number.isInteger(s) || s < 30 || s > 90) e.heartbeatTimeout = 'errors.heartbeat';
+  }
+  if (f.limitIp && ipLines(f.ipText).some((l) => !IP_OR_CIDR.test(l))) e.ipText = 'errors.ip';
+  if (f.transferTo.trim() && !/^\d+$/.test(f.transferTo.trim())) e.transferTo = 'errors.userId';
+  return e;
+}
+
+/** The body of POST/PUT /api/token/ (the id is added for edits). */
+export function formToBody(f: TokenFormState, withBillingTag: boolean) {
+  return {
+    name: f.name.trim(),
+    expired_time: f.neverExpires ? -1 : fromLocalInput(f.expiry),
+    unlimited_quota: f.unlimited,
+    remain_quota: f.unlimited ? Number(f.remainQuota) || 0 : Number(f.remainQuota),
+    group: f.group,
+    backup_group: f.backupGroup === f.group ? '' : f.backupGroup,
+    setting: {
+      heartbeat: { enabled: f.heartbeat, timeout_seconds: f.heartbeat ? Number(f.heartbeatTimeout) : 30 },
+      limits: {
+        limit_model_setting: { enabled: f.limitModels, models: f.limitModels ? f.models : [] },
+        limits_ip_setting: { enabled: f.limitIp, whitelist: f.limitIp ? ipLines(f.ipText) : [] },
+      },
+      ...(withBillingTag ? { billing_tag: f.billingTag } : {}),
+    },
+  };
+}
