@@ -5,6 +5,7 @@
  *   otherwise), loaded lazily, used only when upstream reports no usage.
  */
 import type { countTokens as CountFn } from 'gpt-tokenizer/encoding/o200k_base';
+import { imageTokens } from './image-tokens.js';
 
 type Encoders = { o200k: typeof CountFn; cl100k: typeof CountFn };
 let encoders: Encoders | undefined;
@@ -43,20 +44,28 @@ interface ChatMessage {
 /** Tokens per image when the size is unknown: a high-detail 1024×1024 tile budget, not a download. */
 export const IMAGE_TOKEN_ESTIMATE = 765;
 
-function contentText(content: unknown): { text: string; images: number } {
-  if (typeof content === 'string') return { text: content, images: 0 };
-  if (!Array.isArray(content)) return { text: content == null ? '' : JSON.stringify(content), images: 0 };
+type Part = { type?: string; text?: unknown; image_url?: string | { url?: string; detail?: string }; detail?: string };
+
+/** Text of a message's content, plus its images' tokens (measured by the model's family when a model is given). */
+function contentText(content: unknown, model?: string): { text: string; imageTokens: number } {
+  if (typeof content === 'string') return { text: content, imageTokens: 0 };
+  if (!Array.isArray(content)) return { text: content == null ? '' : JSON.stringify(content), imageTokens: 0 };
   let text = '';
   let images = 0;
-  for (const part of content as Array<{ type?: string; text?: unknown }>) {
+  for (const part of content as Part[]) {
     if ((part?.type === 'text' || part?.type === 'input_text') && typeof part.text === 'string') text += `${part.text}\n`;
-    else if (part?.type === 'image_url' || part?.type === 'input_image') images++;
+    else if (part?.type === 'image_url' || part?.type === 'input_image') {
+      const ref = part.image_url;
+      const url = typeof ref === 'string' ? ref : ref?.url;
+      const detail = typeof ref === 'object' ? ref?.detail : part.detail;
+      images += model ? imageTokens(model, url, detail) : IMAGE_TOKEN_ESTIMATE;
+    }
   }
-  return { text, images };
+  return { text, imageTokens: images };
 }
 
 /** Chat messages as one text plus fixed overhead: +3 per message, +1 per name, +3 overall (relay.md §4.4). */
-function chatParts(messages: unknown, tools?: unknown): { text: string; overhead: number } {
+function chatParts(messages: unknown, tools?: unknown, model?: string): { text: string; overhead: number } {
   if (!Array.isArray(messages)) return { text: '', overhead: 0 };
   let overhead = 3;
   const texts: string[] = [];
@@ -67,9 +76,9 @@ function chatParts(messages: unknown, tools?: unknown): { text: string; overhead
       texts.push(m.name);
       overhead += 1;
     }
-    const c = contentText(m?.content);
+    const c = contentText(m?.content, model);
     texts.push(c.text);
-    overhead += c.images * IMAGE_TOKEN_ESTIMATE;
+    overhead += c.imageTokens;
     if (m?.tool_calls) texts.push(JSON.stringify(m.tool_calls));
   }
   if (tools) texts.push(JSON.stringify(tools));
@@ -82,15 +91,15 @@ export function estimateChat(messages: unknown, tools?: unknown): number {
 }
 
 export async function countChat(model: string, messages: unknown, tools?: unknown, approximate = false): Promise<number> {
-  const { text, overhead } = chatParts(messages, tools);
+  const { text, overhead } = chatParts(messages, tools, model);
   return overhead + (await countText(model, text, approximate));
 }
 
 /** An `input` field as text: a string, a list of strings, chat-like items, or anything serialised. */
-function inputText(input: unknown): { text: string; overhead: number } {
+function inputText(input: unknown, model?: string): { text: string; overhead: number } {
   if (typeof input === 'string') return { text: input, overhead: 0 };
   if (Array.isArray(input) && input.every((x) => typeof x === 'string')) return { text: input.join('\n'), overhead: 0 };
-  if (Array.isArray(input)) return chatParts(input);
+  if (Array.isArray(input)) return chatParts(input, undefined, model);
   return { text: input == null ? '' : JSON.stringify(input), overhead: 0 };
 }
 
@@ -100,6 +109,6 @@ export function estimateInput(input: unknown): number {
 }
 
 export async function countInput(model: string, input: unknown, approximate = false): Promise<number> {
-  const { text, overhead } = inputText(input);
+  const { text, overhead } = inputText(input, model);
   return overhead + (await countText(model, text, approximate));
 }

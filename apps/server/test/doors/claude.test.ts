@@ -152,6 +152,20 @@ describe.each(testDialects())('Anthropic Messages door on %s', (dialect) => {
     });
     expect(counted.input_tokens).toBeGreaterThan(10);
     expect(counted.input_tokens).toBeLessThan(60);
+    // An inline 1000×1000 image adds Anthropic's published w×h/750 = 1334 tokens.
+    const header = Buffer.alloc(24);
+    header.writeUInt32BE(0x89504e47, 0);
+    header.writeUInt32BE(0x0d0a1a0a, 4);
+    header.write('IHDR', 12, 'latin1');
+    header.writeUInt32BE(1000, 16);
+    header.writeUInt32BE(1000, 20);
+    const withImage = await f.anthropic(key).messages.countTokens({
+      model: 'claude-test',
+      system: 'You are a helpful assistant.',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'How many tokens is this sentence?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: header.toString('base64') } }] }],
+    });
+    expect(withImage.input_tokens - counted.input_tokens).toBeGreaterThanOrEqual(1334);
+    expect(withImage.input_tokens - counted.input_tokens).toBeLessThan(1334 + 5);
     await f.flush();
     const after = await f.server.ctx.db.selectFrom('users').select(['quota', 'request_count']).where('id', '=', userId).executeTakeFirstOrThrow();
     expect(after).toEqual(before);
