@@ -173,6 +173,20 @@ describe.each(testDialects())('Anthropic Messages door on %s', (dialect) => {
     expect(logs).toHaveLength(0);
   });
 
+  it('ClaudeAPIEnabled off closes /v1/messages and /claude with an Anthropic-shaped 403', async () => {
+    const { key } = await f.newUser({ quota: 100_000 });
+    await f.setOption('ClaudeAPIEnabled', false);
+    try {
+      for (const baseURL of [f.url, `${f.url}/claude`]) {
+        const error = await new Anthropic({ apiKey: key, baseURL, maxRetries: 0 }).messages.create({ model: 'claude-test', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
+        expect(error).toBeInstanceOf(Anthropic.PermissionDeniedError);
+        expect(error.error.error.message).toContain('Claude API is not supported');
+      }
+    } finally {
+      await f.setOption('ClaudeAPIEnabled', true);
+    }
+  });
+
   it('answers errors in Anthropic shape and lists models in Anthropic shape', async () => {
     const bad = f.anthropic('sk-not-a-real-key-000000000000000000000000000000');
     const error = await bad.messages.create({ model: 'claude-test', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);

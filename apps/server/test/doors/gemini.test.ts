@@ -123,6 +123,24 @@ describe.each(testDialects())('Gemini door on %s', (dialect) => {
     expect(declared).toContain('get_weather');
     expect(declared).not.toContain('$schema');
     expect(declared).not.toContain('additionalProperties');
+    // Converted requests switch Google's default filters off, as the original does.
+    expect(got.body.safetySettings.length).toBeGreaterThanOrEqual(5);
+    expect(got.body.safetySettings.every((s: { threshold: string }) => s.threshold === 'BLOCK_NONE')).toBe(true);
+  });
+
+  it('GeminiAPIEnabled off closes the Gemini doors with a Google-shaped 403; the OpenAI door stays open', async () => {
+    const { key } = await f.newUser({ quota: 100_000 });
+    await f.setOption('GeminiAPIEnabled', false);
+    try {
+      const error = await f.genai(key).models.generateContent({ model: 'gemini-test', contents: 'x' }).catch((e) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error.status).toBe(403);
+      expect(JSON.parse(error.message).error.message).toContain('Gemini API is not supported');
+      const chat = await f.openai(key).chat.completions.create({ model: 'gemini-test', messages: [{ role: 'user', content: 'hi' }] });
+      expect(chat.choices[0].message.content).toBeTruthy();
+    } finally {
+      await f.setOption('GeminiAPIEnabled', true);
+    }
   });
 
   it('countTokens is local and free; errors and model lists speak Google', async () => {

@@ -1,6 +1,6 @@
 import { HubError } from '../../common/errors.js';
 import {
-  anthropicRequestToHub, FormatError, geminiRequestToHub, hubRequestToAnthropic, hubRequestToGemini, responsesRequestToHub,
+  anthropicRequestToHub, FormatError, GEMINI_BLOCK_NONE_SAFETY, geminiRequestToHub, hubRequestToAnthropic, hubRequestToGemini, responsesRequestToHub,
   type AnthropicRequest, type GeminiRequest, type HubRequest, type ResponsesRequest,
 } from '../formats/index.js';
 import type { Dialect, Endpoint } from '../providers/types.js';
@@ -69,7 +69,8 @@ export function hubToDialect(dialect: Dialect, hub: HubRequest, model: string, s
         return { ...value, model, stream } as unknown as Record<string, unknown>;
       }
       case 'gemini':
-        return hubRequestToGemini({ ...hub, model, stream }).value as unknown as Record<string, unknown>;
+        // As the original does for converted requests: Google's default filters off (relay.md §5.5).
+        return hubRequestToGemini({ ...hub, model, stream }, { safetySettings: [...GEMINI_BLOCK_NONE_SAFETY] }).value as unknown as Record<string, unknown>;
     }
   });
 }

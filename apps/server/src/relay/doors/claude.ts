@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { HubError } from '../../common/errors.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 import { handleRelay } from '../pipeline/handle.js';
 import { listModels } from '../pipeline/models.js';
@@ -12,6 +13,9 @@ export function anthropicModelList(models: Array<{ id: string; created: number }
 
 /** Anthropic Messages doors: `/v1/messages` (Claude Code) and `/claude/v1/messages`, served by every channel family. */
 export function registerClaudeDoor(app: FastifyInstance, state: RelayState): void {
+  app.addHook('onRequest', async () => {
+    if (!state.ctx.options.get('ClaudeAPIEnabled')) throw new HubError(403, 'Claude API is not supported', { type: 'one_hub_error', code: 'api_not_supported' });
+  });
   for (const prefix of ['', '/claude']) {
     app.post(`${prefix}/v1/messages`, (req, reply) => handleRelay(state, req, reply, 'messages', { reader: 'claude' }));
     app.post(`${prefix}/v1/messages/count_tokens`, async (req) => ({ input_tokens: await countDoorTokens(state, req, 'messages', { reader: 'claude' }) }));

@@ -28,6 +28,9 @@ function splitAction(req: FastifyRequest): { model: string; method: string } {
 
 /** Gemini doors: `/v1beta/models/…` (Gemini CLI) and `/gemini/{version}/models/…`, served by every channel family. */
 export function registerGeminiDoor(app: FastifyInstance, state: RelayState): void {
+  app.addHook('onRequest', async () => {
+    if (!state.ctx.options.get('GeminiAPIEnabled')) throw new HubError(403, 'Gemini API is not supported', { type: 'one_hub_error', code: 'api_not_supported' });
+  });
   for (const prefix of ['/v1beta', '/gemini/:version']) {
     app.get(`${prefix}/models`, async (req) => googleModelList(await listModels(state, req, 'gemini')));
     app.get(`${prefix}/models/:model`, async (req) => {
