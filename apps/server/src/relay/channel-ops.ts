@@ -3,7 +3,7 @@ import type { ChannelRow } from '../db/repos/channels.js';
 import { planAttempt } from './bridge/plan.js';
 import { HubError } from '../common/errors.js';
 import { nowSeconds } from '../common/time.js';
-import { routeTo } from './pipeline/attempt.js';
+import { authorizeUpstream, routeTo } from './pipeline/attempt.js';
 import { sendUpstream } from './pipeline/upstream.js';
 import { autoDisable, autoEnable } from './pipeline/auto-disable.js';
 import { splitList } from './pipeline/channel-index.js';
@@ -30,7 +30,8 @@ export async function testChannel(ctx: AppContext, channel: ChannelRow, model?: 
     const hub = { model: route.upstreamModel, messages: [{ role: 'user' as const, content: 'hi' }], max_tokens: 5 };
     // Channels of another dialect (Anthropic, Gemini) get the test chat converted.
     const plan = planAttempt('chat/completions', route.adapter, () => hub, route.upstreamModel, false, relayState(ctx).convert);
-    const req = route.adapter.buildRequest(plan.endpoint, plan.converted ?? hub, route.target, { stream: false, raw: false, model: route.upstreamModel });
+    const built = route.adapter.buildRequest(plan.endpoint, plan.converted ?? hub, route.target, { stream: false, raw: false, model: route.upstreamModel });
+    const req = await authorizeUpstream(route, built, channel.proxy);
     const res = await sendUpstream(req, { proxy: channel.proxy, proxyKey: route.target.key, signal: AbortSignal.timeout(60_000) });
     const text = await res.body.text();
     if (res.statusCode >= 400) throw route.adapter.mapError(res.statusCode, text);

@@ -2,6 +2,7 @@ import type { ChannelRow } from '../../db/repos/channels.js';
 import { HubError } from '../../common/errors.js';
 import { adapterFor, defaultBaseUrl } from '../providers/index.js';
 import type { ChannelTarget, Endpoint, InboundHeaders, ProviderAdapter, UpstreamRequest } from '../providers/types.js';
+import { sendUpstreamBuffered } from './upstream.js';
 
 export interface RoutedChannel {
   row: ChannelRow;
@@ -34,11 +35,12 @@ export function mapModel(mappingText: string | null, requested: string): { upstr
 
 /** Resolves adapter, base URL, headers and model names for one attempt on a channel. */
 export function routeTo(row: ChannelRow, requestedModel: string): RoutedChannel {
-  const adapter = adapterFor(row.type);
-  if (!adapter) throw new HubError(503, 'channel not implemented', { code: 'channel_not_implemented', retryable: true });
-  const baseUrl = (row.base_url || defaultBaseUrl(row.type)).replace(/\/+$/, '');
-  if (!baseUrl) throw new HubError(503, 'channel has no base URL', { code: 'channel_misconfigured', retryable: true });
+  const family = adapterFor(row.type);
+  if (!family) throw new HubError(503, 'channel not implemented', { code: 'channel_not_implemented', retryable: true });
   const { upstream, billed } = mapModel(row.model_mapping, requestedModel);
+  const adapter = family.forModel?.(upstream) ?? family;
+  const baseUrl = (row.base_url || defaultBaseUrl(row.type)).replace(/\/+$/, '');
+  if (!baseUrl && !adapter.regionalHost) throw new HubError(503, 'channel has no base URL', { code: 'channel_misconfigured', retryable: true });
   const key = row.key.split('\n')[0].trim();
   return {
     row,
@@ -68,4 +70,16 @@ export function buildUpstream(
   const req = route.adapter.buildRequest(endpoint, body, route.target, { stream: opts.stream, raw, model: opts.model, inbound: opts.inbound });
   if (raw && opts.contentType) req.headers['content-type'] = opts.contentType;
   return req;
+}
+
+/** Runs the adapter's async authorization step (token exchanges go through the channel's proxy). */
+export async function authorizeUpstream(route: RoutedChannel, req: UpstreamRequest, proxy: string | null | undefined): Promise<UpstreamRequest> {
+  if (!route.adapter.authorize) return req;
+  return route.adapter.authorize(req, route.target, async (url, form) => {
+    const res = await sendUpstreamBuffered(
+      { url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from(form), raw: true },
+      { method: 'POST', proxy, proxyKey: route.target.key },
+    );
+    return { status: res.statusCode, body: res.body.toString('utf8') };
+  });
 }

@@ -7,7 +7,7 @@ import type { Endpoint } from '../providers/types.js';
 import type { RelayState } from './relay-state.js';
 import { hubOf, prepare, type DoorInput, type Prepared } from './prepare.js';
 import { planAttempt, type AttemptPlan } from '../bridge/plan.js';
-import { buildUpstream, routeTo, withModel, type RoutedChannel } from './attempt.js';
+import { authorizeUpstream, buildUpstream, routeTo, withModel, type RoutedChannel } from './attempt.js';
 import { readWhole, sendUpstream, sendUpstreamBuffered, type BufferedResponse, type UpstreamResponse } from './upstream.js';
 import { classifyFailure, cooldownSeconds, noChannel } from './failure.js';
 import { reserveQuota as reserveAmount, type Price } from './pricing.js';
@@ -47,12 +47,13 @@ export async function handleRelay(state: RelayState, req: FastifyRequest, reply:
       hold = await holdQuota(state, p, route, plan);
       // Gemini bodies carry no model (it travels in the URL).
       const body = plan.converted ?? (endpoint === 'generateContent' ? p.body : withModel(p.body, route.upstreamModel, p.model));
-      const upstreamReq = buildUpstream(route, plan.endpoint, body, {
+      const built = buildUpstream(route, plan.endpoint, body, {
         stream: p.stream,
         contentType: req.headers['content-type'],
         model: route.upstreamModel,
         inbound: req.headers,
       });
+      const upstreamReq = await authorizeUpstream(route, built, row.proxy);
       const upstreamOpts = { proxy: row.proxy, proxyKey: route.target.key };
       const abort = p.stream ? new AbortController() : undefined;
       const res = abort ? await sendUpstream(upstreamReq, { ...upstreamOpts, signal: abort.signal }) : await sendUpstreamBuffered(upstreamReq, upstreamOpts);
@@ -62,7 +63,8 @@ export async function handleRelay(state: RelayState, req: FastifyRequest, reply:
         if (res.statusCode === 429) selector.freeze(row.id, p.model, cooldownSeconds(res.headers['retry-after'], ctx.options.get('RetryCooldownSeconds')));
         throw error;
       }
-      const streamed = abort && String(res.headers['content-type'] ?? '').includes('text/event-stream');
+      const contentType = String(res.headers['content-type'] ?? '');
+      const streamed = abort && (contentType.includes('text/event-stream') || Boolean(route.adapter.streamFraming && contentType.includes(route.adapter.streamFraming.contentType)));
       // A stream request may still get a plain answer: read it whole before the responder owns the hold.
       const whole = streamed ? undefined : Buffer.isBuffer(res.body) ? (res as BufferedResponse) : await readWhole(res as UpstreamResponse);
       const h = hold;

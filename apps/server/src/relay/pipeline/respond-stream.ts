@@ -112,12 +112,13 @@ export async function respondStream(
   });
 
   const pending: string[] = [];
-  const parser = createParser({
-    onEvent(event) {
-      if (event.data === '[DONE]' || event.event === 'response.completed' || event.event === 'message_stop') sawEnd = true;
-      for (const frame of mapper.onEvent(event.data, event.event)) pending.push(writer.render(frame, event.event));
-    },
-  });
+  const onEvent = (event: { data: string; event?: string }) => {
+    if (event.data === '[DONE]' || event.event === 'response.completed' || event.event === 'message_stop') sawEnd = true;
+    for (const frame of mapper.onEvent(event.data, event.event)) pending.push(writer.render(frame, event.event));
+  };
+  const parser = createParser({ onEvent });
+  // Upstreams that do not speak SSE (Bedrock's binary event stream) bring their own decoder.
+  const framing = hold.route.adapter.streamFraming?.create();
 
   let upstreamError: string | undefined;
   const decoder = new TextDecoder();
@@ -125,7 +126,8 @@ export async function respondStream(
     for (let next: IteratorResult<Buffer> = first; !next.done; next = await chunks.next()) {
       const chunk = next.value;
       firstByteMs ??= Date.now() - p.startedAt;
-      parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
+      if (framing) framing.push(chunk as Buffer, onEvent);
+      else parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
       if (clientGone || !pending.length) {
         pending.length = 0;
         continue;
@@ -149,7 +151,8 @@ export async function respondStream(
     note = `upstream stream broke off: ${upstreamError ?? 'ended without a final event'}`;
     const error = { error: { message: note, type: 'upstream_error', code: 'stream_interrupted' } };
     const frames = mapper.fail ? mapper.fail(note) : [JSON.stringify(error)];
-    raw.write(frames.map((f) => writer.render(f)).join('') + writer.close());
+    // Events decoded from the last chunk before a decoder reported the failure still go out first.
+    raw.write(pending.join('') + frames.map((f) => writer.render(f)).join('') + writer.close());
   } else {
     raw.write(mapper.finish().map((f) => writer.render(f)).join('') + writer.close());
   }

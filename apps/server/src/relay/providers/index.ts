@@ -3,9 +3,11 @@ import type { ProviderAdapter } from './types.js';
 import { openAICompatible } from './openai-compatible/index.js';
 import { anthropic } from './anthropic/index.js';
 import { gemini } from './gemini/index.js';
+import { bedrock } from './bedrock/index.js';
+import { vertex } from './vertex/index.js';
 
 /** The registry: the only file that lists providers. */
-const ADAPTERS: ProviderAdapter[] = [openAICompatible, anthropic, gemini];
+const ADAPTERS: ProviderAdapter[] = [openAICompatible, anthropic, gemini, bedrock, vertex];
 
 const BY_TYPE = new Map<number, ProviderAdapter>();
 for (const adapter of ADAPTERS) for (const type of adapter.types) BY_TYPE.set(type, adapter);

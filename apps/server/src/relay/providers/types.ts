@@ -119,4 +119,20 @@ export interface ProviderAdapter {
   parseModels?(json: unknown): string[];
   balanceRequest?(channel: ChannelTarget): UpstreamRequest;
   parseBalance?(json: unknown): number | null;
+  /** For a channel type whose models speak different dialects (Vertex: Gemini and Claude): the adapter for one model. */
+  forModel?(model: string): ProviderAdapter;
+  /** Async step between building and sending (e.g. an OAuth access token); `post` goes through the channel's proxy. */
+  authorize?(req: UpstreamRequest, channel: ChannelTarget, post: FormPoster): Promise<UpstreamRequest>;
+  /** Streams not framed as SSE (Bedrock's binary event stream): their content type and a per-request decoder. */
+  streamFraming?: { contentType: string; create(): StreamDecoder };
+  /** The adapter derives its host (e.g. from the region in the key) when the channel has no base URL. */
+  regionalHost?: boolean;
+}
+
+/** Posts a form body and answers status and text (token exchanges). */
+export type FormPoster = (url: string, form: string) => Promise<{ status: number; body: string }>;
+
+/** Turns a non-SSE upstream stream into events; throws, after emitting the events before it, when upstream reports a failure inside the stream. */
+export interface StreamDecoder {
+  push(chunk: Buffer, emit: (event: { data: string; event?: string }) => void): void;
 }

@@ -6,14 +6,16 @@ export type BedrockKey =
   | { region: string; kind: 'sigv4'; accessKeyId: string; secretAccessKey: string; sessionToken?: string }
   | { region: string; kind: 'api-key'; apiKey: string };
 
+const misconfigured = (message: string) => new HubError(503, message, { code: 'channel_misconfigured', retryable: true });
+
 export function parseBedrockKey(key: string): BedrockKey {
   const parts = key.split('|').map((p) => p.trim());
-  if (parts.some((p) => !p)) throw new HubError(500, 'bedrock key has an empty part (expected Region|AccessKeyID|SecretAccessKey[|SessionToken] or Region|APIKey)');
+  if (parts.some((p) => !p)) throw misconfigured('bedrock key has an empty part (expected Region|AccessKeyID|SecretAccessKey[|SessionToken] or Region|APIKey)');
   if (parts.length === 2) return { region: parts[0], kind: 'api-key', apiKey: parts[1] };
   if (parts.length === 3 || parts.length === 4) {
     return { region: parts[0], kind: 'sigv4', accessKeyId: parts[1], secretAccessKey: parts[2], ...(parts[3] ? { sessionToken: parts[3] } : {}) };
   }
-  throw new HubError(500, 'bedrock key must be Region|AccessKeyID|SecretAccessKey[|SessionToken] or Region|APIKey');
+  throw misconfigured('bedrock key must be Region|AccessKeyID|SecretAccessKey[|SessionToken] or Region|APIKey');
 }
 
 /** Anthropic dated names whose Bedrock id is not the plain `-v1:0` suffix. */
@@ -33,7 +35,7 @@ export function bedrockModelId(model: string): string {
   const prefix = REGION_PREFIX.exec(model)?.[0] ?? '';
   const name = model.slice(prefix.length);
   const id = /^claude-[a-z0-9-]+-\d{8}$/.test(name) ? `anthropic.${name}-${BEDROCK_VERSION[name] ?? 'v1:0'}` : name;
-  if (!id.includes('anthropic')) throw new HubError(500, 'bedrock provider not found');
+  if (!id.includes('anthropic')) throw misconfigured('bedrock provider not found');
   return prefix + id;
 }
 

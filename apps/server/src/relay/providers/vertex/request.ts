@@ -5,7 +5,7 @@ import type { Dialect } from '../types.js';
 export function parseVertexOther(other: string, fallbackProject?: string): { region: string; project: string } {
   const [region = '', project = ''] = other.split('|').map((p) => p.trim());
   const chosen = project || fallbackProject || '';
-  if (!region || !chosen) throw new HubError(500, 'vertex channel needs other = Region|ProjectID');
+  if (!region || !chosen) throw new HubError(503, 'vertex channel needs other = Region|ProjectID', { code: 'channel_misconfigured', retryable: true });
   return { region, project: chosen };
 }
 
@@ -13,7 +13,7 @@ export function parseVertexOther(other: string, fallbackProject?: string): { reg
 export function vertexDialect(model: string): Exclude<Dialect, 'openai'> {
   if (model.startsWith('gemini')) return 'gemini';
   if (model.startsWith('claude')) return 'anthropic';
-  throw new HubError(500, `vertex serves gemini* and claude* models, not ${model}`);
+  throw new HubError(503, `vertex serves gemini* and claude* models, not ${model}`, { code: 'channel_misconfigured', retryable: true });
 }
 
 /** Anthropic dated names whose Vertex id carries a version tag (`claude-3-5-sonnet-v2@20241022`). */

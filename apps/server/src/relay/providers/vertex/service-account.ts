@@ -19,10 +19,10 @@ export function parseServiceAccount(key: string): ServiceAccount {
   try {
     json = JSON.parse(key);
   } catch {
-    throw new HubError(500, 'vertex key must be a service-account JSON key file');
+    throw new HubError(503, 'vertex key must be a service-account JSON key file', { code: 'channel_misconfigured', retryable: true });
   }
   if (typeof json?.client_email !== 'string' || typeof json.private_key !== 'string') {
-    throw new HubError(500, 'vertex service-account JSON lacks client_email or private_key');
+    throw new HubError(503, 'vertex service-account JSON lacks client_email or private_key', { code: 'channel_misconfigured', retryable: true });
   }
   return {
     clientEmail: json.client_email,
@@ -44,7 +44,7 @@ export function serviceAccountAssertion(sa: ServiceAccount, nowSeconds: number):
   try {
     signature = sign('sha256', Buffer.from(input), sa.privateKey);
   } catch {
-    throw new HubError(500, 'vertex service-account private_key is not a usable RSA key');
+    throw new HubError(503, 'vertex service-account private_key is not a usable RSA key', { code: 'channel_misconfigured', retryable: true });
   }
   return `${input}.${signature.toString('base64url')}`;
 }

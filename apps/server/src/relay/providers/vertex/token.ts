@@ -32,13 +32,14 @@ export class VertexTokenCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async get(sa: ServiceAccount): Promise<string> {
+  /** The account's token; `post` (default: the cache's own) carries a fresh exchange, e.g. through a channel proxy. */
+  async get(sa: ServiceAccount, post: TokenPoster = this.post): Promise<string> {
     const id = `${sa.clientEmail}|${sa.privateKeyId ?? createHash('sha256').update(sa.privateKey).digest('hex')}`;
     const cached = this.tokens.get(id);
     if (cached && cached.expiresAt - RENEW_BEFORE_MS > this.now()) return cached.token;
     const running = this.pending.get(id);
     if (running) return running;
-    const exchange = this.exchange(sa).then(
+    const exchange = this.exchange(sa, post).then(
       (fresh) => {
         this.tokens.set(id, fresh);
         this.pending.delete(id);
@@ -53,7 +54,7 @@ export class VertexTokenCache {
     return exchange;
   }
 
-  private async exchange(sa: ServiceAccount): Promise<Cached> {
+  private async exchange(sa: ServiceAccount, post: TokenPoster): Promise<Cached> {
     const startedAt = this.now();
     const form = new URLSearchParams({
       grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
@@ -61,7 +62,7 @@ export class VertexTokenCache {
     }).toString();
     let res: { status: number; body: string };
     try {
-      res = await this.post(sa.tokenUri, form);
+      res = await post(sa.tokenUri, form);
     } catch (err) {
       throw new HubError(502, `vertex token exchange failed: ${(err as Error).message}`, { retryable: true });
     }

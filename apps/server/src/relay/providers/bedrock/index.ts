@@ -1,0 +1,66 @@
+import { HubError } from '../../../common/errors.js';
+import { scrubSecrets } from '../openai-compatible/index.js';
+import { anthropic } from '../anthropic/index.js';
+import type { Endpoint, ProviderAdapter, StreamDecoder } from '../types.js';
+import { betaList, buildBedrockRequest } from './request.js';
+import { createBedrockStreamReader } from './stream.js';
+
+/** Bedrock's error body `{message}` (the type travels in a header) → the gateway error. */
+export function bedrockError(status: number, body: string): HubError {
+  let message = body.trim() || `bad response status code ${status}`;
+  try {
+    const parsed = JSON.parse(body) as { message?: string; Message?: string };
+    message = parsed.message ?? parsed.Message ?? message;
+  } catch {
+    // not JSON: keep the text
+  }
+  const type = status === 401 || status === 403 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : status === 400 ? 'invalid_request_error' : 'upstream_error';
+  // "Operation not allowed" is an account-level refusal another channel may not share (relay.md §5.8).
+  const retryable = status === 400 && message.includes('Operation not allowed');
+  return new HubError(status, `Provider API error: ${scrubSecrets(message).slice(0, 1000)}`, { type, code: type, upstream: body.slice(0, 2000), retryable });
+}
+
+function bedrockStreamDecoder(): StreamDecoder {
+  const reader = createBedrockStreamReader();
+  return {
+    push(chunk, emit) {
+      for (const item of reader.push(chunk)) {
+        if (item.kind === 'error') throw new Error(`${item.type}: ${item.message}`);
+        emit({ data: item.data, event: item.type });
+      }
+    },
+  };
+}
+
+/**
+ * Amazon Bedrock (type 32), Claude models: the Messages body with Bedrock's
+ * version and the model in the path, signed with SigV4 (or a Bedrock API key);
+ * streams arrive as AWS binary event streams of Claude events.
+ */
+export const bedrock: ProviderAdapter = {
+  types: [32],
+  name: 'bedrock',
+  dialect: 'anthropic',
+  endpoints: new Set<Endpoint>(['messages']),
+  regionalHost: true,
+
+  buildRequest(endpoint, body, channel, opts) {
+    if (endpoint !== 'messages') throw new HubError(400, `bedrock channels do not serve ${endpoint}`, { code: 'unsupported_endpoint', retryable: true });
+    const signed = buildBedrockRequest({
+      key: channel.key,
+      baseUrl: channel.baseUrl,
+      model: opts.model,
+      stream: opts.stream,
+      body: body as Record<string, unknown>,
+      betas: betaList(opts.inbound?.['anthropic-beta']),
+      now: new Date(),
+    });
+    // The signed bytes go out as they are.
+    return { url: signed.url, headers: { ...channel.headers, ...signed.headers }, body: signed.body, raw: true };
+  },
+
+  parseUsage: anthropic.parseUsage,
+  createStreamMapper: anthropic.createStreamMapper,
+  mapError: bedrockError,
+  streamFraming: { contentType: 'application/vnd.amazon.eventstream', create: bedrockStreamDecoder },
+};

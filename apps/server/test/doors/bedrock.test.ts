@@ -1,0 +1,130 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '../harness.js';
+import { FakeBedrock } from '../fakes/bedrock-upstream.js';
+import { thinkingSignature } from '../fakes/anthropic-upstream.js';
+import { doorFixture, type DoorFixture } from './fixture.js';
+
+const MODEL = 'claude-3-5-sonnet-20241022';
+const BEDROCK_PATH = '/model/anthropic.claude-3-5-sonnet-20241022-v2%3A0';
+
+describe.each(testDialects())('Bedrock channels on %s', (dialect) => {
+  let f: DoorFixture;
+  const bedrock = new FakeBedrock('us-east-1');
+  let channelId = 0;
+
+  beforeAll(async () => {
+    f = await doorFixture(dialect);
+    await bedrock.start();
+    await f.unitPrice(MODEL);
+    const key = bedrock.addCredentials('AKIDGATEWAY', 'gateway/secret+1', 'SESSIONTOKEN');
+    channelId = await f.addChannel({ type: 32, key, base_url: bedrock.url, models: MODEL });
+  });
+  afterAll(async () => {
+    await f?.close();
+    await bedrock.close();
+  });
+
+  it('serves /v1/messages with a SigV4-signed InvokeModel: Bedrock body, betas in the body, usage billed', async () => {
+    const { key, userId } = await f.newUser({ quota: 100_000 });
+    bedrock.behave('AKIDGATEWAY', { content: 'Hello from Bedrock', cache: { read: 40 } });
+    const client = new Anthropic({ apiKey: key, baseURL: f.url, maxRetries: 0, defaultHeaders: { 'anthropic-beta': 'token-efficient-tools-2025-02-19' } });
+    const answer = await client.messages.create({ model: MODEL, max_tokens: 100, system: 'Be brief', messages: [{ role: 'user', content: 'hi' }], metadata: { user_id: 'u-1' } });
+    expect(answer.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hello from Bedrock' })]);
+    const got = bedrock.forKey('AKIDGATEWAY').at(-1)!;
+    expect(got.path).toBe(`${BEDROCK_PATH}/invoke`);
+    expect(got.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDGATEWAY\/\d{8}\/us-east-1\/bedrock\/aws4_request/);
+    expect(got.headers['x-amz-security-token']).toBe('SESSIONTOKEN');
+    expect(got.body).toEqual({
+      anthropic_version: 'bedrock-2023-05-31',
+      max_tokens: 100,
+      system: 'Be brief',
+      messages: [{ role: 'user', content: 'hi' }],
+      metadata: { user_id: 'u-1' },
+      anthropic_beta: ['token-efficient-tools-2025-02-19'],
+    });
+    const log = await f.lastLog(userId);
+    // 10 uncached + 40 cache read in (read priced at a tenth), 3 words out, unit prices: 50 - trunc(40 × 0.9) + 3.
+    expect(log).toMatchObject({ model_name: MODEL, channel_id: channelId, prompt_tokens: 50, completion_tokens: 3, cache_read_tokens: 40, quota: 17, estimated: 0 });
+  });
+
+  it('decodes the binary event stream into Anthropic SSE: thinking signature untouched, stream usage billed', async () => {
+    const { key, userId } = await f.newUser({ quota: 100_000 });
+    bedrock.behave('AKIDGATEWAY', { content: 'Streamed from Bedrock', thinking: 'Plan the reply' });
+    const stream = f.anthropic(key).messages.stream({ model: MODEL, max_tokens: 2000, messages: [{ role: 'user', content: 'go' }] });
+    const events: string[] = [];
+    stream.on('streamEvent', (e) => events.push(e.type));
+    const message = await stream.finalMessage();
+    expect(message.content[0]).toEqual({ type: 'thinking', thinking: 'Plan the reply', signature: thinkingSignature('Plan the reply') });
+    expect(message.content[1]).toMatchObject({ type: 'text', text: 'Streamed from Bedrock' });
+    expect(events[0]).toBe('message_start');
+    expect(events.at(-1)).toBe('message_stop');
+    expect(bedrock.forKey('AKIDGATEWAY').at(-1)!.path).toBe(`${BEDROCK_PATH}/invoke-with-response-stream`);
+    expect(bedrock.forKey('AKIDGATEWAY').at(-1)!.body.stream).toBeUndefined();
+    const log = await f.lastLog(userId);
+    expect(log).toMatchObject({ is_stream: 1, prompt_tokens: 10, completion_tokens: 6, quota: 16, estimated: 0 });
+  });
+
+  it('serves OpenAI chat completions by conversion, plain and streaming with usage', async () => {
+    const { key, userId } = await f.newUser({ quota: 100_000 });
+    bedrock.behave('AKIDGATEWAY', { content: 'Converted from Claude' });
+    const openai = f.openai(key);
+    const done = await openai.chat.completions.create({ model: MODEL, messages: [{ role: 'system', content: 'terse' }, { role: 'user', content: 'hi' }] });
+    expect(done.choices[0].message.content).toBe('Converted from Claude');
+    expect(done.usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 3 });
+    const sent = bedrock.forKey('AKIDGATEWAY').at(-1)!.body;
+    expect(sent.system).toBeDefined();
+    expect(sent.messages).toEqual([{ role: 'user', content: expect.anything() }]);
+    expect(sent.max_tokens).toBeGreaterThan(0);
+    expect(sent.model).toBeUndefined();
+
+    const stream = await openai.chat.completions.create({ model: MODEL, stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+    let text = '';
+    let usage: unknown;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      if (chunk.usage) usage = chunk.usage;
+    }
+    expect(text).toBe('Converted from Claude');
+    expect(usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 3 });
+    const log = await f.lastLog(userId);
+    expect(log).toMatchObject({ is_stream: 1, prompt_tokens: 10, completion_tokens: 3, estimated: 0 });
+  });
+
+  it('ends the stream with an Anthropic error event when Bedrock raises an exception mid-stream', async () => {
+    const { key, userId } = await f.newUser({ quota: 100_000 });
+    bedrock.behave('AKIDGATEWAY', { content: 'one two three four', errorAfterChunks: 2 });
+    const stream = f.anthropic(key).messages.stream({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'go' }] });
+    const texts: string[] = [];
+    stream.on('text', (t) => texts.push(t));
+    const error = await stream.finalMessage().catch((e) => e);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    expect(String(error.message)).toContain('modelStreamErrorException');
+    expect(texts.join('')).toBe('one two');
+    const log = await f.lastLog(userId);
+    expect(log.content).toContain('upstream stream broke off');
+    bedrock.behave('AKIDGATEWAY', {});
+  });
+
+  it('maps Bedrock throttling to a 429 and a refused signature to an auth failure that takes the channel out', async () => {
+    const { key } = await f.newUser({ quota: 100_000 });
+    bedrock.behave('AKIDGATEWAY', { status: 429 });
+    const limited = await f.anthropic(key).messages.create({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
+    expect(limited).toBeInstanceOf(Anthropic.RateLimitError);
+    expect(limited.error.error.message).toContain('Too many requests');
+    bedrock.behave('AKIDGATEWAY', {});
+
+    await f.setOption('AutomaticDisableChannelEnabled', true);
+    const wrongKey = bedrock.addCredentials('AKIDWRONG', 'the-real-secret').replace('the-real-secret', 'a-stale-secret');
+    await f.unitPrice('claude-sonnet-4-20250514');
+    const wrongId = await f.addChannel({ type: 32, key: wrongKey, base_url: bedrock.url, models: 'claude-sonnet-4-20250514' });
+    const refused = await f.anthropic(key).messages.create({ model: 'claude-sonnet-4-20250514', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
+    expect(refused).toBeInstanceOf(Anthropic.APIError);
+    expect(JSON.stringify(refused.error)).toContain('signature we calculated does not match');
+    expect(bedrock.forKey('AKIDWRONG')).toHaveLength(1);
+    expect(JSON.stringify(refused.error)).not.toContain('a-stale-secret');
+    const status = async () => (await f.server.ctx.db.selectFrom('channels').select('status').where('id', '=', wrongId).executeTakeFirstOrThrow()).status;
+    for (let i = 0; i < 50 && (await status()) === 1; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await status()).toBe(3);
+  });
+});
