@@ -22,7 +22,7 @@ describe.skipIf(!chromiumAvailable)('preferences, notice, footer and toasts in C
     await page.getByRole('navigation', { name: 'main' }).getByRole('link', { name: 'Channels', exact: true }).waitFor();
     expect(await page.evaluate(() => [localStorage.getItem('theme'), localStorage.getItem('appLanguage'), document.documentElement.lang])).toEqual(['dark', 'en_US', 'en-US']);
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(13, 17, 23)');
-    await page.getByTestId('coming-soon').waitFor();
+    await page.getByTestId('dashboard').waitFor();
     await page.screenshot({ path: `${SHOTS}/panel-desktop-dark-en.png` });
     await page.getByTestId('language-menu').click();
     await page.getByRole('menuitem', { name: '日本語' }).click();

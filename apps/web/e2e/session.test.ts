@@ -23,7 +23,7 @@ describe.skipIf(!chromiumAvailable)('sign-in, menus and guards in Chromium', () 
     await page.waitForURL(/\/login$/);
     await signIn(page, 'root', ROOT_PASSWORD);
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('user')))!).username).toBe('root');
-    await page.getByTestId('coming-soon').waitFor();
+    await page.getByTestId('dashboard').waitFor();
     await page.getByTestId('breadcrumbs').getByRole('heading', { name: '仪表盘' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'main' });
     for (const label of [...ADMIN_ONLY.filter((l) => !['用户分组', '模型价格', 'Telegram 机器人', '兑换码', '支付网关'].includes(l)), ...EVERYONE]) {
@@ -95,7 +95,7 @@ describe.skipIf(!chromiumAvailable)('sign-in, menus and guards in Chromium', () 
     await page.screenshot({ path: `${SHOTS}/home-phone-menu.png` });
     await page.keyboard.press('Escape');
     await signIn(page, 'root', ROOT_PASSWORD);
-    await page.getByTestId('coming-soon').waitFor();
+    await page.getByTestId('dashboard').waitFor();
     await noSidewaysScroll(page);
     await page.screenshot({ path: `${SHOTS}/panel-phone-light.png` });
     await page.getByTestId('drawer-toggle').click();

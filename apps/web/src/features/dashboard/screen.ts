@@ -2,12 +2,11 @@ import { lazy } from 'react';
 import Icon from '@mui/icons-material/SpaceDashboardOutlined';
 import { defineScreens } from '../../lib/screen';
 
-// Placeholder until the dashboard screen lands: replace `page` with this feature's own page.
 export default defineScreens({
   id: 'dashboard',
   path: '/panel/dashboard',
   layout: 'panel',
   access: 'user',
   menu: { group: 'dashboard', order: 10, icon: Icon },
-  page: lazy(() => import('../../components/ComingSoon')),
+  page: lazy(() => import('./DashboardPage')),
 });

@@ -1,0 +1,83 @@
+import { useMemo } from 'react';
+import { Alert, Button, Grid, Stack } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { abbreviate, type DashboardRow } from '@one-hub/contract';
+import { api } from '../../lib/api';
+import { lastLocalDays, quotaDollars } from '../../lib/chart-data';
+import { useAppSelector } from '../../store';
+import { dailyTotals, modelCostSeries, modelRequestShares, statCard } from './dashboard-data';
+import BalanceCard from './components/BalanceCard';
+import InviteCard from './components/InviteCard';
+import ModelPie from './components/ModelPie';
+import ModelsStrip from './components/ModelsStrip';
+import QuickStart from './components/QuickStart';
+import RpmCard from './components/RpmCard';
+import StatCard from './components/StatCard';
+import UsageTable from './components/UsageTable';
+import WeekModelChart from './components/WeekModelChart';
+
+const count = (v: number) => abbreviate(Math.round(v));
+
+/** The user's week at a glance (console-screens §3.1). */
+export default function DashboardPage() {
+  const { t } = useTranslation('dashboard');
+  const quotaPerUnit = useAppSelector((s) => s.siteInfo.quota_per_unit);
+  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => api<DashboardRow[]>('/api/user/dashboard') });
+  const rows = useMemo(() => dashboard.data ?? [], [dashboard.data]);
+  const days = useMemo(() => lastLocalDays(7), []);
+  const totals = useMemo(() => dailyTotals(rows, days), [rows, days]);
+  const requests = statCard(totals.map((d) => d.requests));
+  const cost = statCard(totals.map((d) => quotaDollars(d.quota, quotaPerUnit)));
+  const tokens = statCard(totals.map((d) => d.promptTokens + d.completionTokens));
+  const series = useMemo(() => modelCostSeries(rows, days, quotaPerUnit), [rows, days, quotaPerUnit]);
+  const shares = useMemo(() => modelRequestShares(rows), [rows]);
+  const loading = dashboard.isLoading;
+  const dollars = (v: number) => `$${v.toFixed(3)}`;
+
+  return (
+    <Stack spacing={2.5} data-testid="dashboard">
+      <ModelsStrip />
+      {dashboard.isError && (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void dashboard.refetch()}>
+              {t('retry')}
+            </Button>
+          }
+        >
+          {t('loadFailed')}
+        </Alert>
+      )}
+      <Grid container spacing={2.5}>
+        <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+          <StatCard testId="stat-requests" title={t('todayRequests')} value={count(requests.today)} data={requests} days={days} colour="#60A5FA" loading={loading} format={count} />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+          <StatCard testId="stat-cost" title={t('todayCost')} value={dollars(cost.today)} data={cost} days={days} colour="#FBBF24" loading={loading} format={dollars} />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+          <StatCard testId="stat-tokens" title={t('todayTokens')} value={count(tokens.today)} data={tokens} days={days} colour="#F87171" loading={loading} format={count} />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
+          <RpmCard />
+        </Grid>
+        <Grid size={{ xs: 12, lg: 8 }}>
+          <Stack spacing={2.5}>
+            <WeekModelChart days={days} series={series} loading={loading} />
+            <UsageTable days={totals} loading={loading} error={dashboard.error ?? undefined} />
+          </Stack>
+        </Grid>
+        <Grid size={{ xs: 12, lg: 4 }}>
+          <Stack spacing={2.5}>
+            <BalanceCard />
+            <ModelPie shares={shares} loading={loading} />
+            <QuickStart />
+            <InviteCard />
+          </Stack>
+        </Grid>
+      </Grid>
+    </Stack>
+  );
+}
