@@ -6,11 +6,31 @@ import { pickLanguage } from '../lib/language';
 import { readJson, readString, STORAGE, writeJson, writeString } from '../lib/storage';
 import { showError, showNotice } from '../lib/toast';
 import { isNewVersion } from '../lib/version';
-import { useAppDispatch, useAppSelector } from '../store';
+import { useAppDispatch, useAppSelector, type AppDispatch } from '../store';
 import { setSiteInfo, siteInfoFrom } from '../store/site-info';
 import { openNotice, setNotice } from '../store/notice';
 import { checkSession } from '../store/session';
 import { injectHeadHtml } from './head-html';
+
+/** Keeps a status answer in the store and local storage; answers the merged site info. */
+function storeSiteInfo(dispatch: AppDispatch, status: SiteStatus) {
+  const info = siteInfoFrom(status);
+  writeJson(STORAGE.siteInfo, info);
+  writeString(STORAGE.quotaPerUnit, String(info.quota_per_unit));
+  writeString(STORAGE.displayInCurrency, String(info.display_in_currency));
+  writeString(STORAGE.defaultLanguage, info.language);
+  dispatch(setSiteInfo(info));
+  return info;
+}
+
+/** Reloads site info after a settings change (console-screens §3.6); a failure keeps the current one. */
+export async function reloadSiteInfo(dispatch: AppDispatch): Promise<void> {
+  try {
+    storeSiteInfo(dispatch, await api<SiteStatus>('/api/status'));
+  } catch {
+    // the settings were saved; the header catches up on the next start
+  }
+}
 
 /** App start-up (console-screens §1.1): site info, language, title, version notice, session, notice. */
 export function useStartup() {
@@ -29,12 +49,7 @@ export function useStartup() {
     void dispatch(checkSession());
     api<SiteStatus>('/api/status')
       .then((status) => {
-        const info = siteInfoFrom(status);
-        writeJson(STORAGE.siteInfo, info);
-        writeString(STORAGE.quotaPerUnit, String(info.quota_per_unit));
-        writeString(STORAGE.displayInCurrency, String(info.display_in_currency));
-        writeString(STORAGE.defaultLanguage, info.language);
-        dispatch(setSiteInfo(info));
+        const info = storeSiteInfo(dispatch, status);
         void i18n.changeLanguage(pickLanguage(readString(STORAGE.appLanguage), info.language));
         if (status.analytics_code) injectHeadHtml(status.analytics_code);
         if (isNewVersion(status.version)) showNotice(t('common.newVersion', { version: status.version }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ChannelForm, isUniqueSymbol, isValidJson, isValidModelPattern, PaymentForm, PricingForm, ProfileForm, RedemptionForm,
+  ChannelForm, ChatLinkForm, isUniqueSymbol, isValidJson, isValidModelPattern, PaymentForm, PricingForm, ProfileForm, RedemptionForm,
   RegisterForm, RegisterWithEmailForm, TelegramMenuForm, topUpForm, trimDeep, trimTrailingSlash, UserForm, UserGroupForm, V,
 } from './validation.js';
 
@@ -51,6 +51,14 @@ describe('validation rules', () => {
     expect(firstIssue(RedemptionForm.safeParse({ name: 'r', count: 1, quota: -1 }))?.path).toBe('quota');
     expect(firstIssue(UserForm.safeParse({ username: 'u', password: 'p', group: '', quota: 0 }))?.path).toBe('group');
     expect(firstIssue(TelegramMenuForm.safeParse({ command: 'c', description: 'd', reply_message: '', reply_type: 'text' }))?.path).toBe('reply_message');
+  });
+
+  it('checks chat-link rows: name and URL required, sort a non-negative integer', () => {
+    const link = { name: 'n', url: 'https://x/{key}', show: true, sort: '3' };
+    expect(ChatLinkForm.parse(link).sort).toBe(3);
+    expect(firstIssue(ChatLinkForm.safeParse({ ...link, url: ' ' }))).toEqual({ path: 'url', message: V.required });
+    expect(firstIssue(ChatLinkForm.safeParse({ ...link, sort: -1 }))).toEqual({ path: 'sort', message: V.min });
+    expect(firstIssue(ChatLinkForm.safeParse({ ...link, sort: 1.5 }))).toEqual({ path: 'sort', message: V.integer });
   });
 
   it('checks profile lengths', () => {

@@ -113,6 +113,14 @@ export const ProfileForm = z.object({
   password: z.union([z.literal(''), z.string().min(8, V.tooShort)]),
 });
 
+/** One row of the settings chat-link grid (console-screens §3.6). */
+export const ChatLinkForm = z.object({
+  name: required,
+  url: required,
+  show: z.boolean(),
+  sort: z.coerce.number({ error: V.required }).int(V.integer).min(0, V.min),
+});
+
 export const LoginForm = z.object({ username: required, password: z.string().min(1, V.required) });
 
 export const RegisterForm = z

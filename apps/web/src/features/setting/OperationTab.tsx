@@ -1,0 +1,98 @@
+import { useMemo } from 'react';
+import { Alert, Stack } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../lib/api';
+import type { FieldSpec } from './option-draft';
+import { OptionFields } from './OptionFields';
+import { SwitchGrid } from './OptionSwitch';
+import { SettingSection } from './SettingSection';
+import { ChatLinksEditor } from './ChatLinksEditor';
+import { LogCleanup } from './LogCleanup';
+import type { OptionMap } from './use-options';
+
+const GENERAL: FieldSpec[] = [
+  { key: 'TopUpLink' },
+  { key: 'ChatLink' },
+  { key: 'QuotaPerUnit', input: 'number', min: 0 },
+  { key: 'RetryTimes', input: 'number', min: 0 },
+  { key: 'RetryCooldownSeconds', input: 'number', min: 0 },
+  { key: 'RetryTimeOut', input: 'number', min: 0 },
+];
+const OTHER: FieldSpec[] = [{ key: 'ChatImageRequestProxy' }, { key: 'CFWorkerImageUrl' }, { key: 'CFWorkerImageKey' }];
+const MONITOR: FieldSpec[] = [
+  { key: 'ChannelDisableThreshold', input: 'number', min: 0 },
+  { key: 'QuotaRemindThreshold', input: 'number', min: 0 },
+];
+const QUOTA: FieldSpec[] = [
+  { key: 'QuotaForNewUser', input: 'number', min: 0 },
+  { key: 'PreConsumedQuota', input: 'number', min: 0 },
+  { key: 'QuotaForInviter', input: 'number', min: 0 },
+  { key: 'QuotaForInvitee', input: 'number', min: 0 },
+];
+const PAYMENT: FieldSpec[] = [
+  { key: 'PaymentUSDRate', input: 'number', min: 0 },
+  { key: 'PaymentMinAmount', input: 'number', min: 0 },
+  { key: 'RechargeDiscount', input: 'json' },
+];
+const KEYWORDS: FieldSpec[] = [{ key: 'DisableChannelKeywords', input: 'lines' }];
+const CLAUDE: FieldSpec[] = [
+  { key: 'ClaudeBudgetTokensPercentage', input: 'number', min: 0 },
+  { key: 'ClaudeDefaultMaxTokens', input: 'json' },
+];
+const SAFE_TOOL_FALLBACK = ['Keyword'];
+const GEMINI: FieldSpec[] = [{ key: 'GeminiOpenThink', input: 'json' }];
+
+/** Operation tab (console-screens §9.1). */
+export function OperationTab({ options }: { options: OptionMap }) {
+  const { t } = useTranslation('setting');
+  const tools = useQuery({ queryKey: ['safe-tools'], queryFn: () => api<string[]>('/api/option/safe_tools') });
+  const toolNames = tools.data ?? SAFE_TOOL_FALLBACK;
+  const safety = useMemo<FieldSpec[]>(
+    () => [{ key: 'EnableSafe', input: 'check' }, { key: 'SafeToolName', input: 'select', choices: toolNames }, { key: 'SafeKeyWords', input: 'lines' }],
+    [toolNames],
+  );
+  return (
+    <Stack spacing={3}>
+      <SettingSection title={t('section.general')} testId="section-general">
+        <OptionFields fields={GENERAL} options={options} />
+        <SwitchGrid names={['DisplayInCurrencyEnabled', 'ApproximateTokenEnabled']} options={options} />
+      </SettingSection>
+      <SettingSection title={t('section.other')}>
+        <SwitchGrid names={['MjNotifyEnabled', 'ClaudeAPIEnabled', 'GeminiAPIEnabled']} options={options} />
+        <Alert severity="info">{t('imageProxyInfo')}</Alert>
+        <OptionFields fields={OTHER} options={options} />
+      </SettingSection>
+      <SettingSection title={t('section.log')}>
+        <SwitchGrid names={['LogConsumeEnabled']} options={options} />
+        <LogCleanup />
+      </SettingSection>
+      <SettingSection title={t('section.monitor')}>
+        <OptionFields fields={MONITOR} options={options} />
+        <SwitchGrid names={['AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled']} options={options} />
+      </SettingSection>
+      <SettingSection title={t('section.quota')}>
+        <OptionFields fields={QUOTA} options={options} />
+      </SettingSection>
+      <SettingSection title={t('section.payment')}>
+        <Alert severity="info">{t('paymentInfo')}</Alert>
+        <OptionFields fields={PAYMENT} options={options} />
+      </SettingSection>
+      <SettingSection title={t('section.chatLinks')}>
+        <ChatLinksEditor options={options} />
+      </SettingSection>
+      <SettingSection title={t('section.keywords')}>
+        <OptionFields fields={KEYWORDS} options={options} />
+      </SettingSection>
+      <SettingSection title={t('section.claude')}>
+        <OptionFields fields={CLAUDE} options={options} />
+      </SettingSection>
+      <SettingSection title={t('section.gemini')}>
+        <OptionFields fields={GEMINI} options={options} />
+      </SettingSection>
+      <SettingSection title={t('section.safety')}>
+        <OptionFields fields={safety} options={options} />
+      </SettingSection>
+    </Stack>
+  );
+}
