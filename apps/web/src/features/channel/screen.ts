@@ -2,12 +2,11 @@ import { lazy } from 'react';
 import Icon from '@mui/icons-material/HubOutlined';
 import { defineScreens } from '../../lib/screen';
 
-// Placeholder until the channel screen lands: replace `page` with this feature's own page.
 export default defineScreens({
   id: 'channel',
   path: '/panel/channel',
   layout: 'panel',
   access: 'admin',
   menu: { group: 'setting', order: 20, icon: Icon },
-  page: lazy(() => import('../../components/ComingSoon')),
+  page: lazy(() => import('./ChannelPage')),
 });

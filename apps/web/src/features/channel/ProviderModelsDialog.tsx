@@ -1,0 +1,96 @@
+import { useEffect, useState } from 'react';
+import { Alert, Box, Button, Checkbox, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../lib/api';
+import { describeError } from '../../lib/error-handler';
+
+interface Props {
+  open: boolean;
+  /** What the provider call needs: the form's type, key, base URL, other, proxy (and id for the stored key). */
+  request: { id?: number; type: number; key: string; base_url: string; other: string; proxy: string };
+  onClose: () => void;
+  onApply: (models: string[], overwrite: boolean) => void;
+}
+
+/** "Get model list from provider": asks the provider, then adds (or replaces with) the checked models. */
+export default function ProviderModelsDialog({ open, request, onClose, onApply }: Props) {
+  const { t } = useTranslation('channel');
+  const [models, setModels] = useState<string[] | null>(null);
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [error, setError] = useState('');
+  const [loading, setLoading] = useState(false);
+  const [filter, setFilter] = useState('');
+  const [overwrite, setOverwrite] = useState(false);
+
+  const load = async () => {
+    setLoading(true);
+    setError('');
+    try {
+      const list = await api<string[]>('/api/channel/provider_models_list', { json: request });
+      setModels(list);
+      setChosen(new Set(list));
+    } catch (e) {
+      setError(describeError(e, t).text);
+    } finally {
+      setLoading(false);
+    }
+  };
+  useEffect(() => {
+    if (open) void load();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one provider call per opening
+  }, [open]);
+  const shown = (models ?? []).filter((m) => m.toLowerCase().includes(filter.trim().toLowerCase()));
+  const toggle = (m: string) =>
+    setChosen((s) => {
+      const n = new Set(s);
+      if (n.has(m)) n.delete(m);
+      else n.add(m);
+      return n;
+    });
+
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth>
+      <DialogTitle>{t('providerModels')}</DialogTitle>
+      <DialogContent dividers>
+        {loading && (
+          <Stack sx={{ alignItems: 'center', py: 4 }}>
+            <CircularProgress />
+          </Stack>
+        )}
+        {error && <Alert severity="error">{error}</Alert>}
+        {models && !loading && (
+          <Stack spacing={1.5}>
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+              <TextField size="small" placeholder={t('searchModels')} value={filter} onChange={(e) => setFilter(e.target.value)} sx={{ flex: 1, minWidth: 160 }} />
+              <Button size="small" onClick={() => setChosen(new Set(models))}>{t('selectAll')}</Button>
+              <Button size="small" onClick={() => setChosen(new Set(models.filter((m) => !chosen.has(m))))}>{t('invert')}</Button>
+              <Button size="small" onClick={() => setChosen(new Set())}>{t('selectNone')}</Button>
+            </Stack>
+            {models.length === 0 && <Alert severity="info">{t('noProviderModels')}</Alert>}
+            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, maxHeight: 340, overflow: 'auto' }}>
+              {shown.map((m) => (
+                <FormControlLabel key={m} control={<Checkbox size="small" checked={chosen.has(m)} onChange={() => toggle(m)} />} label={m} sx={{ '& .MuiFormControlLabel-label': { fontSize: 14, wordBreak: 'break-all' } }} />
+              ))}
+            </Box>
+            <FormControlLabel control={<Switch checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} />} label={t('overwriteModels')} />
+          </Stack>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button color="inherit" onClick={onClose}>
+          {t('common:common.cancel')}
+        </Button>
+        <Button
+          variant="contained"
+          disabled={!models || chosen.size === 0}
+          onClick={() => {
+            onApply([...chosen], overwrite);
+            onClose();
+          }}
+        >
+          {t('applyModels', { count: chosen.size })}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
