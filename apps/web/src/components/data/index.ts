@@ -9,3 +9,4 @@ export { CopyButton } from './CopyButton';
 export { FilterBar, type FilterBarProps } from './FilterBar';
 export { JsonField, jsonError, type JsonFieldProps } from './JsonField';
 export { PageHeader } from './PageHeader';
+export { RowMenu, type RowMenuItem } from './RowMenu';
