@@ -106,6 +106,21 @@ describe.each(testDialects())('Bedrock channels on %s', (dialect) => {
     bedrock.behave('AKIDGATEWAY', {});
   });
 
+  it('signs nothing for a Bedrock API key channel and sends it as Bearer; the console channel test works', async () => {
+    await f.unitPrice('claude-opus-4-1-20250805');
+    const id = await f.addChannel({ type: 32, key: bedrock.addApiKey('ABSKgatewaykey'), base_url: bedrock.url, models: 'claude-opus-4-1-20250805' });
+    const { key, userId } = await f.newUser({ quota: 100_000 });
+    const answer = await f.anthropic(key).messages.create({ model: 'claude-opus-4-1-20250805', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
+    expect(answer.model).toBe('claude-opus-4-1-20250805');
+    const got = bedrock.forKey('ABSKgatewaykey').at(-1)!;
+    expect(got.headers.authorization).toBe('Bearer ABSKgatewaykey');
+    expect(got.path).toBe('/model/anthropic.claude-opus-4-1-20250805-v1%3A0/invoke');
+    expect(await f.lastLog(userId)).toMatchObject({ channel_id: id, prompt_tokens: 10, completion_tokens: 5 });
+    const test = (await f.root.get(`/api/channel/test/${channelId}`)).body;
+    expect(test).toMatchObject({ success: true });
+    expect(bedrock.forKey('AKIDGATEWAY').at(-1)!.body.max_tokens).toBeGreaterThan(0);
+  });
+
   it('maps Bedrock throttling to a 429 and a refused signature to an auth failure that takes the channel out', async () => {
     const { key } = await f.newUser({ quota: 100_000 });
     bedrock.behave('AKIDGATEWAY', { status: 429 });

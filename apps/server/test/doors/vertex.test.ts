@@ -4,6 +4,7 @@ import { testDialects } from '../harness.js';
 import { FakeVertex } from '../fakes/vertex-upstream.js';
 import { thinkingSignature } from '../fakes/anthropic-upstream.js';
 import { GEMINI_SIGNATURE } from '../fakes/gemini-upstream.js';
+import { startHttpProxy } from '../fakes/proxies.js';
 import { doorFixture, type DoorFixture } from './fixture.js';
 
 const GEMINI = 'gemini-2.5-pro';
@@ -115,8 +116,48 @@ describe.each(testDialects())('Vertex AI channels on %s', (dialect) => {
   });
 
   it('exchanged the service-account JWT once for all those requests', () => {
+    expect(vertex.forKey(email).length).toBeGreaterThanOrEqual(6);
     expect(vertex.tokensIssued).toBe(1);
     expect(vertex.received.filter((r) => r.path === '/token')).toHaveLength(1);
+  });
+
+  it('tests the channel from the console with either model family', async () => {
+    const id = (await f.server.ctx.db.selectFrom('channels').select('id').where('type', '=', 42).orderBy('id').executeTakeFirstOrThrow()).id;
+    vertex.behave(email, { content: 'ok' });
+    for (const model of [GEMINI, CLAUDE]) {
+      const test = (await f.root.get(`/api/channel/test/${id}?model=${model}`)).body;
+      expect(test).toMatchObject({ success: true });
+    }
+    expect(vertex.forKey(email).slice(-2).map((r) => r.path.split('/').at(-1))).toEqual([`${GEMINI}:generateContent`, 'claude-sonnet-4@20250514:rawPredict']);
+  });
+
+  it('sends the token exchange and the model call through the channel proxy', async () => {
+    const proxy = await startHttpProxy();
+    const other = new FakeVertex();
+    await other.start();
+    try {
+      const proxiedEmail = 'proxied@proj-relay.iam.gserviceaccount.com';
+      await unitPrice('gemini-2.0-flash');
+      await f.addChannel({ type: 42, key: other.serviceAccount(proxiedEmail, 'proj-relay'), other: 'us-east5|proj-relay', base_url: other.url, models: 'gemini-2.0-flash', proxy: proxy.url });
+      const { key } = await f.newUser({ quota: 100_000 });
+      const answer = await f.genai(key).models.generateContent({ model: 'gemini-2.0-flash', contents: 'hi' });
+      expect(answer.text).toBe('Hello from the fake Gemini');
+      expect(other.received.map((r) => r.path.split(':')[0].split('/').at(-1))).toEqual(['token', 'gemini-2.0-flash']);
+      const target = other.url.replace('http://', '');
+      expect(proxy.tunnels.length).toBeGreaterThan(0);
+      expect(proxy.tunnels.every((t) => t === target)).toBe(true);
+
+      // Behind a dead proxy the token endpoint is never reached directly.
+      await unitPrice('gemini-2.0-flash-lite');
+      await f.addChannel({ type: 42, key: other.serviceAccount('dead-proxy@proj-relay.iam.gserviceaccount.com', 'proj-relay'), other: 'us-east5|proj-relay', base_url: other.url, models: 'gemini-2.0-flash-lite', proxy: 'http://127.0.0.1:1' });
+      const before = other.received.length;
+      const failed = await f.genai(key).models.generateContent({ model: 'gemini-2.0-flash-lite', contents: 'hi' }).catch((e) => e);
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+      expect(other.received.length).toBe(before);
+    } finally {
+      await other.close();
+      await proxy.close();
+    }
   });
 
   it('takes a channel whose key the token endpoint refuses out of rotation', async () => {
