@@ -25,10 +25,10 @@ describe.each(testDialects())('Bedrock channels on %s', (dialect) => {
     await bedrock.close();
   });
 
-  it('serves /v1/messages with a SigV4-signed InvokeModel: Bedrock body, betas in the body, usage billed', async () => {
+  it('serves /v1/messages with a SigV4-signed InvokeModel: Bedrock body, supported betas in the body, usage billed', async () => {
     const { key, userId } = await f.newUser({ quota: 100_000 });
     bedrock.behave('AKIDGATEWAY', { content: 'Hello from Bedrock', cache: { read: 40 } });
-    const client = new Anthropic({ apiKey: key, baseURL: f.url, maxRetries: 0, defaultHeaders: { 'anthropic-beta': 'token-efficient-tools-2025-02-19' } });
+    const client = new Anthropic({ apiKey: key, baseURL: f.url, maxRetries: 0, defaultHeaders: { 'anthropic-beta': 'claude-code-20250219,token-efficient-tools-2025-02-19' } });
     const answer = await client.messages.create({ model: MODEL, max_tokens: 100, system: 'Be brief', messages: [{ role: 'user', content: 'hi' }], metadata: { user_id: 'u-1' } });
     expect(answer.content).toEqual([expect.objectContaining({ type: 'text', text: 'Hello from Bedrock' })]);
     const got = bedrock.forKey('AKIDGATEWAY').at(-1)!;

@@ -85,6 +85,7 @@ describe('FakeBedrock through @aws-sdk/client-bedrock-runtime', () => {
     expect((await bad(sdk, { modelId: MODEL, body: body({ model: 'claude' }) }))[2]).toContain('extraneous key [model]');
     expect((await bad(sdk, { modelId: MODEL, body: body({ anthropic_version: '2023-06-01' }) }))[0]).toBe('ValidationException');
     expect((await bad(sdk, { modelId: 'meta.llama3-70b-instruct-v1:0', body: body() }))[2]).toBe('The provided model identifier is invalid.');
+    expect(await bad(sdk, { modelId: MODEL, body: body({ anthropic_beta: ['claude-code-20250219'] }) })).toEqual(['ValidationException', 400, 'invalid beta flag']);
     fake.behave('AKIDSDK', { status: 429 });
     expect((await bad(sdk, { modelId: MODEL, body: body() }))[0]).toBe('ThrottlingException');
     fake.behave('AKIDSDK', {});

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { signature } from '../../src/relay/providers/bedrock/sigv4.js';
+import { BEDROCK_BETAS } from '../../src/relay/providers/bedrock/request.js';
 import { FakeHttp, sendJson, sleep, writePaced, type Received } from './fake-http.js';
 import { checkClaudeRequest, claudeAnswer, claudeEvents, claudeMessage, type ClaudeBehaviour } from './claude-answer.js';
 import { bedrockChunk, bedrockException } from './eventstream-encode.js';
@@ -109,6 +110,8 @@ export class FakeBedrock extends FakeHttp<ClaudeBehaviour> {
     if (!req.body || typeof req.body !== 'object') return bedrockError(res, 400, 'Malformed input request, please reformat your input and try again.');
     const extraneous = Object.keys(req.body).find((k) => !PERMITTED.has(k));
     if (extraneous) return bedrockError(res, 400, `Malformed input request: #: extraneous key [${extraneous}] is not permitted, please reformat your input and try again.`);
+    const betas: unknown[] = Array.isArray(req.body.anthropic_beta) ? req.body.anthropic_beta : [];
+    if (betas.some((b) => !BEDROCK_BETAS.has(String(b)))) return bedrockError(res, 400, 'invalid beta flag');
     const invalid = checkClaudeRequest(req.body, 'bedrock');
     if (invalid) return bedrockError(res, 400, invalid.message);
     const model = modelId.replace(/^(global|us|eu|apac)\./, '').replace(/^anthropic\./, '').replace(/-v\d+:\d+$/, '');

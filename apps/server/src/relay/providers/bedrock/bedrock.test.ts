@@ -132,12 +132,13 @@ describe('Bedrock request shaping', () => {
     expect(() => bedrockModelId('llama3-70b')).toThrow('bedrock provider not found');
   });
 
-  it('shapes the Claude body: version, no model or stream, betas from header and body, foreign fields dropped', () => {
-    const body = { model: 'claude-x', stream: true, max_tokens: 10, messages: [], system: 's', metadata: { user_id: 'u' }, service_tier: 'auto', anthropic_beta: ['a'] };
-    expect(bedrockClaudeBody(body, betaList(['b, c', 'a']))).toEqual({
-      anthropic_version: 'bedrock-2023-05-31', max_tokens: 10, messages: [], system: 's', metadata: { user_id: 'u' }, anthropic_beta: ['a', 'b', 'c'],
+  it('shapes the Claude body: version, no model or stream, supported betas from header and body, foreign fields dropped', () => {
+    const body = { model: 'claude-x', stream: true, max_tokens: 10, messages: [], system: 's', metadata: { user_id: 'u' }, service_tier: 'auto', anthropic_beta: ['effort-2025-11-24'] };
+    const header = ['claude-code-20250219, interleaved-thinking-2025-05-14', 'effort-2025-11-24', 'mcp-servers-2025-12-04'];
+    expect(bedrockClaudeBody(body, betaList(header))).toEqual({
+      anthropic_version: 'bedrock-2023-05-31', max_tokens: 10, messages: [], system: 's', metadata: { user_id: 'u' }, anthropic_beta: ['effort-2025-11-24', 'interleaved-thinking-2025-05-14'],
     });
-    expect(bedrockClaudeBody({ max_tokens: 1, messages: [] }, [])).toEqual({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 1, messages: [] });
+    expect(bedrockClaudeBody({ max_tokens: 1, messages: [] }, ['claude-code-20250219'])).toEqual({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 1, messages: [] });
   });
 
   it('builds a signed invoke-with-response-stream request on the regional host', () => {

@@ -46,14 +46,25 @@ const BEDROCK_FIELDS = new Set([
 ]);
 
 /**
+ * Betas Bedrock's InvokeModel accepts (AWS documentation); any other one fails
+ * the whole request with 400 "invalid beta flag", and clients such as Claude
+ * Code send several, so the rest are dropped (pitfalls: anthropic-beta rows).
+ */
+export const BEDROCK_BETAS: ReadonlySet<string> = new Set([
+  'computer-use-2024-10-22', 'computer-use-2025-01-24', 'token-efficient-tools-2025-02-19', 'interleaved-thinking-2025-05-14',
+  'output-128k-2025-02-19', 'dev-full-thinking-2025-05-14', 'context-1m-2025-08-07', 'context-management-2025-06-27',
+  'effort-2025-11-24', 'tool-search-tool-2025-10-19', 'tool-examples-2025-10-29',
+]);
+
+/**
  * The Claude body Bedrock takes: no `model` (it is in the path), no `stream`
- * (the action says it), `anthropic_version: bedrock-2023-05-31`, betas in the
- * body as `anthropic_beta` (Bedrock ignores the header).
+ * (the action says it), `anthropic_version: bedrock-2023-05-31`, the supported
+ * betas in the body as `anthropic_beta` (Bedrock ignores the header).
  */
 export function bedrockClaudeBody(body: Record<string, unknown>, betas: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = { anthropic_version: 'bedrock-2023-05-31' };
   for (const [k, v] of Object.entries(body)) if (BEDROCK_FIELDS.has(k) && k !== 'anthropic_version') out[k] = v;
-  const merged = [...new Set([...(Array.isArray(body.anthropic_beta) ? body.anthropic_beta.map(String) : []), ...betas])];
+  const merged = [...new Set([...(Array.isArray(body.anthropic_beta) ? body.anthropic_beta.map(String) : []), ...betas])].filter((b) => BEDROCK_BETAS.has(b));
   if (merged.length) out.anthropic_beta = merged;
   else delete out.anthropic_beta;
   return out;
