@@ -121,6 +121,14 @@ describe.each(testDialects())('Bedrock channels on %s', (dialect) => {
     expect(bedrock.forKey('AKIDGATEWAY').at(-1)!.body.max_tokens).toBeGreaterThan(0);
   });
 
+  it('lists the Anthropic models of the account for the channel form (signed ListFoundationModels)', async () => {
+    const res = await f.root.post('/api/channel/provider_models_list', { id: channelId, type: 32, key: '', base_url: bedrock.url });
+    expect(res.body).toMatchObject({ success: true, data: ['claude-3-5-sonnet-20241022', 'claude-3-haiku-20240307', 'claude-sonnet-4-20250514'] });
+    const got = bedrock.forKey('AKIDGATEWAY').at(-1)!;
+    expect(got.path).toBe('/foundation-models');
+    expect(got.query.get('byProvider')).toBe('Anthropic');
+  });
+
   it('maps Bedrock throttling to a 429 and a refused signature to an auth failure that takes the channel out', async () => {
     const { key } = await f.newUser({ quota: 100_000 });
     bedrock.behave('AKIDGATEWAY', { status: 429 });

@@ -82,7 +82,7 @@ export class FakeBedrock extends FakeHttp<ClaudeBehaviour> {
     if ((creds.sessionToken ?? undefined) !== token || (token && !signed.includes('x-amz-security-token'))) return [403, 'The security token included in the request is invalid.', 'UnrecognizedClientException'];
     const headers = Object.fromEntries(signed.map((h) => [h, String(req.headers[h] ?? '')]));
     const expected = signature(
-      { method: req.method, host: String(req.headers.host), path: rawPath, headers, body: req.raw, now: at },
+      { method: req.method, host: String(req.headers.host), path: rawPath, query: req.query.toString(), headers, body: req.raw, now: at },
       { accessKeyId, secretAccessKey: creds.secret, region, service },
       signed,
     );
@@ -90,6 +90,21 @@ export class FakeBedrock extends FakeHttp<ClaudeBehaviour> {
       return [403, 'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.', 'InvalidSignatureException'];
     }
     return null;
+  }
+
+  /** ListFoundationModels, filtered by provider like the real one (a sample of Bedrock's catalogue). */
+  private foundationModels(req: Received, res: ServerResponse) {
+    const provider = req.query.get('byProvider')?.toLowerCase();
+    const summaries = [
+      'anthropic.claude-3-5-sonnet-20241022-v2:0',
+      'anthropic.claude-3-haiku-20240307-v1:0',
+      'anthropic.claude-3-haiku-20240307-v1:0:200k',
+      'anthropic.claude-sonnet-4-20250514-v1:0',
+      'meta.llama3-70b-instruct-v1:0',
+    ]
+      .map((modelId) => ({ modelId, modelArn: `arn:aws:bedrock:${this.region}::foundation-model/${modelId}`, providerName: modelId.startsWith('anthropic.') ? 'Anthropic' : 'Meta', outputModalities: ['TEXT'] }))
+      .filter((m) => !provider || m.providerName.toLowerCase() === provider);
+    sendJson(res, { modelSummaries: summaries });
   }
 
   protected async handle(req: Received, res: ServerResponse) {
@@ -103,6 +118,7 @@ export class FakeBedrock extends FakeHttp<ClaudeBehaviour> {
       if (b.errorBody !== undefined) return sendJson(res, b.errorBody, b.status, b.retryAfter ? { 'retry-after': String(b.retryAfter) } : {});
       return bedrockError(res, b.status, b.status === 429 ? 'Too many requests, please wait before trying again.' : `fake ${ERROR_TYPES[b.status] ?? 'failure'}`);
     }
+    if (req.method === 'GET' && rawPath === '/foundation-models') return this.foundationModels(req, res);
     const match = INVOKE_PATH.exec(rawPath);
     if (req.method !== 'POST' || !match) return bedrockError(res, 404, `Unknown operation ${req.method} ${rawPath}`, 'UnknownOperationException');
     const modelId = decodeURIComponent(match[1]);

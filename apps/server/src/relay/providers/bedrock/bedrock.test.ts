@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bedrockChunk, bedrockException, encodeEventStreamMessage } from '../../../../test/fakes/eventstream-encode.js';
 import { EventStreamDecoder, EventStreamError } from './eventstream.js';
-import { bedrockClaudeBody, bedrockModelId, betaList, buildBedrockRequest, parseBedrockKey } from './request.js';
+import { anthropicNamesOf, bedrockClaudeBody, bedrockModelId, bedrockModelsRequest, betaList, buildBedrockRequest, parseBedrockKey } from './request.js';
 import { amzDate, signature, signingKey, signRequest } from './sigv4.js';
 import { createBedrockStreamReader } from './stream.js';
 
@@ -160,5 +160,25 @@ describe('Bedrock request shaping', () => {
     expect(req.url).toBe('http://127.0.0.1:9/model/anthropic.claude-sonnet-4-20250514-v1%3A0/invoke');
     expect(req.headers.authorization).toBe('Bearer ABSK');
     expect(req.headers['x-amz-date']).toBeUndefined();
+  });
+});
+
+describe('Bedrock model list', () => {
+  it('signs ListFoundationModels on the control-plane host', () => {
+    const now = new Date('2026-03-04T05:06:07Z');
+    const req = bedrockModelsRequest('eu-west-1|AKID|SECRET', '', now);
+    expect(req.url).toBe('https://bedrock.eu-west-1.amazonaws.com/foundation-models?byProvider=Anthropic&byOutputModality=TEXT');
+    const again = signRequest(
+      { method: 'GET', host: 'bedrock.eu-west-1.amazonaws.com', path: '/foundation-models', query: 'byProvider=Anthropic&byOutputModality=TEXT', headers: { accept: 'application/json' }, body: '', now },
+      { accessKeyId: 'AKID', secretAccessKey: 'SECRET', region: 'eu-west-1', service: 'bedrock' },
+    );
+    expect(req.headers.authorization).toBe(again.authorization);
+    expect(bedrockModelsRequest('eu-west-1|AKID|SECRET', 'https://bedrock-runtime.eu-west-1.amazonaws.com', now).url).toMatch(/^https:\/\/bedrock\.eu-west-1\.amazonaws\.com\//);
+  });
+
+  it('lists Anthropic names, once each, without context-window variants', () => {
+    const summaries = ['anthropic.claude-3-5-sonnet-20241022-v2:0', 'anthropic.claude-3-haiku-20240307-v1:0', 'anthropic.claude-3-haiku-20240307-v1:0:200k', 'meta.llama3-70b-instruct-v1:0'].map((modelId) => ({ modelId }));
+    expect(anthropicNamesOf(summaries)).toEqual(['claude-3-5-sonnet-20241022', 'claude-3-haiku-20240307']);
+    expect(anthropicNamesOf(undefined)).toEqual([]);
   });
 });

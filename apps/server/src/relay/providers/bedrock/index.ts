@@ -2,7 +2,7 @@ import { HubError } from '../../../common/errors.js';
 import { scrubSecrets } from '../openai-compatible/index.js';
 import { anthropic } from '../anthropic/index.js';
 import type { Endpoint, ProviderAdapter, StreamDecoder } from '../types.js';
-import { betaList, buildBedrockRequest } from './request.js';
+import { anthropicNamesOf, bedrockModelsRequest, betaList, buildBedrockRequest } from './request.js';
 import { createBedrockStreamReader } from './stream.js';
 
 /** Bedrock's error body `{message}` (the type travels in a header) → the gateway error. */
@@ -63,4 +63,10 @@ export const bedrock: ProviderAdapter = {
   createStreamMapper: anthropic.createStreamMapper,
   mapError: bedrockError,
   streamFraming: { contentType: 'application/vnd.amazon.eventstream', create: bedrockStreamDecoder },
+
+  modelsRequest(channel) {
+    const req = bedrockModelsRequest(channel.key, channel.baseUrl, new Date());
+    return { url: req.url, headers: { ...channel.headers, ...req.headers }, body: undefined };
+  },
+  parseModels: (json) => anthropicNamesOf((json as { modelSummaries?: unknown } | null)?.modelSummaries),
 };

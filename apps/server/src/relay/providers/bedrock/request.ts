@@ -107,3 +107,31 @@ export function buildBedrockRequest(input: BedrockRequestInput): { url: string; 
   delete signed.host;
   return { url: url.toString(), headers: signed, body };
 }
+
+/**
+ * ListFoundationModels (control plane: `bedrock.<region>` rather than
+ * `bedrock-runtime.<region>`), Anthropic text models only.
+ */
+export function bedrockModelsRequest(key: string, baseUrl: string, now: Date): { url: string; headers: Record<string, string> } {
+  const parsed = parseBedrockKey(key);
+  const base = (baseUrl.replace('://bedrock-runtime.', '://bedrock.') || `https://bedrock.${parsed.region}.amazonaws.com`).replace(/\/+$/, '');
+  const url = new URL(`${base}/foundation-models?byProvider=Anthropic&byOutputModality=TEXT`);
+  const headers = { accept: 'application/json' };
+  if (parsed.kind === 'api-key') return { url: url.toString(), headers: { ...headers, authorization: `Bearer ${parsed.apiKey}` } };
+  const signed = signRequest(
+    { method: 'GET', host: url.host, path: url.pathname, query: url.search.slice(1), headers, body: '', now },
+    { accessKeyId: parsed.accessKeyId, secretAccessKey: parsed.secretAccessKey, sessionToken: parsed.sessionToken, region: parsed.region, service: 'bedrock' },
+  );
+  delete signed.host;
+  return { url: url.toString(), headers: signed };
+}
+
+/** Bedrock model ids → the Anthropic names channels list (`anthropic.claude-x-20250101-v1:0` → `claude-x-20250101`). */
+export function anthropicNamesOf(summaries: unknown): string[] {
+  if (!Array.isArray(summaries)) return [];
+  const names = summaries
+    .map((m) => (m && typeof m === 'object' ? (m as { modelId?: unknown }).modelId : undefined))
+    .filter((id): id is string => typeof id === 'string' && id.startsWith('anthropic.') && !/:\d+k$/.test(id))
+    .map((id) => id.replace(/^anthropic\./, '').replace(/-v\d+(:\d+)?$/, ''));
+  return [...new Set(names)];
+}
