@@ -2,12 +2,11 @@ import { lazy } from 'react';
 import Icon from '@mui/icons-material/RedeemOutlined';
 import { defineScreens } from '../../lib/screen';
 
-// Placeholder until the redemption screen lands: replace `page` with this feature's own page.
 export default defineScreens({
   id: 'redemption',
   path: '/panel/redemption',
   layout: 'panel',
   access: 'admin',
   menu: { group: 'setting', parent: 'paySetting', order: 10, icon: Icon },
-  page: lazy(() => import('../../components/ComingSoon')),
+  page: lazy(() => import('./RedemptionPage')),
 });

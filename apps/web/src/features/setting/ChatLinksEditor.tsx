@@ -9,6 +9,7 @@ import CheckRounded from '@mui/icons-material/CheckRounded';
 import CloseRounded from '@mui/icons-material/CloseRounded';
 import { useTranslation } from 'react-i18next';
 import { ChatLinkForm, DEFAULT_CHAT_LINKS, parseChatLinks, type ChatLink } from '@one-hub/contract';
+import { fieldErrors } from '../../lib/form-errors';
 import { useSaveOptions, type OptionMap } from './use-options';
 
 interface Row {
@@ -36,7 +37,7 @@ export function ChatLinksEditor({ options }: { options: OptionMap }) {
   const confirm = (r: Row) => {
     const parsed = ChatLinkForm.safeParse(r.edit);
     if (!parsed.success) {
-      update(r.id, (x) => ({ ...x, errors: Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])) }));
+      update(r.id, (x) => ({ ...x, errors: fieldErrors(parsed.error) }));
       return;
     }
     update(r.id, () => ({ id: r.id, link: parsed.data }));
