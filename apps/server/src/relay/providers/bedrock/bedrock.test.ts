@@ -4,6 +4,7 @@ import { EventStreamDecoder, EventStreamError } from './eventstream.js';
 import { anthropicNamesOf, bedrockClaudeBody, bedrockModelId, bedrockModelsRequest, betaList, buildBedrockRequest, parseBedrockKey } from './request.js';
 import { amzDate, signature, signingKey, signRequest } from './sigv4.js';
 import { createBedrockStreamReader } from './stream.js';
+import { bedrockError } from './index.js';
 
 // AWS's published SigV4 test suite (credentials AKIDEXAMPLE, 2015-08-30T12:36:00Z, us-east-1, service "service").
 const suite = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', region: 'us-east-1', service: 'service' };
@@ -180,5 +181,19 @@ describe('Bedrock model list', () => {
     const summaries = ['anthropic.claude-3-5-sonnet-20241022-v2:0', 'anthropic.claude-3-haiku-20240307-v1:0', 'anthropic.claude-3-haiku-20240307-v1:0:200k', 'meta.llama3-70b-instruct-v1:0'].map((modelId) => ({ modelId }));
     expect(anthropicNamesOf(summaries)).toEqual(['claude-3-5-sonnet-20241022', 'claude-3-haiku-20240307']);
     expect(anthropicNamesOf(undefined)).toEqual([]);
+  });
+});
+
+describe('Bedrock error mapping', () => {
+  it.each([
+    [403, '{"message":"The security token included in the request is invalid."}', 'authentication_error', false],
+    [429, '{"message":"Too many requests, please wait before trying again."}', 'rate_limit_error', false],
+    [400, '{"message":"Operation not allowed"}', 'invalid_request_error', true],
+    [400, '{"message":"Malformed input request: #: extraneous key [x] is not permitted"}', 'invalid_request_error', false],
+    [500, 'upstream exploded', 'upstream_error', false],
+  ])('maps %i %s', (status, body, type, retryable) => {
+    const error = bedrockError(status, body);
+    expect(error).toMatchObject({ status, type, retryable });
+    expect(error.message).toContain(body.startsWith('{') ? JSON.parse(body).message : body);
   });
 });
