@@ -91,6 +91,19 @@ describe.each(testDialects())('Bedrock channels on %s', (dialect) => {
     expect(log).toMatchObject({ is_stream: 1, prompt_tokens: 10, completion_tokens: 3, estimated: 0 });
   });
 
+  it('serves the Responses API by conversion (Codex on a Bedrock channel)', async () => {
+    const { key, userId } = await f.newUser({ quota: 100_000 });
+    bedrock.behave('AKIDGATEWAY', { content: 'Responses from Bedrock' });
+    const response = await f.openai(key).responses.create({ model: MODEL, instructions: 'terse', input: 'hi' });
+    expect(response.output_text).toBe('Responses from Bedrock');
+    expect(bedrock.forKey('AKIDGATEWAY').at(-1)!.body.system).toBeDefined();
+    const stream = f.openai(key).responses.stream({ model: MODEL, input: 'hi' });
+    const done = await stream.finalResponse();
+    expect(done.output_text).toBe('Responses from Bedrock');
+    expect(done.usage).toMatchObject({ input_tokens: 10, output_tokens: 3 });
+    expect(await f.lastLog(userId)).toMatchObject({ is_stream: 1, prompt_tokens: 10, completion_tokens: 3, estimated: 0 });
+  });
+
   it('ends the stream with an Anthropic error event when Bedrock raises an exception mid-stream', async () => {
     const { key, userId } = await f.newUser({ quota: 100_000 });
     bedrock.behave('AKIDGATEWAY', { content: 'one two three four', errorAfterChunks: 2 });
