@@ -24,7 +24,7 @@ describe('FakeAnthropic through @anthropic-ai/sdk', () => {
 
   it('answers a plain message with fixed usage and records what it received', async () => {
     fake.behave('a-plain', { content: 'Four short words here' });
-    const msg = await client('a-plain').messages.create({ model: 'claude-sonnet-4-5', max_tokens: 100, system: 'Be brief', messages: [{ role: 'user', content: 'hi' }] });
+    const msg = await client('a-plain').messages.create({ model: 'claude-test', max_tokens: 100, system: 'Be brief', messages: [{ role: 'user', content: 'hi' }] });
     expect(msg.content).toEqual([expect.objectContaining({ type: 'text', text: 'Four short words here' })]);
     expect(msg.stop_reason).toBe('end_turn');
     expect(msg.usage).toMatchObject({ input_tokens: 10, output_tokens: 4, cache_read_input_tokens: 0 });
@@ -36,7 +36,7 @@ describe('FakeAnthropic through @anthropic-ai/sdk', () => {
 
   it('stops at max_tokens like the model does', async () => {
     fake.behave('a-max', { content: 'one two three four five' });
-    const msg = await client('a-max').messages.create({ model: 'claude-sonnet-4-5', max_tokens: 2, messages: [{ role: 'user', content: 'hi' }] });
+    const msg = await client('a-max').messages.create({ model: 'claude-test', max_tokens: 2, messages: [{ role: 'user', content: 'hi' }] });
     expect(msg.stop_reason).toBe('max_tokens');
     expect(msg.content[0]).toMatchObject({ text: 'one two' });
   });
@@ -44,7 +44,7 @@ describe('FakeAnthropic through @anthropic-ai/sdk', () => {
   it('answers thinking and a tool call; the signature must come back untouched', async () => {
     fake.behave('a-tool', { thinking: 'Weather needs the tool.', content: 'Checking.', toolUse: { input: { city: 'Paris' } }, cache: { read: 300, creation: 50 } });
     const api = client('a-tool');
-    const msg = await api.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 2000, tools: [weatherTool], messages: [{ role: 'user', content: 'Weather in Paris?' }] });
+    const msg = await api.messages.create({ model: 'claude-test', max_tokens: 2000, tools: [weatherTool], messages: [{ role: 'user', content: 'Weather in Paris?' }] });
     expect(msg.content.map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use']);
     expect(msg.content[0]).toMatchObject({ thinking: 'Weather needs the tool.', signature: thinkingSignature('Weather needs the tool.') });
     expect(msg.content[2]).toMatchObject({ name: 'get_weather', input: { city: 'Paris' } });
@@ -57,17 +57,17 @@ describe('FakeAnthropic through @anthropic-ai/sdk', () => {
       { role: 'assistant', content: assistant },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUse.id, content: '21°C' }] },
     ];
-    const ok = await api.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 2000, tools: [weatherTool], messages: history(msg.content as Anthropic.ContentBlockParam[]) });
+    const ok = await api.messages.create({ model: 'claude-test', max_tokens: 2000, tools: [weatherTool], messages: history(msg.content as Anthropic.ContentBlockParam[]) });
     expect(ok.type).toBe('message');
     const tampered = [{ ...(msg.content[0] as Anthropic.ThinkingBlock), signature: 'forged' }, toolUse];
-    const err = await api.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 2000, tools: [weatherTool], messages: history(tampered) }).catch((e) => e);
+    const err = await api.messages.create({ model: 'claude-test', max_tokens: 2000, tools: [weatherTool], messages: history(tampered) }).catch((e) => e);
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
     expect(err.error).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'messages.1.content.0: Invalid `signature` in `thinking` block' } });
   });
 
   it('streams the full event sequence, which the SDK accumulates into the same message', async () => {
     fake.behave('a-stream', { thinking: 'Think first.', content: 'Streamed answer here', toolUse: { input: { city: 'Paris', days: [1, 2, 3] } }, cache: { read: 7 } });
-    const stream = client('a-stream').messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 2000, tools: [weatherTool], messages: [{ role: 'user', content: 'go' }] });
+    const stream = client('a-stream').messages.stream({ model: 'claude-test', max_tokens: 2000, tools: [weatherTool], messages: [{ role: 'user', content: 'go' }] });
     const seen: string[] = [];
     stream.on('streamEvent', (e) => seen.push(e.type === 'content_block_delta' ? e.delta.type : e.type));
     const msg = await stream.finalMessage();
@@ -94,7 +94,7 @@ describe('FakeAnthropic through @anthropic-ai/sdk', () => {
 
   it('sends an error event mid-stream, which the SDK raises', async () => {
     fake.behave('a-midfail', { content: 'one two three four', errorAfterChunks: 2 });
-    const stream = client('a-midfail').messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'go' }] });
+    const stream = client('a-midfail').messages.stream({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: 'go' }] });
     const texts: string[] = [];
     stream.on('text', (t) => texts.push(t));
     const err = await stream.finalMessage().catch((e) => e);
@@ -142,7 +142,7 @@ describe('FakeAnthropic through @anthropic-ai/sdk', () => {
 
   it('counts tokens and lists models with cursor paging', async () => {
     const api = client('a-misc');
-    const count = await api.messages.countTokens({ model: 'claude-sonnet-4-5', system: 'sys', messages: [{ role: 'user', content: 'hello there' }] });
+    const count = await api.messages.countTokens({ model: 'claude-test', system: 'sys', messages: [{ role: 'user', content: 'hello there' }] });
     expect(count.input_tokens).toBeGreaterThan(0);
     const first = await api.models.list({ limit: 2 });
     expect(first.data.map((m) => m.id)).toEqual(['claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805']);
