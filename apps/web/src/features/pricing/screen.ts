@@ -2,12 +2,11 @@ import { lazy } from 'react';
 import Icon from '@mui/icons-material/PriceChangeOutlined';
 import { defineScreens } from '../../lib/screen';
 
-// Placeholder until the pricing screen lands: replace `page` with this feature's own page.
 export default defineScreens({
   id: 'pricing',
   path: '/panel/pricing',
   layout: 'panel',
   access: 'admin',
   menu: { group: 'setting', parent: 'operation', order: 20, icon: Icon },
-  page: lazy(() => import('../../components/ComingSoon')),
+  page: lazy(() => import('./PricingPage')),
 });

@@ -1,0 +1,73 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { PriceEntry } from '@one-hub/contract';
+import i18n from '../../lib/i18n';
+import PriceDialog, { type PriceDialogMode } from './PriceDialog';
+
+const toasts = vi.hoisted(() => [] as string[]);
+vi.mock('notistack', () => ({ enqueueSnackbar: (m: string) => toasts.push(m) }));
+
+beforeAll(async () => {
+  await i18n.changeLanguage('en_US');
+  await i18n.loadNamespaces(['common', 'pricing']);
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  toasts.length = 0;
+});
+
+const prices: PriceEntry[] = [
+  { model: 'gpt-4o', type: 'tokens', channel_type: 1, input: 1.25, output: 5, locked: false },
+  { model: 'claude', type: 'tokens', channel_type: 14, input: 1.5, output: 7.5, locked: true },
+];
+const owners = [
+  { id: 1, name: 'OpenAI' },
+  { id: 14, name: 'Anthropic' },
+];
+
+function show(mode: PriceDialogMode) {
+  const calls: { url: string; method: string; body: unknown }[] = [];
+  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+    calls.push({ url, method: init?.method ?? 'GET', body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    return new Response(JSON.stringify({ success: true, message: '' }));
+  });
+  const onSaved = vi.fn();
+  render(<PriceDialog mode={mode} prices={prices} unpriced={['new-model']} owners={owners} onClose={() => undefined} onSaved={onSaved} />);
+  return { calls, onSaved };
+}
+
+describe('price dialog', { timeout: 30_000 }, () => {
+  it('requires a model that has no price yet and a non-negative input', async () => {
+    const { calls } = show({ kind: 'single' });
+    fireEvent.click(screen.getByTestId('price-submit'));
+    expect(await screen.findByText('Required')).toBeTruthy();
+    fireEvent.change(screen.getByRole('textbox', { name: 'Model' }), { target: { value: 'gpt-4o' } });
+    fireEvent.change(screen.getByRole('spinbutton', { name: 'Input' }), { target: { value: '-1' } });
+    fireEvent.click(screen.getByTestId('price-submit'));
+    expect(await screen.findByText('This model already has a price')).toBeTruthy();
+    expect(screen.getByText('Must be a number ≥ 0')).toBeTruthy();
+    expect(calls).toEqual([]);
+  });
+
+  it('converts a USD per 1M entry to the stored rate and creates the price', async () => {
+    const { calls, onSaved } = show({ kind: 'single' });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Model' }), { target: { value: 'new-model' } });
+    fireEvent.click(screen.getByRole('button', { name: 'USD' }));
+    fireEvent.click(screen.getByRole('button', { name: 'M' }));
+    fireEvent.change(screen.getByRole('spinbutton', { name: 'Input' }), { target: { value: '2.5' } });
+    fireEvent.change(screen.getByRole('spinbutton', { name: 'Output' }), { target: { value: '10' } });
+    expect(screen.getByText('rate 1.25')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('price-submit'));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
+    expect(calls[0]).toEqual({ url: '/api/prices/single', method: 'POST', body: { model: 'new-model', type: 'tokens', channel_type: 1, input: 1.25, output: 5, locked: false, extra_ratios: null } });
+  });
+
+  it('edits an existing price under its own (URL-encoded) name, keeping the lock', async () => {
+    const { calls, onSaved } = show({ kind: 'single', price: { ...prices[1], model: 'org/claude' } });
+    fireEvent.change(screen.getByRole('spinbutton', { name: 'Output' }), { target: { value: '9' } });
+    fireEvent.click(screen.getByTestId('price-submit'));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
+    expect(calls[0]).toMatchObject({ url: '/api/prices/single/org%2Fclaude', method: 'PUT', body: { model: 'org/claude', output: 9, locked: true, channel_type: 14 } });
+  });
+});

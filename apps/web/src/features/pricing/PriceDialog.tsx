@@ -1,0 +1,183 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Autocomplete, Box, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, InputAdornment, MenuItem, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import Add from '@mui/icons-material/Add';
+import Close from '@mui/icons-material/Close';
+import { useTranslation } from 'react-i18next';
+import type { PriceEntry } from '@one-hub/contract';
+import { api } from '../../lib/api';
+import { showError, showSuccess } from '../../lib/toast';
+import { formToPrice, priceToForm, validatePriceForm, type PriceFormErrors, type PriceFormState } from './price-form';
+import { EXTRA_RATIO_KINDS, RMB_PER_RATE, USD_PER_RATE, entryToRate, type EntryUnit, type PriceUnit } from './price-logic';
+
+export type PriceDialogMode = { kind: 'single'; price?: PriceEntry } | { kind: 'batch'; models?: string[]; price?: PriceEntry };
+
+interface Props {
+  mode: PriceDialogMode | null;
+  prices: PriceEntry[];
+  /** Models without a price: offered in the batch picker. */
+  unpriced: string[];
+  owners: { id: number; name: string }[];
+  onClose: () => void;
+  onSaved: () => void;
+}
+
+/** New / edit one price, or a batch of models sharing one price (console-screens §3.12). */
+export default function PriceDialog({ mode, prices, unpriced, owners, onClose, onSaved }: Props) {
+  const { t } = useTranslation('pricing');
+  const [form, setForm] = useState<PriceFormState>(() => priceToForm());
+  const [errors, setErrors] = useState<PriceFormErrors>({});
+  const [saving, setSaving] = useState(false);
+  const batch = mode?.kind === 'batch';
+  const original = useMemo(() => (mode?.kind === 'batch' ? (mode.models ?? []) : mode?.price ? [mode.price.model] : []), [mode]);
+
+  useEffect(() => {
+    if (!mode) return;
+    setErrors({});
+    setForm(priceToForm({ ...mode.price, models: mode.kind === 'batch' ? (mode.models ?? []) : [] }));
+  }, [mode]);
+
+  const set = <K extends keyof PriceFormState>(k: K, v: PriceFormState[K]) => setForm((f) => ({ ...f, [k]: v }));
+  const taken = useMemo(() => new Set(prices.map((p) => p.model).filter((m) => !original.includes(m))), [prices, original]);
+  const options = useMemo(() => [...new Set([...original, ...unpriced])], [original, unpriced]);
+
+  const save = async () => {
+    const found = validatePriceForm(form, batch, taken);
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    const price = formToPrice(form);
+    setSaving(true);
+    try {
+      if (batch) await api('/api/prices/multiple', { json: { original_models: original, models: form.models, price: { ...price, model: 'batch' } } });
+      else if (mode?.kind === 'single' && mode.price) await api(`/api/prices/single/${encodeURIComponent(mode.price.model)}`, { method: 'PUT', json: { ...price, model: form.model.trim() } });
+      else await api('/api/prices/single', { json: { ...price, model: form.model.trim() } });
+      showSuccess(t('saved'));
+      onSaved();
+      onClose();
+    } catch (e) {
+      showError(e);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const err = (k: keyof PriceFormErrors) => (errors[k] ? t(errors[k]) : undefined);
+  const unitLabel = form.entry === 'rate' ? t('rateLabel') : `${form.entry}(${form.unit}):`;
+  /** The other side of the conversion, shown at the end of a price field. */
+  const hint = (text: string) => {
+    const n = Number(text);
+    if (text.trim() === '' || !Number.isFinite(n)) return '';
+    if (form.entry !== 'rate') return `${t('rateShort')} ${entryToRate(n, form.entry, form.unit)}`;
+    const k = form.type === 'times' ? 1 : form.unit === 'M' ? 1000 : 1;
+    return `$${+(n * USD_PER_RATE * k).toFixed(6)} / ¥${+(n * RMB_PER_RATE * k).toFixed(6)}`;
+  };
+  const priceField = (k: 'input' | 'output', label: string) => (
+    <TextField
+      label={label}
+      name={k}
+      type="number"
+      value={form[k]}
+      onChange={(e) => set(k, e.target.value)}
+      error={Boolean(errors[k])}
+      helperText={err(k)}
+      slotProps={{
+        htmlInput: { min: 0, step: 'any' },
+        input: {
+          startAdornment: <InputAdornment position="start">{unitLabel}</InputAdornment>,
+          endAdornment: <InputAdornment position="end">{hint(form[k])}</InputAdornment>,
+        },
+      }}
+    />
+  );
+
+  return (
+    <Dialog open={mode !== null} onClose={onClose} maxWidth="sm" fullWidth data-testid="price-dialog">
+      <DialogTitle>{mode?.price || (batch && original.length) ? t('editTitle') : t('createTitle')}</DialogTitle>
+      <DialogContent dividers>
+        <Stack spacing={2.5}>
+          {batch ? (
+            <Autocomplete
+              multiple
+              freeSolo
+              options={options}
+              value={form.models}
+              onChange={(_e, v) => set('models', [...new Set(v.map((m) => m.trim()).filter(Boolean))])}
+              renderValue={(v, getItemProps) => v.map((m, index) => { const { key, ...p } = getItemProps({ index }); return <Chip key={key} size="small" label={m} {...p} />; })}
+              renderInput={(params) => <TextField {...params} label={t('models')} error={Boolean(errors.models)} helperText={err('models')} />}
+            />
+          ) : (
+            <TextField label={t('model')} name="model" value={form.model} onChange={(e) => set('model', e.target.value)} error={Boolean(errors.model)} helperText={err('model')} required />
+          )}
+          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+            <TextField select label={t('type')} value={form.type} onChange={(e) => set('type', e.target.value as PriceFormState['type'])} error={Boolean(errors.type)} helperText={err('type')}>
+              <MenuItem value="tokens">{t('byTokens')}</MenuItem>
+              <MenuItem value="times">{t('byTimes')}</MenuItem>
+            </TextField>
+            <TextField select label={t('provider')} value={form.channel_type} onChange={(e) => set('channel_type', Number(e.target.value))} error={Boolean(errors.channel_type)} helperText={err('channel_type')}>
+              {owners.map((o) => (
+                <MenuItem key={o.id} value={o.id}>
+                  {o.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          </Box>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
+            <Typography variant="body2" color="text.secondary">
+              {t('priceUnit')}
+            </Typography>
+            <ToggleButtonGroup size="small" exclusive value={form.entry} onChange={(_e, v: EntryUnit | null) => v && set('entry', v)}>
+              <ToggleButton value="rate">{t('rate')}</ToggleButton>
+              <ToggleButton value="USD">USD</ToggleButton>
+              <ToggleButton value="RMB">RMB</ToggleButton>
+            </ToggleButtonGroup>
+            <ToggleButtonGroup size="small" exclusive value={form.unit} onChange={(_e, v: PriceUnit | null) => v && set('unit', v)}>
+              <ToggleButton value="K">K</ToggleButton>
+              <ToggleButton value="M">M</ToggleButton>
+            </ToggleButtonGroup>
+          </Stack>
+          {priceField('input', form.type === 'times' ? t('perCall') : t('input'))}
+          {form.type === 'tokens' && priceField('output', t('output'))}
+          <TextField select label={t('locked')} value={form.locked ? 1 : 0} onChange={(e) => set('locked', Number(e.target.value) === 1)} helperText={t('lockedHelp')}>
+            <MenuItem value={0}>{t('unlocked')}</MenuItem>
+            <MenuItem value={1}>{t('lockedYes')}</MenuItem>
+          </TextField>
+          <Box>
+            <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
+              <Typography variant="subtitle2" sx={{ flex: 1 }}>
+                {t('extraRatios')}
+              </Typography>
+              <Button size="small" startIcon={<Add />} onClick={() => set('extra', [...form.extra, { kind: EXTRA_RATIO_KINDS.find((k) => !form.extra.some((x) => x.kind === k)) ?? '', value: '1' }])}>
+                {t('addRatio')}
+              </Button>
+            </Stack>
+            {errors.extra && <Alert severity="error" sx={{ mb: 1 }}>{err('extra')}</Alert>}
+            <Stack spacing={1}>
+              {form.extra.map((x, i) => (
+                <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                  <TextField select size="small" label={t('ratioKind')} value={x.kind} sx={{ flex: 2 }} onChange={(e) => set('extra', form.extra.map((y, j) => (j === i ? { ...y, kind: e.target.value } : y)))}>
+                    {EXTRA_RATIO_KINDS.map((k) => (
+                      <MenuItem key={k} value={k}>
+                        {t(`ratio.${k}`)}
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                  <TextField size="small" type="number" label={t('ratioValue')} value={x.value} sx={{ flex: 1 }} onChange={(e) => set('extra', form.extra.map((y, j) => (j === i ? { ...y, value: e.target.value } : y)))} />
+                  <IconButton size="small" aria-label={t('removeRatio')} onClick={() => set('extra', form.extra.filter((_y, j) => j !== i))}>
+                    <Close fontSize="small" />
+                  </IconButton>
+                </Stack>
+              ))}
+            </Stack>
+          </Box>
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button color="inherit" onClick={onClose}>
+          {t('common:common.cancel')}
+        </Button>
+        <Button variant="contained" disabled={saving} onClick={() => void save()} data-testid="price-submit">
+          {t('common:common.submit')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { formToPrice, priceToForm, validatePriceForm } from './price-form';
+
+describe('price form', () => {
+  it('needs a unique model name, a provider and non-negative prices', () => {
+    const f = priceToForm();
+    expect(validatePriceForm(f, false, new Set())).toEqual({ model: 'errors.required' });
+    expect(validatePriceForm({ ...f, model: 'gpt-4o' }, false, new Set(['gpt-4o']))).toEqual({ model: 'errors.taken' });
+    expect(validatePriceForm({ ...f, model: 'x', channel_type: 0, input: '-1', output: '' }, false, new Set())).toEqual({ channel_type: 'errors.provider', input: 'errors.price', output: 'errors.price' });
+    // per-call prices ignore output
+    expect(validatePriceForm({ ...f, model: 'x', type: 'times', output: '' }, false, new Set())).toEqual({});
+  });
+
+  it('checks batch models and extra ratio rows', () => {
+    const f = priceToForm();
+    expect(validatePriceForm(f, true, new Set())).toEqual({ models: 'errors.required' });
+    expect(validatePriceForm({ ...f, models: ['a', 'b'] }, true, new Set(['b']))).toEqual({ models: 'errors.taken' });
+    expect(validatePriceForm({ ...f, models: ['a'], extra: [{ kind: 'cached_tokens', value: '0.5' }, { kind: 'cached_tokens', value: '1' }] }, true, new Set())).toEqual({ extra: 'errors.extra' });
+    expect(validatePriceForm({ ...f, models: ['a'], extra: [{ kind: 'cached_tokens', value: 'x' }] }, true, new Set())).toEqual({ extra: 'errors.extra' });
+  });
+
+  it('converts typed dollars per 1M and sends extra ratios as numbers', () => {
+    const f = { ...priceToForm({ model: 'm', extra_ratios: { cached_tokens: 0.5 } }), entry: 'USD' as const, unit: 'M' as const, input: '2.5', output: '10' };
+    expect(formToPrice(f)).toEqual({ type: 'tokens', channel_type: 1, input: 1.25, output: 5, locked: false, extra_ratios: { cached_tokens: 0.5 } });
+    expect(formToPrice({ ...priceToForm(), type: 'times', input: '20', output: '99' })).toMatchObject({ input: 20, output: 20, extra_ratios: null });
+  });
+});

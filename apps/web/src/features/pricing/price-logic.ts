@@ -1,0 +1,127 @@
+import type { PriceEntry } from '@one-hub/contract';
+
+/** 1 rate unit = $0.002 per 1K tokens = ¥0.014 per 1K (console-screens §3.12). */
+export const USD_PER_RATE = 0.002;
+export const RMB_PER_RATE = 0.014;
+export type PriceUnit = 'K' | 'M';
+export type EntryUnit = 'rate' | 'USD' | 'RMB';
+
+export const EXTRA_RATIO_KINDS = [
+  'cached_tokens',
+  'cached_write_tokens',
+  'cached_read_tokens',
+  'input_audio_tokens',
+  'output_audio_tokens',
+  'reasoning_tokens',
+  'input_text_tokens',
+  'output_text_tokens',
+  'input_image_tokens',
+  'output_image_tokens',
+] as const;
+
+const round = (n: number, digits: number) => Number(n.toFixed(digits));
+
+/** A rate as dollars per 1K or 1M tokens (per call for `times`). */
+export function rateToUsd(rate: number, unit: PriceUnit, type: PriceEntry['type'] = 'tokens'): number {
+  if (type === 'times') return round(rate * USD_PER_RATE, 6);
+  return round(rate * USD_PER_RATE * (unit === 'M' ? 1000 : 1), 6);
+}
+
+/** What the admin typed (rate, or USD / RMB per 1K or 1M) → the stored rate, 4 decimals. */
+export function entryToRate(value: number, entry: EntryUnit, unit: PriceUnit): number {
+  if (entry === 'rate') return value;
+  const perK = unit === 'M' ? value / 1000 : value;
+  return round(perK / (entry === 'USD' ? USD_PER_RATE : RMB_PER_RATE), 4);
+}
+
+/** "$0.0025 / 1K", "$2.5 / 1M", "$0.02" per call, or null for free. */
+export function priceText(rate: number, unit: PriceUnit, type: PriceEntry['type']): string | null {
+  if (rate === 0) return null;
+  const usd = rateToUsd(rate, unit, type);
+  return type === 'times' ? `$${usd}` : `$${usd} / 1${unit}`;
+}
+
+export interface PriceFilters {
+  search: string;
+  type: '' | 'tokens' | 'times';
+  owner: number;
+  locked: '' | 'locked' | 'unlocked';
+}
+export const NO_PRICE_FILTERS: PriceFilters = { search: '', type: '', owner: 0, locked: '' };
+
+export function filterPrices(rows: PriceEntry[], f: PriceFilters, ownerName: (id: number) => string): PriceEntry[] {
+  const q = f.search.trim().toLowerCase();
+  return rows.filter(
+    (p) =>
+      (!q || p.model.toLowerCase().includes(q) || ownerName(p.channel_type).toLowerCase().includes(q)) &&
+      (!f.type || p.type === f.type) &&
+      (!f.owner || p.channel_type === f.owner) &&
+      (!f.locked || (f.locked === 'locked') === Boolean(p.locked)),
+  );
+}
+
+export interface PriceGroup {
+  key: string;
+  type: PriceEntry['type'];
+  channel_type: number;
+  input: number;
+  output: number;
+  locked: boolean;
+  extra_ratios: Record<string, number>;
+  models: string[];
+}
+
+const ratioKey = (r?: Record<string, number>) =>
+  JSON.stringify(
+    Object.entries(r ?? {})
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+
+/** The multiple tab: rows sharing type, provider, input, output, extra ratios and lock become one. */
+export function groupPrices(rows: PriceEntry[]): PriceGroup[] {
+  const groups = new Map<string, PriceGroup>();
+  for (const p of rows) {
+    const key = [p.type, p.channel_type, p.input, p.output, ratioKey(p.extra_ratios), Boolean(p.locked)].join('|');
+    const g = groups.get(key);
+    if (g) g.models.push(p.model);
+    else groups.set(key, { key, type: p.type, channel_type: p.channel_type, input: p.input, output: p.output, locked: Boolean(p.locked), extra_ratios: p.extra_ratios ?? {}, models: [p.model] });
+  }
+  return [...groups.values()];
+}
+
+/** Models the server knows (channels, prices) that have no price row. */
+export function unpricedModels(all: string[], prices: PriceEntry[]): string[] {
+  const priced = new Set(prices.map((p) => p.model));
+  return all.filter((m) => !priced.has(m));
+}
+
+export interface PriceDiff {
+  model: string;
+  changes: string[];
+}
+
+/** The update checker: new models, and models whose input, output or extra ratios differ. */
+export function diffPrices(current: PriceEntry[], incoming: PriceEntry[]): { added: string[]; changed: PriceDiff[] } {
+  const byModel = new Map(current.map((p) => [p.model, p]));
+  const added: string[] = [];
+  const changed: PriceDiff[] = [];
+  for (const p of incoming) {
+    const old = byModel.get(p.model);
+    if (!old) {
+      added.push(p.model);
+      continue;
+    }
+    const changes: string[] = [];
+    if (old.input !== p.input) changes.push(`input ${old.input} → ${p.input}`);
+    if (old.output !== p.output) changes.push(`output ${old.output} → ${p.output}`);
+    if (ratioKey(old.extra_ratios) !== ratioKey(p.extra_ratios)) changes.push(`extra ${ratioKey(old.extra_ratios)} → ${ratioKey(p.extra_ratios)}`);
+    if (changes.length) changed.push({ model: p.model, changes });
+  }
+  return { added, changed };
+}
+
+/** A fetched list is usable only as an array of price-like entries. */
+export function isPriceList(value: unknown): value is PriceEntry[] {
+  return Array.isArray(value) && value.every((p) => p && typeof p === 'object' && typeof (p as PriceEntry).model === 'string');
+}
