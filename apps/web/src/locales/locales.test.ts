@@ -23,6 +23,9 @@ const SAME_ALLOWED: Record<string, string[]> = {
   'auth:strength2': ['zh_CN=zh_HK'],
   'auth:strength3': ['zh_CN=zh_HK'],
   'not-found:back': ['zh_CN=zh_HK'],
+  'user-group:yes': ['zh_CN=zh_HK'],
+  'user-group:no': ['zh_CN=zh_HK'],
+  'user-group:field.ratio': ['zh_CN=zh_HK', 'zh_CN=ja_JP', 'zh_HK=ja_JP'],
 };
 
 function flatten(tree: Tree, prefix = ''): Record<string, string> {

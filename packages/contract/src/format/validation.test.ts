@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ChannelForm, ChatLinkForm, isUniqueSymbol, isValidJson, isValidModelPattern, PaymentForm, PricingForm, ProfileForm, RedemptionForm,
+  ChannelForm, ChatLinkForm, isUniqueSymbol, quotaChangeForm, userForm, isValidJson, isValidModelPattern, PaymentForm, PricingForm, ProfileForm, RedemptionForm,
   RegisterForm, RegisterWithEmailForm, TelegramMenuForm, topUpForm, trimDeep, trimTrailingSlash, UserForm, UserGroupForm, V,
 } from './validation.js';
 
@@ -61,6 +61,26 @@ describe('validation rules', () => {
     expect(firstIssue(ChatLinkForm.safeParse({ ...link, sort: 1.5 }))).toEqual({ path: 'sort', message: V.integer });
   });
 
+  it('checks an admin quota change: signed dollars, never 0, no deduction past the balance', () => {
+    const form = quotaChangeForm(5);
+    expect(form.parse({ amount: '-5', remark: '' }).amount).toBe(-5);
+    expect(form.parse({ amount: '12.5', remark: ' r ' })).toEqual({ amount: 12.5, remark: 'r' });
+    expect(firstIssue(form.safeParse({ amount: '0', remark: '' }))).toEqual({ path: 'amount', message: V.nonZero });
+    expect(firstIssue(form.safeParse({ amount: '', remark: '' }))).toEqual({ path: 'amount', message: V.required });
+    expect(firstIssue(form.safeParse({ amount: '-5.01', remark: '' }))).toEqual({ path: 'amount', message: V.overBalance });
+    expect(firstIssue(quotaChangeForm(-3).safeParse({ amount: '-1', remark: '' }))?.message).toBe(V.overBalance);
+  });
+
+  it('checks the admin user dialog: password on create only, group on edit only', () => {
+    const user = { username: 'alice', display_name: '', password: '', group: '' };
+    expect(firstIssue(userForm(true).safeParse(user))).toEqual({ path: 'password', message: V.tooShort });
+    expect(userForm(true).safeParse({ ...user, password: 'password1' }).success).toBe(true);
+    expect(firstIssue(userForm(false).safeParse(user))).toEqual({ path: 'group', message: V.required });
+    expect(userForm(false).safeParse({ ...user, group: 'default' }).success).toBe(true);
+    expect(firstIssue(userForm(false).safeParse({ ...user, group: 'default', password: 'short' }))?.path).toBe('password');
+    expect(firstIssue(userForm(true).safeParse({ ...user, username: ' ', password: 'password1' }))?.path).toBe('username');
+  });
+
   it('checks profile lengths', () => {
     expect(firstIssue(ProfileForm.safeParse({ username: 'ab', display_name: '', password: '' }))?.path).toBe('username');
     expect(firstIssue(ProfileForm.safeParse({ username: 'abc', display_name: '', password: 'short' }))?.path).toBe('password');
@@ -85,8 +105,14 @@ describe('validation rules', () => {
   });
 
   it('checks group symbols', () => {
-    expect(UserGroupForm.safeParse({ name: 'VIP', symbol: 'vip_1' }).success).toBe(true);
-    expect(firstIssue(UserGroupForm.safeParse({ name: 'VIP', symbol: '贵宾' }))?.message).toBe(V.english);
+    const group = { name: 'VIP', symbol: 'vip_1', ratio: '0.8', api_rate: '300', promotion: false, min: '0', max: '0', public: true };
+    expect(UserGroupForm.parse(group)).toMatchObject({ ratio: 0.8, api_rate: 300 });
+    expect(firstIssue(UserGroupForm.safeParse({ ...group, symbol: '贵宾' }))?.message).toBe(V.english);
+    expect(firstIssue(UserGroupForm.safeParse({ ...group, ratio: '' }))).toEqual({ path: 'ratio', message: V.required });
+    expect(firstIssue(UserGroupForm.safeParse({ ...group, api_rate: '1.5' }))).toEqual({ path: 'api_rate', message: V.integer });
+    expect(firstIssue(UserGroupForm.safeParse({ ...group, ratio: '-1' }))).toEqual({ path: 'ratio', message: V.min });
+    expect(firstIssue(UserGroupForm.safeParse({ ...group, promotion: true, min: '50', max: '10' }))).toEqual({ path: 'max', message: V.min });
+    expect(UserGroupForm.safeParse({ ...group, promotion: false, min: '50', max: '10' }).success).toBe(true);
     expect(isUniqueSymbol('vip', ['default', 'vip'])).toBe(false);
   });
 

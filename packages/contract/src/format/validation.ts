@@ -16,6 +16,8 @@ export const V = {
   unique: 'validation.unique',
   english: 'validation.english',
   tooShort: 'validation.tooShort',
+  nonZero: 'validation.nonZero',
+  overBalance: 'validation.overBalance',
 } as const;
 
 /** Trims every string inside a value, however deep (objects and arrays are copied). */
@@ -161,10 +163,44 @@ export const TelegramMenuForm = z.object({
   reply_type: required,
 });
 
-export const UserGroupForm = z.object({
-  name: required,
-  symbol: z.string().trim().regex(/^[A-Za-z0-9_-]+$/, V.english),
-});
+/** A number input: blank is "required", not 0. */
+const numberInput = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number({ error: V.required }));
+const wholeInput = (min: number) => numberInput.pipe(z.number().int(V.integer).min(min, V.min));
+
+export const UserGroupForm = z
+  .object({
+    name: required,
+    symbol: z.string().trim().regex(/^[A-Za-z0-9_-]+$/, V.english),
+    ratio: numberInput.pipe(z.number().min(0, V.min)),
+    /** Requests per minute. */
+    api_rate: wholeInput(0),
+    promotion: z.boolean(),
+    /** Recharge range in dollars for the automatic upgrade. */
+    min: wholeInput(0),
+    max: wholeInput(0),
+    public: z.boolean(),
+  })
+  .refine((g) => !g.promotion || g.max >= g.min, { message: V.min, path: ['max'] });
+
+/** The admin's quota change in dollars (console-screens §3.9): signed, never 0, at most the balance deducted. */
+export function quotaChangeForm(balanceDollars: number) {
+  return z.object({
+    amount: numberInput
+      .pipe(z.number().refine((n) => n !== 0, V.nonZero))
+      .refine((n) => n >= -Math.max(0, balanceDollars) - 1e-9, V.overBalance),
+    remark: z.string().trim().max(200, V.max),
+  });
+}
+
+/** Admin user dialog: password required on create, optional (blank = unchanged) on edit. */
+export function userForm(creating: boolean) {
+  return z.object({
+    username: required.max(100, V.max),
+    display_name: z.string().trim().max(20, V.max),
+    password: creating ? z.string().min(8, V.tooShort).max(20, V.max) : z.union([z.literal(''), z.string().min(8, V.tooShort).max(20, V.max)]),
+    group: creating ? z.string().trim() : required,
+  });
+}
 
 /** Symbols must be unique among the groups that exist (the edited one excluded). */
 export function isUniqueSymbol(symbol: string, taken: readonly string[]): boolean {
