@@ -12,7 +12,7 @@ import LanguageMenu from '../../../components/LanguageMenu';
 import { useAppDispatch, useAppSelector } from '../../../store';
 import { signOut } from '../../../store/session';
 
-/** Public top bar: logo, Home, Playground (signed in), About, notice, theme, language, Console + sign-out or Login. */
+/** Public top bar: logo, Home, Playground (signed in), Price, About, notice, theme, language, Console + sign-out or Login. */
 export function PublicTopBar() {
   const { t } = useTranslation();
   const user = useAppSelector((s) => s.account.user);
@@ -24,6 +24,7 @@ export function PublicTopBar() {
   const links = [
     { to: '/', label: t('chrome.home') },
     ...(user ? [{ to: '/playground', label: t('chrome.playground') }] : []),
+    { to: '/price', label: t('chrome.price') },
     { to: '/about', label: t('chrome.about') },
   ];
   const main = user ? { to: '/panel', label: t('chrome.console') } : { to: '/login', label: t('chrome.login') };
