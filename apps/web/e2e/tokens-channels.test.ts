@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { FakeOpenAI } from '../../server/test/fakes/openai-upstream';
+import { chromiumAvailable, noSidewaysScroll, ROOT_PASSWORD, SHOTS, signIn, startConsole, toasts, type Console } from './browser';
+
+/** Light and dark, desktop and phone, of the page as it is. */
+async function shoot(page: Page, name: string, ready: () => Promise<unknown>) {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate((th) => localStorage.setItem('theme', th), theme);
+    for (const [w, h, kind] of [[1366, 860, 'desktop'], [390, 844, 'phone']] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.reload();
+      await ready();
+      await page.waitForTimeout(400);
+      if (kind === 'phone') await noSidewaysScroll(page);
+      await page.screenshot({ path: `${SHOTS}/${name}-${kind}-${theme}.png`, fullPage: kind === 'desktop' });
+    }
+  }
+  await page.evaluate(() => localStorage.setItem('theme', 'light'));
+  await page.setViewportSize({ width: 1366, height: 860 });
+}
+
+describe.skipIf(!chromiumAvailable)('tokens, channels, prices and available models in Chromium', () => {
+  let c: Console;
+  const upstream = new FakeOpenAI();
+  beforeAll(async () => {
+    await upstream.start();
+    c = await startConsole();
+  });
+  afterAll(async () => {
+    expect(c?.errors ?? []).toEqual([]);
+    await c?.close();
+    await upstream.close();
+  });
+
+  it('creates a token, copies its key with the sk- prefix, and refuses a bad heartbeat', async () => {
+    const page = await c.open({ lang: 'en_US' });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: c.base });
+    await signIn(page, 'root', ROOT_PASSWORD);
+    await page.goto('/panel/token');
+    await page.getByTestId('table-empty').waitFor();
+    await page.getByTestId('token-create').click();
+    const dialog = page.getByTestId('token-dialog');
+    await dialog.getByLabel('Name').fill('e2e bot');
+    await dialog.getByLabel('Heartbeat', { exact: true }).check();
+    await dialog.getByLabel('Heartbeat timeout (seconds)').fill('10');
+    await page.getByTestId('token-submit').click();
+    await dialog.getByText('The timeout must be between 30 and 90 seconds').waitFor();
+    await dialog.getByLabel('Heartbeat timeout (seconds)').fill('45');
+    await page.getByTestId('token-submit').click();
+    await expect.poll(() => toasts(page)).toContain('Token created, copy it from the list!');
+    const row = page.getByTestId('table-row').filter({ hasText: 'e2e bot' });
+    await row.waitFor();
+
+    const listed = await c.root.get('/api/token/?page=1&size=10');
+    const token = listed.body.data.data.find((t: { name: string }) => t.name === 'e2e bot');
+    expect(token.setting.heartbeat).toEqual({ enabled: true, timeout_seconds: 45 });
+    await row.getByTestId('token-copy').click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`sk-${token.key}`);
+    await expect.poll(() => toasts(page)).toContain('Copied token key!');
+
+    await row.getByTestId('token-copy-menu').click();
+    await page.getByRole('menuitem', { name: 'ChatGPT Next' }).click();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(link).toContain(`"key":"sk-${token.key}"`);
+    expect(link).not.toContain('sk-sk-');
+
+    await row.getByRole('switch', { name: 'Status' }).click();
+    await expect.poll(async () => (await c.root.get(`/api/token/${token.id}`)).body.data.status).toBe(2);
+    await shoot(page, 'token', () => page.getByTestId('table-row').first().waitFor());
+  });
+
+  it('creates a channel against a fake upstream and tests it, showing the seconds', async () => {
+    const page = await c.open({ lang: 'en_US' });
+    await signIn(page, 'root', ROOT_PASSWORD);
+    await page.goto('/panel/channel');
+    await page.getByTestId('channel-create').click();
+    const dialog = page.getByTestId('channel-dialog');
+    await dialog.getByRole('combobox', { name: 'Type' }).click();
+    await page.getByRole('option', { name: 'Custom', exact: true }).click();
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('fake upstream');
+    await dialog.getByRole('button', { name: 'Clear', exact: true }).click();
+    await page.getByTestId('channel-models-input').fill('gpt-4o');
+    await page.getByTestId('channel-models-input').press('Enter');
+    await dialog.getByRole('textbox', { name: 'Key' }).fill('sk-upstream');
+    await dialog.getByRole('textbox', { name: 'Test model' }).fill('gpt-4o');
+    await dialog.getByRole('textbox', { name: 'Model mapping' }).fill('{"broken"');
+    await dialog.getByText('Must be valid JSON').waitFor();
+    await dialog.getByRole('textbox', { name: 'Model mapping' }).fill('');
+    await page.getByTestId('channel-submit').click();
+    await dialog.getByText('This field is required').waitFor(); // Custom needs a base URL
+    await dialog.getByRole('textbox', { name: 'Base URL' }).fill(`${upstream.url}/`);
+    await page.getByTestId('channel-submit').click();
+    await expect.poll(() => toasts(page)).toContain('Channel created');
+
+    const row = page.getByTestId('table-row').filter({ hasText: 'fake upstream' });
+    await row.getByText('Not tested').waitFor();
+    await row.getByTestId('response-time').click();
+    await expect.poll(async () => (await toasts(page)).find((t) => t.startsWith('Channel fake upstream: gpt-4o tested OK in'))).toMatch(/tested OK in \d+\.\d\d s$/);
+    await row.getByTestId('response-time').getByText(/^\d+\.\d\d s$/).waitFor();
+    const stored = (await c.root.get('/api/channel/?page=1&size=10')).body.data.data[0];
+    expect(stored).toMatchObject({ name: 'fake upstream', type: 8, base_url: upstream.url, models: 'gpt-4o', test_model: 'gpt-4o' });
+
+    // priority below zero is refused in the browser (§14.11)
+    await row.getByRole('spinbutton', { name: 'Priority' }).fill('-3');
+    await row.getByRole('button', { name: 'Save Priority' }).click();
+    await expect.poll(() => toasts(page)).toContain('Error: Priority must be at least 0');
+    expect((await c.root.get(`/api/channel/${stored.id}`)).body.data.priority).toBe(0);
+
+    await row.getByRole('button', { name: 'Expand' }).click();
+    await page.getByTestId('channel-detail').waitFor();
+    await shoot(page, 'channel', () => page.getByTestId('table-row').first().waitFor());
+    await page.getByTestId('channel-create').click();
+    await page.getByTestId('channel-dialog').waitFor();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: `${SHOTS}/channel-dialog-desktop-light.png` });
+  });
+
+  it('edits a price in the single tab and shows it converted', async () => {
+    const page = await c.open({ lang: 'en_US' });
+    await signIn(page, 'root', ROOT_PASSWORD);
+    await page.goto('/panel/pricing');
+    await page.getByTestId('price-search').fill('gpt-4o-mini');
+    const row = page.getByTestId('table-row').filter({ has: page.getByText('gpt-4o-mini', { exact: true }) });
+    await row.getByTestId('price-edit').click();
+    const dialog = page.getByTestId('price-dialog');
+    await dialog.getByRole('button', { name: 'USD' }).click();
+    await dialog.getByRole('button', { name: 'M', exact: true }).click();
+    await dialog.getByRole('spinbutton', { name: 'Input' }).fill('0.3');
+    await dialog.getByRole('spinbutton', { name: 'Output' }).fill('1.2');
+    await dialog.getByText('rate 0.15').waitFor();
+    await page.getByTestId('price-submit').click();
+    await expect.poll(() => toasts(page)).toContain('Saved');
+    const stored = (await c.root.get('/api/prices')).body.data.find((p: { model: string }) => p.model === 'gpt-4o-mini');
+    expect(stored).toMatchObject({ input: 0.15, output: 0.6 });
+    await row.getByText('$0.0003 / 1K').waitFor();
+    await page.getByRole('button', { name: 'M', exact: true }).click();
+    await row.getByText('$0.3 / 1M').waitFor();
+    await page.getByTestId('price-search').fill('');
+    await shoot(page, 'pricing', () => page.getByTestId('table-row').first().waitFor());
+  });
+
+  it('lists the channel models with group prices for users and visitors', async () => {
+    const page = await c.open({ lang: 'en_US' });
+    await page.goto('/price');
+    const card = page.getByTestId('model-card').filter({ hasText: 'gpt-4o' }).first();
+    await card.waitFor();
+    await shoot(page, 'price-public', () => page.getByTestId('model-card').first().waitFor());
+    await signIn(page, 'root', ROOT_PASSWORD);
+    await page.goto('/panel/model_price');
+    await page.getByTestId('model-search').fill('no-such-model');
+    await page.getByTestId('model-empty').waitFor();
+    await page.getByTestId('model-search').fill('');
+    await page.getByTestId('model-card').first().getByRole('button', { name: 'View detail' }).click();
+    await page.getByRole('dialog').getByText('Price = group ratio', { exact: false }).waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${SHOTS}/model-price-detail-desktop-light.png` });
+    await page.keyboard.press('Escape');
+    await shoot(page, 'model-price', () => page.getByTestId('model-card').first().waitFor());
+  });
+});
