@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable, noSidewaysScroll, SHOTS, signIn, startConsole, type Console } from './browser';
+import { startGateway } from './gateway';
+
+const ANSWER = 'Here is code:\n\n```js\nconst answer = 42;\n```\n\nDone **now**.';
+
+/** Chat in the playground, then find the request on the dashboard (and in the logs). */
+describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromium', () => {
+  let c: Console;
+  let gw: Awaited<ReturnType<typeof startGateway>>;
+  let page: Page;
+  beforeAll(async () => {
+    c = await startConsole();
+    gw = await startGateway(c);
+    await gw.addModel('e2e-chat', { content: ANSWER });
+    await gw.addModel('e2e-slow', { content: Array.from({ length: 40 }, (_, i) => `word${i}`).join(' '), chunkDelayMs: 100 });
+    await gw.addUser('chatter', 'password123');
+    page = await c.open();
+    await signIn(page, 'chatter', 'password123');
+  });
+  afterAll(async () => {
+    expect(c?.errors ?? []).toEqual([]);
+    await c?.close();
+    await gw?.close();
+  });
+
+  const chooseModel = async (model: string) => {
+    await page.getByLabel('模型').click();
+    await page.getByRole('option', { name: model, exact: true }).click();
+  };
+
+  it('shows an empty week on a new account', async () => {
+    await page.getByTestId('dashboard').waitFor();
+    await expect.poll(() => page.getByTestId('stat-requests-value').innerText()).toBe('0');
+    expect(await page.getByTestId('stat-cost-value').innerText()).toBe('$0.000');
+    await page.getByTestId('week-model-chart').getByText('暂无数据').waitFor();
+    expect(await page.getByTestId('usage-table').locator('tbody tr').count()).toBe(7);
+  });
+
+  it('streams an answer with highlighted code through the user token', async () => {
+    await page.goto('/panel/playground');
+    await page.getByTestId('playground-chat').waitFor();
+    await chooseModel('e2e-chat');
+    await page.getByTestId('chat-input').fill('show me code');
+    await page.getByTestId('chat-send').click();
+    const answer = page.getByTestId('chat-answer').last();
+    await answer.locator('code .hljs-keyword', { hasText: 'const' }).waitFor();
+    await answer.locator('strong', { hasText: 'now' }).waitFor();
+    expect(await page.getByTestId('chat-user').innerText()).toContain('show me code');
+    const sent = gw.fake.received.filter((r) => r.path === '/v1/chat/completions').at(-1)!;
+    expect(sent.body).toMatchObject({ model: 'e2e-chat', stream: true, messages: [{ role: 'user', content: 'show me code' }] });
+    await page.screenshot({ path: `${SHOTS}/playground-desktop-light.png` });
+  });
+
+  it('stops a slow answer half-way and keeps what arrived', async () => {
+    await chooseModel('e2e-slow');
+    await page.getByTestId('chat-input').fill('count slowly');
+    await page.getByTestId('chat-input').press('Enter');
+    const answer = page.getByTestId('chat-answer').last();
+    await answer.getByText('word3', { exact: false }).waitFor();
+    await page.getByTestId('chat-stop').click();
+    await answer.getByText('已停止').waitFor();
+    const text = await answer.innerText();
+    expect(text).not.toContain('word39');
+    await page.getByTestId('chat-send').waitFor();
+  });
+
+  it('counts the requests on the dashboard', async () => {
+    // a stopped stream is billed once the gateway has read the rest of the upstream answer
+    await expect
+      .poll(
+        async () => {
+          await gw.flush();
+          await page.goto('/panel/dashboard');
+          await page.getByTestId('stat-requests-value').waitFor();
+          return page.getByTestId('stat-requests-value').innerText();
+        },
+        { timeout: 20_000, intervals: [1000] },
+      )
+      .toBe('2');
+    expect(Number((await page.getByTestId('stat-cost-value').innerText()).replace('$', ''))).toBeGreaterThan(0);
+    await page.getByTestId('model-pie').locator('svg').first().waitFor();
+    await page.getByTestId('week-model-chart').locator('.apexcharts-bar-area:not([val="0"])').first().waitFor();
+    const today = page.getByTestId('usage-table').locator('tbody tr').first();
+    expect(await today.innerText()).toMatch(/\b2\b/);
+    await page.waitForTimeout(600); // chart animations
+    await page.screenshot({ path: `${SHOTS}/dashboard-desktop-light.png`, fullPage: true });
+  });
+
+  it('fits a phone in dark mode', async () => {
+    const phone = await c.open({ width: 375, height: 780 });
+    await phone.addInitScript(() => localStorage.setItem('theme', 'dark'));
+    await signIn(phone, 'chatter', 'password123');
+    await expect.poll(() => phone.getByTestId('stat-requests-value').innerText()).toBe('2');
+    await noSidewaysScroll(phone);
+    await phone.waitForTimeout(600);
+    await phone.screenshot({ path: `${SHOTS}/dashboard-phone-dark.png`, fullPage: true });
+    await phone.goto('/panel/playground');
+    await phone.getByTestId('playground-chat').waitFor();
+    await noSidewaysScroll(phone);
+    await phone.screenshot({ path: `${SHOTS}/playground-phone-dark.png` });
+  });
+});
