@@ -76,7 +76,7 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
           await page.getByTestId('stat-requests-value').waitFor();
           return page.getByTestId('stat-requests-value').innerText();
         },
-        { timeout: 20_000, intervals: [1000] },
+        { timeout: 20_000, interval: 1000 },
       )
       .toBe('2');
     expect(Number((await page.getByTestId('stat-cost-value').innerText()).replace('$', ''))).toBeGreaterThan(0);
