@@ -30,7 +30,7 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
   const log = opts.logger ?? (pino({ level: config.LOG_LEVEL }) as unknown as FastifyBaseLogger);
   const handle = await openDb({ dsn: config.SQL_DSN, sqlitePath: config.SQLITE_PATH, pgSchema: opts.pgSchema });
   await migrate(handle.db, opts.pgSchema);
-  const store = new SharedStore(log, config.REDIS_CONN_STRING, config.REDIS_KEY_PREFIX);
+  const store = await SharedStore.open(log, config.REDIS_CONN_STRING, config.REDIS_KEY_PREFIX);
   const options = new OptionStore(handle.db, store);
   await store.ready();
   await options.load();

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { randomHex } from '../common/random.js';
 
@@ -21,15 +21,22 @@ export class SharedStore {
   /** Identifies this store in pub/sub so it skips its own echoes. */
   private readonly nodeId = randomHex(6);
 
+  /** Connects to Redis when a URL is given; the client library is loaded only then. */
+  static async open(log: Pick<FastifyBaseLogger, 'warn' | 'info'>, redisUrl?: string, prefix = ''): Promise<SharedStore> {
+    if (!redisUrl) return new SharedStore(log, undefined, prefix);
+    const { Redis: Client } = await import('ioredis');
+    const opts = { maxRetriesPerRequest: 1, enableOfflineQueue: false, keyPrefix: prefix } as const;
+    return new SharedStore(log, { redis: new Client(redisUrl, opts), subscriber: new Client(redisUrl, { lazyConnect: false }) }, prefix);
+  }
+
   constructor(
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'info'>,
-    redisUrl?: string,
+    clients?: { redis: Redis; subscriber: Redis },
     private readonly prefix = '',
   ) {
-    if (redisUrl) {
-      const opts = { maxRetriesPerRequest: 1, enableOfflineQueue: false, keyPrefix: prefix } as const;
-      this.redis = new Redis(redisUrl, opts);
-      this.subscriber = new Redis(redisUrl, { lazyConnect: false });
+    if (clients) {
+      this.redis = clients.redis;
+      this.subscriber = clients.subscriber;
       this.redis.on('error', (e) => this.markDegraded(e));
       this.subscriber.on('error', (e) => this.markDegraded(e));
       this.redis.on('ready', () => {
