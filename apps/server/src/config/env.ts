@@ -29,6 +29,12 @@ const EnvSchema = z.object({
   /** Turnstile verification endpoint (overridable for tests). */
   TURNSTILE_VERIFY_URL: z.string().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   BATCH_FLUSH_MS: z.coerce.number().int().min(10).default(1000),
+  /** Uptime Kuma status page shown on the dashboard (base URL and status page slug). */
+  UPTIME_KUMA_ENABLE: boolFlag,
+  UPTIME_KUMA_DOMAIN: z.string().default(''),
+  UPTIME_KUMA_STATUS_PAGE_NAME: z.string().default(''),
+  /** Monthly bills: generate last month's bill daily and show the bill screen. */
+  USER_INVOICE_MONTH: boolFlag,
 });
 
 export type Config = z.infer<typeof EnvSchema>;

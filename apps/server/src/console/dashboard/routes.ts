@@ -5,6 +5,7 @@ import { requireRole } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
 import { ok } from '../../http/envelope.js';
 import * as service from './service.js';
+import { uptimeKumaPage } from './uptime-kuma.js';
 
 /** The user dashboard and the admin analytics of api.md §26, read from the daily roll-up. */
 export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -13,6 +14,14 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext): 
 
   app.get('/user/dashboard', user, async (req) => ok(await service.userDashboard(ctx, req.user!.id)));
   app.get('/user/dashboard/rate', user, async (req) => ok(await service.dashboardRate(ctx, req.user!)));
+  app.get('/user/dashboard/uptimekuma/status-page', user, async (_req, reply) => {
+    const page = await uptimeKumaPage(ctx, 'page');
+    return reply.header('content-type', page.contentType).send(page.body);
+  });
+  app.get('/user/dashboard/uptimekuma/status-page/heartbeat', user, async (_req, reply) => {
+    const page = await uptimeKumaPage(ctx, 'heartbeat');
+    return reply.header('content-type', page.contentType).send(page.body);
+  });
   app.get('/analytics/statistics', admin, async () => ok(await service.analyticsTotals(ctx)));
   app.get('/analytics/period', admin, async (req) => ok(await service.analyticsPeriod(ctx, parse(AnalyticsPeriodQuery, req.query))));
   app.get('/analytics/multi_user_stats', admin, async (req) => {

@@ -1,0 +1,32 @@
+import type { AppContext } from '../../app-context.js';
+import { HubError } from '../../common/errors.js';
+
+const TIMEOUT_MS = 10_000;
+
+export interface PassedThrough {
+  contentType: string;
+  body: Buffer;
+}
+
+/**
+ * One Uptime Kuma status-page API answer, passed through as received (api.md §26).
+ * `kind` picks the page itself or its heartbeat list. A missing configuration, an
+ * unreachable server or a failed answer is a clean 502/503 envelope, never a 500.
+ */
+export async function uptimeKumaPage(ctx: AppContext, kind: 'page' | 'heartbeat'): Promise<PassedThrough> {
+  const domain = ctx.config.UPTIME_KUMA_DOMAIN.replace(/\/+$/, '');
+  const page = ctx.config.UPTIME_KUMA_STATUS_PAGE_NAME;
+  if (!domain || !page) throw new HubError(503, 'Uptime Kuma is not configured', { code: 'uptime_kuma_unconfigured' });
+  const path = kind === 'page' ? 'status-page' : 'status-page/heartbeat';
+  const url = `${domain}/api/${path}/${encodeURIComponent(page)}?t=${Date.now()}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch (error) {
+    const reason = (error as Error).name === 'TimeoutError' ? 'timed out' : ((error as Error & { cause?: Error }).cause?.message ?? (error as Error).message);
+    throw new HubError(502, `Uptime Kuma is unreachable: ${reason}`, { code: 'uptime_kuma_unreachable' });
+  }
+  const body = Buffer.from(await res.arrayBuffer());
+  if (!res.ok) throw new HubError(502, `Uptime Kuma answered HTTP ${res.status}`, { code: 'uptime_kuma_failed' });
+  return { contentType: res.headers.get('content-type') ?? 'application/json', body };
+}
