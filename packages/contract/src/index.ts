@@ -15,3 +15,6 @@ export * from './format/quota.js';
 export * from './format/time.js';
 export * from './format/chat-links.js';
 export * from './format/validation.js';
+export * from './payment.js';
+export * from './telegram.js';
+export * from './task.js';

@@ -11,6 +11,9 @@ import { registerChannelRoutes } from './channel/routes.js';
 import { registerLogRoutes } from './log/routes.js';
 import { registerPriceRoutes } from './price/routes.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
+import { registerPaymentRoutes } from './payment/routes.js';
+import { registerTelegramRoutes } from './telegram/routes.js';
+import { registerTaskRoutes } from './task/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -25,4 +28,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerLogRoutes(app, ctx);
   registerPriceRoutes(app, ctx);
   registerDashboardRoutes(app, ctx);
+  registerPaymentRoutes(app, ctx);
+  registerTelegramRoutes(app, ctx);
+  registerTaskRoutes(app, ctx);
 }

@@ -50,7 +50,7 @@ describe('validation rules', () => {
     expect(firstIssue(RedemptionForm.safeParse({ name: 'r', count: 0, quota: 1 }))?.path).toBe('count');
     expect(firstIssue(RedemptionForm.safeParse({ name: 'r', count: 1, quota: -1 }))?.path).toBe('quota');
     expect(firstIssue(UserForm.safeParse({ username: 'u', password: 'p', group: '', quota: 0 }))?.path).toBe('group');
-    expect(firstIssue(TelegramMenuForm.safeParse({ command: 'c', description: 'd', reply_message: '', reply_type: 'text' }))?.path).toBe('reply_message');
+    expect(firstIssue(TelegramMenuForm.safeParse({ command: 'c', description: 'd', reply_message: '', parse_mode: 'Markdown' }))?.path).toBe('reply_message');
   });
 
   it('checks chat-link rows: name and URL required, sort a non-negative integer', () => {

@@ -160,7 +160,7 @@ export const TelegramMenuForm = z.object({
   command: required,
   description: required,
   reply_message: required,
-  reply_type: required,
+  parse_mode: required,
 });
 
 /** A number input: blank is "required", not 0. */

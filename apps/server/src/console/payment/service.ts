@@ -1,0 +1,110 @@
+import { randomInt } from 'node:crypto';
+import { parseRechargeDiscount, quoteOrder, type PaymentBody, type PayRequest, type UpdatePaymentBody } from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
+import { HubError, badRequest, notFound } from '../../common/errors.js';
+import { uuidHex } from '../../common/random.js';
+import { nowSeconds } from '../../common/time.js';
+import type { UserRow } from '../../db/repos/users.js';
+import { findEnabledPaymentByUuid, findPaymentById, insertPayment, softDeletePayment, updatePayment } from '../../db/repos/payments.js';
+import { closeStaleOrders, findUserOrder, insertOrder } from '../../db/repos/orders.js';
+import { toOrderJson, toPaymentJson } from './json.js';
+import { payProviderFor } from './providers.js';
+
+const STALE_ORDER_SECONDS = 3 * 3600;
+
+export async function getPayment(ctx: AppContext, id: number) {
+  const row = await findPaymentById(ctx.db, id);
+  if (!row) throw notFound('payment not found');
+  return toPaymentJson(row);
+}
+
+export async function createPayment(ctx: AppContext, body: PaymentBody) {
+  const now = nowSeconds();
+  const id = await insertPayment(ctx.db, { ...body, enable: body.enable ? 1 : 0, uuid: uuidHex(), created_at: now, updated_at: now });
+  return getPayment(ctx, id);
+}
+
+export async function updatePaymentById(ctx: AppContext, body: UpdatePaymentBody) {
+  const { id, enable, ...rest } = body;
+  const patch = { ...rest, ...(enable === undefined ? {} : { enable: enable ? 1 : 0 }), updated_at: nowSeconds() };
+  if (!(await updatePayment(ctx.db, id, patch))) throw notFound('payment not found');
+  return getPayment(ctx, id);
+}
+
+export async function removePayment(ctx: AppContext, id: number): Promise<void> {
+  if (!(await softDeletePayment(ctx.db, id, nowSeconds()))) throw notFound('payment not found');
+}
+
+/** Local order number: milliseconds then six random digits, 19 digits like the original's snowflake. */
+function newTradeNo(): string {
+  return `${Date.now()}${String(randomInt(1_000_000)).padStart(6, '0')}`;
+}
+
+/**
+ * POST /api/user/order (api.md §23.2). The order row is written with the quoted amounts; the pay
+ * request comes from the gateway's provider. Without one, the order stays pending and the answer
+ * says that no payment was started.
+ */
+export async function createOrder(ctx: AppContext, user: UserRow, uuid: string, amount: number): Promise<{ message: string; data: PayRequest }> {
+  const min = ctx.options.get('PaymentMinAmount');
+  if (amount < Math.max(1, min)) throw badRequest(`金额必须大于等于 ${Math.max(1, min)}`);
+  const now = nowSeconds();
+  void closeStaleOrders(ctx.db, now - STALE_ORDER_SECONDS, now).catch((e) => ctx.log.warn({ err: e }, 'closing stale orders failed'));
+  const gateway = await findEnabledPaymentByUuid(ctx.db, uuid);
+  if (!gateway) throw notFound('payment not found');
+
+  const discount = parseRechargeDiscount(ctx.options.raw('RechargeDiscount'))[String(amount)] ?? 1;
+  const quote = quoteOrder({
+    amount,
+    discount,
+    fixedFee: gateway.fixed_fee,
+    percentFee: gateway.percent_fee,
+    currency: gateway.currency,
+    usdRate: ctx.options.get('PaymentUSDRate'),
+  });
+  const tradeNo = newTradeNo();
+  const serverAddress = ctx.options.get('ServerAddress').replace(/\/+$/, '');
+  const notifyBase = (gateway.notify_domain || serverAddress).replace(/\/+$/, '');
+  const provider = payProviderFor(gateway.type);
+  let pay: Pick<PayRequest, 'type' | 'data'> = { type: 0, data: null };
+  if (provider) {
+    try {
+      pay = await provider.createPayment(gateway, {
+        tradeNo,
+        pay: quote.pay,
+        amount,
+        userId: user.id,
+        notifyUrl: `${notifyBase}/api/payment/notify/${gateway.uuid}`,
+        returnUrl: `${serverAddress}/panel/log`,
+      });
+    } catch (error) {
+      ctx.log.warn({ err: error, gateway: gateway.id }, 'payment creation failed');
+      throw new HubError(502, '创建支付失败，请稍后再试');
+    }
+  }
+  const order = {
+    user_id: user.id,
+    gateway_id: gateway.id,
+    trade_no: tradeNo,
+    amount,
+    order_amount: quote.pay,
+    order_currency: gateway.currency,
+    fee: quote.fee,
+    discount: quote.saved,
+    status: 'pending',
+    quota: Math.round(amount * ctx.options.get('QuotaPerUnit')),
+    created_at: now,
+    updated_at: now,
+  };
+  await insertOrder(ctx.db, order);
+  const message = provider ? '' : `订单已创建，但 ${gateway.type} 支付尚未接入（将在后续版本提供），未发起支付`;
+  const { amount: a, order_amount, order_currency, fee, discount: saved, quota, status } = order;
+  return { message, data: { trade_no: tradeNo, ...pay, order: { amount: a, order_amount, order_currency, fee, discount: saved, quota, status } } };
+}
+
+/** The caller's own order only; another user's trade number reads as unknown. */
+export async function orderStatus(ctx: AppContext, userId: number, tradeNo: string) {
+  const row = await findUserOrder(ctx.db, userId, tradeNo);
+  if (!row) throw notFound('order not found');
+  return toOrderJson(row);
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { MidjourneyListQuery, PageQuery, ROLE, TaskListQuery } from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
+import { requireRole } from '../../http/auth.js';
+import { parse } from '../../http/validate.js';
+import { ok } from '../../http/envelope.js';
+import { paginate } from '../../db/paginate.js';
+import { MIDJOURNEY_ORDER_COLUMNS, TASK_ORDER_COLUMNS, midjourneyListQuery, taskListQuery, type MidjourneyRow, type TaskRow } from '../../db/repos/tasks.js';
+import { toMidjourneyJson, toTaskJson } from './service.js';
+
+/** Midjourney and async task lists (api.md §25); the relays that fill them come later. */
+export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const user = requireRole(ctx, ROLE.common);
+  const admin = requireRole(ctx, ROLE.admin);
+
+  app.get('/mj/', { preHandler: admin }, async (req) => {
+    const q = parse(PageQuery, req.query);
+    const f = parse(MidjourneyListQuery, req.query);
+    return ok(await paginate(midjourneyListQuery(ctx.db, f), q, MIDJOURNEY_ORDER_COLUMNS, (r: MidjourneyRow) => toMidjourneyJson(r, false)));
+  });
+  app.get('/mj/self', { preHandler: user }, async (req) => {
+    const q = parse(PageQuery, req.query);
+    const f = parse(MidjourneyListQuery, req.query);
+    return ok(await paginate(midjourneyListQuery(ctx.db, f, req.user!.id), q, MIDJOURNEY_ORDER_COLUMNS, (r: MidjourneyRow) => toMidjourneyJson(r, true)));
+  });
+  app.get('/task/', { preHandler: admin }, async (req) => {
+    const q = parse(PageQuery, req.query);
+    const f = parse(TaskListQuery, req.query);
+    return ok(await paginate(taskListQuery(ctx.db, f), q, TASK_ORDER_COLUMNS, (r: TaskRow) => toTaskJson(r, false)));
+  });
+  app.get('/task/self', { preHandler: user }, async (req) => {
+    const q = parse(PageQuery, req.query);
+    const f = parse(TaskListQuery, req.query);
+    return ok(await paginate(taskListQuery(ctx.db, f, req.user!.id), q, TASK_ORDER_COLUMNS, (r: TaskRow) => toTaskJson(r, true)));
+  });
+}

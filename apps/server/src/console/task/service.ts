@@ -1,0 +1,66 @@
+import type { AsyncTask, MidjourneyTask } from '@one-hub/contract';
+import { parseJsonOr } from '../../common/json.js';
+import type { MidjourneyRow, TaskRow } from '../../db/repos/tasks.js';
+
+/** `self`: the caller's own list, which never names the channel. */
+export function toMidjourneyJson(row: MidjourneyRow, self: boolean): MidjourneyTask {
+  const task: MidjourneyTask = {
+    id: row.id,
+    code: row.code,
+    user_id: row.user_id,
+    action: row.action,
+    mj_id: row.mj_id,
+    prompt: row.prompt ?? '',
+    prompt_en: row.prompt_en ?? '',
+    description: row.description ?? '',
+    state: row.state ?? '',
+    submit_time: row.submit_time,
+    start_time: row.start_time,
+    finish_time: row.finish_time,
+    image_url: row.image_url ?? '',
+    status: row.status,
+    progress: row.progress,
+    fail_reason: row.fail_reason ?? '',
+    channel_id: self ? 0 : row.channel_id,
+    quota: row.quota,
+    buttons: row.buttons ?? '',
+    properties: row.properties ?? '',
+    token_id: row.token_id,
+  };
+  if (row.mode) task.mode = row.mode;
+  return task;
+}
+
+/** Drops every `user_id` key, however deep: Suno music results carry the upstream account's id. */
+function withoutUserIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUserIds);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'user_id').map(([k, v]) => [k, withoutUserIds(v)]));
+  }
+  return value;
+}
+
+export function toTaskJson(row: TaskRow, self: boolean): AsyncTask {
+  const data = parseJsonOr<unknown>(row.data, null);
+  return {
+    id: row.id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    task_id: row.task_id,
+    platform: row.platform,
+    user_id: row.user_id,
+    channel_id: self ? 0 : row.channel_id,
+    quota: row.quota,
+    action: row.action,
+    status: row.status,
+    fail_reason: row.fail_reason ?? '',
+    submit_time: row.submit_time,
+    start_time: row.start_time,
+    finish_time: row.finish_time,
+    progress: row.progress,
+    properties: parseJsonOr<unknown>(row.properties, null),
+    data: self && row.platform === 'suno' ? withoutUserIds(data) : data,
+    notify_hook: self ? '' : (row.notify_hook ?? ''),
+    token_id: row.token_id,
+  };
+}

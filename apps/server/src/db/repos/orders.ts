@@ -1,0 +1,48 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Db } from '../index.js';
+import type { OrdersTable } from '../schema.js';
+
+export type OrderRow = Selectable<OrdersTable>;
+
+export async function insertOrder(db: Db, row: Insertable<OrdersTable>): Promise<void> {
+  await db.insertInto('orders').values(row).execute();
+}
+
+export function findUserOrder(db: Db, userId: number, tradeNo: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('orders').selectAll().where('trade_no', '=', tradeNo).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** Pending orders created before `before` become closed (api.md §1.11); answers how many. */
+export async function closeStaleOrders(db: Db, before: number, now: number): Promise<number> {
+  const result = await db
+    .updateTable('orders')
+    .set({ status: 'closed', updated_at: now })
+    .where('status', '=', 'pending')
+    .where('created_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export interface OrderFilter {
+  user_id?: number;
+  gateway_id?: number;
+  trade_no?: string;
+  gateway_no?: string;
+  status?: string;
+  start_timestamp?: number;
+  end_timestamp?: number;
+}
+
+export function orderListQuery(db: Db, f: OrderFilter) {
+  let query = db.selectFrom('orders').selectAll().where('deleted_at', 'is', null);
+  if (f.user_id) query = query.where('user_id', '=', f.user_id);
+  if (f.gateway_id) query = query.where('gateway_id', '=', f.gateway_id);
+  if (f.trade_no) query = query.where('trade_no', '=', f.trade_no);
+  if (f.gateway_no) query = query.where('gateway_no', '=', f.gateway_no);
+  if (f.status) query = query.where('status', '=', f.status);
+  if (f.start_timestamp) query = query.where('created_at', '>=', f.start_timestamp);
+  if (f.end_timestamp) query = query.where('created_at', '<=', f.end_timestamp);
+  return query;
+}
+
+export const ORDER_ORDER_COLUMNS = ['id', 'gateway_id', 'user_id', 'status', 'created_at'] as const;

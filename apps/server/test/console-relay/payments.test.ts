@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, testDialects } from '../harness.js';
+import { consoleFixture, type ConsoleFixture, type TestUser } from './setup.js';
+import { registerPayProvider } from '../../src/console/payment/providers.js';
+
+type Row = Record<string, any>;
+
+describe.each(testDialects())('payment gateways and orders on %s', (dialect) => {
+  let f: ConsoleFixture;
+  let alice: TestUser;
+  let bob: TestUser;
+  let admin: TestUser;
+  const epay = { type: 'epay', name: 'Epay', icon: 'https://pay.example/icon.png', currency: 'CNY', percent_fee: 0.05, config: JSON.stringify({ pay_domain: 'https://pay.example', partner_id: '1001', key: 'SECRET-KEY', pay_type: 'alipay' }) };
+  const setOption = async (key: string, value: string) => expect((await f.root.put('/api/option/', { key, value })).body.success).toBe(true);
+  const gateways = async (q = ''): Promise<Row[]> => (await admin.client.get(`/api/payment/?size=100&${q}`)).body.data.data;
+
+  beforeAll(async () => {
+    f = await consoleFixture(dialect);
+    [alice, bob, admin] = [await f.newUser(), await f.newUser(), await f.newUser({ admin: true })];
+  });
+  afterAll(async () => f?.close());
+
+  it('creates a gateway with a server-set uuid and answers 201', async () => {
+    const res = await admin.client.post('/api/payment/', { ...epay, uuid: 'chosen-by-client', sort: 5 });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ success: true, message: 'Payment added successfully' });
+    expect(res.body.data).toMatchObject({ type: 'epay', name: 'Epay', currency: 'CNY', percent_fee: 0.05, fixed_fee: 0, sort: 5, enable: true, notify_domain: '' });
+    expect(res.body.data.uuid).toMatch(/^[0-9a-f]{32}$/);
+    expect(JSON.parse(res.body.data.config)).toMatchObject({ key: 'SECRET-KEY' });
+    expect((await admin.client.get(`/api/payment/${res.body.data.id}`)).body.data).toEqual(res.body.data);
+  });
+
+  it('refuses bad gateway input with a 400 naming the field', async () => {
+    const bad = async (body: Row) => admin.client.post('/api/payment/', body);
+    expect((await bad({ ...epay, type: 'paypal' })).body.message).toMatch(/^type:/);
+    expect((await bad({ ...epay, name: '  ' })).body.message).toMatch(/^name:/);
+    expect((await bad({ ...epay, icon: '' })).status).toBe(400);
+    expect((await bad({ ...epay, currency: 'EUR' })).status).toBe(400);
+    expect((await bad({ ...epay, percent_fee: -0.1 })).body.message).toMatch(/^percent_fee:/);
+    expect((await bad({ ...epay, fixed_fee: 'abc' })).status).toBe(400);
+    expect((await bad({ ...epay, config: '{not json' })).body.message).toMatch(/^config:/);
+    expect((await bad({ ...epay, config: '[1]' })).status).toBe(400);
+    expect((await admin.client.put('/api/payment/', { id: 1, sort: -1 })).status).toBe(400);
+    expect((await admin.client.get('/api/payment/abc')).status).toBe(400);
+    expect((await admin.client.get('/api/payment/?order=config')).status).toBe(400);
+  });
+
+  it('updates only the fields sent, never the uuid, and soft-deletes', async () => {
+    const created = (await admin.client.post('/api/payment/', { ...epay, name: 'Stripe', type: 'stripe', currency: 'USD', config: '' })).body.data;
+    expect((await admin.client.put('/api/payment/', { id: created.id, sort: 0 })).body.data).toMatchObject({ sort: 0, name: 'Stripe', enable: true });
+    expect((await admin.client.put('/api/payment/', { id: created.id, enable: false })).body.data).toMatchObject({ sort: 0, enable: false });
+    const full = await admin.client.put('/api/payment/', { ...created, uuid: 'ffffffffffffffffffffffffffffffff', name: 'Stripe EU', fixed_fee: 0.3, percent_fee: 0 });
+    expect(full.body.data).toMatchObject({ uuid: created.uuid, name: 'Stripe EU', fixed_fee: 0.3, created_at: created.created_at });
+    expect((await admin.client.put('/api/payment/', { id: 999999, sort: 2 })).status).toBe(404);
+
+    expect((await gateways('name=Stri')).map((g) => g.name)).toEqual(['Stripe EU']);
+    expect((await gateways('type=stripe&currency=USD')).map((g) => g.id)).toEqual([created.id]);
+    expect((await gateways(`uuid=${created.uuid}`)).map((g) => g.id)).toEqual([created.id]);
+    expect((await gateways('name=%25')).length).toBe(0);
+
+    expect((await admin.client.delete(`/api/payment/${created.id}`)).body.success).toBe(true);
+    expect((await admin.client.get(`/api/payment/${created.id}`)).status).toBe(404);
+    expect((await admin.client.delete(`/api/payment/${created.id}`)).status).toBe(404);
+    expect((await gateways()).map((g) => g.id)).not.toContain(created.id);
+  });
+
+  it('keeps gateway administration and order lists to admins, and secrets out of the user list', async () => {
+    expect((await alice.client.get('/api/payment/')).status).toBe(403);
+    expect((await alice.client.get('/api/payment/order')).status).toBe(403);
+    expect((await alice.client.post('/api/payment/', epay)).status).toBe(403);
+    expect((await alice.client.put('/api/payment/', { id: 1, enable: false })).status).toBe(403);
+    expect((await alice.client.delete('/api/payment/1')).status).toBe(403);
+    const offered = (await alice.client.get('/api/user/payment')).body.data as Row[];
+    expect(offered.length).toBeGreaterThan(0);
+    for (const g of offered) expect(Object.keys(g).sort()).toEqual(['currency', 'fixed_fee', 'icon', 'name', 'percent_fee', 'sort', 'uuid']);
+    expect(JSON.stringify(offered)).not.toContain('SECRET-KEY');
+  });
+
+  it('offers enabled gateways by sort, highest first', async () => {
+    await admin.client.post('/api/payment/', { ...epay, name: 'Low', sort: 1 });
+    await admin.client.post('/api/payment/', { ...epay, name: 'High', sort: 50 });
+    await admin.client.post('/api/payment/', { ...epay, name: 'Off', sort: 99, enable: false });
+    const names = ((await bob.client.get('/api/user/payment')).body.data as Row[]).map((g) => g.name);
+    expect(names[0]).toBe('High');
+    expect(names).toContain('Low');
+    expect(names).not.toContain('Off');
+  });
+
+  it('creates a pending order with the quoted amounts and says no payment was started', async () => {
+    await setOption('RechargeDiscount', '{"10":0.9,"100":0.8}');
+    await setOption('PaymentUSDRate', '7.2');
+    const gw = (await gateways('name=Epay'))[0];
+    const res = await alice.client.post('/api/user/order', { uuid: gw.uuid, amount: 10 });
+    expect(res.body.success).toBe(true);
+    expect(res.body.message).toMatch(/尚未接入.*未发起支付/);
+    expect(res.body.data).toMatchObject({ type: 0, data: null });
+    // 10 × 0.9 = 9; fee 5 % = 0.45; 9.45 USD × 7.2 = 68.04 CNY; list 10.5 × 7.2 = 75.6; saved 7.56
+    expect(res.body.data.order).toEqual({ amount: 10, order_amount: 68.04, order_currency: 'CNY', fee: 0.45, discount: 7.56, quota: 5_000_000, status: 'pending' });
+    const tradeNo = res.body.data.trade_no as string;
+    expect(tradeNo).toMatch(/^\d{19}$/);
+
+    const listed = (await admin.client.get(`/api/payment/order?trade_no=${tradeNo}`)).body.data;
+    expect(listed.total_count).toBe(1);
+    expect(listed.data[0]).toMatchObject({ user_id: alice.id, gateway_id: gw.id, amount: 10, order_amount: 68.04, fee: 0.45, discount: 7.56, status: 'pending', gateway_no: '' });
+
+    const status = await alice.client.get(`/api/user/order/status?trade_no=${tradeNo}`);
+    expect(status.body).toMatchObject({ success: false, message: 'pending', data: { status: 'pending' } });
+    // Another user's trade number is not theirs to poll.
+    expect((await bob.client.get(`/api/user/order/status?trade_no=${tradeNo}`)).status).toBe(404);
+    expect((await alice.client.get('/api/user/order/status')).status).toBe(400);
+  });
+
+  it('refuses bad orders: unknown or disabled gateway, amounts below the minimum or not whole', async () => {
+    await setOption('PaymentMinAmount', '5');
+    const gw = (await gateways('name=Epay'))[0];
+    const off = (await gateways('name=Off'))[0];
+    const order = (body: Row) => alice.client.post('/api/user/order', body);
+    expect((await order({ uuid: gw.uuid, amount: 4 })).body).toMatchObject({ success: false, message: '金额必须大于等于 5' });
+    expect((await order({ uuid: gw.uuid, amount: 4 })).status).toBe(400);
+    expect((await order({ uuid: gw.uuid, amount: 5.5 })).status).toBe(400);
+    expect((await order({ uuid: gw.uuid, amount: -10 })).status).toBe(400);
+    expect((await order({ uuid: gw.uuid, amount: 1_000_001 })).status).toBe(400);
+    expect((await order({ uuid: gw.uuid })).body.message).toMatch(/invalid request/);
+    expect((await order({ uuid: 'nope', amount: 10 })).status).toBe(404);
+    expect((await order({ uuid: off.uuid, amount: 10 })).status).toBe(404);
+    expect((await new ApiClient(f.server.app).post('/api/user/order', { uuid: gw.uuid, amount: 10 })).status).toBe(401);
+    await setOption('PaymentMinAmount', '1');
+  });
+
+  it('hands the order to the gateway provider with notify and return URLs, and closes stale orders', async () => {
+    const seen: Row[] = [];
+    registerPayProvider('wxpay', {
+      async createPayment(gateway, order) {
+        seen.push({ gateway: gateway.uuid, ...order });
+        return { type: 2, data: { url: `weixin://wxpay/bizpayurl?pr=${order.tradeNo}`, method: 'GET' } };
+      },
+    });
+    await setOption('ServerAddress', 'https://hub.example/');
+    const wx = (await admin.client.post('/api/payment/', { ...epay, type: 'wxpay', name: 'WeChat', currency: 'USD', percent_fee: 0, fixed_fee: 0.5, notify_domain: 'https://cb.example/' })).body.data;
+    const stale = (await alice.client.post('/api/user/order', { uuid: wx.uuid, amount: 100 })).body.data.trade_no;
+    await f.server.ctx.db.updateTable('orders').set({ created_at: Math.floor(Date.now() / 1000) - 4 * 3600 }).where('trade_no', '=', stale).execute();
+
+    const res = await alice.client.post('/api/user/order', { uuid: wx.uuid, amount: 100 });
+    expect(res.body).toMatchObject({ success: true, message: '', data: { type: 2, data: { url: expect.stringMatching(/^weixin:/), method: 'GET' } } });
+    // 100 × 0.8 = 80 + fixed fee 0.5 = 80.5 USD; list price 100, so 19.5 saved
+    expect(res.body.data.order).toMatchObject({ order_amount: 80.5, order_currency: 'USD', fee: 0.5, discount: 19.5, quota: 50_000_000 });
+    expect(seen.at(-1)).toMatchObject({
+      gateway: wx.uuid,
+      tradeNo: res.body.data.trade_no,
+      pay: 80.5,
+      amount: 100,
+      userId: alice.id,
+      notifyUrl: `https://cb.example/api/payment/notify/${wx.uuid}`,
+      returnUrl: 'https://hub.example/panel/log',
+    });
+    await new Promise((r) => setTimeout(r, 50)); // stale orders are closed off the request path
+    const rows = (await admin.client.get(`/api/payment/order?gateway_id=${wx.id}&order=created_at`)).body.data.data as Row[];
+    expect(rows.map((o) => o.status)).toEqual(['closed', 'pending']);
+    expect((await admin.client.get(`/api/payment/order?gateway_id=${wx.id}&status=closed`)).body.data.total_count).toBe(1);
+  });
+
+  it('filters orders by user, time and status, and pages them', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const all = (await admin.client.get(`/api/payment/order?user_id=${alice.id}&size=100`)).body.data;
+    expect(all.total_count).toBeGreaterThanOrEqual(3);
+    expect((await admin.client.get(`/api/payment/order?user_id=${bob.id}`)).body.data.total_count).toBe(0);
+    expect((await admin.client.get(`/api/payment/order?start_timestamp=${now + 3600}`)).body.data.total_count).toBe(0);
+    const paged = (await admin.client.get(`/api/payment/order?user_id=${alice.id}&size=1&page=2&order=-id`)).body.data;
+    expect(paged).toMatchObject({ page: 2, size: 1, total_count: all.total_count });
+    expect(paged.data[0].id).toBe(all.data[1].id);
+    expect((await admin.client.get('/api/payment/order?size=101')).status).toBe(400);
+    expect((await admin.client.get('/api/payment/order?order=trade_no')).status).toBe(400);
+  });
+});
