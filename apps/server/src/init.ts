@@ -4,6 +4,7 @@ import { seedUserGroups } from './console/user-group/service.js';
 import { createRelayState } from './relay/pipeline/relay-state.js';
 import { attachRelayState } from './relay/state.js';
 import { seedModelOwners } from './console/price/service.js';
+import { startInvoiceJob } from './console/dashboard/invoice-service.js';
 
 /**
  * Start-up work after migrations and before routes: seeding, cache warm-up,
@@ -14,6 +15,7 @@ export async function initServices(ctx: AppContext): Promise<void> {
     await seedUserGroups(ctx);
     await ensureRootUser(ctx);
     await seedModelOwners(ctx);
+    if (ctx.config.USER_INVOICE_MONTH) startInvoiceJob(ctx);
   }
   attachRelayState(ctx, await createRelayState(ctx));
 }

@@ -90,3 +90,34 @@ export interface MultiUserStats {
   data: UserUsageTotals[];
   model_usage: Array<{ username: string; model_name: string; request_count: number }>;
 }
+
+/** One month of a user's bill (GET /api/user/invoice); `date` is the month's first day. */
+export interface InvoiceMonth {
+  date: string;
+  request_count: number;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  request_time: number;
+}
+
+/** One model's line in a monthly bill (GET /api/user/invoice/detail). */
+export interface InvoiceLine extends InvoiceMonth {
+  model_name: string;
+}
+
+const calendarDay = (message: string) =>
+  z
+    .string({ error: message })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, message)
+    .refine((d) => {
+      // Date.parse accepts 2024-02-30 (rolling over), so the day must read back unchanged.
+      const ms = Date.parse(`${d}T00:00:00Z`);
+      return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === d;
+    }, message);
+
+/** GET /api/user/invoice/detail?date=YYYY-MM-DD: any day of the month (its first day is meant). */
+export const InvoiceDetailQuery = z.object({ date: calendarDay('无效的日期格式') });
+
+/** POST /api/option/invoice/{gen,update}/:time: any day of the month to bill. */
+export const InvoiceMonthParams = z.object({ time: calendarDay('invalid time format') });

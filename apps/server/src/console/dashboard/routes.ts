@@ -6,6 +6,7 @@ import { parse } from '../../http/validate.js';
 import { ok } from '../../http/envelope.js';
 import * as service from './service.js';
 import { uptimeKumaPage } from './uptime-kuma.js';
+import { registerInvoiceRoutes } from './invoice-routes.js';
 
 /** The user dashboard and the admin analytics of api.md §26, read from the daily roll-up. */
 export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -22,6 +23,7 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: AppContext): 
     const page = await uptimeKumaPage(ctx, 'heartbeat');
     return reply.header('content-type', page.contentType).send(page.body);
   });
+  registerInvoiceRoutes(app, ctx);
   app.get('/analytics/statistics', admin, async () => ok(await service.analyticsTotals(ctx)));
   app.get('/analytics/period', admin, async (req) => ok(await service.analyticsPeriod(ctx, parse(AnalyticsPeriodQuery, req.query))));
   app.get('/analytics/multi_user_stats', admin, async (req) => {
