@@ -61,9 +61,17 @@ export async function fetchUpstreamModels(ctx: AppContext, channel: ChannelRow):
 /** Current upstream balance (provider currency), or null when the provider has no balance API. */
 export async function queryBalance(ctx: AppContext, channel: ChannelRow): Promise<number | null> {
   const route = routeTo(channel, '');
-  if (!route.adapter.balanceRequest || !route.adapter.parseBalance) return null;
-  const res = await sendUpstream(route.adapter.balanceRequest(route.target), { method: 'GET', proxy: channel.proxy, proxyKey: route.target.key, signal: AbortSignal.timeout(30_000) });
-  const balance = route.adapter.parseBalance(JSON.parse(await res.body.text()));
+  if (!route.adapter.fetchBalance) return null;
+  const balance = await route.adapter.fetchBalance(route.target, async (req) => {
+    const res = await sendUpstream(req, { method: 'GET', proxy: channel.proxy, proxyKey: route.target.key, signal: AbortSignal.timeout(30_000) });
+    const text = await res.body.text();
+    if (res.statusCode >= 400) throw route.adapter.mapError(res.statusCode, text);
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new HubError(502, `balance answer is not JSON: ${text.slice(0, 200)}`);
+    }
+  });
   if (balance !== null) {
     await ctx.db.updateTable('channels').set({ balance, balance_updated_time: nowSeconds() }).where('id', '=', channel.id).execute();
   }

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { emptyUsage, type Usage } from '../providers/types.js';
+import { emptyUsage, type Endpoint, type ProviderAdapter, type Usage } from '../providers/types.js';
 import type { BufferedResponse } from './upstream.js';
 import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
@@ -22,6 +22,19 @@ function answerText(json: Record<string, unknown>): string {
   }
   if (typeof json.text === 'string') parts.push(json.text);
   return parts.join('\n');
+}
+
+/** Runs the adapter's answer conversion (providers whose answers are not OpenAI-shaped); may throw the provider's error. */
+export function transformAnswer(adapter: ProviderAdapter, endpoint: Endpoint, res: BufferedResponse): BufferedResponse {
+  if (!adapter.transformResponse || !String(res.headers['content-type'] ?? '').includes('json')) return res;
+  let json: unknown;
+  try {
+    json = JSON.parse(res.body.toString('utf8'));
+  } catch {
+    return res;
+  }
+  const body = Buffer.from(JSON.stringify(adapter.transformResponse(endpoint, json)));
+  return { ...res, headers: { ...res.headers, 'content-type': 'application/json' }, body };
 }
 
 /** Sends a complete upstream answer through unchanged and settles on its usage. */

@@ -11,6 +11,7 @@ import { HubError } from '../../common/errors.js';
 import { countText } from '../tokenizer.js';
 import { exactPrompt } from './prepare.js';
 import { createBridgeStream } from '../bridge/stream.js';
+import { chainMappers } from '../providers/shared/chain.js';
 import type { Frame, StreamMapper } from '../providers/types.js';
 
 /** Writes frames as SSE, or as the elements of one JSON array (Gemini without `alt=sse`). */
@@ -36,8 +37,9 @@ class FrameWriter {
 }
 
 function mapperFor(p: Prepared, hold: Hold, askedUsage: boolean): StreamMapper {
-  if (!hold.plan.converted) return hold.route.adapter.createStreamMapper({ forwardUsage: askedUsage });
-  return createBridgeStream({
+  const adapter = hold.route.adapter;
+  if (!hold.plan.converted) return adapter.createStreamMapper({ forwardUsage: askedUsage });
+  const bridge = createBridgeStream({
     door: p.endpoint,
     dialect: hold.route.adapter.dialect,
     model: p.model,
@@ -45,6 +47,8 @@ function mapperFor(p: Prepared, hold: Hold, askedUsage: boolean): StreamMapper {
     forwardUsage: askedUsage,
     inputTokens: p.promptEstimate,
   });
+  // Providers with their own stream format are turned into OpenAI chunks first.
+  return adapter.convertsStream ? chainMappers(adapter.createStreamMapper({ forwardUsage: true }), bridge) : bridge;
 }
 
 /** How long the gateway keeps reading after the client left, to learn the real usage. */

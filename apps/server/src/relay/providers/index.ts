@@ -5,9 +5,10 @@ import { anthropic } from './anthropic/index.js';
 import { gemini } from './gemini/index.js';
 import { bedrock } from './bedrock/index.js';
 import { vertex } from './vertex/index.js';
+import { FAMILY_ADAPTERS } from './openai-family/index.js';
 
 /** The registry: the only file that lists providers. */
-const ADAPTERS: ProviderAdapter[] = [openAICompatible, anthropic, gemini, bedrock, vertex];
+const ADAPTERS: ProviderAdapter[] = [openAICompatible, anthropic, gemini, bedrock, vertex, ...FAMILY_ADAPTERS];
 
 const BY_TYPE = new Map<number, ProviderAdapter>();
 for (const adapter of ADAPTERS) for (const type of adapter.types) BY_TYPE.set(type, adapter);

@@ -117,8 +117,12 @@ export interface ProviderAdapter {
   /** Model-list request, when the provider has one. */
   modelsRequest?(channel: ChannelTarget): UpstreamRequest;
   parseModels?(json: unknown): string[];
-  balanceRequest?(channel: ChannelTarget): UpstreamRequest;
-  parseBalance?(json: unknown): number | null;
+  /** The channel's upstream balance; `get` sends a GET through the channel's proxy and answers its JSON. */
+  fetchBalance?(channel: ChannelTarget, get: (req: UpstreamRequest) => Promise<unknown>): Promise<number | null>;
+  /** A non-stream answer that is not OpenAI-shaped (or an error sent with 200) → OpenAI's shape; throws a HubError. */
+  transformResponse?(endpoint: Endpoint, json: unknown): unknown;
+  /** createStreamMapper turns a foreign stream into OpenAI chunks, so a conversion to the door's format chains after it. */
+  convertsStream?: boolean;
   /** For a channel type whose models speak different dialects (Vertex: Gemini and Claude): the adapter for one model. */
   forModel?(model: string): ProviderAdapter;
   /** Async step between building and sending (e.g. an OAuth access token); `post` goes through the channel's proxy. */

@@ -2,6 +2,7 @@ import { CHANNEL_TYPES } from '@one-hub/contract';
 import { HubError } from '../../../common/errors.js';
 import type { ChannelTarget, Endpoint, ProviderAdapter, UpstreamRequest } from '../types.js';
 import { readOpenAIUsage } from './usage.js';
+import { openAIBilling } from '../openai-family/balance.js';
 import { createOpenAIStreamMapper } from './stream.js';
 
 const ALL_ENDPOINTS: ReadonlySet<Endpoint> = new Set<Endpoint>([
@@ -77,6 +78,8 @@ export const openAICompatible: ProviderAdapter = {
     }
     return new HubError(status, `Provider API error: ${scrubSecrets(message).slice(0, 1000)}`, { type, code, upstream: body.slice(0, 2000) });
   },
+
+  fetchBalance: (channel, get) => openAIBilling(channel, headers(channel, false), get),
 
   modelsRequest: (channel) => ({ url: url(channel, 'models'), headers: headers(channel, false), body: undefined }),
   parseModels(json) {
