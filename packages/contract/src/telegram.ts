@@ -28,7 +28,7 @@ export const TelegramMenuBody = z.object({
   command: z
     .string()
     .trim()
-    .transform((c) => c.replace(/^\//, ''))
+    .transform((c) => c.replace(/^\//, '').toLowerCase())
     .pipe(z.string().min(1, 'command is required').max(32).regex(/^[a-z0-9_]+$/, 'command: lowercase letters, digits and _ only')),
   description: z.string().trim().min(1, 'description is required').max(255),
   parse_mode: z.enum(TELEGRAM_PARSE_MODES, { error: 'parse_mode must be MarkdownV2, Markdown or html' }).optional().default('MarkdownV2'),

@@ -156,9 +156,10 @@ export function topUpForm(minAmount: number) {
   });
 }
 
+/** Telegram's own rule for bot commands: 1-32 letters, digits or _ (sent lower-cased), `/` optional. */
 export const TelegramMenuForm = z.object({
-  command: required,
-  description: required,
+  command: required.regex(/^\/?[A-Za-z0-9_]{1,32}$/, V.english),
+  description: required.max(255, V.max),
   reply_message: required,
   parse_mode: required,
 });

@@ -2,12 +2,11 @@ import { lazy } from 'react';
 import Icon from '@mui/icons-material/Telegram';
 import { defineScreens } from '../../lib/screen';
 
-// Placeholder until the telegram screen lands: replace `page` with this feature's own page.
 export default defineScreens({
   id: 'telegram',
   path: '/panel/telegram',
   layout: 'panel',
   access: 'admin',
   menu: { group: 'setting', parent: 'operation', order: 30, icon: Icon },
-  page: lazy(() => import('../../components/ComingSoon')),
+  page: lazy(() => import('./TelegramPage')),
 });
