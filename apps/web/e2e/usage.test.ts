@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumAvailable, noSidewaysScroll, SHOTS, signIn, startConsole, type Console } from './browser';
+import { chromiumAvailable, noSidewaysScroll, ROOT_PASSWORD, SHOTS, signIn, startConsole, type Console } from './browser';
 import { startGateway } from './gateway';
 
 const ANSWER = 'Here is code:\n\n```js\nconst answer = 42;\n```\n\nDone **now**.';
@@ -88,6 +88,46 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     await page.screenshot({ path: `${SHOTS}/dashboard-desktop-light.png`, fullPage: true });
   });
 
+  it('lists the requests in the user log with cost, speed and breakdown, filtered by model', async () => {
+    await page.goto('/panel/log');
+    const rows = page.getByTestId('table-row');
+    // the two chats and the administrator's quota grant
+    await expect.poll(() => rows.count()).toBe(3);
+    await page.getByTestId('log-tab-consume').click();
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await page.getByRole('columnheader', { name: '用户' }).count()).toBe(0);
+    await page.getByTestId('filter-model_name').fill('e2e-chat');
+    await page.getByTestId('filter-search').click();
+    await expect.poll(() => rows.count()).toBe(1);
+    const row = rows.first();
+    expect(await row.innerText()).toMatch(/e2e-chat[\s\S]*流式/);
+    expect(await row.getByTestId('log-cost').innerText()).toMatch(/^\$0\.\d{6}$/);
+    await row.getByText(/^\d+\.\d{2} S/).waitFor();
+    await row.getByText(/^\d+ t\/s$/).waitFor();
+    await row.getByRole('button', { name: '展开' }).click();
+    const detail = page.getByTestId('quota-detail');
+    await detail.getByText('最终计算').waitFor();
+    expect(await detail.innerText()).toContain('输入: $20000.0000 /M');
+    await page.screenshot({ path: `${SHOTS}/log-desktop-light.png` });
+    await page.getByTestId('log-tab-system').click();
+    await page.getByTestId('table-empty').waitFor();
+  });
+
+  it('shows administrators every user with username and channel columns', async () => {
+    const admin = await c.open({ width: 1600 });
+    await signIn(admin, 'root', ROOT_PASSWORD);
+    await admin.goto('/panel/log');
+    await admin.getByRole('columnheader', { name: '用户' }).waitFor();
+    await admin.getByTestId('filter-username').fill('chatter');
+    await admin.getByTestId('filter-search').click();
+    await admin.getByTestId('log-tab-consume').click();
+    await expect.poll(() => admin.getByTestId('table-row').count()).toBe(2);
+    expect(await admin.getByTestId('table-row').first().innerText()).toMatch(/\(e2e-\d\)[\s\S]*chatter/);
+    await admin.getByTestId('filter-username').fill('nobody');
+    await admin.getByTestId('filter-search').click();
+    await admin.getByTestId('table-empty').waitFor();
+  });
+
   it('fits a phone in dark mode', async () => {
     const phone = await c.open({ width: 375, height: 780 });
     await phone.addInitScript(() => localStorage.setItem('theme', 'dark'));
@@ -100,5 +140,9 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     await phone.getByTestId('playground-chat').waitFor();
     await noSidewaysScroll(phone);
     await phone.screenshot({ path: `${SHOTS}/playground-phone-dark.png` });
+    await phone.goto('/panel/log');
+    await phone.getByTestId('table-row').first().waitFor();
+    await noSidewaysScroll(phone);
+    await phone.screenshot({ path: `${SHOTS}/log-phone-dark.png` });
   });
 });

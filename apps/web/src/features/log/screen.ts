@@ -2,12 +2,11 @@ import { lazy } from 'react';
 import Icon from '@mui/icons-material/ReceiptLongOutlined';
 import { defineScreens } from '../../lib/screen';
 
-// Placeholder until the log screen lands: replace `page` with this feature's own page.
 export default defineScreens({
   id: 'log',
   path: '/panel/log',
   layout: 'panel',
   access: 'user',
   menu: { group: 'usage', order: 10, icon: Icon },
-  page: lazy(() => import('../../components/ComingSoon')),
+  page: lazy(() => import('./LogPage')),
 });

@@ -1,0 +1,92 @@
+import { useMemo, useState } from 'react';
+import { Card, Tab, Tabs } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { ROLE, type LogEntry } from '@one-hub/contract';
+import { DataTable, FilterBar, PageHeader, parseOrder, usePagedList } from '../../components/data';
+import { api } from '../../lib/api';
+import { readJson, writeJson } from '../../lib/storage';
+import { useAppSelector } from '../../store';
+import { LOG_TYPES } from './log-data';
+import ColumnSettings from './components/ColumnSettings';
+import LogFilters, { type LogFilterValues } from './components/LogFilters';
+import { logColumns } from './components/log-columns';
+import QuotaDetail from './components/QuotaDetail';
+
+/** Hidden log columns, remembered (the original forgot them, console-screens §14.6). */
+const HIDDEN_COLUMNS_KEY = 'log_hidden_columns';
+
+type Filters = LogFilterValues & { log_type: number };
+
+const blankFilters = (): Filters => ({
+  token_name: '',
+  model_name: '',
+  source_ip: '',
+  start_timestamp: 0,
+  end_timestamp: Math.floor(Date.now() / 1000) + 3600,
+  channel_id: '',
+  username: '',
+  log_type: 0,
+});
+
+/** Request, top-up, management and system logs; administrators see everyone's (console-screens §3.4). */
+export default function LogPage() {
+  const { t } = useTranslation('log');
+  const admin = useAppSelector((s) => (s.account.user?.role ?? 0) >= ROLE.admin);
+  const list = usePagedList<LogEntry, Filters>({
+    key: 'log',
+    initialOrder: '-created_at',
+    initialFilters: blankFilters(),
+    fetch: ({ page, size, order, filters }) => {
+      const { channel_id, username, ...own } = filters;
+      const query = { page, size, order, ...own, ...(admin ? { channel_id, username } : {}) };
+      return api<{ data: LogEntry[]; total_count: number }>(admin ? '/api/log/' : '/api/log/self', { query });
+    },
+  });
+  const [draft, setDraft] = useState<Filters>(list.filters);
+  const [hidden, setHiddenState] = useState<string[]>(() => readJson<string[]>(HIDDEN_COLUMNS_KEY) ?? []);
+  const setHidden = (h: string[]) => {
+    writeJson(HIDDEN_COLUMNS_KEY, h);
+    setHiddenState(h);
+  };
+  const all = useMemo(() => logColumns(t).filter((c) => admin || !c.adminOnly), [t, admin]);
+  const columns = all.filter((c) => !hidden.includes(c.field));
+
+  const setType = (log_type: number) => {
+    setDraft({ ...draft, log_type });
+    list.setFilters({ ...list.filters, log_type });
+  };
+  const reset = () => {
+    const blank = blankFilters();
+    setDraft(blank);
+    list.setFilters(blank);
+    list.refresh();
+  };
+
+  return (
+    <>
+      <PageHeader subtitle={t('subtitle')} />
+      <Card>
+        <Tabs value={draft.log_type} onChange={(_e, v: number) => setType(v)} variant="scrollable" scrollButtons="auto" sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}>
+          {LOG_TYPES.map((type) => (
+            <Tab key={type.value} value={type.value} label={t(`type.${type.key}`)} data-testid={`log-tab-${type.key}`} />
+          ))}
+        </Tabs>
+        <FilterBar onSearch={() => list.setFilters(draft)} onReset={reset} actions={<ColumnSettings columns={all} hidden={hidden} onChange={setHidden} />}>
+          <LogFilters value={draft} onChange={(v) => setDraft({ ...draft, ...v })} admin={admin} />
+        </FilterBar>
+        <DataTable
+          columns={columns}
+          rows={list.rows}
+          rowKey={(l) => l.id}
+          loading={list.loading}
+          error={list.error}
+          onRetry={list.refresh}
+          sort={parseOrder(list.order)}
+          onSort={list.toggleOrder}
+          renderExpanded={(l) => (l.type === 2 ? <QuotaDetail log={l} /> : null)}
+          pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+        />
+      </Card>
+    </>
+  );
+}

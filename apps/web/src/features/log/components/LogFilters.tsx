@@ -1,0 +1,43 @@
+import { TextField } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { fromInputTime, toInputTime } from '../log-data';
+
+export interface LogFilterValues {
+  token_name: string;
+  model_name: string;
+  source_ip: string;
+  start_timestamp: number;
+  end_timestamp: number;
+  channel_id: string;
+  username: string;
+}
+
+/** The filter fields; channel and username only for administrators. */
+export default function LogFilters({ value, onChange, admin }: { value: LogFilterValues; onChange: (v: LogFilterValues) => void; admin: boolean }) {
+  const { t } = useTranslation('log');
+  const text = (field: 'token_name' | 'model_name' | 'source_ip' | 'channel_id' | 'username', label: string) => (
+    <TextField key={field} size="small" label={label} type={field === 'channel_id' ? 'number' : 'text'} value={value[field]} onChange={(e) => onChange({ ...value, [field]: e.target.value })} slotProps={{ htmlInput: { 'data-testid': `filter-${field}` } }} />
+  );
+  const time = (field: 'start_timestamp' | 'end_timestamp', label: string) => (
+    <TextField
+      key={field}
+      size="small"
+      type="datetime-local"
+      label={label}
+      value={toInputTime(value[field])}
+      onChange={(e) => onChange({ ...value, [field]: fromInputTime(e.target.value) })}
+      slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': `filter-${field}` } }}
+    />
+  );
+  return (
+    <>
+      {text('token_name', t('col.token'))}
+      {text('model_name', t('col.model'))}
+      {text('source_ip', t('col.sourceIp'))}
+      {time('start_timestamp', t('startTime'))}
+      {time('end_timestamp', t('endTime'))}
+      {admin && text('channel_id', t('channelId'))}
+      {admin && text('username', t('username'))}
+    </>
+  );
+}

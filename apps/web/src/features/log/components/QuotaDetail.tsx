@@ -1,0 +1,59 @@
+import { Box, Stack, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import type { LogEntry } from '@one-hub/contract';
+import { StatusChip } from '../../../components/data';
+import { useAppSelector } from '../../../store';
+import { discount, logPricing } from '../log-data';
+
+const money = (v: number, d = 6) => `$${v.toFixed(d)}`;
+
+/** The expanded cost breakdown: list price, group ratio, actual price, the formula and the saving. */
+export default function QuotaDetail({ log }: { log: LogEntry }) {
+  const { t } = useTranslation('log');
+  const quotaPerUnit = useAppSelector((s) => s.siteInfo.quota_per_unit);
+  const groups = useAppSelector((s) => s.account.userGroupMap);
+  const p = logPricing(log);
+  if (!p) return <Typography variant="body2">{t('noBreakdown')}</Typography>;
+  const groupName = (g: string) => (g ? (groups[g]?.name ?? g) : t('followUser'));
+  const unit = p.type === 'tokens' ? ' /M' : ` / ${t('perCall')}`;
+  const off = discount(log.quota, p.groupRatio, quotaPerUnit);
+  const formula =
+    p.type === 'tokens'
+      ? `(${log.prompt_tokens} / 1M × ${money(p.actualInput, 4)}) + (${log.completion_tokens} / 1M × ${money(p.actualOutput, 4)})`
+      : `1 × ${money(p.actualInput, 4)}`;
+  const column = (title: string, lines: string[]) => (
+    <Box sx={{ flex: 1, minWidth: 160 }}>
+      <Typography variant="caption" color="text.secondary">
+        {title}
+      </Typography>
+      {lines.map((l) => (
+        <Typography key={l} variant="body2">
+          {l}
+        </Typography>
+      ))}
+    </Box>
+  );
+  return (
+    <Box data-testid="quota-detail" sx={{ textAlign: 'left' }}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        {column(t('originalPrice'), [`${t('input')}: ${money(p.input, 4)}${unit}`, ...(p.type === 'tokens' ? [`${t('output')}: ${money(p.output, 4)}${unit}`] : [])])}
+        {column(t('groupRatio'), [p.backupGroup !== undefined ? `${groupName(p.groupName)} → ${groupName(p.backupGroup)}` : groupName(p.groupName), `× ${p.groupRatio}`])}
+        {column(t('actualPrice'), [`${t('input')}: ${money(p.actualInput, 4)}${unit}`, ...(p.type === 'tokens' ? [`${t('output')}: ${money(p.actualOutput, 4)}${unit}`] : [])])}
+      </Stack>
+      <Typography variant="body2" sx={{ mt: 1.5, fontFamily: 'monospace', wordBreak: 'break-all' }}>
+        {t('finalCalc')}: {formula} = {money(log.quota / quotaPerUnit)}
+      </Typography>
+      {off && (
+        <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+          <Typography variant="body2">
+            {t('originalBilling')}: {money(off.original)} · {t('actualBilling')}: {money(off.actual)}
+          </Typography>
+          <StatusChip color="success" label={t('saved', { percent: off.savedPercent })} />
+        </Stack>
+      )}
+      <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
+        {t('pointNote', { value: money(1 / quotaPerUnit) })}
+      </Typography>
+    </Box>
+  );
+}

@@ -1,0 +1,59 @@
+import { Stack, Typography } from '@mui/material';
+import type { TFunction } from 'i18next';
+import type { LogEntry } from '@one-hub/contract';
+import { StatusChip, TimeText, type DataColumn } from '../../../components/data';
+import { logType } from '../log-data';
+import { DurationCell, GroupCell, InputCell } from './LogCells';
+import { DetailCell, QuotaCell } from './QuotaCell';
+
+export interface LogColumn extends DataColumn<LogEntry> {
+  adminOnly?: boolean;
+}
+
+/** Every log column in display order (console-screens §3.4). */
+export function logColumns(t: TFunction<'log'>): LogColumn[] {
+  return [
+    { field: 'created_at', header: t('col.time'), sortable: true, align: 'left', render: (l) => <TimeText value={l.created_at} /> },
+    { field: 'channel_id', header: t('col.channel'), sortable: true, adminOnly: true, render: (l) => (l.channel_id ? `${l.channel_id}${l.channel?.name ? ` (${l.channel.name})` : ''}` : '') },
+    { field: 'user_id', header: t('col.user'), sortable: true, adminOnly: true, render: (l) => (l.username ? <StatusChip label={l.username} copyText={l.username} /> : '') },
+    { field: 'group', header: t('col.group'), render: (l) => <GroupCell log={l} /> },
+    { field: 'token_name', header: t('col.token'), sortable: true, render: (l) => (l.token_name ? <StatusChip label={l.token_name} color="primary" copyText={l.token_name} /> : '') },
+    {
+      field: 'type',
+      header: t('col.type'),
+      sortable: true,
+      render: (l) => {
+        const type = logType(l.type);
+        return <StatusChip variant="filled" color={type?.tone ?? 'error'} label={type ? t(`type.${type.key}`) : t('type.unknown')} />;
+      },
+    },
+    {
+      field: 'model_name',
+      header: t('col.model'),
+      sortable: true,
+      render: (l) =>
+        l.model_name ? (
+          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
+            <StatusChip label={l.model_name} color="primary" variant="outlined" copyText={l.model_name} />
+            {l.is_stream && (
+              <Typography variant="caption" color="info.main" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
+                {t('stream')}
+              </Typography>
+            )}
+          </Stack>
+        ) : (
+          ''
+        ),
+    },
+    {
+      field: 'duration',
+      header: t('col.duration'),
+      render: (l) => (l.type === 2 ? <DurationCell log={l} /> : ''),
+    },
+    { field: 'prompt_tokens', header: t('col.input'), render: (l) => (l.type === 2 ? <InputCell log={l} /> : '') },
+    { field: 'completion_tokens', header: t('col.output'), render: (l) => (l.type === 2 ? l.completion_tokens : '') },
+    { field: 'quota', header: t('col.quota'), render: (l) => <QuotaCell log={l} /> },
+    { field: 'source_ip', header: t('col.sourceIp') },
+    { field: 'detail', header: t('col.detail'), render: (l) => <DetailCell log={l} /> },
+  ];
+}

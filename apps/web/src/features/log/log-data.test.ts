@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { discount, durationTone, extraTokens, fromInputTime, logPricing, speedTone, toInputTime, tokensPerSecond } from './log-data';
+
+describe('log data', () => {
+  it('colours durations by total seconds', () => {
+    expect([0, 0.5, 10, 10.01, 50, 51, 100, 101].map(durationTone)).toEqual(['default', 'success', 'success', 'primary', 'primary', 'secondary', 'secondary', 'error']);
+  });
+
+  it('measures output speed after the first response', () => {
+    expect(tokensPerSecond(100, 6000, 1000)).toBe(20);
+    expect(tokensPerSecond(100, 5000)).toBe(20);
+    // a first response after the end is ignored rather than giving a negative time
+    expect(tokensPerSecond(10, 2000, 5000)).toBe(5);
+    expect(tokensPerSecond(0, 5000, 1000)).toBeNull();
+    expect(tokensPerSecond(10, 1000, 1000)).toBe(10);
+    expect(tokensPerSecond(10, 0)).toBeNull();
+  });
+
+  it('colours speeds', () => {
+    expect([5, 10, 12, 15, 18, 20, 21].map(speedTone)).toEqual(['error', 'error', 'secondary', 'secondary', 'primary', 'primary', 'success']);
+  });
+
+  it('lists extra token kinds with their side and ratio', () => {
+    expect(extraTokens({ cached_tokens: 30, reasoning_tokens: 7, input_audio_tokens: 0, extra_ratios: { cached: 0.5 } })).toEqual([
+      { key: 'cached_tokens', side: 'input', value: 30, ratio: 0.5 },
+      { key: 'reasoning_tokens', side: 'output', value: 7 },
+    ]);
+    expect(extraTokens(null)).toEqual([]);
+  });
+
+  it('prices a row per million tokens or per call, before and after the group ratio', () => {
+    const tokens = logPricing({ group: 'vip', metadata: { group_name: 'vip', group_ratio: 0.5, price_type: 'tokens', input_ratio: 1.25, output_ratio: 5 } })!;
+    expect(tokens).toMatchObject({ type: 'tokens', groupName: 'vip', groupRatio: 0.5, input: 2.5, output: 10, actualInput: 1.25, actualOutput: 5 });
+    const call = logPricing({ group: '', metadata: { price_type: 'times', input_ratio: 10, output_ratio: 10, is_backup_group: true, backup_group_name: 'default' } })!;
+    expect(call).toMatchObject({ type: 'times', input: 0.02, groupRatio: 1, backupGroup: 'default' });
+    expect(logPricing({ group: '', metadata: null })).toBeNull();
+  });
+
+  it('computes the group discount', () => {
+    expect(discount(250000, 0.5, 500000)).toEqual({ original: 1, actual: 0.5, savedPercent: 50 });
+    expect(discount(250000, 1, 500000)).toBeNull();
+  });
+
+  it('round-trips the date-time inputs in local time', () => {
+    const s = new Date(2026, 4, 6, 7, 8).getTime() / 1000;
+    expect(toInputTime(s)).toBe('2026-05-06T07:08');
+    expect(fromInputTime('2026-05-06T07:08')).toBe(s);
+    expect(fromInputTime('')).toBe(0);
+    expect(toInputTime(0)).toBe('');
+  });
+});
