@@ -3,6 +3,7 @@ import type { Config } from './config/env.js';
 import type { Db, DialectName } from './db/index.js';
 import type { SharedStore } from './cache/shared-store.js';
 import type { OptionStore } from './console/option/option-store.js';
+import type { LogRing } from './common/log-ring.js';
 
 /**
  * Everything a service needs, built once in main.ts and handed to route
@@ -20,4 +21,6 @@ export interface AppContext {
   version: string;
   /** Work to run on graceful shutdown (flush batches, close pools), in order. */
   onClose: Array<() => Promise<void> | void>;
+  /** The last server log lines, for the console's log viewer. */
+  recentLogs: LogRing;
 }

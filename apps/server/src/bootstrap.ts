@@ -8,6 +8,7 @@ import { OptionStore } from './console/option/option-store.js';
 import { buildApp } from './http/app.js';
 import { resolveSessionSecret } from './config/secret.js';
 import { initServices } from './init.js';
+import { LogRing } from './common/log-ring.js';
 
 export const VERSION = process.env.ONE_HUB_VERSION ?? 'v0.1.0';
 
@@ -27,7 +28,14 @@ export interface Running {
 
 /** Builds the whole server (migrated database, caches, routes) without listening. */
 export async function createServer(config: Config, opts: CreateOptions = {}): Promise<Running> {
-  const log = opts.logger ?? (pino({ level: config.LOG_LEVEL }) as unknown as FastifyBaseLogger);
+  const recentLogs = new LogRing();
+  const hooks = {
+    logMethod(this: unknown, args: unknown[], method: (...a: unknown[]) => void, level: number) {
+      recentLogs.record(level, args);
+      return method.apply(this, args);
+    },
+  };
+  const log = opts.logger ?? (pino({ level: config.LOG_LEVEL, hooks } as pino.LoggerOptions) as unknown as FastifyBaseLogger);
   const handle = await openDb({ dsn: config.SQL_DSN, sqlitePath: config.SQLITE_PATH, pgSchema: opts.pgSchema });
   await migrate(handle.db, opts.pgSchema);
   const store = await SharedStore.open(log, config.REDIS_CONN_STRING, config.REDIS_KEY_PREFIX);
@@ -44,6 +52,7 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
     startTime: Math.floor(Date.now() / 1000),
     version: VERSION,
     onClose: [],
+    recentLogs,
   };
   // Safety net beside pub/sub: every node re-reads the options table periodically.
   const resync = setInterval(() => void options.load().catch((e) => log.warn({ err: e }, 'option resync failed')), config.SYNC_FREQUENCY * 1000);

@@ -158,3 +158,15 @@ export const OptionUpdate = z.object({
   value: z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v)),
 });
 export type OptionUpdate = z.infer<typeof OptionUpdate>;
+
+/** POST /api/system_info/log and /api/option/system_info/log: how many recent server log lines. */
+export const SystemLogRequest = z.object({
+  count: z.coerce.number({ error: 'count must be a positive integer' }).int('count must be a positive integer').min(1, 'count must be a positive integer'),
+});
+
+/** One server log line (the original's capitalised keys). */
+export interface SystemLogEntry {
+  Timestamp: string;
+  Level: string;
+  Message: string;
+}

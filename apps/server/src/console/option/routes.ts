@@ -5,9 +5,11 @@ import { requireRole } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
 import { ok } from '../../http/envelope.js';
 import { listOptions, updateOption } from './option-service.js';
+import { registerSystemLogRoutes } from './system-log.js';
 
 export function registerOptionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const root = requireRole(ctx, ROLE.root);
+  registerSystemLogRoutes(app, ctx);
   app.get('/option/', { preHandler: root }, async () => ok(listOptions(ctx)));
   app.put('/option/', { preHandler: root }, async (req) => {
     const body = parse(OptionUpdate, req.body);
