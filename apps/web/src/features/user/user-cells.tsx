@@ -32,7 +32,7 @@ export function UserStats({ user }: { user: User }) {
     </Tooltip>
   );
   return (
-    <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap', rowGap: 0.5 }}>
+    <Stack direction="row" spacing={0.5}>
       {chip(t('remaining'), format(user.quota), 'primary')}
       {chip(t('usedQuota'), format(user.used_quota), 'default')}
       {chip(t('requests'), String(user.request_count), 'default')}
