@@ -11,6 +11,7 @@ export * from './channel-type.js';
 export * from './log.js';
 export * from './price.js';
 export * from './dashboard.js';
+export * from './binding.js';
 export * from './format/quota.js';
 export * from './format/time.js';
 export * from './format/chat-links.js';

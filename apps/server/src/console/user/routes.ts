@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import {
   ChangeQuotaBody,
+  EmailBindQuery,
   CreateUserBody,
   EmailQuery,
   IdParam,
@@ -13,6 +14,8 @@ import {
   TopupBody,
   UpdateSelfBody,
   UpdateUserBody,
+  UnbindBody,
+  WeChatBindQuery,
 } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { requireRole } from '../../http/auth.js';
@@ -26,6 +29,7 @@ import { USER_ORDER_COLUMNS, userListQuery } from '../../db/repos/users.js';
 import * as auth from './auth-service.js';
 import * as self from './self-service.js';
 import * as admin from './admin-service.js';
+import * as binding from './binding-service.js';
 import { toLoginJson, toUserJson } from './user-json.js';
 
 export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -67,6 +71,19 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
     return ok();
   });
   app.get('/user/token', { preHandler: user }, async (req) => ok(await self.regenerateAccessToken(ctx, req.user!)));
+  app.post('/user/unbind', { preHandler: user }, async (req) => {
+    await binding.unbind(ctx, req.user!, parse(UnbindBody, req.body).type);
+    return ok();
+  });
+  app.get('/oauth/email/bind', { preHandler: [critical, user] }, async (req) => {
+    const q = parse(EmailBindQuery, req.query);
+    await binding.bindEmail(ctx, req.user!, q.email, q.code);
+    return ok();
+  });
+  app.get('/oauth/wechat/bind', { preHandler: [critical, user] }, async (req) => {
+    await binding.bindWeChat(ctx, req.user!, parse(WeChatBindQuery, req.query).code);
+    return ok();
+  });
   app.get('/user/aff', { preHandler: user }, async (req) => ok(await self.affCode(ctx, req.user!)));
   app.post('/user/topup', { preHandler: user }, async (req) => {
     return ok(await self.redeem(ctx, req.user!, parse(TopupBody, req.body).key, req.ip));

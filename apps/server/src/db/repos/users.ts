@@ -25,6 +25,10 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefi
   return live(db).selectAll().where('email', '=', email).orderBy('id').executeTakeFirst();
 }
 
+export function findUserByWechatId(db: Db, wechatId: string): Promise<UserRow | undefined> {
+  return live(db).selectAll().where('wechat_id', '=', wechatId).orderBy('id').executeTakeFirst();
+}
+
 export function findUserByAffCode(db: Db, code: string): Promise<UserRow | undefined> {
   return live(db).selectAll().where('aff_code', '=', code).executeTakeFirst();
 }

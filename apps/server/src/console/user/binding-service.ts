@@ -1,0 +1,60 @@
+import type { UnbindType } from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
+import { HubError } from '../../common/errors.js';
+import { EVENTS } from '../../cache/events.js';
+import { findUserByEmail, findUserByWechatId, updateUser, type UserPatch, type UserRow } from '../../db/repos/users.js';
+import { checkCode, consumeCode } from './codes.js';
+
+const CLEARED: Record<UnbindType, UserPatch> = {
+  github: { github_id: '', github_id_new: 0 },
+  wechat: { wechat_id: '' },
+  lark: { lark_id: '' },
+  oidc: { oidc_id: '' },
+};
+
+/** Forgets one external sign-in of the user (api.md §13: no check that another method remains). */
+export async function unbind(ctx: AppContext, user: UserRow, type: UnbindType): Promise<void> {
+  await updateUser(ctx.db, user.id, CLEARED[type]);
+  await ctx.store.publish(EVENTS.users, String(user.id));
+}
+
+/**
+ * Replaces the user's e-mail with one proven by a mailed code. Unlike the original, an address
+ * another account holds is refused: sign-in by e-mail must find exactly one user.
+ */
+export async function bindEmail(ctx: AppContext, user: UserRow, email: string, code: string): Promise<void> {
+  if (!(await checkCode(ctx.store, 'verify', email, code))) throw new HubError(400, '验证码错误或已过期');
+  const holder = await findUserByEmail(ctx.db, email);
+  if (holder && holder.id !== user.id) throw new HubError(409, '邮箱地址已被占用');
+  await updateUser(ctx.db, user.id, { email });
+  await consumeCode(ctx.store, 'verify', email);
+  await ctx.store.publish(EVENTS.users, String(user.id));
+}
+
+/** Asks the WeChat login server whose account the code belongs to, then binds it (api.md §13). */
+export async function bindWeChat(ctx: AppContext, user: UserRow, code: string): Promise<void> {
+  if (!ctx.options.get('WeChatAuthEnabled')) throw new HubError(403, '管理员未开启通过微信登录以及注册');
+  const wechatId = await wechatIdOf(ctx, code);
+  const holder = await findUserByWechatId(ctx.db, wechatId);
+  if (holder && holder.id !== user.id) throw new HubError(409, '该微信账号已被绑定');
+  await updateUser(ctx.db, user.id, { wechat_id: wechatId });
+  await ctx.store.publish(EVENTS.users, String(user.id));
+}
+
+async function wechatIdOf(ctx: AppContext, code: string): Promise<string> {
+  const base = ctx.options.get('WeChatServerAddress').replace(/\/+$/, '');
+  if (!base) throw new HubError(400, '管理员未配置微信服务器地址');
+  let body: { success?: boolean; message?: string; data?: unknown };
+  try {
+    const res = await fetch(`${base}/api/wechat/user?code=${encodeURIComponent(code)}`, {
+      headers: { Authorization: ctx.options.get('WeChatServerToken') },
+      signal: AbortSignal.timeout(5000),
+    });
+    body = (await res.json()) as typeof body;
+  } catch (e) {
+    throw new HubError(502, `微信服务器请求失败: ${(e as Error).message}`);
+  }
+  if (!body.success) throw new HubError(400, body.message || '验证码错误或已过期');
+  if (typeof body.data !== 'string' || !body.data) throw new HubError(400, '验证码错误或已过期');
+  return body.data;
+}

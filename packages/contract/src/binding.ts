@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** Sign-in methods a user can unbind from the profile (api.md §13). */
+export const UNBIND_TYPES = ['github', 'wechat', 'lark', 'oidc'] as const;
+export type UnbindType = (typeof UNBIND_TYPES)[number];
+
+export const UnbindBody = z.object({
+  type: z.enum(UNBIND_TYPES, { error: '未知的绑定类型' }),
+});
+
+export const EmailBindQuery = z.object({
+  email: z.email('无效的参数').max(50),
+  code: z.string({ error: '验证码错误或已过期' }).trim().min(1, '验证码错误或已过期').max(64),
+});
+
+export const WeChatBindQuery = z.object({
+  code: z.string({ error: '验证码错误或已过期' }).trim().min(1, '验证码错误或已过期').max(64),
+});
