@@ -11,7 +11,7 @@ import { api } from '../../lib/api';
 import { showError, showInfo, showSuccess } from '../../lib/toast';
 import { useAppSelector } from '../../store';
 import { AuthCard } from './AuthCard';
-import { useCountdown } from './use-countdown';
+import { useCountdown } from '../../lib/use-countdown';
 import { useField } from './use-field';
 
 export default function ForgotPasswordPage() {

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { showError } from '../../lib/toast';
 import { useAppSelector } from '../../store';
-import { githubAuthorizeUrl, larkAuthorizeUrl, linuxdoAuthorizeUrl } from './oauth-urls';
+import { githubAuthorizeUrl, larkAuthorizeUrl, linuxdoAuthorizeUrl } from '../../lib/oauth-urls';
 import { WeChatDialog } from './WeChatDialog';
 
 const BUTTON = {

@@ -9,7 +9,7 @@ import { showError, showSuccess } from '../../lib/toast';
 import { useAppDispatch } from '../../store';
 import { AuthCard } from './AuthCard';
 import { completeLogin } from './complete-login';
-import { callbackProvider, withAff } from './oauth-urls';
+import { callbackProvider, withAff } from '../../lib/oauth-urls';
 
 export const MAX_RETRIES = 3;
 /**

@@ -15,7 +15,7 @@ import { showError, showInfo, showSuccess } from '../../lib/toast';
 import { useAppSelector } from '../../store';
 import { AuthCard } from './AuthCard';
 import { StrengthBar } from './StrengthBar';
-import { useCountdown } from './use-countdown';
+import { useCountdown } from '../../lib/use-countdown';
 import { useField } from './use-field';
 
 type Values = z.infer<typeof RegisterForm>;

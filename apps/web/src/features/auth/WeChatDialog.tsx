@@ -7,7 +7,7 @@ import { readString, STORAGE } from '../../lib/storage';
 import { showError, showSuccess } from '../../lib/toast';
 import { useAppDispatch, useAppSelector } from '../../store';
 import { completeLogin } from './complete-login';
-import { withAff } from './oauth-urls';
+import { withAff } from '../../lib/oauth-urls';
 
 /** WeChat sign-in: scan the QR code, send the code the official account replies with (valid 3 minutes). */
 export function WeChatDialog({ open, onClose, onLoggedIn }: { open: boolean; onClose: () => void; onLoggedIn: () => void }) {
