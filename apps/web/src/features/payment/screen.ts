@@ -2,12 +2,11 @@ import { lazy } from 'react';
 import Icon from '@mui/icons-material/PaymentsOutlined';
 import { defineScreens } from '../../lib/screen';
 
-// Placeholder until the payment screen lands: replace `page` with this feature's own page.
 export default defineScreens({
   id: 'payment',
   path: '/panel/payment',
   layout: 'panel',
   access: 'admin',
   menu: { group: 'setting', parent: 'paySetting', order: 20, icon: Icon },
-  page: lazy(() => import('../../components/ComingSoon')),
+  page: lazy(() => import('./PaymentPage')),
 });
