@@ -3,9 +3,11 @@ import type { AppContext } from '../app-context.js';
 import { HubError } from '../common/errors.js';
 import { openAIErrorBody, toHubError } from '../http/errors.js';
 import { registerLegacyBilling } from './legacy/billing.js';
+import { registerPassthrough } from './legacy/passthrough.js';
+import { relayState } from './state.js';
 
 /**
- * Relay routes outside the model pipeline (legacy billing emulation), in their own
+ * Relay routes outside the model pipeline (legacy billing emulation, pass-through endpoints), in their own
  * scope so their body parsing and error handling stay separate from the doors.
  * Errors answer in OpenAI's shape with the request id appended.
  */
@@ -18,4 +20,5 @@ export async function registerRelayExtras(app: FastifyInstance, ctx: AppContext)
     return reply.status(hub.status).send(body);
   });
   registerLegacyBilling(app, ctx);
+  await app.register(async (scope) => registerPassthrough(scope, relayState(ctx)));
 }

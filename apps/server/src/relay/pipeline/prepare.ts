@@ -182,7 +182,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
 }
 
 /** Per-user requests per minute of the user's group: a fixed 60 s window with exact integer limits. */
-async function checkRate(state: RelayState, userId: number, rpm: number): Promise<void> {
+export async function checkRate(state: RelayState, userId: number, rpm: number): Promise<void> {
   if (rpm <= 0) throw new HubError(429, 'API requests are not allowed', { code: 'rate_limited' });
   const minute = Math.floor(Date.now() / 60_000);
   const count = await state.ctx.store.incrWindow(`relay-rpm:${userId}:${minute}`, 60);
