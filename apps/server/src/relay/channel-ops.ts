@@ -8,6 +8,7 @@ import { sendUpstream } from './pipeline/upstream.js';
 import { autoDisable, autoEnable } from './pipeline/auto-disable.js';
 import { splitList } from './pipeline/channel-index.js';
 import { relayState } from './state.js';
+import type { UpstreamRequest } from './providers/types.js';
 
 /**
  * What the console's channel screens ask of the relay: it alone knows how to
@@ -47,15 +48,25 @@ export async function testChannel(ctx: AppContext, channel: ChannelRow, model?: 
   }
 }
 
-/** Model ids the provider lists for this channel's key. */
+/** Model ids the provider lists for this channel's key (OAuth providers such as Vertex authorize first). */
 export async function fetchUpstreamModels(ctx: AppContext, channel: ChannelRow): Promise<string[]> {
   void ctx;
   const route = routeTo(channel, '');
-  if (!route.adapter.modelsRequest || !route.adapter.parseModels) throw new HubError(400, '该渠道类型不支持获取模型列表');
-  const res = await sendUpstream(route.adapter.modelsRequest(route.target), { method: 'GET', proxy: channel.proxy, proxyKey: route.target.key, signal: AbortSignal.timeout(30_000) });
-  const text = await res.body.text();
-  if (res.statusCode >= 400) throw route.adapter.mapError(res.statusCode, text);
-  return route.adapter.parseModels(JSON.parse(text));
+  const { adapter } = route;
+  const get = async (req: UpstreamRequest) => {
+    const authorized = await authorizeUpstream(route, req, channel.proxy);
+    const res = await sendUpstream(authorized, { method: 'GET', proxy: channel.proxy, proxyKey: route.target.key, signal: AbortSignal.timeout(30_000) });
+    const text = await res.body.text();
+    if (res.statusCode >= 400) throw adapter.mapError(res.statusCode, text);
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new HubError(502, `model list answer is not JSON: ${text.slice(0, 200)}`);
+    }
+  };
+  if (adapter.listModels) return adapter.listModels(route.target, get, splitList(channel.models));
+  if (!adapter.modelsRequest || !adapter.parseModels) throw new HubError(400, '该渠道类型不支持获取模型列表');
+  return adapter.parseModels(await get(adapter.modelsRequest(route.target)));
 }
 
 /** Current upstream balance (provider currency), or null when the provider has no balance API. */

@@ -131,6 +131,28 @@ describe.each(testDialects())('Vertex AI channels on %s', (dialect) => {
     expect(vertex.forKey(email).slice(-2).map((r) => r.path.split('/').at(-1))).toEqual([`${GEMINI}:generateContent`, 'claude-sonnet-4@20250514:rawPredict']);
   });
 
+  it('lists the Gemini publisher models page by page behind the OAuth token, plus the Claude models the channel has', async () => {
+    const id = (await f.server.ctx.db.selectFrom('channels').select('id').where('type', '=', 42).orderBy('id').executeTakeFirstOrThrow()).id;
+    vertex.maxPageSize = 4;
+    try {
+      const res = await f.root.post('/api/channel/provider_models_list', { id, type: 42, key: '', base_url: vertex.url, other: 'us-east5|proj-relay' });
+      expect(res.body).toMatchObject({ success: true, data: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.0-flash-001', 'gemini-2.0-flash-lite-001', CLAUDE] });
+    } finally {
+      vertex.maxPageSize = 100;
+    }
+    const pages = vertex.forKey(email).filter((r) => r.path === '/v1beta1/publishers/google/models');
+    expect(pages).toHaveLength(2);
+    expect(pages[0].headers.authorization).toMatch(/^Bearer ya29\.fake-/);
+    expect(pages[0].headers['x-goog-user-project']).toBe('proj-relay');
+    expect(pages[1].query.get('pageToken')).toBeTruthy();
+
+    // A project the service account may not use is refused with Google's message in the envelope.
+    const refused = await f.root.post('/api/channel/provider_models_list', { id, type: 42, key: '', base_url: vertex.url, other: 'us-east5|someone-else' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.success).toBe(false);
+    expect(refused.body.message).toContain('does not have required permission');
+  });
+
   it('sends the token exchange and the model call through the channel proxy', async () => {
     const proxy = await startHttpProxy();
     const other = new FakeVertex();

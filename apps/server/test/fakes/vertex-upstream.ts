@@ -31,6 +31,10 @@ export class FakeVertex extends FakeHttp<VertexBehaviour> {
   tokenTtlSeconds = 3599;
   /** Token exchanges answered with a token. */
   tokensIssued = 0;
+  /** Google's publisher models as the list shows them (Gemini beside other families). */
+  /** The most models one page holds, whatever `pageSize` asks. */
+  maxPageSize = 100;
+  catalogue = ['gemini-2.5-pro', 'gemini-2.5-flash', 'imagen-4.0-generate-001', 'gemini-2.0-flash-001', 'text-embedding-005', 'gemini-2.0-flash-lite-001'];
 
   /** Trusts a service account's public key for its project. */
   trust(clientEmail: string, publicKeyPem: string, project: string): void {
@@ -65,6 +69,7 @@ export class FakeVertex extends FakeHttp<VertexBehaviour> {
     if (!issued || issued.expiresAt < Date.now()) {
       return sendJson(res, googleErrorBody(401, 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.'), 401);
     }
+    if (req.method === 'GET' && req.path === '/v1beta1/publishers/google/models') return this.publisherModels(req, res, issued.email);
     const match = MODEL_PATH.exec(req.path);
     if (req.method !== 'POST' || !match) return sendJson(res, googleErrorBody(404, `Not found: ${req.method} ${req.path}`), 404);
     const [, project, location, publisher, model, action] = match;
@@ -82,6 +87,21 @@ export class FakeVertex extends FakeHttp<VertexBehaviour> {
       return answerGemini(res, action, model, req, b);
     }
     return this.claude(req, res, action, model, b);
+  }
+
+  /** Model Garden's ListPublisherModels for Google's models, paged by `pageSize` and an opaque `pageToken`. */
+  private publisherModels(req: Received, res: ServerResponse, email: string) {
+    const quotaProject = req.headers['x-goog-user-project'];
+    if (quotaProject !== undefined && quotaProject !== this.trusted.get(email)?.project) {
+      return sendJson(res, googleErrorBody(403, `Caller does not have required permission to use project ${String(quotaProject)}.`), 403);
+    }
+    const size = Math.min(Number(req.query.get('pageSize') ?? 100) || 100, this.maxPageSize);
+    const token = req.query.get('pageToken');
+    const start = token ? Number(Buffer.from(token, 'base64url').toString()) : 0;
+    if (!Number.isInteger(start) || start < 0) return sendJson(res, googleErrorBody(400, 'Invalid page token.'), 400);
+    const page = this.catalogue.slice(start, start + size).map((id) => ({ name: `publishers/google/models/${id}`, versionId: '001', openSourceCategory: 'PROPRIETARY', launchStage: 'GA' }));
+    const next = start + size < this.catalogue.length ? Buffer.from(String(start + size)).toString('base64url') : undefined;
+    sendJson(res, { publisherModels: page, ...(next ? { nextPageToken: next } : {}) });
   }
 
   /** Claude on Vertex answers in Anthropic's own shapes (errors included). */

@@ -131,6 +131,11 @@ export interface ProviderAdapter {
   streamFraming?: { contentType: string; create(): StreamDecoder };
   /** The adapter derives its host (e.g. from the region in the key) when the channel has no base URL. */
   regionalHost?: boolean;
+  /**
+   * A model listing that takes more than one plain GET (paging, several sources); wins over modelsRequest.
+   * `get` runs the authorize step, sends through the channel's proxy and answers the JSON; `configured` is the channel's model list.
+   */
+  listModels?(channel: ChannelTarget, get: (req: UpstreamRequest) => Promise<unknown>, configured: string[]): Promise<string[]>;
 }
 
 /** Posts a form body and answers status and text (token exchanges). */

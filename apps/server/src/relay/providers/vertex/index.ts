@@ -2,7 +2,7 @@ import { HubError } from '../../../common/errors.js';
 import { anthropic, anthropicError } from '../anthropic/index.js';
 import { gemini, googleError } from '../gemini/index.js';
 import type { ChannelTarget, Endpoint, FormPoster, ProviderAdapter, UpstreamRequest } from '../types.js';
-import { parseVertexOther, vertexClaudeBody, vertexUrl } from './request.js';
+import { parseVertexOther, vertexClaudeBody, vertexModelsUrl, vertexUrl } from './request.js';
 import { parseServiceAccount } from './service-account.js';
 import { VertexTokenCache } from './token.js';
 
@@ -18,6 +18,27 @@ function urlFor(channel: ChannelTarget, model: string, stream: boolean): string 
 async function withToken(req: UpstreamRequest, channel: ChannelTarget, post: FormPoster): Promise<UpstreamRequest> {
   const token = await tokens.get(parseServiceAccount(channel.key), post);
   return { ...req, headers: { ...req.headers, authorization: `Bearer ${token}` } };
+}
+
+/** Pages through Google's publisher models; Vertex serves the `gemini*` ones. */
+async function listVertexModels(channel: ChannelTarget, get: (req: UpstreamRequest) => Promise<unknown>, configured: string[]): Promise<string[]> {
+  const { region, project } = parseVertexOther(channel.other, parseServiceAccount(channel.key).projectId);
+  const models: string[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = (await get({ url: vertexModelsUrl(channel.baseUrl, region, pageToken), headers: { ...channel.headers, 'x-goog-user-project': project }, body: undefined })) as {
+      publisherModels?: Array<{ name?: unknown }>;
+      nextPageToken?: unknown;
+    } | null;
+    for (const m of page?.publisherModels ?? []) {
+      const id = typeof m.name === 'string' ? m.name.split('/').pop()! : '';
+      if (id.startsWith('gemini')) models.push(id);
+    }
+    pageToken = typeof page?.nextPageToken === 'string' && page.nextPageToken ? page.nextPageToken : undefined;
+  } while (pageToken && models.length < 5000);
+  // Claude models are not in Google's catalogue and Anthropic's publisher listing is not a documented API,
+  // so the channel's own configured claude* models are kept (no static list to go stale).
+  return [...models, ...configured.filter((m) => m.startsWith('claude'))];
 }
 
 const unsupported = (endpoint: Endpoint) => new HubError(400, `vertex channels do not serve ${endpoint}`, { code: 'unsupported_endpoint', retryable: true });
@@ -37,6 +58,7 @@ const vertexGemini: ProviderAdapter = {
   createStreamMapper: gemini.createStreamMapper,
   mapError: googleError,
   authorize: withToken,
+  listModels: listVertexModels,
 };
 
 /** Claude models on Vertex answer Anthropic's errors, but Google's own layer (auth, quota) answers Google's. */

@@ -37,9 +37,14 @@ export interface VertexUrlInput {
   stream: boolean;
 }
 
-/** The endpoint of a model on Vertex; region `global` has no region prefix in the host. */
+/** Vertex's host for a region (`global` has no region prefix), unless the channel names its own base URL. */
+export function vertexHost(baseUrl: string, region: string): string {
+  return baseUrl.replace(/\/+$/, '') || (region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${region}-aiplatform.googleapis.com`);
+}
+
+/** The endpoint of a model on Vertex. */
 export function vertexUrl(input: VertexUrlInput): string {
-  const host = input.baseUrl.replace(/\/+$/, '') || (input.region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${input.region}-aiplatform.googleapis.com`);
+  const host = vertexHost(input.baseUrl, input.region);
   const base = `${host}/v1/projects/${encodeURIComponent(input.project)}/locations/${encodeURIComponent(input.region)}/publishers`;
   if (vertexDialect(input.model) === 'gemini') {
     return `${base}/google/models/${encodeURIComponent(input.model)}:${input.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
@@ -51,4 +56,10 @@ export function vertexUrl(input: VertexUrlInput): string {
 export function vertexClaudeBody(body: Record<string, unknown>, stream: boolean): Record<string, unknown> {
   const { model: _model, stream: _stream, ...rest } = body;
   return { ...rest, anthropic_version: 'vertex-2023-10-16', ...(stream ? { stream: true } : {}) };
+}
+
+/** One page of Google's publisher models (Model Garden's list exists only in v1beta1). */
+export function vertexModelsUrl(baseUrl: string, region: string, pageToken?: string): string {
+  const query = new URLSearchParams({ pageSize: '100', ...(pageToken ? { pageToken } : {}) });
+  return `${vertexHost(baseUrl, region)}/v1beta1/publishers/google/models?${query}`;
 }
