@@ -21,6 +21,7 @@ import {
   Typography,
   useMediaQuery,
   useTheme,
+  type Theme,
 } from '@mui/material';
 import KeyboardArrowDown from '@mui/icons-material/KeyboardArrowDown';
 import KeyboardArrowUp from '@mui/icons-material/KeyboardArrowUp';
@@ -37,6 +38,10 @@ export interface DataColumn<T> {
   width?: number;
   render?: (row: T) => ReactNode;
   hideOnPhone?: boolean;
+  /** Hidden on screens narrower than this breakpoint (wide tables on laptops). */
+  hideBelow?: 'md' | 'lg' | 'xl';
+  /** Stays visible at the right edge while a wide table scrolls (row actions). */
+  pinned?: boolean;
 }
 
 type Id = string | number;
@@ -70,6 +75,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const { t } = useTranslation();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const below = { md: useMediaQuery(theme.breakpoints.down('md')), lg: useMediaQuery(theme.breakpoints.down('lg')), xl: useMediaQuery(theme.breakpoints.down('xl')) };
   const [open, setOpen] = useState<Set<Id>>(new Set());
 
   const toggleOpen = (id: Id) =>
@@ -86,7 +92,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const toggleAll = () => selection?.onChange(allChosen ? [] : ids);
   const toggleOne = (id: Id) => selection?.onChange(chosen.has(id) ? selection.selected.filter((x) => x !== id) : [...selection.selected, id]);
 
-  const visible = phone ? columns.filter((c) => !c.hideOnPhone) : columns;
+  const visible = columns.filter((c) => !(phone && c.hideOnPhone) && !(c.hideBelow && below[c.hideBelow]));
+  const pin = (col: DataColumn<T>, head = false) =>
+    col.pinned ? { position: 'sticky' as const, right: 0, zIndex: head ? 3 : 1, bgcolor: 'background.paper', boxShadow: (th: Theme) => `-6px 0 6px -6px ${th.palette.divider}` } : {};
   const showSkeleton = loading && rows.length === 0 && !error;
 
   let body: ReactNode;
@@ -195,7 +203,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
               {visible.map((col) => {
                 const active = props.sort?.field === col.field;
                 return (
-                  <TableCell key={col.field} align={col.align} sx={{ width: col.width, whiteSpace: 'nowrap', fontWeight: 600 }} sortDirection={active ? props.sort?.order : false}>
+                  <TableCell key={col.field} align={col.align} sx={{ width: col.width, whiteSpace: 'nowrap', fontWeight: 600, ...pin(col, true) }} sortDirection={active ? props.sort?.order : false}>
                     {col.sortable && props.onSort ? (
                       <TableSortLabel active={active} direction={active ? props.sort?.order : 'asc'} onClick={() => props.onSort?.(col.field)}>
                         {col.header}
@@ -238,7 +246,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                       </TableCell>
                     )}
                     {visible.map((col) => (
-                      <TableCell key={col.field} align={col.align}>
+                      <TableCell key={col.field} align={col.align} sx={pin(col)}>
                         {cellValue(row, col)}
                       </TableCell>
                     ))}

@@ -1,6 +1,7 @@
 import { Box, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { Channel } from '@one-hub/contract';
+import { groupList } from './channel-ui';
 import { StatusChip } from '../../components/data';
 
 /** The expanded row: model chips, test model, proxy and other (each chip copies). */
@@ -18,6 +19,14 @@ export default function ChannelDetail({ channel }: { channel: Channel }) {
         ))}
       </Box>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+        <Box>
+          <Typography variant="caption" color="text.secondary" sx={{ mr: 1 }}>
+            {t('group')}
+          </Typography>
+          {groupList(channel.group).map((g) => (
+            <StatusChip key={g} label={g} color="info" sx={{ mr: 0.5 }} />
+          ))}
+        </Box>
         {channel.test_model && (
           <Box>
             <Typography variant="caption" color="text.secondary" sx={{ mr: 1 }}>

@@ -37,7 +37,7 @@ export default function ChannelFilters({ value, onChange, groups, tags }: { valu
   const { t } = useTranslation('channel');
   const text = (k: 'name' | 'models' | 'test_model' | 'key' | 'other', label: string) => <TextField size="small" label={label} value={value[k]} onChange={(e) => onChange({ ...value, [k]: e.target.value })} slotProps={{ htmlInput: { 'data-testid': `filter-${k}` } }} />;
   const select = (k: 'type' | 'status' | 'filter_tag' | 'group' | 'tag', label: string, items: { v: string | number; l: string }[]) => (
-    <TextField select size="small" label={label} value={value[k]} onChange={(e) => onChange({ ...value, [k]: typeof value[k] === 'number' ? Number(e.target.value) : e.target.value })}>
+    <TextField select size="small" label={label} value={value[k]} slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} onChange={(e) => onChange({ ...value, [k]: typeof value[k] === 'number' ? Number(e.target.value) : e.target.value })}>
       {items.map((i) => (
         <MenuItem key={String(i.v)} value={i.v}>
           {i.l}

@@ -61,7 +61,7 @@ export default function ChannelPage() {
   const columns: DataColumn<Channel>[] = [
     { field: 'id', header: t('id'), sortable: true, render: (c) => (isTagRow(c) ? <StatusChip label={t('tagChip')} color="secondary" variant="filled" /> : c.id) },
     { field: 'name', header: t('name'), sortable: true, render: (c) => (isTagRow(c) ? <Typography sx={{ fontWeight: 700 }}>{c.tag}</Typography> : c.name) },
-    { field: 'group', header: t('group'), hideOnPhone: true, render: (c) => <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>{groupList(c.group).map((g) => <StatusChip key={g} label={g} color="info" />)}</Box> },
+    { field: 'group', header: t('group'), hideOnPhone: true, hideBelow: 'xl', render: (c) => <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>{groupList(c.group).map((g) => <StatusChip key={g} label={g} color="info" />)}</Box> },
     { field: 'type', header: t('type'), sortable: true, render: (c) => <StatusChip label={typeName(c.type) ?? t('unknownType')} color={typeColor(c.type)} variant="outlined" /> },
     {
       field: 'status',
@@ -93,6 +93,7 @@ export default function ChannelPage() {
       field: 'actions',
       header: t('actions'),
       align: 'right',
+      pinned: true,
       render: (c) =>
         isTagRow(c) ? (
           <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
@@ -127,7 +128,6 @@ export default function ChannelPage() {
   return (
     <Box data-testid="channel-page">
       <PageHeader
-        title={t('title')}
         subtitle={t('subtitle')}
         actions={
           <ButtonGroup variant="contained">

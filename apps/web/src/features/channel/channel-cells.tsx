@@ -136,7 +136,7 @@ export function InlineNumber({ value, min, label, onSave }: { value: number; min
       error={invalid}
       onChange={(e) => setText(e.target.value)}
       onKeyDown={(e) => e.key === 'Enter' && void save()}
-      sx={{ width: 108 }}
+      sx={{ width: 96 }}
       slotProps={{
         htmlInput: { min, 'aria-label': label },
         input: {

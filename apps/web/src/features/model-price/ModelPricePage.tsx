@@ -109,11 +109,11 @@ export default function ModelPricePage() {
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={1} sx={{ alignItems: { md: 'center' } }}>
               {chipRow(
                 t('group'),
-                groups.map((g) => ({ value: g.symbol, label: <span>{g.name} <Box component="span" sx={{ color: g.ratio === 0 ? 'success.main' : g.ratio > 1 ? 'warning.main' : 'info.main', fontWeight: 700 }}>{g.ratio === 0 ? t('free') : `x${g.ratio}`}</Box></span> })),
+                groups.map((g) => ({ value: g.symbol, label: <span>{g.name} <Box component="span" sx={{ color: g.symbol === group ? 'inherit' : g.ratio === 0 ? 'success.main' : g.ratio > 1 ? 'warning.main' : 'info.main', fontWeight: 700 }}>{g.ratio === 0 ? t('free') : `x${g.ratio}`}</Box></span> })),
                 group,
                 (v) => { setGroup(v); setPage(0); },
               )}
-              <FormControlLabel sx={{ ml: { md: 'auto' } }} control={<Switch size="small" checked={filters.onlyGroup} onChange={(e) => setFilter('onlyGroup', e.target.checked)} />} label={t('onlyGroup')} />
+              <FormControlLabel sx={{ ml: { md: 'auto' } }} control={<Switch size="small" checked={filters.onlyGroup} onChange={(e) => setFilter('onlyGroup', e.target.checked)} />} label={<Typography variant="body2">{t('onlyGroup')}</Typography>} />
             </Stack>
           )}
         </Stack>

@@ -37,7 +37,7 @@ export default function PriceToolbar({ filters, onFilters, unit, onUnit, owners 
           },
         }}
       />
-      <TextField select size="small" label={t('type')} value={filters.type} onChange={(e) => set('type', e.target.value as PriceFilters['type'])}>
+      <TextField select size="small" label={t('type')} value={filters.type} slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} onChange={(e) => set('type', e.target.value as PriceFilters['type'])}>
         <MenuItem value="">{t('all')}</MenuItem>
         <MenuItem value="tokens">{t('byTokens')}</MenuItem>
         <MenuItem value="times">{t('byTimes')}</MenuItem>
@@ -50,7 +50,7 @@ export default function PriceToolbar({ filters, onFilters, unit, onUnit, owners 
           </MenuItem>
         ))}
       </TextField>
-      <TextField select size="small" label={t('locked')} value={filters.locked} onChange={(e) => set('locked', e.target.value as PriceFilters['locked'])}>
+      <TextField select size="small" label={t('locked')} value={filters.locked} slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} onChange={(e) => set('locked', e.target.value as PriceFilters['locked'])}>
         <MenuItem value="">{t('all')}</MenuItem>
         <MenuItem value="locked">{t('lockedYes')}</MenuItem>
         <MenuItem value="unlocked">{t('unlocked')}</MenuItem>

@@ -151,7 +151,6 @@ export default function PricingPage() {
   return (
     <Box data-testid="pricing-page">
       <PageHeader
-        title={t('title')}
         subtitle={t('subtitle')}
         actions={
           <ButtonGroup variant="contained">

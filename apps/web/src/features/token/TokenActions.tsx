@@ -62,7 +62,8 @@ function MenuButton({ label, icon, phone, testId, items }: { label: string; icon
 export default function TokenActions({ token, links, server, compact, onEdit, onDelete }: Props) {
   const { t } = useTranslation('token');
   const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  // icons instead of labelled buttons until the screen is wide enough for the whole row
+  const phone = useMediaQuery(theme.breakpoints.down('xl'));
   const [copyMenu, setCopyMenu] = useState<HTMLElement | null>(null);
   const [more, setMore] = useState<HTMLElement | null>(null);
   const key = withKeyPrefix(token.key);
@@ -70,22 +71,14 @@ export default function TokenActions({ token, links, server, compact, onEdit, on
 
   return (
     <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', alignItems: 'center' }}>
-      {phone ? (
-        <Tooltip title={t('copy')}>
-          <IconButton size="small" aria-label={t('copy')} data-testid="token-copy" onClick={() => void copyText(key, t('key'))}>
-            <ContentCopy fontSize="small" />
-          </IconButton>
-        </Tooltip>
-      ) : (
-        <ButtonGroup size="small" variant="contained">
-          <Button data-testid="token-copy" startIcon={<ContentCopy fontSize="small" />} onClick={() => void copyText(key, t('key'))}>
-            {t('copy')}
-          </Button>
-          <Button aria-label={t('copyLinks')} data-testid="token-copy-menu" onClick={(e) => setCopyMenu(e.currentTarget)} sx={{ px: 0.5 }}>
-            <ArrowDropDown />
-          </Button>
-        </ButtonGroup>
-      )}
+      <ButtonGroup size="small" variant={phone ? 'outlined' : 'contained'}>
+        <Button data-testid="token-copy" aria-label={t('copy')} startIcon={phone ? undefined : <ContentCopy fontSize="small" />} onClick={() => void copyText(key, t('key'))} sx={phone ? { px: 1, minWidth: 0 } : undefined}>
+          {phone ? <ContentCopy fontSize="small" /> : t('copy')}
+        </Button>
+        <Button aria-label={t('copyLinks')} data-testid="token-copy-menu" onClick={(e) => setCopyMenu(e.currentTarget)} sx={{ px: 0.25, minWidth: 0 }}>
+          <ArrowDropDown />
+        </Button>
+      </ButtonGroup>
       <Menu anchorEl={copyMenu} open={Boolean(copyMenu)} onClose={() => setCopyMenu(null)}>
         {filled.map((l) => (
           <MenuItem

@@ -83,7 +83,7 @@ export default function TokenPage() {
     </Tooltip>
   );
   const actions = (tk: Token) => <TokenActions token={tk} links={links} server={server} compact={inAdmin} onEdit={() => setDialog({ id: tk.id })} onDelete={() => setDeleting(tk)} />;
-  const billing: DataColumn<Token>[] = reliable ? [{ field: 'billing_tag', header: t('billingTag'), hideOnPhone: true, render: (tk) => tk.setting.billing_tag || '-' }] : [];
+  const billing: DataColumn<Token>[] = reliable ? [{ field: 'billing_tag', header: t('billingTag'), hideOnPhone: true, hideBelow: 'xl', render: (tk) => tk.setting.billing_tag || '-' }] : [];
 
   const columns: DataColumn<Token>[] = inAdmin
     ? [
@@ -93,9 +93,9 @@ export default function TokenPage() {
         ...billing,
         { field: 'status', header: t('statusLabel'), sortable: true, render: statusCell },
         { field: 'used_quota', header: t('usedRemain'), render: (tk) => <Stack><QuotaText quota={tk.used_quota} /><Typography variant="body2" color="text.secondary">{remaining(tk)}</Typography></Stack> },
-        { field: 'created_time', header: t('createdExpiry'), hideOnPhone: true, render: (tk) => <Stack><TimeText value={tk.created_time} /><Typography variant="body2" color="text.secondary">{expiry(tk)}</Typography></Stack> },
+        { field: 'created_time', header: t('createdExpiry'), hideOnPhone: true, hideBelow: 'lg', render: (tk) => <Stack><TimeText value={tk.created_time} /><Typography variant="body2" color="text.secondary">{expiry(tk)}</Typography></Stack> },
         { field: 'accessed_time', header: t('accessed'), sortable: true, render: (tk) => <TimeText value={tk.accessed_time} /> },
-        { field: 'actions', header: t('actions'), align: 'right', render: actions },
+        { field: 'actions', header: t('actions'), align: 'right', pinned: true, render: actions },
       ]
     : [
         { field: 'name', header: t('name'), sortable: true },
@@ -104,15 +104,14 @@ export default function TokenPage() {
         { field: 'status', header: t('statusLabel'), sortable: true, render: statusCell },
         { field: 'used_quota', header: t('used'), sortable: true, render: (tk) => <QuotaText quota={tk.used_quota} /> },
         { field: 'remain_quota', header: t('remain'), sortable: true, render: remaining },
-        { field: 'created_time', header: t('created'), sortable: true, hideOnPhone: true, render: (tk) => <TimeText value={tk.created_time} /> },
+        { field: 'created_time', header: t('created'), sortable: true, hideOnPhone: true, hideBelow: 'xl', render: (tk) => <TimeText value={tk.created_time} /> },
         { field: 'expired_time', header: t('expiry'), sortable: true, render: expiry },
-        { field: 'actions', header: t('actions'), align: 'right', render: actions },
+        { field: 'actions', header: t('actions'), align: 'right', pinned: true, render: actions },
       ];
 
   return (
     <Box data-testid="token-page">
       <PageHeader
-        title={t('title')}
         subtitle={t('subtitle')}
         actions={
           <Button variant="contained" startIcon={<Add />} onClick={() => setDialog({})} data-testid="token-create">
