@@ -9,12 +9,12 @@ export function ContentPreview({ text, name }: { text: string; name: string }) {
   const { t } = useTranslation('setting');
   const [open, setOpen] = useState(false);
   return (
-    <Box>
+    <Box sx={{ display: 'contents' }}>
       <Button size="small" startIcon={<VisibilityOutlined />} onClick={() => setOpen(!open)} disabled={!text.trim()} aria-expanded={open}>
         {open ? t('hidePreview') : t('preview')}
       </Button>
-      <Collapse in={open && Boolean(text.trim())} unmountOnExit>
-        <Box data-testid={`preview-${name}`} sx={{ mt: 1, p: 2, border: 1, borderColor: 'divider', borderRadius: 2, maxHeight: 420, overflow: 'auto' }}>
+      <Collapse in={open && Boolean(text.trim())} unmountOnExit sx={{ flexBasis: '100%' }}>
+        <Box data-testid={`preview-${name}`} sx={{ p: 2, border: 1, borderColor: 'divider', borderRadius: 2, maxHeight: 420, overflow: 'auto' }}>
           <RichContent text={text} minHeight="360px" />
         </Box>
       </Collapse>

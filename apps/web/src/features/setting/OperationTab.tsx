@@ -55,8 +55,8 @@ export function OperationTab({ options }: { options: OptionMap }) {
   return (
     <Stack spacing={3}>
       <SettingSection title={t('section.general')} testId="section-general">
-        <OptionFields fields={GENERAL} options={options} />
         <SwitchGrid names={['DisplayInCurrencyEnabled', 'ApproximateTokenEnabled']} options={options} />
+        <OptionFields fields={GENERAL} options={options} />
       </SettingSection>
       <SettingSection title={t('section.other')}>
         <SwitchGrid names={['MjNotifyEnabled', 'ClaudeAPIEnabled', 'GeminiAPIEnabled']} options={options} />
@@ -68,8 +68,8 @@ export function OperationTab({ options }: { options: OptionMap }) {
         <LogCleanup />
       </SettingSection>
       <SettingSection title={t('section.monitor')}>
-        <OptionFields fields={MONITOR} options={options} />
         <SwitchGrid names={['AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled']} options={options} />
+        <OptionFields fields={MONITOR} options={options} />
       </SettingSection>
       <SettingSection title={t('section.quota')}>
         <OptionFields fields={QUOTA} options={options} />

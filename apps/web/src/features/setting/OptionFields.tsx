@@ -10,7 +10,7 @@ interface Props {
   options: OptionMap;
   /** i18n key of the Save button (`save` by default). */
   saveLabel?: string;
-  /** Shown beside the fields (previews, callback URLs). */
+  /** Shown beside the Save button (a preview toggle and its panel). */
   children?: (drafts: Record<string, string>) => ReactNode;
   testId?: string;
 }
@@ -86,11 +86,11 @@ export function OptionFields({ fields, options, saveLabel = 'save', children, te
   return (
     <Stack spacing={2} data-testid={testId}>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' } }}>{fields.map(input)}</Box>
-      {children?.(drafts)}
-      <Box>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
         <Button variant="contained" onClick={() => void submit()} disabled={busy}>
           {t(saveLabel)}
         </Button>
+        {children?.(drafts)}
       </Box>
     </Stack>
   );
