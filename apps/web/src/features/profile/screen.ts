@@ -2,12 +2,11 @@ import { lazy } from 'react';
 import Icon from '@mui/icons-material/AccountCircleOutlined';
 import { defineScreens } from '../../lib/screen';
 
-// Placeholder until the profile screen lands: replace `page` with this feature's own page.
 export default defineScreens({
   id: 'profile',
   path: '/panel/profile',
   layout: 'panel',
   access: 'user',
   menu: { group: 'setting', order: 60, icon: Icon },
-  page: lazy(() => import('../../components/ComingSoon')),
+  page: lazy(() => import('./ProfilePage')),
 });

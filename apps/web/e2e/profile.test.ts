@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../server/test/harness';
+import { chromiumAvailable, noSidewaysScroll, SHOTS, signIn, startConsole, toasts, type Console } from './browser';
+
+describe.skipIf(!chromiumAvailable)('profile in Chromium', () => {
+  let c: Console;
+  beforeAll(async () => {
+    c = await startConsole();
+    const res = await new ApiClient(c.server.app).post('/api/user/register', { username: 'profiler', password: 'password123' });
+    expect(res.body.success, JSON.stringify(res.body)).toBe(true);
+  });
+  afterAll(async () => {
+    expect(c?.errors ?? []).toEqual([]);
+    await c?.close();
+  });
+
+  it('changes the display name, refuses a mismatched password and signs in with the new one', async () => {
+    const page = await c.open();
+    await signIn(page, 'profiler', 'password123');
+    await page.goto('/panel/profile');
+    expect(await page.getByTestId('profile-username').innerText()).toBe('profiler');
+    await page.getByTestId('display-name').fill('Pro Filer');
+    await page.getByTestId('new-password').fill('new-password-1');
+    await page.getByTestId('new-password2').fill('new-password-2');
+    await page.getByTestId('profile-submit').click();
+    await expect.poll(() => toasts(page)).toContainEqual(expect.stringContaining('两次输入的密码不一致'));
+    await page.getByTestId('new-password2').fill('new-password-1');
+    await page.getByTestId('profile-submit').click();
+    await expect.poll(() => toasts(page)).toContainEqual(expect.stringContaining('保存成功'));
+    await page.screenshot({ path: `${SHOTS}/profile-desktop-light.png` });
+
+    const check = new ApiClient(c.server.app);
+    const me = await check.login('profiler', 'new-password-1');
+    expect(me.id).toBeGreaterThan(0);
+    expect((await check.get('/api/user/self')).body.data.display_name).toBe('Pro Filer');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('display-name').inputValue()).toBe('Pro Filer');
+  });
+
+  it('generates an access token that manages the account through the API', async () => {
+    const page = await c.open();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signIn(page, 'profiler', 'new-password-1');
+    await page.goto('/panel/profile');
+    await page.getByTestId('profile-tab-token').click();
+    await page.getByTestId('access-token-generate').click();
+    const token = await page.getByTestId('access-token').innerText();
+    expect(token).toMatch(/^[0-9a-f]{32}$/);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+    const res = await c.server.app.inject({ method: 'GET', url: '/api/user/self', headers: { authorization: token } });
+    expect(JSON.parse(res.body).data.username).toBe('profiler');
+  });
+
+  it('lists the bindings and fits a phone in dark mode', async () => {
+    const page = await c.open({ width: 375, height: 780 });
+    await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
+    await signIn(page, 'profiler', 'new-password-1');
+    await page.goto('/panel/profile');
+    await page.getByTestId('profile-tab-binding').click();
+    expect(await page.getByTestId('binding-email').innerText()).toContain('未绑定');
+    // providers the site has not enabled have no row
+    expect(await page.getByTestId('binding-github').count()).toBe(0);
+    await noSidewaysScroll(page);
+    await page.screenshot({ path: `${SHOTS}/profile-phone-dark.png` });
+  });
+});
