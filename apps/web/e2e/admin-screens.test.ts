@@ -137,6 +137,9 @@ describe.skipIf(!chromiumAvailable)('admin screens in Chromium: users, groups, r
     expect(options.find((o) => o.key === 'LogConsumeEnabled')?.value).toBe('false');
     expect(options.find((o) => o.key === 'SystemName')?.value).toBe('Acme Hub');
 
+    await page.getByRole('button', { name: 'Clear old logs' }).click();
+    await expect.poll(() => toasts(page)).toContainEqual(expect.stringMatching(/^\d+ logs cleared$/));
+
     await page.locator('input[name=QuotaPerUnit]').fill('-1');
     await page.getByTestId('section-general').getByRole('button', { name: 'Save settings' }).click();
     await page.getByTestId('section-general').getByText('Value is too small').waitFor();
@@ -147,6 +150,11 @@ describe.skipIf(!chromiumAvailable)('admin screens in Chromium: users, groups, r
     await page.getByTestId('lockout-dialog').getByRole('button', { name: 'Cancel' }).click();
     await page.getByTestId('lockout-dialog').waitFor({ state: 'hidden' });
     expect(await page.getByRole('switch', { name: 'Allow sign-in with a password' }).isChecked()).toBe(true);
+
+    await page.locator('input[name=EmailDomainWhitelist]').fill('example.org');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Save whitelist' }).click();
+    await expect.poll(async () => ((await c.root.get('/api/option/')).body.data as Array<{ key: string; value: string }>).find((o) => o.key === 'EmailDomainWhitelist')?.value).toMatch(/,example\.org$/);
 
     for (const tab of ['operation', 'system', 'other']) {
       await page.goto(`/panel/setting#${tab}`);

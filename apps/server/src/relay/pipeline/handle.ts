@@ -66,7 +66,7 @@ export async function handleRelay(state: RelayState, req: FastifyRequest, reply:
       const contentType = String(res.headers['content-type'] ?? '');
       const streamed = abort && (contentType.includes('text/event-stream') || Boolean(route.adapter.streamFraming && contentType.includes(route.adapter.streamFraming.contentType)));
       // A stream request may still get a plain answer: read it whole before the responder owns the hold.
-      const whole = streamed ? undefined : transformAnswer(route.adapter, plan.endpoint, Buffer.isBuffer(res.body) ? (res as BufferedResponse) : await readWhole(res as UpstreamResponse));
+      const whole = streamed ? undefined : transformAnswer(route.adapter, plan.endpoint, Buffer.isBuffer(res.body) ? (res as BufferedResponse) : await readWhole(res as UpstreamResponse), body);
       const h = hold;
       hold = undefined; // from here the responder owns the hold and settles it
       if (whole) await respondJson(state, p, h, whole, reply);

@@ -25,7 +25,7 @@ function answerText(json: Record<string, unknown>): string {
 }
 
 /** Runs the adapter's answer conversion (providers whose answers are not OpenAI-shaped); may throw the provider's error. */
-export function transformAnswer(adapter: ProviderAdapter, endpoint: Endpoint, res: BufferedResponse): BufferedResponse {
+export function transformAnswer(adapter: ProviderAdapter, endpoint: Endpoint, res: BufferedResponse, request: unknown): BufferedResponse {
   if (!adapter.transformResponse || !String(res.headers['content-type'] ?? '').includes('json')) return res;
   let json: unknown;
   try {
@@ -33,7 +33,7 @@ export function transformAnswer(adapter: ProviderAdapter, endpoint: Endpoint, re
   } catch {
     return res;
   }
-  const body = Buffer.from(JSON.stringify(adapter.transformResponse(endpoint, json)));
+  const body = Buffer.from(JSON.stringify(adapter.transformResponse(endpoint, json, request)));
   return { ...res, headers: { ...res.headers, 'content-type': 'application/json' }, body };
 }
 

@@ -119,8 +119,8 @@ export interface ProviderAdapter {
   parseModels?(json: unknown): string[];
   /** The channel's upstream balance; `get` sends a GET through the channel's proxy and answers its JSON. */
   fetchBalance?(channel: ChannelTarget, get: (req: UpstreamRequest) => Promise<unknown>): Promise<number | null>;
-  /** A non-stream answer that is not OpenAI-shaped (or an error sent with 200) → OpenAI's shape; throws a HubError. */
-  transformResponse?(endpoint: Endpoint, json: unknown): unknown;
+  /** A non-stream answer that is not OpenAI-shaped (or an error sent with 200) → OpenAI's shape; throws a HubError. `request` is the OpenAI-shaped body that was built. */
+  transformResponse?(endpoint: Endpoint, json: unknown, request: unknown): unknown;
   /** createStreamMapper turns a foreign stream into OpenAI chunks, so a conversion to the door's format chains after it. */
   convertsStream?: boolean;
   /** For a channel type whose models speak different dialects (Vertex: Gemini and Claude): the adapter for one model. */

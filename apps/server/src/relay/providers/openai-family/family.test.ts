@@ -127,9 +127,9 @@ describe('OpenAI-dialect provider profiles', () => {
     expect(build(18, 'chat/completions', { model: 'SparkDesk-v3.5' }, { key: 'app|sec|key' }).headers.authorization).toBe('Bearer key:sec');
     expect(build(18, 'chat/completions', { model: 'SparkDesk-v3.5' }, { key: 'app|sec|key' }).body).toEqual({ model: 'generalv3.5' });
     expect([sparkModel('SparkDesk'), sparkModel('SparkDesk-v4.0'), sparkModel('SparkDesk-v9'), sparkModel('lite')]).toEqual(['general', '4.0Ultra', 'generalv9', 'lite']);
-    expect(() => adapterFor(18)!.transformResponse!('chat/completions', { code: 10013, message: 'input content audit failed' })).toThrow(/audit failed \(code 10013\)/);
+    expect(() => adapterFor(18)!.transformResponse!('chat/completions', { code: 10013, message: 'input content audit failed' }, {})).toThrow(/audit failed \(code 10013\)/);
     const fine = { code: 0, message: 'Success', choices: [] };
-    expect(adapterFor(18)!.transformResponse!('chat/completions', fine)).toBe(fine);
+    expect(adapterFor(18)!.transformResponse!('chat/completions', fine, {})).toBe(fine);
   });
 
   it('maps OpenAI-style and Mistral-style errors and scrubs keys', () => {

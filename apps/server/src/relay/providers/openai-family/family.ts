@@ -33,7 +33,7 @@ export interface FamilyProfile {
   parseModels?: (json: unknown) => string[];
   balance?: BalanceQuery;
   /** Turns a 200 answer that is really an error (or not OpenAI-shaped) into OpenAI's shape. */
-  transformResponse?: (endpoint: Endpoint, json: unknown) => unknown;
+  transformResponse?: (endpoint: Endpoint, json: unknown, request: unknown) => unknown;
 }
 
 /** The base URL a profile talks to: the channel's own, else the profile's default, else the catalogue's. */
@@ -52,7 +52,7 @@ function headers(profile: FamilyProfile, channel: ChannelTarget, json: boolean):
 }
 
 /** Mistral-style errors put `message` at the top level; everything else is OpenAI's `{error}`. */
-function mapFamilyError(status: number, body: string): HubError {
+export function mapFamilyError(status: number, body: string): HubError {
   try {
     const parsed = JSON.parse(body) as { error?: unknown; message?: unknown; type?: unknown; code?: unknown };
     if (parsed && !parsed.error && typeof parsed.message === 'string') {

@@ -1,0 +1,121 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeHttp, sendJson, type Received } from './fake-http.js';
+
+export interface NativeBehaviour {
+  /** Answer every call with this status and the provider's own error body. */
+  status?: number;
+}
+
+export const PROMPT_TOKENS = 10;
+const WORDS = ['Hello', 'from', 'the', 'provider'];
+const TEXT = WORDS.join(' ');
+
+/** Balance answers, in each provider's own shape (relay.md §7.3). */
+const BALANCES: Record<string, unknown> = {
+  '/user/balance': { is_available: true, balance_infos: [{ currency: 'CNY', total_balance: '42.50', granted_balance: '0', topped_up_balance: '42.50' }] },
+  '/v1/users/me/balance': { code: 0, data: { available_balance: 49, voucher_balance: 0, cash_balance: 49 }, scode: '0x0', status: true },
+  '/v1/user/info': { code: 20000, message: 'OK', status: true, data: { id: 'u', balance: '1.5', chargeBalance: '2', totalBalance: '3.5' } },
+  '/api/v1/credits': { data: { total_credits: 20, total_usage: 4.25 } },
+  '/v1/dashboard/billing/subscription': { object: 'billing_subscription', has_payment_method: true, hard_limit_usd: 100 },
+  '/v1/dashboard/billing/usage': { object: 'list', total_usage: 1234 },
+};
+
+/**
+ * One HTTP server speaking several providers' real wire formats, chosen by path:
+ * Azure OpenAI deployments (`api-key` header, `api-version` required), Ollama
+ * (`/api/chat` NDJSON streams, `/api/embed`, `/api/tags`), Cohere v2 (`/v2/chat`
+ * named SSE events, `/v2/rerank`, `/v1/models`), Ali DashScope generation (SSE with
+ * `event:result`), and the balance APIs of DeepSeek, Moonshot, SiliconFlow,
+ * OpenRouter and OpenAI's dashboard billing. Every answer: prompt 10 tokens, 4 words.
+ */
+export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
+  protected keyOf(req: IncomingMessage): string {
+    return String(req.headers['api-key'] ?? String(req.headers.authorization ?? '').replace(/^Bearer /, ''));
+  }
+
+  protected async handle(req: Received, res: ServerResponse): Promise<void> {
+    const b = this.behaviour(req.key);
+    if (req.path in BALANCES) return sendJson(res, BALANCES[req.path]);
+    if (req.path.startsWith('/openai/')) return this.azure(req, res, b);
+    if (req.path.startsWith('/api/v1/services/')) return this.dashscope(req, res, b);
+    if (req.path.startsWith('/api/')) return this.ollama(req, res, b);
+    if (req.path.startsWith('/v2/') || req.path === '/v1/models') return this.cohere(req, res, b);
+    sendJson(res, { error: { message: `fake has no ${req.path}` } }, 404);
+  }
+
+  private azure(req: Received, res: ServerResponse, b: NativeBehaviour) {
+    if (!req.query.get('api-version')) return sendJson(res, { error: { code: '404', message: 'Resource not found' } }, 404);
+    if (b.status) return sendJson(res, { error: { code: '401', message: 'Access denied due to invalid subscription key or wrong API endpoint.' } }, b.status);
+    if (req.path === '/openai/deployments') return sendJson(res, { data: [{ id: 'gpt4o-deploy', model: 'gpt-4o', object: 'deployment' }], object: 'list' });
+    const m = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(req.path);
+    if (!m) return sendJson(res, { error: { code: '404', message: 'Resource not found' } }, 404);
+    const base = { id: 'chatcmpl-az', created: 1700000000, model: decodeURIComponent(m[1]) };
+    const usage = { prompt_tokens: PROMPT_TOKENS, completion_tokens: WORDS.length, total_tokens: PROMPT_TOKENS + WORDS.length };
+    if (!req.body.stream) {
+      return sendJson(res, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: TEXT }, finish_reason: 'stop' }], usage });
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const chunk = (delta: unknown, finish: string | null) => ({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+    for (const [i, w] of WORDS.entries()) res.write(`data: ${JSON.stringify(chunk({ content: i ? ` ${w}` : w }, null))}\n\n`);
+    res.write(`data: ${JSON.stringify(chunk({}, 'stop'))}\n\n`);
+    if (req.body.stream_options?.include_usage) res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage })}\n\n`);
+    res.end('data: [DONE]\n\n');
+  }
+
+  private ollama(req: Received, res: ServerResponse, b: NativeBehaviour) {
+    if (b.status) return sendJson(res, { error: 'unauthorized' }, b.status);
+    if (req.path === '/api/tags') return sendJson(res, { models: [{ name: 'llama3.2:latest', model: 'llama3.2:latest', size: 1 }, { name: 'qwen3:8b', model: 'qwen3:8b', size: 2 }] });
+    if (req.path === '/api/embed') {
+      const inputs = Array.isArray(req.body.input) ? req.body.input : [req.body.input];
+      return sendJson(res, { model: req.body.model, embeddings: inputs.map(() => [0.5, -0.25]), prompt_eval_count: 3 });
+    }
+    if (req.path !== '/api/chat') return sendJson(res, { error: `unknown path ${req.path}` }, 404);
+    const base = { model: req.body.model, created_at: '2025-01-01T00:00:00Z' };
+    const done = { ...base, message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: PROMPT_TOKENS, eval_count: WORDS.length };
+    // Ollama streams unless the request says `stream: false`.
+    if (req.body.stream === false) return sendJson(res, { ...done, message: { role: 'assistant', content: TEXT } });
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    for (const [i, w] of WORDS.entries()) res.write(`${JSON.stringify({ ...base, message: { role: 'assistant', content: i ? ` ${w}` : w }, done: false })}\n`);
+    res.end(`${JSON.stringify(done)}\n`);
+  }
+
+  private cohere(req: Received, res: ServerResponse, b: NativeBehaviour) {
+    if (b.status) return sendJson(res, { id: 'e', message: 'invalid api token' }, b.status);
+    if (req.path === '/v1/models') return sendJson(res, { models: [{ name: 'command-r-plus', endpoints: ['chat'] }, { name: 'command-a-03-2025', endpoints: ['chat'] }] });
+    if (req.path === '/v2/rerank') {
+      const results = (req.body.documents as string[]).map((_, index) => ({ index, relevance_score: 1 / (index + 1) })).slice(0, req.body.top_n ?? undefined);
+      return sendJson(res, { id: 'rr-1', results, meta: { billed_units: { search_units: 1 } } });
+    }
+    if (req.path !== '/v2/chat') return sendJson(res, { message: 'not found' }, 404);
+    const usage = { billed_units: { input_tokens: PROMPT_TOKENS, output_tokens: WORDS.length }, tokens: { input_tokens: PROMPT_TOKENS + 200, output_tokens: WORDS.length } };
+    if (!req.body.stream) {
+      return sendJson(res, { id: 'co-1', finish_reason: 'COMPLETE', message: { role: 'assistant', content: [{ type: 'text', text: TEXT }] }, usage });
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const ev = (type: string, rest: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...rest })}\n\n`);
+    ev('message-start', { id: 'co-1', delta: { message: { role: 'assistant', content: [], tool_plan: '', tool_calls: [], citations: [] } } });
+    ev('content-start', { index: 0, delta: { message: { content: { type: 'text', text: '' } } } });
+    for (const [i, w] of WORDS.entries()) ev('content-delta', { index: 0, delta: { message: { content: { text: i ? ` ${w}` : w } } } });
+    ev('content-end', { index: 0 });
+    ev('message-end', { delta: { finish_reason: 'COMPLETE', usage } });
+    res.end();
+  }
+
+  private dashscope(req: Received, res: ServerResponse, b: NativeBehaviour) {
+    if (b.status) return sendJson(res, { code: 'InvalidApiKey', message: 'Invalid API-key provided.', request_id: 'r-err' }, b.status);
+    if (req.path.endsWith('/text-embedding')) {
+      const texts = req.body.input.texts as string[];
+      return sendJson(res, { output: { embeddings: texts.map((_, i) => ({ text_index: i, embedding: [i, 1] })) }, usage: { total_tokens: 5 }, request_id: 'r-emb' });
+    }
+    const answer = (content: string, finish: string, out: number) => ({
+      output: { choices: [{ message: { role: 'assistant', content }, finish_reason: finish }] },
+      usage: { input_tokens: PROMPT_TOKENS, output_tokens: out, total_tokens: PROMPT_TOKENS + out },
+      request_id: 'r-1',
+    });
+    if (req.headers['x-dashscope-sse'] !== 'enable') return sendJson(res, answer(TEXT, 'stop', WORDS.length));
+    res.writeHead(200, { 'content-type': 'text/event-stream;charset=UTF-8' });
+    const events = [...WORDS.map((w, i) => answer(i ? ` ${w}` : w, 'null', i + 1)), answer('', 'stop', WORDS.length)];
+    for (const [i, e] of events.entries()) res.write(`id:${i + 1}\nevent:result\n:HTTP_STATUS/200\ndata:${JSON.stringify(e)}\n\n`);
+    res.end();
+  }
+}

@@ -1,0 +1,145 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '../harness.js';
+import { FakeNativeProviders, PROMPT_TOKENS } from '../fakes/native-providers.js';
+import { relayFixture, type RelayFixture } from './fixture.js';
+
+const TEXT = 'Hello from the provider';
+
+/** Native provider adapters through the gateway with the official SDKs, against fakes speaking each provider's wire format. */
+describe.each(testDialects())('provider adapters on %s', (dialect) => {
+  let f: RelayFixture;
+  const up = new FakeNativeProviders();
+  const MODELS = ['azure-gpt', 'ollama-llama', 'ollama-embed', 'cohere-cmd', 'cohere-rerank', 'qwen-plus'];
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    await up.start();
+    f = await relayFixture(dialect);
+    await f.server.ctx.db.deleteFrom('prices').where('model', 'in', MODELS).execute();
+    await f.server.ctx.db.insertInto('prices').values(MODELS.map((model) => ({ model, type: 'tokens', channel_type: 1, input: 1, output: 1 }))).execute();
+    await f.server.ctx.store.publish('prices:changed', '');
+    ids.azure = await f.addChannel({ type: 3, key: 'az-key', base_url: up.url, other: '2024-10-21', models: 'azure-gpt', model_mapping: '{"azure-gpt":"+gpt4o-deploy"}' });
+    ids.ollama = await f.addChannel({ type: 39, key: 'ol-key', base_url: up.url, models: 'ollama-llama,ollama-embed' });
+    ids.cohere = await f.addChannel({ type: 36, key: 'co-key', base_url: up.url, models: 'cohere-cmd,cohere-rerank' });
+    ids.ali = await f.addChannel({ type: 17, key: 'ali-key', base_url: up.url, models: 'qwen-plus' });
+  });
+  afterAll(async () => {
+    await f?.close();
+    await up.close();
+  });
+
+  async function lastLog(userId: number) {
+    await f.flush();
+    return f.server.ctx.db.selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  }
+
+  async function chatBoth(model: string) {
+    const { key, userId } = await f.newUser({ quota: 100_000 });
+    const client = f.openai(key);
+    const answer = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
+    expect(answer.choices[0].message.content).toBe(TEXT);
+    expect(answer.usage).toMatchObject({ prompt_tokens: PROMPT_TOKENS, completion_tokens: 4 });
+    expect(await lastLog(userId)).toMatchObject({ model_name: model, prompt_tokens: PROMPT_TOKENS, completion_tokens: 4, quota: 14, estimated: 0 });
+    const stream = await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+    let text = '';
+    let usage: unknown;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      if (chunk.usage) usage = chunk.usage;
+    }
+    expect(text).toBe(TEXT);
+    expect(usage).toMatchObject({ prompt_tokens: PROMPT_TOKENS, completion_tokens: 4 });
+    expect(await lastLog(userId)).toMatchObject({ is_stream: 1, prompt_tokens: PROMPT_TOKENS, completion_tokens: 4, estimated: 0 });
+    return key;
+  }
+
+  it('Azure: deployment URL from the mapped model, api-version from other, api-key header; JSON and stream', async () => {
+    await chatBoth('azure-gpt');
+    const got = up.forKey('az-key').filter((r) => r.path.endsWith('/chat/completions'));
+    expect(got.map((r) => r.path)).toEqual(['/openai/deployments/gpt4o-deploy/chat/completions', '/openai/deployments/gpt4o-deploy/chat/completions']);
+    expect(got[0].query.get('api-version')).toBe('2024-10-21');
+    expect(got[0].headers.authorization).toBeUndefined();
+    expect(got[1].body.stream_options).toEqual({ include_usage: true });
+  });
+
+  it('Ollama: /api/chat JSON and NDJSON stream, /api/embed through the SDK default base64 embeddings', async () => {
+    const key = await chatBoth('ollama-llama');
+    const chats = up.forKey('ol-key').filter((r) => r.path === '/api/chat');
+    expect(chats.map((r) => r.body.stream)).toEqual([false, true]);
+    expect(chats[0].body.messages).toEqual([{ role: 'user', content: 'hi' }]);
+    const emb = await f.openai(key).embeddings.create({ model: 'ollama-embed', input: ['a', 'b'] });
+    expect(emb.data.map((d) => d.embedding)).toEqual([[0.5, -0.25], [0.5, -0.25]]);
+    expect(emb.usage).toEqual({ prompt_tokens: 3, total_tokens: 3 });
+  });
+
+  it('Cohere: /v2/chat JSON and named SSE events, billed on billed_units; rerank through /v1/rerank', async () => {
+    const key = await chatBoth('cohere-cmd');
+    const res = await fetch(`${f.url}/v1/rerank`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'cohere-rerank', query: 'q', documents: ['first', 'second'], top_n: 2, return_documents: true }),
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.results).toEqual([{ index: 0, relevance_score: 1, document: { text: 'first' } }, { index: 1, relevance_score: 0.5, document: { text: 'second' } }]);
+    expect(up.forKey('co-key').at(-1)).toMatchObject({ path: '/v2/rerank', body: { documents: ['first', 'second'], top_n: 2 } });
+  });
+
+  it('Ali DashScope: native generation JSON and incremental SSE', async () => {
+    await chatBoth('qwen-plus');
+    const got = up.forKey('ali-key');
+    expect(got[0]).toMatchObject({ path: '/api/v1/services/aigc/text-generation/generation', body: { input: { messages: [{ role: 'user', content: 'hi' }] }, parameters: { result_format: 'message' } } });
+    expect(got[1].headers['x-dashscope-sse']).toBe('enable');
+  });
+
+  it('the Claude door streams from an Ollama channel (NDJSON → OpenAI chunks → Anthropic events)', async () => {
+    const { key } = await f.newUser({ quota: 100_000 });
+    const stream = new Anthropic({ apiKey: key, baseURL: f.url, maxRetries: 0 }).messages.stream({ model: 'ollama-llama', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
+    const message = await stream.finalMessage();
+    expect(message.content[0]).toMatchObject({ type: 'text', text: TEXT });
+    expect(message.usage.output_tokens).toBe(4);
+  });
+
+  it('provider errors reach the caller in OpenAI shape with the provider message', async () => {
+    const badId = await f.addChannel({ type: 17, key: 'ali-bad', base_url: up.url, models: 'qwen-bad' });
+    up.behave('ali-bad', { status: 400 });
+    const { key } = await f.newUser({ quota: 100_000 });
+    const error = await f.openai(key).chat.completions.create({ model: 'qwen-bad', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('Invalid API-key provided.');
+    expect(error.error).toMatchObject({ code: 'InvalidApiKey' });
+    await f.root.delete(`/api/channel/${badId}`);
+  });
+
+  it('channel tests and model lists work for native types', async () => {
+    for (const id of [ids.azure, ids.ollama, ids.cohere, ids.ali]) {
+      const res = await f.root.get(`/api/channel/test/${id}`);
+      expect(res.body).toMatchObject({ success: true });
+    }
+    const list = (body: object) => f.root.post('/api/channel/provider_models_list', body);
+    expect((await list({ type: 39, key: 'x', base_url: up.url })).body.data).toEqual(['llama3.2:latest', 'qwen3:8b']);
+    expect((await list({ type: 36, key: 'x', base_url: up.url })).body.data).toEqual(['command-r-plus', 'command-a-03-2025']);
+    expect((await list({ type: 3, key: 'x', base_url: up.url, other: '2024-10-21' })).body.data).toEqual(['gpt4o-deploy']);
+  });
+
+  it('balances through /api/channel/update_balance/:id in each provider\'s own API', async () => {
+    const cases: Array<[number, string, number]> = [
+      [28, up.url, 42.5],
+      [29, up.url, 7],
+      [45, up.url, 3.5],
+      [20, `${up.url}/api`, 15.75],
+      [1, up.url, 100 - 12.34],
+    ];
+    for (const [type, base, expected] of cases) {
+      const id = await f.addChannel({ type, key: `bal-${type}`, base_url: base, models: `bal-${type}` });
+      const res = await f.root.get(`/api/channel/update_balance/${id}`);
+      expect(res.body, `type ${type}`).toMatchObject({ success: true });
+      expect(res.body.balance).toBeCloseTo(expected);
+      expect((await f.root.get(`/api/channel/${id}`)).body.data.balance).toBeCloseTo(expected);
+    }
+    expect(up.forKey('bal-28')[0].path).toBe('/user/balance');
+    const none = await f.addChannel({ type: 30, key: 'bal-30', base_url: up.url, models: 'bal-30' });
+    expect((await f.root.get(`/api/channel/update_balance/${none}`)).body).toMatchObject({ success: false, balance: 0 });
+  });
+});
