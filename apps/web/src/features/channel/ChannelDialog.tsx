@@ -8,6 +8,7 @@ import { showError, showSuccess } from '../../lib/toast';
 import { JsonField } from '../../components/data';
 import { BASE_URL_REQUIRED, OTHER_FIELD, changeType, channelToForm, formToBody, validateChannelForm, type ChannelFormErrors, type ChannelFormState } from './channel-form';
 import ModelsField from './ModelsField';
+import PluginFields from './PluginFields';
 import ProviderModelsDialog from './ProviderModelsDialog';
 import { useChannelLookups } from './use-channel-lookups';
 
@@ -20,7 +21,7 @@ interface Props {
 }
 
 /** Fields a tag member shares with its tag: edited through the tag only. */
-const TAG_SHARED = ['type', 'group', 'models', 'model_mapping', 'model_headers', 'custom_parameter', 'disabled_stream', 'proxy', 'test_model', 'only_chat', 'pre_cost', 'compatible_response', 'allow_extra_body'] as const;
+const TAG_SHARED = ['type', 'group', 'models', 'model_mapping', 'model_headers', 'custom_parameter', 'disabled_stream', 'proxy', 'test_model', 'only_chat', 'pre_cost', 'compatible_response', 'allow_extra_body', 'plugin'] as const;
 
 async function load(mode: ChannelDialogMode): Promise<Channel | null> {
   if (mode.kind === 'edit') return api<Channel>(`/api/channel/${mode.id}`);
@@ -194,6 +195,7 @@ export default function ChannelDialog({ mode, onClose, onSaved }: Props) {
               {sw('compatible_response', t('compatibleResponse'))}
               {sw('allow_extra_body', t('allowExtraBody'))}
             </Stack>
+            <PluginFields type={form.type} value={form.plugin} onChange={(v) => set('plugin', v)} disabled={locked('plugin')} />
           </Stack>
         )}
       </DialogContent>

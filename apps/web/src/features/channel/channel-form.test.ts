@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changeType, channelToForm, formToBody, splitModels, validateChannelForm } from './channel-form';
+import { cleanPlugins } from './channel-plugins';
 import { formatBalance, groupList, responseColor } from './channel-ui';
 
 describe('channel form', () => {
@@ -82,5 +83,13 @@ describe('channel form', () => {
     expect(formatBalance(1, 5)).toBe('$5.00');
     expect(groupList('vip, default')).toEqual(['default', 'vip']);
     expect(groupList('')).toEqual(['default']);
+  });
+
+  it('keeps only the current type\'s plugin values, drops empty ones, and resets them on a type change', () => {
+    expect(cleanPlugins(16, { web_search: { enable: true }, web_browser: { enable: false }, retrieval: { knowledge_id: ' k1 ', prompt_template: '' }, voice: { alloy: 'x' } })).toEqual({ web_search: { enable: true }, retrieval: { knowledge_id: 'k1' } });
+    expect(cleanPlugins(1, { web_search: { enable: true } })).toBeNull();
+    const f = { ...channelToForm({ type: 25, plugin: { code_execution: { enable: true } } }), name: 'g' };
+    expect(formToBody(f).plugin).toEqual({ code_execution: { enable: true } });
+    expect(changeType(f, 16).plugin).toEqual({});
   });
 });

@@ -1,3 +1,4 @@
+import { cleanPlugins, type PluginValues } from './channel-plugins';
 import { CHANNEL_TYPE_BY_ID, isValidJson, isValidModelPattern, trimTrailingSlash, type Channel } from '@one-hub/contract';
 
 /** The channel dialog's fields as edited (console-screens §3.3). Lists are arrays; JSON editors hold text. */
@@ -24,6 +25,7 @@ export interface ChannelFormState {
   allow_extra_body: boolean;
   priority: string;
   weight: string;
+  plugin: PluginValues;
 }
 
 export type ChannelFormErrors = Partial<Record<keyof ChannelFormState, string>>;
@@ -80,6 +82,7 @@ export function channelToForm(c?: Partial<Channel> | null): ChannelFormState {
     allow_extra_body: c?.allow_extra_body ?? false,
     priority: String(c?.priority ?? 0),
     weight: String(c?.weight ?? 1),
+    plugin: (c?.plugin as PluginValues | null | undefined) ?? {},
   };
 }
 
@@ -91,6 +94,8 @@ export function changeType(f: ChannelFormState, type: number): ChannelFormState 
     type,
     models: f.models.length ? f.models : [...(catalogue?.models ?? [])],
     test_model: f.test_model || (catalogue?.models[0] ?? ''),
+    // another type's plugin parameters mean nothing here
+    plugin: {},
   };
 }
 
@@ -156,6 +161,7 @@ export function formToBody(f: ChannelFormState) {
     allow_extra_body: f.allow_extra_body,
     priority: Number(f.priority),
     weight: Number(f.weight),
+    plugin: cleanPlugins(f.type, f.plugin),
   };
 }
 
