@@ -15,6 +15,7 @@ import { autoDisable } from './auto-disable.js';
 import { respondJson, transformAnswer } from './respond-json.js';
 import { respondStream } from './respond-stream.js';
 import { releaseHold } from './settle.js';
+import { startHeartbeat } from './heartbeat.js';
 
 export interface Hold {
   route: RoutedChannel;
@@ -30,6 +31,19 @@ export interface Hold {
  */
 export async function handleRelay(state: RelayState, req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, door?: DoorInput): Promise<void> {
   const p = await prepare(state, req, endpoint, door);
+  const beat = startHeartbeat(p, reply);
+  if (!beat) return attempts(state, req, reply, endpoint, p);
+  try {
+    await attempts(state, req, reply, endpoint, p);
+  } catch (error) {
+    // Once a keep-alive has opened the response, the final error is written into it.
+    if (!beat.writeError(error)) throw error;
+  } finally {
+    beat.stop();
+  }
+}
+
+async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, p: Prepared): Promise<void> {
   const { ctx, selector } = state;
   const tried = new Set<number>();
   if (p.caller.excludedChannel) tried.add(p.caller.excludedChannel);

@@ -7,6 +7,7 @@ import type { Hold } from './handle.js';
 import { releaseHold, settle } from './settle.js';
 import { countText } from '../tokenizer.js';
 import { exactPrompt } from './prepare.js';
+import { answerStarts } from './heartbeat.js';
 import { dialectResponseToHub, hubToDoorResponse } from '../bridge/response.js';
 import { billingUsage } from '../bridge/usage.js';
 import { emptyUsage as emptyNormalUsage } from '../formats/index.js';
@@ -67,7 +68,8 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
     usage = { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: await countText(p.model, text) };
   }
   settle(state, p, hold, { usage, estimated, requestId: reply.request.id, ip: reply.request.ip });
-  reply.status(res.statusCode).header('content-type', contentType).send(bytes);
+  if (answerStarts(reply)) reply.raw.end(bytes); // a heartbeat already sent the 200
+  else reply.status(res.statusCode).header('content-type', contentType).send(bytes);
 }
 
 /** A converted answer: the channel's dialect → hub → the door's shape, billed on the normalised usage. */
@@ -88,5 +90,6 @@ async function respondConverted(state: RelayState, p: Prepared, hold: Hold, json
   const usage = billingUsage(normal!, hold.route.adapter.dialect);
   settle(state, p, hold, { usage, estimated, requestId: reply.request.id, ip: reply.request.ip });
   const body = hubToDoorResponse(p.endpoint, converted.hub, normal!, p.body as Record<string, unknown>);
-  reply.status(200).header('content-type', 'application/json').send(JSON.stringify(body));
+  if (answerStarts(reply)) reply.raw.end(JSON.stringify(body));
+  else reply.status(200).header('content-type', 'application/json').send(JSON.stringify(body));
 }

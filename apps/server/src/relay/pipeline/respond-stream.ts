@@ -10,6 +10,7 @@ import { releaseHold, settle } from './settle.js';
 import { HubError } from '../../common/errors.js';
 import { countText } from '../tokenizer.js';
 import { exactPrompt } from './prepare.js';
+import { answerStarts } from './heartbeat.js';
 import { createBridgeStream } from '../bridge/stream.js';
 import { chainMappers } from '../providers/shared/chain.js';
 import type { Frame, StreamMapper } from '../providers/types.js';
@@ -88,8 +89,9 @@ export async function respondStream(
   }
 
   const raw = reply.raw;
+  const opened = answerStarts(reply); // a heartbeat may already have sent the 200
   reply.hijack();
-  raw.writeHead(200, {
+  if (!opened) raw.writeHead(200, {
     'content-type': p.jsonArray ? 'application/json; charset=utf-8' : 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',
