@@ -2,12 +2,11 @@ import { lazy } from 'react';
 import Icon from '@mui/icons-material/AccountBalanceWalletOutlined';
 import { defineScreens } from '../../lib/screen';
 
-// Placeholder until the topup screen lands: replace `page` with this feature's own page.
 export default defineScreens({
   id: 'topup',
   path: '/panel/topup',
   layout: 'panel',
   access: 'user',
   menu: { group: 'billing', order: 10, icon: Icon },
-  page: lazy(() => import('../../components/ComingSoon')),
+  page: lazy(() => import('./TopupPage')),
 });
