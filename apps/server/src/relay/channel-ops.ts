@@ -36,6 +36,8 @@ export async function testChannel(ctx: AppContext, channel: ChannelRow, model?: 
     const res = await sendUpstream(req, { proxy: channel.proxy, proxyKey: route.target.key, signal: AbortSignal.timeout(60_000) });
     const text = await res.body.text();
     if (res.statusCode >= 400) throw route.adapter.mapError(res.statusCode, text);
+    // Some providers (Tencent, Spark) report failures inside a 200 answer.
+    if (route.adapter.transformResponse) route.adapter.transformResponse(plan.endpoint, JSON.parse(text), plan.converted ?? hub);
     const ms = Date.now() - started;
     await ctx.db.updateTable('channels').set({ response_time: ms, test_time: nowSeconds() }).where('id', '=', channel.id).execute();
     const slow = ms > ctx.options.get('ChannelDisableThreshold') * 1000;

@@ -9,9 +9,10 @@ import { FAMILY_ADAPTERS } from './openai-family/index.js';
 import { ollama } from './ollama/index.js';
 import { cohere } from './cohere/index.js';
 import { ali } from './ali/index.js';
+import { hunyuan } from './hunyuan/index.js';
 
 /** The registry: the only file that lists providers. */
-const ADAPTERS: ProviderAdapter[] = [openAICompatible, anthropic, gemini, bedrock, vertex, ...FAMILY_ADAPTERS, ollama, cohere, ali];
+const ADAPTERS: ProviderAdapter[] = [openAICompatible, anthropic, gemini, bedrock, vertex, ...FAMILY_ADAPTERS, ollama, cohere, ali, hunyuan];
 
 const BY_TYPE = new Map<number, ProviderAdapter>();
 for (const adapter of ADAPTERS) for (const type of adapter.types) BY_TYPE.set(type, adapter);
