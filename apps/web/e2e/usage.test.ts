@@ -128,6 +128,42 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     await admin.getByTestId('table-empty').waitFor();
   });
 
+  it('shows administrators the site totals, period charts and multi-user statistics with a CSV', async () => {
+    const admin = await c.open({ width: 1440 });
+    await signIn(admin, 'root', ROOT_PASSWORD);
+    await admin.goto('/panel/analytics');
+    await expect.poll(() => admin.getByTestId('card-users-value').innerText()).toBe('2');
+    expect(await admin.getByTestId('card-channels-value').innerText()).toBe('2');
+    await expect.poll(() => admin.getByTestId('chart-cost-total').innerText()).toMatch(/\$[1-9]\d*\.\d{3}|\$0\.(?!000)\d{3}/);
+    expect(await admin.getByTestId('chart-requests-total').innerText()).toContain('2');
+    await admin.getByLabel('分组方式').click();
+    await admin.getByRole('option', { name: '模型', exact: true }).click();
+    await admin.getByTestId('period-search').click();
+    await admin.getByTestId('chart-cost').locator('.apexcharts-legend-text', { hasText: 'e2e-chat' }).waitFor();
+    await admin.waitForTimeout(600);
+    await admin.screenshot({ path: `${SHOTS}/analytics-desktop-light.png`, fullPage: true });
+
+    await admin.getByTestId('analytics-tab-multi').click();
+    await admin.getByTestId('multi-usernames').fill('chatter, root');
+    await admin.getByTestId('multi-search').click();
+    const card = admin.getByTestId('user-stats-chatter');
+    await card.waitFor();
+    expect(await card.innerText()).toMatch(/请求数\s+2/);
+    const [download] = await Promise.all([admin.waitForEvent('download'), admin.getByTestId('multi-export').click()]);
+    expect(download.suggestedFilename()).toMatch(/^multi_user_stats_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = await new Promise<string>((resolve, reject) => {
+      void download.createReadStream().then((stream) => {
+        let text = '';
+        stream.on('data', (d: Buffer) => (text += d.toString()));
+        stream.on('end', () => resolve(text));
+        stream.on('error', reject);
+      });
+    });
+    expect(csv.split(/\r?\n/).find((l) => l.startsWith('chatter,'))).toMatch(/^chatter,2,/);
+    await admin.waitForTimeout(800); // chart animation
+    await admin.screenshot({ path: `${SHOTS}/analytics-multi-desktop-light.png`, fullPage: true });
+  });
+
   it('fits a phone in dark mode', async () => {
     const phone = await c.open({ width: 375, height: 780 });
     await phone.addInitScript(() => localStorage.setItem('theme', 'dark'));

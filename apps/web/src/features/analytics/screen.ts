@@ -2,12 +2,11 @@ import { lazy } from 'react';
 import Icon from '@mui/icons-material/InsightsOutlined';
 import { defineScreens } from '../../lib/screen';
 
-// Placeholder until the analytics screen lands: replace `page` with this feature's own page.
 export default defineScreens({
   id: 'analytics',
   path: '/panel/analytics',
   layout: 'panel',
   access: 'admin',
   menu: { group: 'dashboard', order: 20, icon: Icon },
-  page: lazy(() => import('../../components/ComingSoon')),
+  page: lazy(() => import('./AnalyticsPage')),
 });
