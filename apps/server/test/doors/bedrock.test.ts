@@ -119,6 +119,62 @@ describe.each(testDialects())('Bedrock channels on %s', (dialect) => {
     bedrock.behave('AKIDGATEWAY', {});
   });
 
+  it('fails over, free of charge, a 200 event stream whose first frame is an exception: nothing reaches the client from it', async () => {
+    const model = 'claude-3-haiku-20240307';
+    await f.unitPrice(model);
+    const throttled = await f.addChannel({ type: 32, key: bedrock.addCredentials('AKIDTHROTTLED', 'secret-t'), base_url: bedrock.url, models: model, priority: 10 });
+    const healthy = await f.addChannel({ type: 32, key: bedrock.addCredentials('AKIDHEALTHY', 'secret-h'), base_url: bedrock.url, models: model, priority: 0 });
+    bedrock.behave('AKIDTHROTTLED', { streamException: { type: 'throttlingException', message: 'Too many tokens, please wait before trying again.' } });
+    bedrock.behave('AKIDHEALTHY', { content: 'Served by the second channel' });
+    await f.setOption('RetryTimes', 1);
+    try {
+      const { key, userId } = await f.newUser({ quota: 100_000 });
+      const stream = f.anthropic(key).messages.stream({ model, max_tokens: 100, messages: [{ role: 'user', content: 'go' }] });
+      const events: string[] = [];
+      stream.on('streamEvent', (e) => events.push(e.type));
+      const message = await stream.finalMessage();
+      expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: 'Served by the second channel' })]);
+      expect(events.filter((e) => e === 'message_start')).toHaveLength(1);
+      expect(bedrock.forKey('AKIDTHROTTLED')).toHaveLength(1);
+      await f.flush();
+      const logs = await f.server.ctx.db.selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 2).execute();
+      expect(logs).toEqual([expect.objectContaining({ channel_id: healthy, is_stream: 1, prompt_tokens: 10, completion_tokens: 5, quota: 15 })]);
+      const user = await f.server.ctx.db.selectFrom('users').select('used_quota').where('id', '=', userId).executeTakeFirstOrThrow();
+      expect(Number(user.used_quota)).toBe(15);
+
+      // With no channel left the client gets the exception as an error status, not a 200 stream.
+      await f.setOption('RetryTimes', 0);
+      const failed = await f.anthropic(key).messages.create({ model, max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'go' }] }).catch((e) => e);
+      expect(failed).toBeInstanceOf(Anthropic.APIError);
+      expect(failed.status).toBe(502);
+      expect(JSON.stringify(failed.error)).toContain('throttlingException: Too many tokens');
+      expect(bedrock.forKey('AKIDTHROTTLED')).toHaveLength(2);
+      expect(bedrock.forKey('AKIDHEALTHY')).toHaveLength(1);
+      expect(throttled).not.toBe(healthy);
+    } finally {
+      await f.setOption('RetryTimes', 0);
+    }
+  });
+
+  it('treats a 200 JSON answer to a stream request as the error it reports (relay.md §5.8)', async () => {
+    const model = 'claude-3-haiku-20240307';
+    bedrock.behave('AKIDTHROTTLED', { plainStreamAnswer: { message: 'Model is getting throttled. Try your request again.' } });
+    const { key, userId } = await f.newUser({ quota: 100_000 });
+    const failed = await f.anthropic(key).messages.create({ model, max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'go' }] }).catch((e) => e);
+    expect(failed).toBeInstanceOf(Anthropic.APIError);
+    expect(failed.status).toBe(502);
+    expect(JSON.stringify(failed.error)).toContain('Model is getting throttled');
+    await f.flush();
+    const user = await f.server.ctx.db.selectFrom('users').select(['used_quota', 'quota']).where('id', '=', userId).executeTakeFirstOrThrow();
+    expect(Number(user.used_quota)).toBe(0);
+    expect(Number(user.quota)).toBe(100_000);
+
+    // The same answer to a plain request is a normal JSON body, passed on as Bedrock's answer.
+    bedrock.behave('AKIDTHROTTLED', {});
+    const plain = await f.anthropic(key).messages.create({ model, max_tokens: 100, messages: [{ role: 'user', content: 'go' }] });
+    expect(plain.content[0]).toMatchObject({ type: 'text' });
+  });
+
   it('signs nothing for a Bedrock API key channel and sends it as Bearer; the console channel test works', async () => {
     await f.unitPrice('claude-opus-4-1-20250805');
     const id = await f.addChannel({ type: 32, key: bedrock.addApiKey('ABSKgatewaykey'), base_url: bedrock.url, models: 'claude-opus-4-1-20250805' });

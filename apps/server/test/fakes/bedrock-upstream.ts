@@ -7,6 +7,14 @@ import { bedrockChunk, bedrockException } from './eventstream-encode.js';
 
 export type { ClaudeBehaviour } from './claude-answer.js';
 
+/** Bedrock's own failure modes beside the Claude ones. */
+export interface BedrockBehaviour extends ClaudeBehaviour {
+  /** Open the event stream with this exception as its first frame (how Bedrock reports throttling mid-call). */
+  streamException?: { type: string; message: string };
+  /** Answer a stream request with this JSON body and status 200 instead of an event stream. */
+  plainStreamAnswer?: unknown;
+}
+
 const ERROR_TYPES: Record<number, string> = {
   400: 'ValidationException',
   403: 'AccessDeniedException',
@@ -36,7 +44,7 @@ function bedrockError(res: ServerResponse, status: number, message: string, type
  * fake's region) made with a registered secret, or a registered API key as
  * Bearer. Behaviours are chosen by access key id (or API key).
  */
-export class FakeBedrock extends FakeHttp<ClaudeBehaviour> {
+export class FakeBedrock extends FakeHttp<BedrockBehaviour> {
   private secrets = new Map<string, { secret: string; sessionToken?: string }>();
   private apiKeys = new Set<string>();
 
@@ -134,7 +142,12 @@ export class FakeBedrock extends FakeHttp<ClaudeBehaviour> {
     const answer = claudeAnswer(req.body, b);
     const counts = { 'x-amzn-bedrock-input-token-count': String(answer.usage.input_tokens), 'x-amzn-bedrock-output-token-count': String(answer.usage.output_tokens), 'x-amzn-requestid': 'fake-request-id' };
     if (match[2] === 'invoke') return sendJson(res, claudeMessage(model, answer), 200, counts);
+    if (b.plainStreamAnswer !== undefined) return sendJson(res, b.plainStreamAnswer, 200, { 'x-amzn-requestid': 'fake-request-id' });
     res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'fake-request-id' });
+    if (b.streamException) {
+      res.end(bedrockException(b.streamException.type, b.streamException.message));
+      return;
+    }
     const metrics = { inputTokenCount: answer.usage.input_tokens, outputTokenCount: answer.usage.output_tokens, invocationLatency: 120, firstByteLatency: 40 };
     const pieces = claudeEvents(model, answer, b)
       .filter((e) => e.type !== 'ping') // Bedrock does not relay pings

@@ -79,6 +79,8 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       }
       const contentType = String(res.headers['content-type'] ?? '');
       const streamed = abort && (contentType.includes('text/event-stream') || Boolean(route.adapter.streamFraming && contentType.includes(route.adapter.streamFraming.contentType)));
+      // Bedrock answers a stream request with a plain body only to report an error (relay.md §5.8).
+      if (abort && !streamed && route.adapter.streamFraming) throw route.adapter.mapError(502, (await readWhole(res as UpstreamResponse)).body.toString('utf8'));
       // A stream request may still get a plain answer: read it whole before the responder owns the hold.
       const whole = streamed ? undefined : transformAnswer(route.adapter, plan.endpoint, Buffer.isBuffer(res.body) ? (res as BufferedResponse) : await readWhole(res as UpstreamResponse), body);
       const h = hold;

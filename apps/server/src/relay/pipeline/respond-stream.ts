@@ -62,7 +62,8 @@ export const DRAIN_AFTER_DISCONNECT_MS = 30_000;
  *   comes, bill the prompt plus the tokens actually delivered;
  * - upstream breaks off: the client gets an error event (no [DONE]), delivered tokens
  *   are billed and the log row says so;
- * - upstream fails before its first byte: nothing was sent, the hold is released and
+ * - upstream fails before its first event (no byte, or an exception as the first
+ *   frame, as Bedrock reports throttling): nothing was sent, the hold is released and
  *   the attempt fails over.
  */
 export async function respondStream(
@@ -73,19 +74,48 @@ export async function respondStream(
   reply: FastifyReply,
   abort: AbortController,
 ): Promise<void> {
-  // Nothing is sent to the client before upstream's first byte: a stream that fails
+  const body = p.body as Record<string, unknown>;
+  const askedUsage = Boolean((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage);
+  const mapper = mapperFor(p, hold, askedUsage);
+  const writer = new FrameWriter(p.jsonArray);
+  const pending: string[] = [];
+  let events = 0;
+  let sawEnd = false;
+  const onEvent = (event: { data: string; event?: string }) => {
+    events++;
+    if (event.data === '[DONE]' || event.event === 'response.completed' || event.event === 'message_stop') sawEnd = true;
+    for (const frame of mapper.onEvent(event.data, event.event)) pending.push(writer.render(frame, event.event));
+  };
+  const parser = createParser({ onEvent });
+  // Upstreams that do not speak SSE (Bedrock's binary event stream) bring their own decoder.
+  const framing = hold.route.adapter.streamFraming?.create();
+  const decoder = new TextDecoder();
+  const feed = (chunk: Buffer) => (framing ? framing.push(chunk, onEvent) : parser.feed(decoder.decode(chunk, { stream: true })));
+
+  // Nothing is sent to the client before upstream's first event: a stream that fails
   // before it costs nothing and fails over like any other failed attempt.
   const chunks = res.body[Symbol.asyncIterator]();
-  let first: IteratorResult<Buffer>;
+  let firstByteMs: number | undefined;
+  let failure: string | undefined;
+  let upstreamError: string | undefined;
   try {
-    first = await chunks.next();
+    while (events === 0 && !failure) {
+      const next = await chunks.next();
+      if (next.done) failure = 'ended';
+      else {
+        firstByteMs ??= Date.now() - p.startedAt;
+        feed(next.value as Buffer);
+      }
+    }
   } catch (error) {
-    releaseHold(state, p, hold);
-    throw new HubError(502, `upstream stream failed before its first byte: ${(error as Error).message}`, { retryable: true });
+    // A failure decoded after some events of the same chunk is a mid-stream break: those events go out first.
+    if (events === 0) failure = `failed: ${(error as Error).message}`;
+    else upstreamError = (error as Error).message;
   }
-  if (first.done) {
+  if (failure) {
     releaseHold(state, p, hold);
-    throw new HubError(502, 'upstream stream ended before its first byte', { retryable: true });
+    res.body.destroy();
+    throw new HubError(502, `upstream stream ${failure} before its first ${firstByteMs === undefined ? 'byte' : 'event'}`, { retryable: true });
   }
 
   const raw = reply.raw;
@@ -98,16 +128,10 @@ export async function respondStream(
     'x-accel-buffering': 'no',
     'x-oneapi-request-id': reply.request.id,
   });
-  const body = p.body as Record<string, unknown>;
-  const askedUsage = Boolean((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage);
-  const mapper = mapperFor(p, hold, askedUsage);
-  const writer = new FrameWriter(p.jsonArray);
 
   let clientGone = false;
   let deliveredText: string | null = null;
   let finished = false;
-  let sawEnd = false;
-  let firstByteMs: number | undefined;
   let drainTimer: NodeJS.Timeout | undefined;
   raw.on('close', () => {
     if (finished) return;
@@ -116,31 +140,19 @@ export async function respondStream(
     drainTimer = setTimeout(() => abort.abort(), DRAIN_AFTER_DISCONNECT_MS);
     drainTimer.unref();
   });
-
-  const pending: string[] = [];
-  const onEvent = (event: { data: string; event?: string }) => {
-    if (event.data === '[DONE]' || event.event === 'response.completed' || event.event === 'message_stop') sawEnd = true;
-    for (const frame of mapper.onEvent(event.data, event.event)) pending.push(writer.render(frame, event.event));
+  const flush = async () => {
+    const frames = pending.join('');
+    pending.length = 0;
+    if (!clientGone && frames && !raw.write(frames)) await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
   };
-  const parser = createParser({ onEvent });
-  // Upstreams that do not speak SSE (Bedrock's binary event stream) bring their own decoder.
-  const framing = hold.route.adapter.streamFraming?.create();
 
-  let upstreamError: string | undefined;
-  const decoder = new TextDecoder();
   try {
-    for (let next: IteratorResult<Buffer> = first; !next.done; next = await chunks.next()) {
-      const chunk = next.value;
-      firstByteMs ??= Date.now() - p.startedAt;
-      if (framing) framing.push(chunk as Buffer, onEvent);
-      else parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
-      if (clientGone || !pending.length) {
-        pending.length = 0;
-        continue;
+    if (!upstreamError) {
+      await flush();
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+        feed(next.value as Buffer);
+        await flush();
       }
-      const frames = pending.join('');
-      pending.length = 0;
-      if (!raw.write(frames)) await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
     }
   } catch (error) {
     if (!clientGone) upstreamError = (error as Error).message;
