@@ -1,7 +1,7 @@
 import { HubError } from '../../common/errors.js';
 import {
-  anthropicRequestToHub, FormatError, GEMINI_BLOCK_NONE_SAFETY, geminiRequestToHub, hubRequestToAnthropic, hubRequestToGemini, responsesRequestToHub,
-  type AnthropicRequest, type GeminiRequest, type HubRequest, type ResponsesRequest,
+  anthropicRequestToHub, FormatError, GEMINI_BLOCK_NONE_SAFETY, geminiRequestToHub, hubRequestToAnthropic, hubRequestToGemini, parseResponsesRequest, responsesRequestToHub,
+  type AnthropicRequest, type GeminiRequest, type HubRequest,
 } from '../formats/index.js';
 import type { Dialect, Endpoint } from '../providers/types.js';
 
@@ -44,7 +44,7 @@ export function doorToHub(door: Endpoint, body: Record<string, unknown>, model: 
       case 'generateContent':
         return geminiRequestToHub(body as unknown as GeminiRequest, { model, stream }).value;
       case 'responses':
-        return responsesRequestToHub(body as unknown as ResponsesRequest).value;
+        return responsesRequestToHub(parseResponsesRequest(body)).value;
       default:
         throw new HubError(400, `endpoint ${door} cannot be converted`, { code: 'unsupported_endpoint' });
     }

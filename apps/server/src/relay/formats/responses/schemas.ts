@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { parseWith } from '../openai/schemas.js';
 import type { ResponsesRequest } from './types.js';
 
-const item = z.looseObject({ type: z.string().optional(), role: z.string().optional() });
+const parts = z.array(z.looseObject({ type: z.string() }));
+const item = z.looseObject({
+  type: z.string().optional(),
+  role: z.string().optional(),
+  content: z.union([z.string(), parts]).optional(),
+  output: z.union([z.string(), parts]).optional(),
+  arguments: z.string().optional(),
+});
 
 export const responsesRequestSchema = z.looseObject({
   model: z.string().min(1),
