@@ -5,6 +5,7 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import MoreVert from '@mui/icons-material/MoreVert';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import LinkOff from '@mui/icons-material/LinkOff';
+import OpenInNew from '@mui/icons-material/OpenInNew';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Channel } from '@one-hub/contract';
@@ -12,6 +13,7 @@ import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
 import { ConfirmDialog } from '../../components/data';
 import { runTest } from './channel-cells';
+import { providerConsole } from './channel-ui';
 
 interface Props {
   channel: Channel;
@@ -91,6 +93,12 @@ export default function ChannelActions({ channel, inTagTable, onEdit, onChanged 
           <ListItemIcon><ContentCopy fontSize="small" /></ListItemIcon>
           {t('clone')}
         </MenuItem>
+        {providerConsole(channel.type) && (
+          <MenuItem component="a" href={providerConsole(channel.type)} target="_blank" rel="noopener noreferrer" onClick={() => setMore(null)}>
+            <ListItemIcon><OpenInNew fontSize="small" /></ListItemIcon>
+            {t('openProvider')}
+          </MenuItem>
+        )}
         {inTagTable && (
           <MenuItem onClick={() => { setMore(null); setConfirm('untag'); }}>
             <ListItemIcon><LinkOff fontSize="small" /></ListItemIcon>

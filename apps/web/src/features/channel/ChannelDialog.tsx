@@ -211,7 +211,10 @@ export default function ChannelDialog({ mode, onClose, onSaved }: Props) {
         open={fetching}
         request={{ id: kind === 'edit' ? (mode as { id: number }).id : undefined, type: form.type, key: form.key, base_url: form.base_url.trim(), other: form.other.trim(), proxy: form.proxy.trim() }}
         onClose={() => setFetching(false)}
-        onApply={(models, overwrite) => set('models', overwrite ? models : [...new Set([...form.models, ...models])])}
+        mappingText={form.model_mapping}
+        onApply={(models, overwrite, mapping) =>
+          setForm((f) => ({ ...f, models: overwrite ? models : [...new Set([...f.models, ...models])], model_mapping: mapping ? JSON.stringify(mapping, null, 2) : f.model_mapping }))
+        }
       />
     </Dialog>
   );

@@ -3,17 +3,21 @@ import { Alert, Box, Button, Checkbox, CircularProgress, Dialog, DialogActions, 
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { describeError } from '../../lib/error-handler';
+import { DEFAULT_MAPPING_OPTIONS, applyMapping, readMapping, type MappingOptions } from './model-mapping';
 
 interface Props {
   open: boolean;
   /** What the provider call needs: the form's type, key, base URL, other, proxy (and id for the stored key). */
   request: { id?: number; type: number; key: string; base_url: string; other: string; proxy: string };
   onClose: () => void;
-  onApply: (models: string[], overwrite: boolean) => void;
+  /** The form's current mapping text: the generator adds to it. */
+  mappingText: string;
+  /** `mapping`: the new mapping when "add to model mapping" is on. */
+  onApply: (models: string[], overwrite: boolean, mapping?: Record<string, string>) => void;
 }
 
 /** "Get model list from provider": asks the provider, then adds (or replaces with) the checked models. */
-export default function ProviderModelsDialog({ open, request, onClose, onApply }: Props) {
+export default function ProviderModelsDialog({ open, request, mappingText, onClose, onApply }: Props) {
   const { t } = useTranslation('channel');
   const [models, setModels] = useState<string[] | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
@@ -21,6 +25,10 @@ export default function ProviderModelsDialog({ open, request, onClose, onApply }
   const [loading, setLoading] = useState(false);
   const [filter, setFilter] = useState('');
   const [overwrite, setOverwrite] = useState(false);
+  const [mapOn, setMapOn] = useState(false);
+  const [mapOpts, setMapOpts] = useState<MappingOptions>(DEFAULT_MAPPING_OPTIONS);
+  const preview = mapOn ? applyMapping([...chosen], mapOpts, readMapping(mappingText)) : null;
+  const setOpt = <K extends keyof MappingOptions>(k: K, v: MappingOptions[K]) => setMapOpts((o) => ({ ...o, [k]: v }));
 
   const load = async () => {
     setLoading(true);
@@ -73,6 +81,23 @@ export default function ProviderModelsDialog({ open, request, onClose, onApply }
               ))}
             </Box>
             <FormControlLabel control={<Switch checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} />} label={t('overwriteModels')} />
+            <FormControlLabel control={<Switch checked={mapOn} onChange={(e) => setMapOn(e.target.checked)} data-testid="mapping-switch" />} label={t('addToMapping')} />
+            {mapOn && preview && (
+              <Stack spacing={1} sx={{ pl: 1, borderLeft: 3, borderColor: 'divider' }}>
+                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+                  <TextField size="small" label={t('removePrefix')} value={mapOpts.removePrefix} onChange={(e) => setOpt('removePrefix', e.target.value)} />
+                  <TextField size="small" label={t('removeSuffix')} value={mapOpts.removeSuffix} onChange={(e) => setOpt('removeSuffix', e.target.value)} />
+                </Stack>
+                <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 2 }}>
+                  {(['lastSegment', 'plus', 'lowercase', 'skipMapped', 'overwrite'] as const).map((k) => (
+                    <FormControlLabel key={k} control={<Checkbox size="small" checked={mapOpts[k]} onChange={(e) => setOpt(k, e.target.checked)} />} label={t(`mapping.${k}`)} />
+                  ))}
+                </Box>
+                <Box component="pre" data-testid="mapping-preview" sx={{ m: 0, p: 1, bgcolor: 'action.hover', borderRadius: 1, fontSize: 12, maxHeight: 160, overflow: 'auto' }}>
+                  {JSON.stringify(preview.mapping, null, 2)}
+                </Box>
+              </Stack>
+            )}
           </Stack>
         )}
       </DialogContent>
@@ -84,7 +109,8 @@ export default function ProviderModelsDialog({ open, request, onClose, onApply }
           variant="contained"
           disabled={!models || chosen.size === 0}
           onClick={() => {
-            onApply([...chosen], overwrite);
+            if (preview) onApply(preview.names, overwrite, preview.mapping);
+            else onApply([...chosen], overwrite);
             onClose();
           }}
         >

@@ -35,3 +35,25 @@ export function groupList(group: string): string[] {
     .sort();
   return list.length ? list : ['default'];
 }
+
+/** Provider consoles the ⋮ menu can open (types without one have no menu entry). */
+const PROVIDER_CONSOLES: Record<number, string> = {
+  1: 'https://platform.openai.com/usage',
+  3: 'https://portal.azure.com',
+  14: 'https://console.anthropic.com',
+  16: 'https://open.bigmodel.cn',
+  17: 'https://dashscope.console.aliyun.com',
+  20: 'https://openrouter.ai/settings/credits',
+  25: 'https://aistudio.google.com',
+  28: 'https://platform.deepseek.com',
+  29: 'https://platform.moonshot.cn',
+  30: 'https://console.mistral.ai',
+  31: 'https://console.groq.com',
+  36: 'https://dashboard.cohere.com',
+  45: 'https://cloud.siliconflow.cn',
+  47: 'https://jina.ai',
+  56: 'https://console.x.ai',
+};
+export function providerConsole(type: number): string | undefined {
+  return PROVIDER_CONSOLES[type];
+}
