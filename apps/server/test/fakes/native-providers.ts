@@ -25,18 +25,21 @@ const BALANCES: Record<string, unknown> = {
  * Azure OpenAI deployments (`api-key` header, `api-version` required), Ollama
  * (`/api/chat` NDJSON streams, `/api/embed`, `/api/tags`), Cohere v2 (`/v2/chat`
  * named SSE events, `/v2/rerank`, `/v1/models`), Ali DashScope generation (SSE with
- * `event:result`), and the balance APIs of DeepSeek, Moonshot, SiliconFlow,
+ * `event:result`), Baidu ERNIE (client-credential token, `error_code` inside 200 answers,
+ * `is_end` streams), and the balance APIs of DeepSeek, Moonshot, SiliconFlow,
  * OpenRouter and OpenAI's dashboard billing. Every answer: prompt 10 tokens, 4 words.
  */
 export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
-  protected keyOf(req: IncomingMessage): string {
-    return String(req.headers['api-key'] ?? String(req.headers.authorization ?? '').replace(/^Bearer /, ''));
+  protected keyOf(req: IncomingMessage, query: URLSearchParams): string {
+    const baidu = query.get('access_token') ?? query.get('client_id');
+    return baidu ?? String(req.headers['api-key'] ?? String(req.headers.authorization ?? '').replace(/^Bearer /, ''));
   }
 
   protected async handle(req: Received, res: ServerResponse): Promise<void> {
     const b = this.behaviour(req.key);
     if (req.path in BALANCES) return sendJson(res, BALANCES[req.path]);
     if (req.path.startsWith('/openai/')) return this.azure(req, res, b);
+    if (req.path === '/oauth/2.0/token' || req.path.startsWith('/rpc/2.0/')) return this.ernie(req, res);
     if (req.path.startsWith('/api/v1/services/')) return this.dashscope(req, res, b);
     if (req.path.startsWith('/api/')) return this.ollama(req, res, b);
     if (req.path.startsWith('/v2/') || req.path === '/v1/models') return this.cohere(req, res, b);
@@ -98,6 +101,23 @@ export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
     for (const [i, w] of WORDS.entries()) ev('content-delta', { index: 0, delta: { message: { content: { text: i ? ` ${w}` : w } } } });
     ev('content-end', { index: 0 });
     ev('message-end', { delta: { finish_reason: 'COMPLETE', usage } });
+    res.end();
+  }
+
+  private ernie(req: Received, res: ServerResponse) {
+    if (req.path === '/oauth/2.0/token') {
+      if (req.query.get('client_secret') !== 'good-secret') return sendJson(res, { error: 'invalid_client', error_description: 'unknown client id' }, 401);
+      return sendJson(res, { access_token: `tok-${req.query.get('client_id')}`, expires_in: 2592000, scope: 'public' });
+    }
+    if (!req.query.get('access_token')?.startsWith('tok-')) return sendJson(res, { error_code: 110, error_msg: 'Access token invalid or no longer valid' });
+    const usage = (out: number) => ({ prompt_tokens: PROMPT_TOKENS, completion_tokens: out, total_tokens: PROMPT_TOKENS + out });
+    const base = { id: 'as-1', object: 'chat.completion', created: 1700000000 };
+    if (!req.body.stream) return sendJson(res, { ...base, result: TEXT, is_truncated: false, need_clear_history: false, usage: usage(WORDS.length) });
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const [i, w] of WORDS.entries()) {
+      const last = i === WORDS.length - 1;
+      res.write(`data: ${JSON.stringify({ ...base, sentence_id: i, is_end: last, is_truncated: false, result: i ? ` ${w}` : w, need_clear_history: false, usage: usage(i + 1) })}\n\n`);
+    }
     res.end();
   }
 

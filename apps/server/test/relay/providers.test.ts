@@ -10,7 +10,7 @@ const TEXT = 'Hello from the provider';
 describe.each(testDialects())('provider adapters on %s', (dialect) => {
   let f: RelayFixture;
   const up = new FakeNativeProviders();
-  const MODELS = ['azure-gpt', 'ollama-llama', 'ollama-embed', 'cohere-cmd', 'cohere-rerank', 'qwen-plus'];
+  const MODELS = ['azure-gpt', 'ollama-llama', 'ollama-embed', 'cohere-cmd', 'cohere-rerank', 'qwen-plus', 'ERNIE-4.0-8K'];
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -23,6 +23,7 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     ids.ollama = await f.addChannel({ type: 39, key: 'ol-key', base_url: up.url, models: 'ollama-llama,ollama-embed' });
     ids.cohere = await f.addChannel({ type: 36, key: 'co-key', base_url: up.url, models: 'cohere-cmd,cohere-rerank' });
     ids.ali = await f.addChannel({ type: 17, key: 'ali-key', base_url: up.url, models: 'qwen-plus' });
+    ids.baidu = await f.addChannel({ type: 15, key: 'ernie-client|good-secret', base_url: up.url, models: 'ERNIE-4.0-8K' });
   });
   afterAll(async () => {
     await f?.close();
@@ -93,6 +94,14 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     expect(got[1].headers['x-dashscope-sse']).toBe('enable');
   });
 
+  it('Baidu ERNIE: access token fetched once, model mapped to its endpoint, JSON and is_end stream', async () => {
+    await chatBoth('ERNIE-4.0-8K');
+    const got = up.forKey('tok-ernie-client');
+    expect(got.map((r) => r.path)).toEqual(Array(2).fill('/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions_pro'));
+    expect(up.forKey('ernie-client').filter((r) => r.path === '/oauth/2.0/token')).toHaveLength(1);
+    expect(got[0].body.messages).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
   it('the Claude door streams from an Ollama channel (NDJSON → OpenAI chunks → Anthropic events)', async () => {
     const { key } = await f.newUser({ quota: 100_000 });
     const stream = new Anthropic({ apiKey: key, baseURL: f.url, maxRetries: 0 }).messages.stream({ model: 'ollama-llama', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
@@ -113,7 +122,7 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
   });
 
   it('channel tests and model lists work for native types', async () => {
-    for (const id of [ids.azure, ids.ollama, ids.cohere, ids.ali]) {
+    for (const id of [ids.azure, ids.ollama, ids.cohere, ids.ali, ids.baidu]) {
       const res = await f.root.get(`/api/channel/test/${id}`);
       expect(res.body).toMatchObject({ success: true });
     }

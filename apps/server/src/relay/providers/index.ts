@@ -10,9 +10,10 @@ import { ollama } from './ollama/index.js';
 import { cohere } from './cohere/index.js';
 import { ali } from './ali/index.js';
 import { hunyuan } from './hunyuan/index.js';
+import { baidu } from './baidu/index.js';
 
 /** The registry: the only file that lists providers. */
-const ADAPTERS: ProviderAdapter[] = [openAICompatible, anthropic, gemini, bedrock, vertex, ...FAMILY_ADAPTERS, ollama, cohere, ali, hunyuan];
+const ADAPTERS: ProviderAdapter[] = [openAICompatible, anthropic, gemini, bedrock, vertex, ...FAMILY_ADAPTERS, ollama, cohere, ali, hunyuan, baidu];
 
 const BY_TYPE = new Map<number, ProviderAdapter>();
 for (const adapter of ADAPTERS) for (const type of adapter.types) BY_TYPE.set(type, adapter);

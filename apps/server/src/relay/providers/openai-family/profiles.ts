@@ -46,8 +46,6 @@ export const FAMILY_PROFILES: FamilyProfile[] = [
     },
   },
   { name: 'zhipu', types: [16], endpoints: ['chat/completions', 'embeddings', 'images/generations'], prefix: '', auth: zhipuAuth, models: null },
-  // Qianfan v2 (bearer API keys); the legacy client-credential API is not served.
-  { name: 'baidu-qianfan', types: [15], endpoints: CHAT_EMBED, defaultBase: 'https://qianfan.baidubce.com', prefix: '/v2', streamUsage: true },
   // Spark's HTTP API (the WebSocket API of the original is not served).
   {
     name: 'xunfei-spark',
