@@ -1,11 +1,14 @@
 import type { ReactNode } from 'react';
-import { render } from '@testing-library/react';
+import { configure, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { SnackbarProvider } from 'notistack';
 import { vi } from 'vitest';
 import { makeStore } from '../store';
+
+// Two cores shared by many test runs: give slow renders time before a findBy gives up.
+configure({ asyncUtilTimeout: 5000 });
 
 /** Renders console UI with the app's providers (store, queries, router, toasts) for component tests. */
 export function renderWithProviders(ui: ReactNode, { route = '/' }: { route?: string } = {}) {

@@ -19,7 +19,7 @@ afterEach(() => {
 const posts = () => api!.calls.filter((c) => c.method === 'POST');
 const field = (label: RegExp) => screen.getByLabelText(label);
 
-describe('redemption dialog', () => {
+describe('redemption dialog', { timeout: 20_000 }, () => {
   it('requires a name and at least one code, and sends nothing until both are right', async () => {
     api = fakeApi();
     renderWithProviders(<RedemptionDialog open onClose={() => undefined} onSaved={() => undefined} />);

@@ -72,6 +72,7 @@ export default function RedemptionPage() {
       field: 'actions',
       header: t('actions'),
       align: 'right',
+      pinned: true,
       render: (r) => (
         <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center' }}>
           <CopyButton text={r.key} label={t('copy')} toastLabel={t('code')} />
@@ -90,7 +91,6 @@ export default function RedemptionPage() {
   return (
     <Box data-testid="redemption-page">
       <PageHeader
-        title={t('title')}
         subtitle={t('subtitle')}
         actions={
           <Button variant="contained" startIcon={<Add />} onClick={() => setDialog({})} data-testid="redemption-create">

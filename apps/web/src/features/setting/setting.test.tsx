@@ -21,7 +21,7 @@ afterEach(() => {
 const puts = () => api!.calls.filter((c) => c.method === 'PUT').map((c) => c.body);
 const GENERAL: FieldSpec[] = [{ key: 'QuotaPerUnit', input: 'number', min: 0 }, { key: 'RetryTimes', input: 'number', min: 0 }, { key: 'SMTPToken' }];
 
-describe('settings sections', () => {
+describe('settings sections', { timeout: 20_000 }, () => {
   it('refuses a negative number in place and sends nothing', async () => {
     api = fakeApi();
     renderWithProviders(<OptionFields fields={GENERAL} options={{ QuotaPerUnit: '500000', RetryTimes: '0' }} />);
@@ -81,7 +81,7 @@ describe('settings sections', () => {
   });
 });
 
-describe('chat-link grid', () => {
+describe('chat-link grid', { timeout: 20_000 }, () => {
   it('validates a row with the shared rule and saves the links as JSON', async () => {
     api = fakeApi();
     renderWithProviders(<ChatLinksEditor options={{ ChatLinks: JSON.stringify([{ name: 'A', url: 'https://a/{key}', show: true, sort: 1 }]) }} />);

@@ -16,7 +16,7 @@ afterEach(() => {
 const writes = () => api!.calls.filter((c) => c.method !== 'GET');
 const type = (label: RegExp, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
-describe('user group dialog', () => {
+describe('user group dialog', { timeout: 20_000 }, () => {
   it('requires an English symbol, a name and a ratio, and checks the upgrade range', async () => {
     api = fakeApi();
     renderWithProviders(<UserGroupDialog open onClose={() => undefined} onSaved={() => undefined} />);

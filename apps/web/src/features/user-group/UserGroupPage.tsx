@@ -62,6 +62,7 @@ export default function UserGroupPage() {
       field: 'actions',
       header: t('actions'),
       align: 'right',
+      pinned: true,
       render: (g) => (
         <RowMenu
           items={[
@@ -76,7 +77,6 @@ export default function UserGroupPage() {
   return (
     <Box data-testid="user-group-page">
       <PageHeader
-        title={t('title')}
         subtitle={t('subtitle')}
         actions={
           <Button variant="contained" startIcon={<Add />} onClick={() => setDialog({})} data-testid="user-group-create">

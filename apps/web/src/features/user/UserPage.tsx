@@ -55,10 +55,10 @@ export default function UserPage() {
     { field: 'group', header: t('group'), render: (u) => <StatusChip label={u.group || 'default'} color="info" /> },
     { field: 'quota', header: t('statistics'), render: (u) => <UserStats user={u} /> },
     { field: 'role', header: t('roleLabel'), sortable: true, render: (u) => <RoleChip role={u.role} /> },
-    { field: 'bindings', header: t('bindings'), hideOnPhone: true, render: (u) => <Bindings user={u} /> },
-    { field: 'created_time', header: t('created'), sortable: true, hideOnPhone: true, render: (u) => <TimeText value={u.created_time} fallback={t('unknown')} /> },
+    { field: 'bindings', header: t('bindings'), hideOnPhone: true, hideBelow: 'xl', render: (u) => <Bindings user={u} /> },
+    { field: 'created_time', header: t('created'), sortable: true, hideOnPhone: true, hideBelow: 'xl', render: (u) => <TimeText value={u.created_time} fallback={t('unknown')} /> },
     { field: 'last_login_time', header: t('lastLogin'), sortable: true, hideOnPhone: true, render: (u) => <TimeText value={u.last_login_time} fallback={t('unknown')} /> },
-    { field: 'last_login_ip', header: t('lastIp'), sortable: true, hideOnPhone: true, render: (u) => <Unknown>{u.last_login_ip}</Unknown> },
+    { field: 'last_login_ip', header: t('lastIp'), sortable: true, hideOnPhone: true, hideBelow: 'xl', render: (u) => <Unknown>{u.last_login_ip}</Unknown> },
     {
       field: 'status',
       header: t('status'),
@@ -78,6 +78,7 @@ export default function UserPage() {
       field: 'actions',
       header: t('actions'),
       align: 'right',
+      pinned: true,
       render: (u) => (
         <RowMenu
           testId={`user-menu-${u.username}`}
@@ -98,7 +99,6 @@ export default function UserPage() {
   return (
     <Box data-testid="user-page">
       <PageHeader
-        title={t('title')}
         subtitle={t('subtitle')}
         actions={
           <Button variant="contained" startIcon={<Add />} onClick={() => setDialog({})} data-testid="user-create">

@@ -20,7 +20,7 @@ const type = (label: RegExp, value: string) => fireEvent.change(screen.getByLabe
 // quota_per_unit defaults to 500000: $2 of balance
 const alice = { id: 9, username: 'alice', display_name: 'Al', group: 'vip', quota: 1_000_000, used_quota: 0, request_count: 0, role: 1, status: 1 } as User;
 
-describe('quota dialog', () => {
+describe('quota dialog', { timeout: 20_000 }, () => {
   it('refuses 0 without sending (quirk 14.2) and a deduction past the balance', async () => {
     api = fakeApi();
     renderWithProviders(<QuotaDialog user={alice} onClose={() => undefined} onSaved={() => undefined} />);
@@ -47,7 +47,7 @@ describe('quota dialog', () => {
   });
 });
 
-describe('user dialog', () => {
+describe('user dialog', { timeout: 20_000 }, () => {
   it('needs a username and a password of 8+ characters to create, and hides the group', async () => {
     api = fakeApi();
     renderWithProviders(<UserDialog open onClose={() => undefined} onSaved={() => undefined} />);
