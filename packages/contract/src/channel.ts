@@ -148,3 +148,12 @@ export const ProviderModelsBody = z.object({
 
 /** GET /api/channel/test/:id query. */
 export const ChannelTestQuery = z.object({ model: z.string().trim().max(100).optional() });
+
+/** POST /api/sse/channel/check: probe these models (comma list) on one channel. */
+export const ChannelCheckRequest = z.object({
+  id: z.coerce.number({ error: 'id must be a channel id' }).int('id must be a channel id').min(1, 'id must be a channel id'),
+  models: z
+    .string({ error: 'models is required' })
+    .transform((s) => [...new Set(s.split(',').map((m) => m.trim()).filter(Boolean))])
+    .refine((list) => list.length > 0 && list.length <= 50, 'models must list 1 to 50 model names'),
+});

@@ -11,6 +11,7 @@ import { registerChannelRoutes } from './channel/routes.js';
 import { registerLogRoutes } from './log/routes.js';
 import { registerPriceRoutes } from './price/routes.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
+import { registerChannelCheckRoutes } from '../relay/channel-check/routes.js';
 import { registerPaymentRoutes } from './payment/routes.js';
 import { registerTelegramRoutes } from './telegram/routes.js';
 import { registerTaskRoutes } from './task/routes.js';
@@ -28,6 +29,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerLogRoutes(app, ctx);
   registerPriceRoutes(app, ctx);
   registerDashboardRoutes(app, ctx);
+  registerChannelCheckRoutes(app, ctx);
   registerPaymentRoutes(app, ctx);
   registerTelegramRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
