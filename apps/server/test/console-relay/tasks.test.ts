@@ -66,6 +66,9 @@ describe.each(testDialects())('midjourney and async task lists on %s', (dialect)
     expect(await ids('action=text2video')).toEqual(['kling-1']);
     expect(await ids('task_id=suno-1')).toEqual(['suno-1']);
     expect(await ids(`start_timestamp=${t0 + 1}&end_timestamp=${t0 + 999}`)).toEqual(['kling-1']);
+    const sorted = async (order: string) => (await admin.client.get(`/api/task/?order=${order}`)).body.data.data.map((t: Row) => t.task_id);
+    expect(await sorted('status,id')).toEqual(['kling-2', 'kling-1', 'suno-1']);
+    expect(await sorted('-task_id')).toEqual(['suno-1', 'kling-2', 'kling-1']);
   });
 
   it('shows users their own async tasks without channel, hook or the Suno account id', async () => {

@@ -62,4 +62,5 @@ export function taskListQuery(db: Db, f: TaskFilter, userId?: number) {
   return query;
 }
 
-export const TASK_ORDER_COLUMNS = ['id', 'created_at', 'submit_time', 'finish_time', 'channel_id', 'user_id', 'platform'] as const;
+// task_id and status beyond the original's list, so every sortable column of the screen sorts.
+export const TASK_ORDER_COLUMNS = ['id', 'created_at', 'task_id', 'submit_time', 'finish_time', 'channel_id', 'user_id', 'platform', 'status'] as const;

@@ -10,3 +10,4 @@ export { FilterBar, type FilterBarProps } from './FilterBar';
 export { JsonField, jsonError, type JsonFieldProps } from './JsonField';
 export { PageHeader } from './PageHeader';
 export { RowMenu, type RowMenuItem } from './RowMenu';
+export { ClippedText } from './ClippedText';

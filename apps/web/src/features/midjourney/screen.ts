@@ -2,12 +2,11 @@ import { lazy } from 'react';
 import Icon from '@mui/icons-material/PaletteOutlined';
 import { defineScreens } from '../../lib/screen';
 
-// Placeholder until the midjourney screen lands: replace `page` with this feature's own page.
 export default defineScreens({
   id: 'midjourney',
   path: '/panel/midjourney',
   layout: 'panel',
   access: 'user',
   menu: { group: 'usage', order: 20, icon: Icon },
-  page: lazy(() => import('../../components/ComingSoon')),
+  page: lazy(() => import('./MidjourneyPage')),
 });

@@ -106,6 +106,7 @@ export default function GatewayTab() {
       field: 'actions',
       header: t('actions'),
       align: 'right',
+      pinned: true,
       render: (g) => (
         <RowMenu
           testId={`gateway-menu-${g.id}`}

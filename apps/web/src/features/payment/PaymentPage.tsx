@@ -15,7 +15,7 @@ export default function PaymentPage() {
   const tab: TabId = hash === '#gateway' ? 'gateway' : 'order';
   return (
     <Box data-testid="payment-page">
-      <PageHeader title={t('title')} subtitle={t('subtitle')} />
+      <PageHeader subtitle={t('subtitle')} />
       <Card>
         <Tabs value={tab} onChange={(_e, v: TabId) => void navigate({ hash: v }, { replace: true })} sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}>
           <Tab value="order" label={t('ordersTab')} data-testid="payment-tab-order" />

@@ -2,12 +2,11 @@ import { lazy } from 'react';
 import Icon from '@mui/icons-material/PendingActionsOutlined';
 import { defineScreens } from '../../lib/screen';
 
-// Placeholder until the task screen lands: replace `page` with this feature's own page.
 export default defineScreens({
   id: 'task',
   path: '/panel/task',
   layout: 'panel',
   access: 'user',
   menu: { group: 'usage', order: 30, icon: Icon },
-  page: lazy(() => import('../../components/ComingSoon')),
+  page: lazy(() => import('./TaskPage')),
 });

@@ -70,6 +70,7 @@ export default function TelegramPage() {
       field: 'actions',
       header: t('actions'),
       align: 'right',
+      pinned: true,
       render: (m) => (
         <RowMenu
           testId={`telegram-menu-${m.command}`}
@@ -88,7 +89,6 @@ export default function TelegramPage() {
   return (
     <Box data-testid="telegram-page">
       <PageHeader
-        title={t('title')}
         subtitle={t('subtitle')}
         actions={
           <Button variant="contained" startIcon={<Add />} onClick={() => setDialog({})} data-testid="telegram-create">

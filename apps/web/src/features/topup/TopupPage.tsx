@@ -19,7 +19,7 @@ export default function TopupPage() {
 
   return (
     <Box data-testid="topup-page">
-      <PageHeader title={t('title')} subtitle={t('subtitle')} />
+      <PageHeader subtitle={t('subtitle')} />
       <Alert severity="warning" sx={{ mb: 2 }}>
         {t('logHint')}
       </Alert>

@@ -1,0 +1,115 @@
+import { useState } from 'react';
+import { Box, Card, TextField } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { ROLE, type MidjourneyTask, type Page } from '@one-hub/contract';
+import { api } from '../../lib/api';
+import { useAppSelector } from '../../store';
+import { ClippedText, DataTable, FilterBar, PageHeader, StatusChip, TimeText, parseOrder, usePagedList, type DataColumn } from '../../components/data';
+import { fromInputTime, toInputTime } from '../log/log-data';
+import { SUBMIT_CODES, actionColor, durationSeconds, statusColor } from './mj-data';
+import ImageButton from './ImageButton';
+
+interface Filters {
+  channel_id: string;
+  mj_id: string;
+  /** Milliseconds, as the API filters submit_time. */
+  start_timestamp: number;
+  end_timestamp: number;
+}
+// The original mixed units here (now × 1000 + 3600); this is now + 1 hour in milliseconds.
+const blank = (): Filters => ({ channel_id: '', mj_id: '', start_timestamp: 0, end_timestamp: Date.now() + 3600_000 });
+
+/** Midjourney tasks; administrators see everyone's with channel, user, submit code and status (console-screens §3.13). */
+export default function MidjourneyPage() {
+  const { t } = useTranslation('midjourney');
+  const admin = useAppSelector((s) => (s.account.user?.role ?? 0) >= ROLE.admin);
+  const list = usePagedList<MidjourneyTask, Filters>({
+    key: 'midjourney',
+    initialOrder: '-submit_time',
+    initialFilters: blank(),
+    fetch: ({ page, size, order, filters }) => {
+      const { channel_id, ...own } = filters;
+      const query = { page, size, order, ...own, start_timestamp: own.start_timestamp || undefined, ...(admin ? { channel_id } : {}) };
+      return api<Page<MidjourneyTask>>(admin ? '/api/mj/' : '/api/mj/self', { query });
+    },
+  });
+  const [draft, setDraft] = useState<Filters>(list.filters);
+  const reset = () => {
+    const b = blank();
+    setDraft(b);
+    list.setFilters(b);
+    list.refresh();
+  };
+
+  const code = (c: number) => {
+    const known = SUBMIT_CODES[c];
+    return <StatusChip label={known ? t(`code.${known.key}`) : String(c)} color={known?.color ?? 'default'} />;
+  };
+  const columns: DataColumn<MidjourneyTask>[] = [
+    { field: 'mj_id', header: t('taskId'), sortable: true, render: (m) => <ClippedText text={m.mj_id} max={16} label={t('taskId')} /> },
+    { field: 'submit_time', header: t('submitTime'), sortable: true, render: (m) => <TimeText value={m.submit_time} ms /> },
+    ...(admin
+      ? ([
+          { field: 'channel_id', header: t('channel'), sortable: true, hideOnPhone: true },
+          { field: 'user_id', header: t('user'), sortable: true, hideOnPhone: true },
+        ] as DataColumn<MidjourneyTask>[])
+      : []),
+    { field: 'action', header: t('type'), sortable: true, render: (m) => <StatusChip label={t(`action.${m.action}`, { defaultValue: m.action })} color={actionColor(m.action)} variant="filled" /> },
+    ...(admin
+      ? ([
+          { field: 'code', header: t('submitResult'), sortable: true, hideBelow: 'lg', render: (m) => code(m.code) },
+          { field: 'status', header: t('status'), sortable: true, render: (m) => <StatusChip label={t(`statusName.${m.status}`, { defaultValue: m.status || '-' })} color={statusColor(m.status)} /> },
+        ] as DataColumn<MidjourneyTask>[])
+      : []),
+    { field: 'progress', header: t('progress') },
+    {
+      field: 'duration',
+      header: t('duration'),
+      hideOnPhone: true,
+      render: (m) => {
+        const s = durationSeconds(m.start_time, m.finish_time, 1000);
+        return s === null ? '-' : <StatusChip label={t('seconds', { s })} color={s > 60 ? 'error' : 'success'} />;
+      },
+    },
+    { field: 'image_url', header: t('image'), render: (m) => (m.image_url ? <ImageButton url={m.image_url} name={m.mj_id} /> : t('none')) },
+    { field: 'prompt', header: t('prompt'), hideOnPhone: true, render: (m) => <ClippedText text={m.prompt} label={t('prompt')} /> },
+    { field: 'prompt_en', header: t('promptEn'), hideBelow: 'lg', render: (m) => <ClippedText text={m.prompt_en} label={t('promptEn')} /> },
+    { field: 'fail_reason', header: t('failReason'), hideOnPhone: true, render: (m) => <ClippedText text={m.fail_reason} label={t('failReason')} /> },
+  ];
+
+  const time = (field: 'start_timestamp' | 'end_timestamp', label: string) => (
+    <TextField
+      size="small"
+      type="datetime-local"
+      label={label}
+      value={toInputTime(Math.floor(draft[field] / 1000))}
+      onChange={(e) => setDraft({ ...draft, [field]: fromInputTime(e.target.value) * 1000 })}
+      slotProps={{ inputLabel: { shrink: true } }}
+    />
+  );
+  return (
+    <Box data-testid="midjourney-page">
+      <PageHeader subtitle={t('subtitle')} />
+      <Card>
+        <FilterBar onSearch={() => list.setFilters(draft)} onReset={reset}>
+          {admin && <TextField size="small" type="number" label={t('channelId')} value={draft.channel_id} onChange={(e) => setDraft({ ...draft, channel_id: e.target.value })} />}
+          <TextField size="small" label={t('taskId')} value={draft.mj_id} onChange={(e) => setDraft({ ...draft, mj_id: e.target.value })} slotProps={{ htmlInput: { 'data-testid': 'mj-filter-id' } }} />
+          {time('start_timestamp', t('startTime'))}
+          {time('end_timestamp', t('endTime'))}
+        </FilterBar>
+        <DataTable
+          columns={columns}
+          rows={list.rows}
+          rowKey={(m) => m.id}
+          loading={list.loading}
+          error={list.error}
+          onRetry={list.refresh}
+          emptyText={t('empty')}
+          sort={parseOrder(list.order)}
+          onSort={list.toggleOrder}
+          pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+        />
+      </Card>
+    </Box>
+  );
+}

@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { Box, Card, TextField } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { ROLE, TASK_STATUSES, type AsyncTask, type Page } from '@one-hub/contract';
+import { api } from '../../lib/api';
+import { useAppSelector } from '../../store';
+import { ClippedText, DataTable, FilterBar, PageHeader, StatusChip, TimeText, parseOrder, usePagedList, type DataColumn } from '../../components/data';
+import { fromInputTime, toInputTime } from '../log/log-data';
+import { durationSeconds } from '../midjourney/mj-data';
+import { taskStatusColor } from './task-data';
+import TaskDetail from './TaskDetail';
+
+interface Filters {
+  channel_id: string;
+  task_id: string;
+  start_timestamp: number;
+  end_timestamp: number;
+}
+const blank = (): Filters => ({ channel_id: '', task_id: '', start_timestamp: 0, end_timestamp: Math.floor(Date.now() / 1000) + 3600 });
+
+/** Suno and Kling tasks; administrators see everyone's with channel and user (console-screens §3.16). */
+export default function TaskPage() {
+  const { t } = useTranslation('task');
+  const admin = useAppSelector((s) => (s.account.user?.role ?? 0) >= ROLE.admin);
+  const list = usePagedList<AsyncTask, Filters>({
+    key: 'task',
+    initialOrder: '-submit_time',
+    initialFilters: blank(),
+    fetch: ({ page, size, order, filters }) => {
+      const { channel_id, ...own } = filters;
+      const query = { page, size, order, ...own, start_timestamp: own.start_timestamp || undefined, ...(admin ? { channel_id } : {}) };
+      return api<Page<AsyncTask>>(admin ? '/api/task/' : '/api/task/self', { query });
+    },
+  });
+  const [draft, setDraft] = useState<Filters>(list.filters);
+  const [detail, setDetail] = useState<AsyncTask | null>(null);
+  const reset = () => {
+    const b = blank();
+    setDraft(b);
+    list.setFilters(b);
+    list.refresh();
+  };
+
+  const statusLabel = (s: string) => ((TASK_STATUSES as readonly string[]).includes(s) ? t(`status.${s}`) : t('status.UNKNOWN'));
+  const columns: DataColumn<AsyncTask>[] = [
+    { field: 'task_id', header: t('task'), sortable: true, render: (x) => <ClippedText text={x.task_id} max={16} label={t('task')} /> },
+    { field: 'submit_time', header: t('submitTime'), sortable: true, render: (x) => <TimeText value={x.submit_time} /> },
+    { field: 'finish_time', header: t('finishTime'), sortable: true, hideBelow: 'lg', render: (x) => <TimeText value={x.finish_time} /> },
+    ...(admin
+      ? ([
+          { field: 'channel_id', header: t('channel'), sortable: true, hideOnPhone: true },
+          { field: 'user_id', header: t('user'), sortable: true, hideOnPhone: true },
+        ] as DataColumn<AsyncTask>[])
+      : []),
+    { field: 'platform', header: t('platform'), sortable: true, render: (x) => <StatusChip label={x.platform} color="success" /> },
+    { field: 'action', header: t('type'), hideOnPhone: true, render: (x) => <StatusChip label={x.action} color="success" variant="outlined" /> },
+    {
+      field: 'duration',
+      header: t('duration'),
+      hideOnPhone: true,
+      render: (x) => {
+        const s = durationSeconds(x.submit_time, x.finish_time);
+        return s === null ? '-' : <StatusChip label={t('seconds', { s })} color={s > 60 ? 'error' : 'success'} />;
+      },
+    },
+    { field: 'progress', header: t('progress'), render: (x) => `${x.progress}%` },
+    {
+      field: 'status',
+      header: t('statusTitle'),
+      sortable: true,
+      render: (x) => <StatusChip label={statusLabel(x.status)} color={taskStatusColor(x.status)} onClick={() => setDetail(x)} title={t('openDetail')} />,
+    },
+    { field: 'fail_reason', header: t('failReason'), hideOnPhone: true, render: (x) => <ClippedText text={x.fail_reason} label={t('failReason')} /> },
+  ];
+
+  const time = (field: 'start_timestamp' | 'end_timestamp', label: string) => (
+    <TextField
+      size="small"
+      type="datetime-local"
+      label={label}
+      value={toInputTime(draft[field])}
+      onChange={(e) => setDraft({ ...draft, [field]: fromInputTime(e.target.value) })}
+      slotProps={{ inputLabel: { shrink: true } }}
+    />
+  );
+  return (
+    <Box data-testid="task-page">
+      <PageHeader subtitle={t('subtitle')} />
+      <Card>
+        <FilterBar onSearch={() => list.setFilters(draft)} onReset={reset}>
+          {admin && <TextField size="small" type="number" label={t('channelId')} value={draft.channel_id} onChange={(e) => setDraft({ ...draft, channel_id: e.target.value })} />}
+          <TextField size="small" label={t('task')} value={draft.task_id} onChange={(e) => setDraft({ ...draft, task_id: e.target.value })} slotProps={{ htmlInput: { 'data-testid': 'task-filter-id' } }} />
+          {time('start_timestamp', t('startTime'))}
+          {time('end_timestamp', t('endTime'))}
+        </FilterBar>
+        <DataTable
+          columns={columns}
+          rows={list.rows}
+          rowKey={(x) => x.id}
+          loading={list.loading}
+          error={list.error}
+          onRetry={list.refresh}
+          emptyText={t('empty')}
+          sort={parseOrder(list.order)}
+          onSort={list.toggleOrder}
+          pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+        />
+      </Card>
+      <TaskDetail task={detail} onClose={() => setDetail(null)} />
+    </Box>
+  );
+}

@@ -1,0 +1,60 @@
+import type { ChipColor } from '../../components/data';
+
+/** Status chip (console-screens §3.16). */
+export function taskStatusColor(status: string): ChipColor {
+  switch (status) {
+    case 'SUCCESS':
+      return 'success';
+    case 'IN_PROGRESS':
+      return 'primary';
+    case 'FAILURE':
+      return 'orange';
+    case 'QUEUED':
+    case 'SUBMITTED':
+      return 'secondary';
+    default:
+      return 'default';
+  }
+}
+
+export interface SunoClip {
+  id: string;
+  title: string;
+  prompt: string;
+  tags: string;
+  audioUrl: string;
+  videoUrl: string;
+  imageUrl: string;
+  raw: unknown;
+}
+
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/** The clips of a Suno music result: an array of songs, or an object holding one under `clips`/`data`. */
+export function sunoClips(data: unknown): SunoClip[] {
+  const list = Array.isArray(data) ? data : data && typeof data === 'object' ? ((data as Record<string, unknown>).clips ?? (data as Record<string, unknown>).data) : null;
+  if (!Array.isArray(list)) return [];
+  return list
+    .filter((c): c is Record<string, unknown> => Boolean(c) && typeof c === 'object')
+    .map((c, i) => {
+      const meta = (c.metadata && typeof c.metadata === 'object' ? c.metadata : {}) as Record<string, unknown>;
+      return {
+        id: text(c.id) || String(i),
+        title: text(c.title),
+        prompt: text(meta.prompt) || text(c.prompt),
+        tags: text(meta.tags),
+        audioUrl: text(c.audio_url),
+        videoUrl: text(c.video_url),
+        imageUrl: text(c.image_url),
+        raw: c,
+      };
+    });
+}
+
+/** Whether a task has anything to show in its detail dialog. */
+export function hasDetail(data: unknown): boolean {
+  if (data === null || data === undefined || data === '') return false;
+  if (Array.isArray(data)) return data.length > 0;
+  if (typeof data === 'object') return Object.keys(data).length > 0;
+  return true;
+}
