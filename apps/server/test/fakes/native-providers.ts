@@ -26,7 +26,7 @@ const BALANCES: Record<string, unknown> = {
  * (`/api/chat` NDJSON streams, `/api/embed`, `/api/tags`), Cohere v2 (`/v2/chat`
  * named SSE events, `/v2/rerank`, `/v1/models`), Ali DashScope generation (SSE with
  * `event:result`), Baidu ERNIE (client-credential token, `error_code` inside 200 answers,
- * `is_end` streams), and the balance APIs of DeepSeek, Moonshot, SiliconFlow,
+ * `is_end` streams), Stability AI image forms, Replicate predictions, and the balance APIs of DeepSeek, Moonshot, SiliconFlow,
  * OpenRouter and OpenAI's dashboard billing. Every answer: prompt 10 tokens, 4 words.
  */
 export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
@@ -39,6 +39,8 @@ export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
     const b = this.behaviour(req.key);
     if (req.path in BALANCES) return sendJson(res, BALANCES[req.path]);
     if (req.path.startsWith('/openai/')) return this.azure(req, res, b);
+    if (req.path.startsWith('/stable-image/generate/')) return this.stability(req, res);
+    if (/^\/v1\/models\/[^/]+\/[^/]+\/predictions$/.test(req.path)) return this.replicate(req, res);
     if (req.path === '/oauth/2.0/token' || req.path.startsWith('/rpc/2.0/')) return this.ernie(req, res);
     if (req.path.startsWith('/api/v1/services/')) return this.dashscope(req, res, b);
     if (req.path.startsWith('/api/')) return this.ollama(req, res, b);
@@ -119,6 +121,22 @@ export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
       res.write(`data: ${JSON.stringify({ ...base, sentence_id: i, is_end: last, is_truncated: false, result: i ? ` ${w}` : w, need_clear_history: false, usage: usage(i + 1) })}\n\n`);
     }
     res.end();
+  }
+
+  private stability(req: Received, res: ServerResponse) {
+    const prompt = /name="prompt"\r\n\r\n([^\r]*)/.exec(String(req.body))?.[1];
+    if (!String(req.headers['content-type']).startsWith('multipart/form-data') || !prompt) {
+      return sendJson(res, { id: 'e1', name: 'bad_request', errors: ['prompt: cannot be empty'] }, 400);
+    }
+    if (req.headers.accept !== 'application/json') return res.end(Buffer.from('PNGBYTES'));
+    sendJson(res, { image: Buffer.from(`PNG:${prompt}`).toString('base64'), finish_reason: 'SUCCESS', seed: 42 });
+  }
+
+  private replicate(req: Received, res: ServerResponse) {
+    if (req.headers.prefer !== 'wait') return sendJson(res, { id: 'p1', status: 'starting', output: null }, 201);
+    const n = req.body.input?.num_outputs ?? 1;
+    const output = Array.from({ length: n }, (_, i) => `https://replicate.delivery/fake/${i}.png`);
+    sendJson(res, { id: 'p1', status: 'succeeded', input: req.body.input, output, error: null }, 201);
   }
 
   private dashscope(req: Received, res: ServerResponse, b: NativeBehaviour) {

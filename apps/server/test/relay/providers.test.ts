@@ -10,7 +10,7 @@ const TEXT = 'Hello from the provider';
 describe.each(testDialects())('provider adapters on %s', (dialect) => {
   let f: RelayFixture;
   const up = new FakeNativeProviders();
-  const MODELS = ['azure-gpt', 'ollama-llama', 'ollama-embed', 'cohere-cmd', 'cohere-rerank', 'qwen-plus', 'ERNIE-4.0-8K'];
+  const MODELS = ['azure-gpt', 'ollama-llama', 'ollama-embed', 'cohere-cmd', 'cohere-rerank', 'qwen-plus', 'ERNIE-4.0-8K', 'sd3', 'black-forest-labs/flux-schnell'];
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -23,6 +23,8 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     ids.ollama = await f.addChannel({ type: 39, key: 'ol-key', base_url: up.url, models: 'ollama-llama,ollama-embed' });
     ids.cohere = await f.addChannel({ type: 36, key: 'co-key', base_url: up.url, models: 'cohere-cmd,cohere-rerank' });
     ids.ali = await f.addChannel({ type: 17, key: 'ali-key', base_url: up.url, models: 'qwen-plus' });
+    await f.addChannel({ type: 37, key: 'stab-key', base_url: up.url, models: 'sd3' });
+    await f.addChannel({ type: 52, key: 'rep-key', base_url: up.url, models: 'black-forest-labs/flux-schnell' });
     ids.baidu = await f.addChannel({ type: 15, key: 'ernie-client|good-secret', base_url: up.url, models: 'ERNIE-4.0-8K' });
   });
   afterAll(async () => {
@@ -100,6 +102,20 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     expect(got.map((r) => r.path)).toEqual(Array(2).fill('/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions_pro'));
     expect(up.forKey('ernie-client').filter((r) => r.path === '/oauth/2.0/token')).toHaveLength(1);
     expect(got[0].body.messages).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
+  it('image providers: Stability AI form upload answered as b64_json, Replicate prediction URLs', async () => {
+    const { key } = await f.newUser({ quota: 1_000_000 });
+    const client = f.openai(key);
+    const sd = await client.images.generate({ model: 'sd3', prompt: 'a red fox', size: '1792x1024', response_format: 'b64_json' });
+    expect(Buffer.from(sd.data![0].b64_json!, 'base64').toString()).toBe('PNG:a red fox');
+    const form = String(up.forKey('stab-key').at(-1)!.body);
+    expect(up.forKey('stab-key').at(-1)!.path).toBe('/stable-image/generate/sd3');
+    expect(form).toMatch(/name="model"\r\n\r\nsd3-large\r\n/);
+    expect(form).toMatch(/name="aspect_ratio"\r\n\r\n16:9\r\n/);
+    const rep = await client.images.generate({ model: 'black-forest-labs/flux-schnell', prompt: 'a fox', n: 2 });
+    expect(rep.data!.map((d) => d.url)).toEqual(['https://replicate.delivery/fake/0.png', 'https://replicate.delivery/fake/1.png']);
+    expect(up.forKey('rep-key').at(-1)).toMatchObject({ path: '/v1/models/black-forest-labs/flux-schnell/predictions', body: { input: { prompt: 'a fox', num_outputs: 2 } } });
   });
 
   it('the Claude door streams from an Ollama channel (NDJSON → OpenAI chunks → Anthropic events)', async () => {
