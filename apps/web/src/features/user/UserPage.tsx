@@ -55,9 +55,9 @@ export default function UserPage() {
     { field: 'group', header: t('group'), render: (u) => <StatusChip label={u.group || 'default'} color="info" /> },
     { field: 'quota', header: t('statistics'), render: (u) => <UserStats user={u} /> },
     { field: 'role', header: t('roleLabel'), sortable: true, render: (u) => <RoleChip role={u.role} /> },
-    { field: 'bindings', header: t('bindings'), hideOnPhone: true, hideBelow: 'xl', render: (u) => <Bindings user={u} /> },
+    { field: 'bindings', header: t('bindings'), render: (u) => <Bindings user={u} /> },
     { field: 'created_time', header: t('created'), sortable: true, hideOnPhone: true, hideBelow: 'xl', render: (u) => <TimeText value={u.created_time} fallback={t('unknown')} /> },
-    { field: 'last_login_time', header: t('lastLogin'), sortable: true, hideOnPhone: true, render: (u) => <TimeText value={u.last_login_time} fallback={t('unknown')} /> },
+    { field: 'last_login_time', header: t('lastLogin'), sortable: true, hideOnPhone: true, hideBelow: 'xl', render: (u) => <TimeText value={u.last_login_time} fallback={t('unknown')} /> },
     { field: 'last_login_ip', header: t('lastIp'), sortable: true, hideOnPhone: true, hideBelow: 'xl', render: (u) => <Unknown>{u.last_login_ip}</Unknown> },
     {
       field: 'status',
