@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ApiClient } from '../../server/test/harness';
-import { chromiumAvailable, ROOT_PASSWORD, signIn, startConsole, toasts, type Console } from './browser';
+import { chromiumAvailable, noSidewaysScroll, ROOT_PASSWORD, SHOTS, signIn, startConsole, toasts, type Console } from './browser';
 import { shootThemes } from './shoot';
 
 /** Users, user groups, redemption codes and settings (console-screens §3.5, §3.6, §3.9, §3.17) as root sees them. */
@@ -157,5 +157,30 @@ describe.skipIf(!chromiumAvailable)('admin screens in Chromium: users, groups, r
       await page.goto(`/panel/setting#${tab}`);
       await shootThemes(page, `setting-${tab}`, () => page.getByTestId(`tab-${tab}`).waitFor());
     }
+  });
+
+  it('fits its dialogs on a phone in dark mode', async () => {
+    const phone = await c.open({ lang: 'en_US', width: 390, height: 844 });
+    await phone.addInitScript(() => localStorage.setItem('theme', 'dark'));
+    await signIn(phone, 'root', ROOT_PASSWORD);
+    for (const [path, button, name] of [
+      ['/panel/user', 'user-create', 'user-dialog'],
+      ['/panel/user_group', 'user-group-create', 'user-group-dialog'],
+      ['/panel/redemption', 'redemption-create', 'redemption-dialog'],
+    ]) {
+      await phone.goto(path);
+      await phone.getByTestId(button).click();
+      await phone.getByRole('dialog').waitFor();
+      await phone.waitForTimeout(300);
+      await noSidewaysScroll(phone);
+      await phone.screenshot({ path: `${SHOTS}/${name}-phone-dark.png` });
+    }
+    await phone.goto('/panel/user');
+    await phone.getByTestId('user-menu-carol').click();
+    await phone.getByRole('menuitem', { name: 'Change quota' }).click();
+    await phone.getByRole('dialog').getByLabel('Amount').fill('-1');
+    await phone.waitForTimeout(300);
+    await noSidewaysScroll(phone);
+    await phone.screenshot({ path: `${SHOTS}/quota-dialog-phone-dark.png` });
   });
 });

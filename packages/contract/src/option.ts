@@ -79,6 +79,8 @@ export const OPTION_DEFS = {
   ClaudeAPIEnabled: { kind: 'bool', default: 'true' },
   ClaudeDefaultMaxTokens: { kind: 'json', default: '{"default":8192}' },
   ClaudeBudgetTokensPercentage: { kind: 'float', default: '0.8' },
+  // Ours: count_tokens asks an Anthropic channel for the exact count, counting locally when that fails.
+  ClaudeCountTokensForward: { kind: 'bool', default: 'true' },
   GeminiOpenThink: { kind: 'json', default: '{}' },
   MjNotifyEnabled: { kind: 'bool', default: 'false' },
   ChatImageRequestProxy: { kind: 'string', default: '' },

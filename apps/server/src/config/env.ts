@@ -33,6 +33,9 @@ const EnvSchema = z.object({
   UPTIME_KUMA_ENABLE: boolFlag,
   UPTIME_KUMA_DOMAIN: z.string().default(''),
   UPTIME_KUMA_STATUS_PAGE_NAME: z.string().default(''),
+  /** HTTP Basic credentials of GET /api/metrics; without both the route answers 404. */
+  METRICS_USER: z.string().default(''),
+  METRICS_PASSWORD: z.string().default(''),
   /** Monthly bills: generate last month's bill daily and show the bill screen. */
   USER_INVOICE_MONTH: boolFlag,
 });

@@ -9,6 +9,7 @@ import { consoleErrorHandler, openAIErrorBody, toHubError } from './errors.js';
 import { registerConsoleRoutes } from '../console/index.js';
 import { registerRelayRoutes } from '../relay/index.js';
 import { registerRelayExtras } from '../relay/extra-routes.js';
+import { registerMetrics } from './metrics.js';
 
 const RELAY_PREFIXES = ['/v1', '/claude', '/gemini', '/v1beta', '/mj', '/suno', '/kling', '/recraftAI'];
 
@@ -32,6 +33,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     reply.header('X-Oneapi-Request-Id', req.id);
   });
 
+  registerMetrics(app, ctx);
   await registerSession(app, opts.sessionSecret);
 
   await app.register(

@@ -142,7 +142,8 @@ describe.each(testDialects())('Anthropic Messages door on %s', (dialect) => {
     expect(usage).toMatchObject({ prompt_tokens: 10, completion_tokens: 3 });
   });
 
-  it('counts tokens for free: no hold, no log, no quota spent', async () => {
+  it('counts tokens locally for free: no hold, no log, no quota spent', async () => {
+    await f.setOption('ClaudeCountTokensForward', false);
     const { key, userId } = await f.newUser({ quota: 1_000 });
     const before = await f.server.ctx.db.selectFrom('users').select(['quota', 'request_count']).where('id', '=', userId).executeTakeFirstOrThrow();
     const counted = await f.anthropic(key).messages.countTokens({
@@ -171,6 +172,8 @@ describe.each(testDialects())('Anthropic Messages door on %s', (dialect) => {
     expect(after).toEqual(before);
     const logs = await f.server.ctx.db.selectFrom('logs').select('id').where('user_id', '=', userId).where('type', '=', 2).execute();
     expect(logs).toHaveLength(0);
+    expect(f.claude.received.filter((r) => r.path === '/v1/messages/count_tokens')).toHaveLength(0);
+    await f.setOption('ClaudeCountTokensForward', true);
   });
 
   it('ClaudeAPIEnabled off closes /v1/messages and /claude with an Anthropic-shaped 403', async () => {

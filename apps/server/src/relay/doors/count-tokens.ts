@@ -2,14 +2,16 @@ import type { FastifyRequest } from 'fastify';
 import { HubError } from '../../common/errors.js';
 import { authenticate, checkModelAllowed } from '../pipeline/caller.js';
 import type { RelayState } from '../pipeline/relay-state.js';
-import type { DoorInput } from '../pipeline/prepare.js';
+import { callerGroup, type DoorInput } from '../pipeline/prepare.js';
 import type { Endpoint } from '../providers/types.js';
 import { doorToHub } from '../bridge/request.js';
 import { countChat } from '../tokenizer.js';
+import { upstreamMessageTokens } from './count-upstream.js';
 
 /**
  * Local token count for count_tokens / countTokens: the real tokenizer over the
- * converted request. Free: no hold, no log, no rate-limit hit.
+ * converted request, unless an Anthropic channel answers the exact count first
+ * (ClaudeCountTokensForward). Free: no hold, no log, no rate-limit hit.
  */
 export async function countDoorTokens(state: RelayState, req: FastifyRequest, door: Endpoint, input: DoorInput): Promise<number> {
   const caller = await authenticate(state.ctx, state.callers, req, input.reader);
@@ -23,6 +25,10 @@ export async function countDoorTokens(state: RelayState, req: FastifyRequest, do
   checkModelAllowed(caller, model);
   if (door === 'messages' && !Array.isArray(request.messages)) throw new HubError(400, 'field messages is required', { code: 'invalid_parameter' });
   if (door === 'generateContent' && !Array.isArray(request.contents)) throw new HubError(400, 'field contents is required', { code: 'invalid_parameter' });
+  if (door === 'messages' && state.ctx.options.get('ClaudeCountTokensForward')) {
+    const exact = await upstreamMessageTokens(state, req, callerGroup(caller), model, request);
+    if (exact !== null) return exact;
+  }
   const hub = doorToHub(door, { ...request, model }, model, false);
   return countChat(model, hub.messages, hub.tools);
 }

@@ -16,6 +16,7 @@ import { respondJson, transformAnswer } from './respond-json.js';
 import { respondStream } from './respond-stream.js';
 import { releaseHold } from './settle.js';
 import { startHeartbeat } from './heartbeat.js';
+import { countProviderRequest } from '../../http/metrics.js';
 
 export interface Hold {
   route: RoutedChannel;
@@ -87,11 +88,13 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       hold = undefined; // from here the responder owns the hold and settles it
       if (whole) await respondJson(state, p, h, whole, reply);
       else await respondStream(state, p, h, res as UpstreamResponse, reply, abort!);
+      countProviderRequest(ctx, row, p.model, 'success');
       return;
     } catch (error) {
       if (hold) releaseHold(state, p, hold);
       const hub = error instanceof HubError ? error : new HubError(502, (error as Error).message, { retryable: true });
       if (hub.code === 'insufficient_quota_local') throw hub;
+      countProviderRequest(ctx, row, p.model, 'error');
       const verdict = classifyFailure(hub, ctx.options.get('DisableChannelKeywords').split('\n').map((k) => k.trim()));
       if (verdict.channelFault) void autoDisable(state, row, hub.message);
       lastError = hub;

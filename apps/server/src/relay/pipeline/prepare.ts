@@ -130,6 +130,9 @@ function maxOutputOf(body: Record<string, unknown>): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined;
 }
 
+/** The group a caller's requests are routed in: the token's, else its backup, else the user's. */
+export const callerGroup = (caller: Caller) => caller.token.group || caller.token.backup_group || caller.user.group;
+
 /** Authenticates, validates the body, resolves the group and estimates the prompt (relay.md §1.6). */
 export async function prepare(state: RelayState, req: FastifyRequest, endpoint: Endpoint, door: DoorInput = {}): Promise<Prepared> {
   const startedAt = Date.now();
@@ -158,7 +161,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
     if (endpoint === 'generateContent' && !Array.isArray(b.contents)) throw new HubError(400, 'field contents is required', { code: 'invalid_parameter' });
   }
 
-  const group = caller.token.group || caller.token.backup_group || caller.user.group;
+  const group = callerGroup(caller);
   const groupRow = state.groups.get(group);
   if (!groupRow) throw new HubError(403, `分组 ${group} 不存在`, { type: 'one_hub_error', code: 'group_not_found' });
   await checkRate(state, caller.user.id, groupRow.api_rate);

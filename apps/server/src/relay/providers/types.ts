@@ -136,6 +136,8 @@ export interface ProviderAdapter {
    * `get` runs the authorize step, sends through the channel's proxy and answers the JSON; `configured` is the channel's model list.
    */
   listModels?(channel: ChannelTarget, get: (req: UpstreamRequest) => Promise<unknown>, configured: string[]): Promise<string[]>;
+  /** Anthropic's `/v1/messages/count_tokens` for a Messages body (model already mapped); answers `{input_tokens}`. */
+  countTokensRequest?(channel: ChannelTarget, body: Record<string, unknown>, inbound?: InboundHeaders): UpstreamRequest;
 }
 
 /** Posts a form body and answers status and text (token exchanges). */

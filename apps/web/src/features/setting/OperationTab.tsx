@@ -85,6 +85,7 @@ export function OperationTab({ options }: { options: OptionMap }) {
         <OptionFields fields={KEYWORDS} options={options} />
       </SettingSection>
       <SettingSection title={t('section.claude')}>
+        <SwitchGrid names={['ClaudeCountTokensForward']} options={options} />
         <OptionFields fields={CLAUDE} options={options} />
       </SettingSection>
       <SettingSection title={t('section.gemini')}>

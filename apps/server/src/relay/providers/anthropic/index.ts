@@ -53,6 +53,8 @@ export const anthropic: ProviderAdapter = {
   createStreamMapper: createAnthropicPassThrough,
   mapError: anthropicError,
 
+  countTokensRequest: (channel, body, inbound) => ({ url: url(channel, 'messages/count_tokens'), headers: anthropicHeaders(channel, inbound), body }),
+
   modelsRequest: (channel) => ({ url: url(channel, 'models?limit=1000'), headers: anthropicHeaders(channel), body: undefined }),
   parseModels(json) {
     const data = (json as { data?: Array<{ id?: unknown }> } | null)?.data;
