@@ -82,6 +82,10 @@ export const OPTION_DEFS = {
   // Ours: count_tokens asks an Anthropic channel for the exact count, counting locally when that fails.
   ClaudeCountTokensForward: { kind: 'bool', default: 'true' },
   GeminiOpenThink: { kind: 'json', default: '{}' },
+  // Hours a response converted for a non-OpenAI channel is kept for previous_response_id; 0 keeps none.
+  ResponsesRetentionHours: { kind: 'int', default: '72' },
+  // Seconds an agent session stays on the channel that served it (conversation-sticky routing); 0 turns it off.
+  StickySessionTTLSeconds: { kind: 'int', default: '3600' },
   MjNotifyEnabled: { kind: 'bool', default: 'false' },
   ChatImageRequestProxy: { kind: 'string', default: '' },
   CFWorkerImageUrl: { kind: 'string', default: '' },

@@ -338,6 +338,17 @@ export interface WebauthnCredentialsTable {
   created_time: Def<number>;
 }
 
+/** Responses produced by conversion, kept for `previous_response_id` (migration 0003). */
+export interface StoredResponsesTable {
+  id: string;
+  user_id: number;
+  model: Def<string>;
+  /** The conversation so far as Responses input items (JSON array). */
+  items: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -358,4 +369,5 @@ export interface Database {
   model_owned_by: ModelOwnedByTable;
   model_info: ModelInfoTable;
   webauthn_credentials: WebauthnCredentialsTable;
+  stored_responses: StoredResponsesTable;
 }

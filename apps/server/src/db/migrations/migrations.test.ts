@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../schema.js';
 import { INDEXES, down as down0001 } from './0001_initial.js';
+import { down as down0003 } from './0003_stored_responses.js';
 import { migrations } from './index.js';
 
 /**
@@ -22,7 +23,7 @@ if (!MYSQL_DSN) console.warn('skipping mysql migration tests: TEST_MYSQL_DSN not
 const TABLES = [
   'users', 'tokens', 'channels', 'options', 'redemptions', 'logs', 'prices', 'user_groups', 'payments', 'orders',
   'telegram_menus', 'midjourneys', 'tasks', 'statistics', 'statistics_months', 'statistics_month_generated_histories',
-  'model_owned_by', 'model_info', 'webauthn_credentials',
+  'model_owned_by', 'model_info', 'webauthn_credentials', 'stored_responses',
 ];
 
 type DialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -126,6 +127,7 @@ function migrationSuite(dialect: DialectName, dsn: string | undefined, open: (ds
       const indexes = await indexNames(db, dialect);
       for (const [table, columns] of INDEXES) expect(indexes).toContain(`idx_${table}_${columns.join('_')}`);
       expect(indexes).toContain('idx_prices_model_unique');
+      expect(indexes).toContain('idx_stored_responses_expires_at');
     });
 
     it('round-trips users with 64-bit quota, defaults and utf8mb4 text', async () => {
@@ -203,6 +205,7 @@ function migrationSuite(dialect: DialectName, dsn: string | undefined, open: (ds
     });
 
     it('drops every table in down()', async () => {
+      await down0003(db);
       await down0001(db as unknown as Kysely<unknown>);
       const tables = (await db.introspection.getTables()).map((t) => t.name);
       for (const table of TABLES) expect(tables).not.toContain(table);

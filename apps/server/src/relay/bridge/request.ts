@@ -1,9 +1,10 @@
 import { HubError } from '../../common/errors.js';
 import {
   anthropicRequestToHub, FormatError, GEMINI_BLOCK_NONE_SAFETY, geminiRequestToHub, hubRequestToAnthropic, hubRequestToGemini, parseResponsesRequest, responsesRequestToHub,
-  type AnthropicRequest, type GeminiRequest, type HubRequest,
+  type AnthropicRequest, type GeminiRequest, type HubRequest, type ResponsesRequest,
 } from '../formats/index.js';
 import type { Dialect, Endpoint } from '../providers/types.js';
+import { unknownPrevious, type HistoryItem } from './responses-history.js';
 
 /** Endpoints that speak a chat dialect, so any chat channel can serve them through conversion. */
 export const CHAT_DOORS: ReadonlySet<Endpoint> = new Set<Endpoint>(['chat/completions', 'responses', 'messages', 'generateContent']);
@@ -33,8 +34,8 @@ export function asBadRequest<T>(fn: () => T): T {
   }
 }
 
-/** A door's request body → the hub (OpenAI chat) request. */
-export function doorToHub(door: Endpoint, body: Record<string, unknown>, model: string, stream: boolean): HubRequest {
+/** A door's request body → the hub (OpenAI chat) request; `history` is the stored conversation behind previous_response_id. */
+export function doorToHub(door: Endpoint, body: Record<string, unknown>, model: string, stream: boolean, history?: HistoryItem[]): HubRequest {
   return asBadRequest(() => {
     switch (door) {
       case 'chat/completions':
@@ -43,8 +44,12 @@ export function doorToHub(door: Endpoint, body: Record<string, unknown>, model: 
         return anthropicRequestToHub(body as unknown as AnthropicRequest).value;
       case 'generateContent':
         return geminiRequestToHub(body as unknown as GeminiRequest, { model, stream }).value;
-      case 'responses':
-        return responsesRequestToHub(parseResponsesRequest(body)).value;
+      case 'responses': {
+        const req = parseResponsesRequest(body);
+        if (req.previous_response_id && !history) throw unknownPrevious(req.previous_response_id);
+        const previousMessages = history && responsesRequestToHub({ model: req.model, input: history as ResponsesRequest['input'] }).value.messages;
+        return responsesRequestToHub(req, { previousMessages }).value;
+      }
       default:
         throw new HubError(400, `endpoint ${door} cannot be converted`, { code: 'unsupported_endpoint' });
     }

@@ -16,6 +16,7 @@ import { respondJson, transformAnswer } from './respond-json.js';
 import { respondStream } from './respond-stream.js';
 import { releaseHold } from './settle.js';
 import { startHeartbeat } from './heartbeat.js';
+import { withHistory } from '../bridge/responses-history.js';
 import { countProviderRequest } from '../../http/metrics.js';
 
 export interface Hold {
@@ -61,7 +62,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       const plan = planAttempt(endpoint, route.adapter, () => hubOf(p), route.upstreamModel, p.stream, state.convert);
       hold = await holdQuota(state, p, route, plan);
       // Gemini bodies carry no model (it travels in the URL).
-      const body = plan.converted ?? (endpoint === 'generateContent' ? p.body : withModel(p.body, route.upstreamModel, p.model));
+      const body = plan.converted ?? (endpoint === 'generateContent' ? p.body : withModel(p.history ? withHistory(p.body as Record<string, unknown>, p.history) : p.body, route.upstreamModel, p.model));
       const built = buildUpstream(route, plan.endpoint, body, {
         stream: p.stream,
         contentType: req.headers['content-type'],

@@ -7,6 +7,7 @@ import { countChat, countInput, estimateChat, estimateInput } from '../tokenizer
 import { imageVirtualTokens } from './image-cost.js';
 import type { HubRequest } from '../formats/index.js';
 import { doorToHub } from '../bridge/request.js';
+import { loadHistory, type HistoryItem } from '../bridge/responses-history.js';
 import { rawBodies } from './raw-body.js';
 
 /** What a door knows from outside the body (Gemini puts model and streaming in the path). */
@@ -40,11 +41,13 @@ export interface Prepared {
   startedAt: number;
   /** The body as a hub (OpenAI chat) request, converted once on first need. */
   hub?: HubRequest;
+  /** Responses door: the conversation the gateway kept behind `previous_response_id`. */
+  history?: HistoryItem[];
 }
 
 /** The request as a hub (OpenAI chat) request; converted at most once. */
 export function hubOf(p: Prepared): HubRequest {
-  p.hub ??= doorToHub(p.endpoint, p.body as Record<string, unknown>, p.model, p.stream);
+  p.hub ??= doorToHub(p.endpoint, p.body as Record<string, unknown>, p.model, p.stream, p.history);
   return p.hub;
 }
 
@@ -167,6 +170,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
   await checkRate(state, caller.user.id, groupRow.api_rate);
 
   const json = multipart ? {} : (body as Record<string, unknown>);
+  const history = endpoint === 'responses' ? await loadHistory(state.ctx, caller.user.id, json.previous_response_id) : undefined;
   return {
     caller,
     endpoint,
@@ -181,6 +185,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
     maxOutput: maxOutputOf(json),
     hasTools: Array.isArray(json.tools) && json.tools.length > 0,
     startedAt,
+    history,
   };
 }
 

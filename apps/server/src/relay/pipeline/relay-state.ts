@@ -7,6 +7,7 @@ import { Recorder } from './recorder.js';
 import { seedDefaultPrices } from './seed-prices.js';
 import { convertSettings } from '../bridge/plan.js';
 import type { ConvertSettings } from '../bridge/request.js';
+import { sweepStoredResponses } from '../bridge/responses-history.js';
 
 /** The relay's long-lived in-memory state, one per process. */
 export interface RelayState {
@@ -39,5 +40,6 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
   timer.unref();
   ctx.onClose.push(() => clearInterval(timer));
   ctx.onClose.push(() => state.recorder.close());
+  sweepStoredResponses(ctx);
   return state;
 }

@@ -10,6 +10,7 @@ import { exactPrompt } from './prepare.js';
 import { answerStarts } from './heartbeat.js';
 import { dialectResponseToHub, hubToDoorResponse } from '../bridge/response.js';
 import { billingUsage } from '../bridge/usage.js';
+import { rememberResponse } from '../bridge/responses-history.js';
 import { emptyUsage as emptyNormalUsage } from '../formats/index.js';
 
 /** Text the model produced in a non-stream answer, for counting when upstream reports no usage. */
@@ -90,6 +91,7 @@ async function respondConverted(state: RelayState, p: Prepared, hold: Hold, json
   const usage = billingUsage(normal!, hold.route.adapter.dialect);
   settle(state, p, hold, { usage, estimated, requestId: reply.request.id, ip: reply.request.ip });
   const body = hubToDoorResponse(p.endpoint, converted.hub, normal!, p.body as Record<string, unknown>);
+  if (p.endpoint === 'responses') await rememberResponse(state.ctx, p.caller.user.id, p.body as Record<string, unknown>, p.history, body as Parameters<typeof rememberResponse>[4]);
   if (answerStarts(reply)) reply.raw.end(JSON.stringify(body));
   else reply.status(200).header('content-type', 'application/json').send(JSON.stringify(body));
 }

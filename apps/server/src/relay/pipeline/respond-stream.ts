@@ -12,6 +12,7 @@ import { countText } from '../tokenizer.js';
 import { exactPrompt } from './prepare.js';
 import { answerStarts } from './heartbeat.js';
 import { createBridgeStream } from '../bridge/stream.js';
+import { finalResponseOf, rememberResponse } from '../bridge/responses-history.js';
 import { chainMappers } from '../providers/shared/chain.js';
 import type { Frame, StreamMapper } from '../providers/types.js';
 
@@ -172,7 +173,10 @@ export async function respondStream(
     // Events decoded from the last chunk before a decoder reported the failure still go out first.
     raw.write(pending.join('') + frames.map((f) => writer.render(f)).join('') + writer.close());
   } else {
-    raw.write(mapper.finish().map((f) => writer.render(f)).join('') + writer.close());
+    const frames = mapper.finish();
+    const final = hold.plan.converted && p.endpoint === 'responses' ? finalResponseOf(frames) : undefined;
+    if (final) await rememberResponse(state.ctx, p.caller.user.id, p.body as Record<string, unknown>, p.history, final);
+    raw.write(frames.map((f) => writer.render(f)).join('') + writer.close());
   }
   finished = true;
   settle(state, p, hold, {
