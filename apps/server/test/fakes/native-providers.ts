@@ -128,7 +128,10 @@ export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
     if (!String(req.headers['content-type']).startsWith('multipart/form-data') || !prompt) {
       return sendJson(res, { id: 'e1', name: 'bad_request', errors: ['prompt: cannot be empty'] }, 400);
     }
-    if (req.headers.accept !== 'application/json') return res.end(Buffer.from('PNGBYTES'));
+    if (req.headers.accept !== 'application/json') {
+      res.end(Buffer.from('PNGBYTES'));
+      return;
+    }
     sendJson(res, { image: Buffer.from(`PNG:${prompt}`).toString('base64'), finish_reason: 'SUCCESS', seed: 42 });
   }
 

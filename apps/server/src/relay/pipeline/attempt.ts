@@ -33,12 +33,23 @@ export function mapModel(mappingText: string | null, requested: string): { upstr
   return { upstream: mapped, billed: mapped };
 }
 
+/** Plugin settings: a JSON object of objects; anything else counts as none. */
+function pluginOf(text: string | null): Record<string, Record<string, unknown>> {
+  try {
+    const value = text ? JSON.parse(text) : {};
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Resolves adapter, base URL, headers and model names for one attempt on a channel. */
 export function routeTo(row: ChannelRow, requestedModel: string): RoutedChannel {
   const family = adapterFor(row.type);
   if (!family) throw new HubError(503, 'channel not implemented', { code: 'channel_not_implemented', retryable: true });
   const { upstream, billed } = mapModel(row.model_mapping, requestedModel);
-  const adapter = family.forModel?.(upstream) ?? family;
+  const plugin = pluginOf(row.plugin);
+  const adapter = family.forModel?.(upstream) ?? family.forPlugin?.(plugin) ?? family;
   const baseUrl = (row.base_url || defaultBaseUrl(row.type)).replace(/\/+$/, '');
   if (!baseUrl && !adapter.regionalHost) throw new HubError(503, 'channel has no base URL', { code: 'channel_misconfigured', retryable: true });
   const key = row.key.split('\n')[0].trim();
@@ -47,7 +58,7 @@ export function routeTo(row: ChannelRow, requestedModel: string): RoutedChannel 
     adapter,
     upstreamModel: upstream,
     billedModel: billed,
-    target: { id: row.id, type: row.type, key, baseUrl, other: row.other ?? '', headers: jsonObject(row.model_headers, 'model_headers') },
+    target: { id: row.id, type: row.type, key, baseUrl, other: row.other ?? '', headers: jsonObject(row.model_headers, 'model_headers'), plugin },
   };
 }
 

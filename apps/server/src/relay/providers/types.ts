@@ -33,6 +33,8 @@ export interface ChannelTarget {
   baseUrl: string;
   other: string;
   headers: Record<string, string>;
+  /** The channel's plugin settings (`{<plugin>: {<param>: value}}`, api.md §3 plugins). */
+  plugin?: Record<string, Record<string, unknown>>;
 }
 
 export interface UpstreamRequest {
@@ -123,6 +125,8 @@ export interface ProviderAdapter {
   transformResponse?(endpoint: Endpoint, json: unknown, request: unknown): unknown;
   /** createStreamMapper turns a foreign stream into OpenAI chunks, so a conversion to the door's format chains after it. */
   convertsStream?: boolean;
+  /** The adapter a channel's plugin settings select instead (e.g. Ali's or Baidu's `use_openai_api`). */
+  forPlugin?(plugin: Record<string, Record<string, unknown>>): ProviderAdapter | undefined;
   /** For a channel type whose models speak different dialects (Vertex: Gemini and Claude): the adapter for one model. */
   forModel?(model: string): ProviderAdapter;
   /** Async step between building and sending (e.g. an OAuth access token); `post` goes through the channel's proxy. */

@@ -1,6 +1,6 @@
 import type { HubFinishReason, HubMessage, HubRequest, HubToolCall } from '../../formats/openai/types.js';
 import { textOf } from '../../formats/shared/json.js';
-import { mapFamilyError } from '../openai-family/family.js';
+import { familyAdapter, mapFamilyError } from '../openai-family/family.js';
 import { readOpenAIUsage } from '../openai-compatible/usage.js';
 import { chatAnswer, ChunkStream, embeddingsAnswer, usageJson } from '../shared/openai-shapes.js';
 import type { ChannelTarget, Endpoint, ProviderAdapter, StreamMapper } from '../types.js';
@@ -32,7 +32,7 @@ function toDashScope(m: HubMessage, vision: boolean): Record<string, unknown> {
 }
 
 /** OpenAI chat → DashScope generation (`result_format: message`, incremental streams). */
-export function dashScopeChatBody(req: HubRequest, stream: boolean): Record<string, unknown> {
+export function dashScopeChatBody(req: HubRequest, stream: boolean, search = false): Record<string, unknown> {
   const vision = isVision(req.model);
   const parameters: Record<string, unknown> = { result_format: 'message' };
   if (stream) parameters.incremental_output = true;
@@ -49,6 +49,7 @@ export function dashScopeChatBody(req: HubRequest, stream: boolean): Record<stri
   copy(req.tools?.length ? req.tools : undefined, 'tools');
   copy(req.tool_choice, 'tool_choice');
   copy(req.response_format, 'response_format');
+  if (search) parameters.enable_search = true;
   return { model: req.model, input: { messages: (req.messages ?? []).map((m) => toDashScope(m, vision)) }, parameters };
 }
 
@@ -117,13 +118,26 @@ export function createDashScopeStreamMapper(opts: { forwardUsage: boolean }): St
   });
 }
 
-/** Ali DashScope (type 17), native generation API (relay.md §5.9). */
+/** DashScope's OpenAI-compatible mode (plugin `use_openai_api`), under `<base>/compatible-mode/v1`. */
+const aliCompatible = familyAdapter({
+  name: 'ali-compatible',
+  types: [17],
+  endpoints: ['chat/completions', 'embeddings'],
+  streamUsage: true,
+  url: (channel, endpoint) => `${base(channel).replace(/\/compatible-mode(\/v1)?$/, '')}/compatible-mode/v1/${endpoint}`,
+  models: (channel) => `${base(channel).replace(/\/compatible-mode(\/v1)?$/, '')}/compatible-mode/v1/models`,
+});
+
+const enabled = (plugin: Record<string, Record<string, unknown>>, name: string) => plugin[name]?.enable === true;
+
+/** Ali DashScope (type 17), native generation API (relay.md §5.9); the `use_openai_api` plugin selects compatible mode. */
 export const ali: ProviderAdapter = {
   types: [17],
   name: 'ali',
   dialect: 'openai',
   endpoints: new Set<Endpoint>(['chat/completions', 'embeddings']),
   convertsStream: true,
+  forPlugin: (plugin) => (enabled(plugin, 'use_openai_api') ? aliCompatible : undefined),
 
   buildRequest(endpoint, body, channel, opts) {
     const b = body as Record<string, unknown>;
@@ -132,7 +146,7 @@ export const ali: ProviderAdapter = {
       return { url: `${base(channel)}/api/v1/services/embeddings/text-embedding/text-embedding`, headers: headers(channel, false), body: { model: b.model, input: { texts } } };
     }
     const service = isVision(String(b.model)) ? 'multimodal-generation' : 'text-generation';
-    return { url: `${base(channel)}/api/v1/services/aigc/${service}/generation`, headers: headers(channel, opts.stream), body: dashScopeChatBody(b as HubRequest, opts.stream) };
+    return { url: `${base(channel)}/api/v1/services/aigc/${service}/generation`, headers: headers(channel, opts.stream), body: dashScopeChatBody(b as HubRequest, opts.stream, enabled(channel.plugin ?? {}, 'web_search')) };
   },
   transformResponse: dashScopeAnswer,
   parseUsage: (_endpoint, json) => readOpenAIUsage((json as { usage?: unknown } | null)?.usage),

@@ -49,6 +49,8 @@ export const baidu: ProviderAdapter = {
   name: 'baidu',
   endpoints: new Set<Endpoint>(['chat/completions', 'embeddings']),
   convertsStream: true,
+  // The `use_openai_api` plugin forces Qianfan v2 whatever the key looks like.
+  forPlugin: (plugin) => (plugin.use_openai_api?.enable === true ? qianfan : undefined),
 
   buildRequest(endpoint, body, channel, opts) {
     if (!isLegacyKey(channel.key)) return qianfan.buildRequest(endpoint, body, channel, opts);

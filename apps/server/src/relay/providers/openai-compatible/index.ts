@@ -3,6 +3,7 @@ import { HubError } from '../../../common/errors.js';
 import type { ChannelTarget, Endpoint, ProviderAdapter, UpstreamRequest } from '../types.js';
 import { readOpenAIUsage } from './usage.js';
 import { openAIBilling } from '../openai-family/balance.js';
+import { streamUsageBody } from '../openai-family/body.js';
 import { createOpenAIStreamMapper } from './stream.js';
 
 const ALL_ENDPOINTS: ReadonlySet<Endpoint> = new Set<Endpoint>([
@@ -10,16 +11,23 @@ const ALL_ENDPOINTS: ReadonlySet<Endpoint> = new Set<Endpoint>([
   'images/variations', 'audio/speech', 'audio/transcriptions', 'audio/translations', 'rerank', 'responses',
 ]);
 
-/** Types whose upstream honours `stream_options.include_usage`; others get it stripped. */
-const STREAM_USAGE_TYPES = new Set([0, 1, 8, 20, 28, 29, 45, 56]);
-/** Types whose API lives at the base URL without a `/v1` segment. */
-const NO_V1_TYPES = new Set([49]);
+/** Types whose upstream honours `stream_options.include_usage`; others get it stripped (the other OpenAI-dialect types are profiles in openai-family). */
+const STREAM_USAGE_TYPES = new Set([0, 1, 8]);
 
 export const OPENAI_COMPATIBLE_TYPES = [0, 8, ...CHANNEL_TYPES.filter((t) => t.protocol === 'openai').map((t) => t.id)];
 
+/** Relay-mode numbers of the Custom channel's `customize` plugin (api.md §3 plugins). */
+const CUSTOMIZE_MODE: Partial<Record<Endpoint, string>> = {
+  'chat/completions': '1', completions: '2', embeddings: '3', moderations: '4', 'images/generations': '5', 'images/edits': '6',
+  'images/variations': '7', 'audio/speech': '9', 'audio/transcriptions': '10', 'audio/translations': '11', responses: '16',
+};
+
 function url(channel: ChannelTarget, path: string): string {
   const base = channel.baseUrl.replace(/\/+$/, '');
-  return NO_V1_TYPES.has(channel.type) ? `${base}/${path}` : `${base}/v1/${path}`;
+  const custom = channel.plugin?.customize?.[CUSTOMIZE_MODE[path as Endpoint] ?? ''];
+  if (custom === 'disable') throw new HubError(501, `this channel does not serve ${path} (customize plugin)`, { code: 'unsupported_endpoint' });
+  if (typeof custom === 'string' && custom.trim()) return `${base}${custom.startsWith('/') ? '' : '/'}${custom.trim()}`;
+  return `${base}/v1/${path}`;
 }
 
 function headers(channel: ChannelTarget, json: boolean): Record<string, string> {
@@ -43,16 +51,7 @@ export const openAICompatible: ProviderAdapter = {
 
   buildRequest(endpoint, body, channel, opts): UpstreamRequest {
     if (opts.raw) return { url: url(channel, endpoint), headers: headers(channel, false), body, raw: true };
-    let out = body as Record<string, unknown>;
-    if (opts.stream && (endpoint === 'chat/completions' || endpoint === 'completions')) {
-      const wantsUsage = STREAM_USAGE_TYPES.has(channel.type);
-      const options = out.stream_options as { include_usage?: unknown } | undefined;
-      // Rewritten only when needed: an untouched body goes out as the caller sent it.
-      if (wantsUsage ? options?.include_usage !== true : options !== undefined) {
-        const { stream_options: _ignored, ...rest } = out;
-        out = wantsUsage ? { ...rest, stream_options: { ...(options ?? {}), include_usage: true } } : rest;
-      }
-    }
+    const out = streamUsageBody(endpoint, body as Record<string, unknown>, opts.stream, STREAM_USAGE_TYPES.has(channel.type));
     return { url: url(channel, endpoint), headers: headers(channel, true), body: out };
   },
 

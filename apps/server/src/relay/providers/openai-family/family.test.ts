@@ -8,14 +8,15 @@ import { zhipuToken } from './auth.js';
 import { sparkModel } from './urls.js';
 
 /** A channel as the relay resolves it (catalogue default base URL when the row has none). */
-function target(type: number, fields: Partial<ChannelRow> = {}): ChannelTarget {
-  const row = { id: 7, type, key: 'sk-test', base_url: '', other: '', model_mapping: null, model_headers: null, ...fields } as ChannelRow;
-  return routeTo(row, 'm').target;
+function route(type: number, fields: Partial<ChannelRow> = {}) {
+  const row = { id: 7, type, key: 'sk-test', base_url: '', other: '', model_mapping: null, model_headers: null, plugin: null, ...fields } as ChannelRow;
+  return routeTo(row, 'm');
 }
+const target = (type: number, fields: Partial<ChannelRow> = {}): ChannelTarget => route(type, fields).target;
 
 function build(type: number, endpoint: Endpoint, body: Record<string, unknown>, fields: Partial<ChannelRow> = {}, stream = false): UpstreamRequest {
   const model = String(body.model ?? '');
-  return adapterFor(type)!.buildRequest(endpoint, body, target(type, fields), { stream, raw: false, model });
+  return route(type, fields).adapter.buildRequest(endpoint, body, target(type, fields), { stream, raw: false, model });
 }
 
 describe('OpenAI-dialect provider profiles', () => {
@@ -146,6 +147,32 @@ describe('OpenAI-dialect provider profiles', () => {
     expect(adapterFor(49)!.modelsRequest!(target(49)).url).toBe('https://models.inference.ai.azure.com/models');
     expect(adapterFor(54)!.modelsRequest).toBeUndefined();
     expect(adapterFor(47)!.modelsRequest).toBeUndefined();
+  });
+});
+
+describe('channel plugins', () => {
+  const customize = (paths: Record<string, string>) => ({ base_url: 'https://relay.example', plugin: JSON.stringify({ customize: paths }) });
+
+  it('Custom: customize paths per relay mode, disable answers 501, unset modes keep /v1', () => {
+    expect(build(8, 'chat/completions', { model: 'm' }, customize({ '1': '/api/chat/send' })).url).toBe('https://relay.example/api/chat/send');
+    expect(build(8, 'embeddings', { model: 'm' }, customize({ '1': '/api/chat/send' })).url).toBe('https://relay.example/v1/embeddings');
+    expect(() => build(8, 'images/generations', { model: 'm' }, customize({ '5': 'disable' }))).toThrow(expect.objectContaining({ status: 501 }));
+    expect(build(8, 'chat/completions', { model: 'm' }, { base_url: 'https://relay.example', plugin: 'not json' }).url).toBe('https://relay.example/v1/chat/completions');
+  });
+
+  it('Ali: use_openai_api selects compatible mode (with or without the segment in the base URL); web_search turns on search', () => {
+    const on = { plugin: JSON.stringify({ use_openai_api: { enable: true } }) };
+    expect(route(17, on).adapter.name).toBe('ali-compatible');
+    expect(build(17, 'chat/completions', { model: 'qwen-plus' }, on).url).toBe('https://dashscope.aliyuncs.com/compatible-mode/v1/chat/completions');
+    expect(build(17, 'embeddings', { model: 'e' }, { ...on, base_url: 'https://dashscope.aliyuncs.com/compatible-mode' }).url).toBe('https://dashscope.aliyuncs.com/compatible-mode/v1/embeddings');
+    expect(route(17, { plugin: JSON.stringify({ use_openai_api: { enable: false } }) }).adapter.name).toBe('ali');
+    const native = build(17, 'chat/completions', { model: 'qwen-plus', messages: [] }, { plugin: JSON.stringify({ web_search: { enable: true } }) });
+    expect((native.body as { parameters: Record<string, unknown> }).parameters.enable_search).toBe(true);
+  });
+
+  it('Baidu: use_openai_api forces Qianfan v2 even for a two-part key', () => {
+    const req = build(15, 'chat/completions', { model: 'ernie-4.0-8k' }, { key: 'a|b', plugin: JSON.stringify({ use_openai_api: { enable: true } }) });
+    expect(req.url).toBe('https://qianfan.baidubce.com/v2/chat/completions');
   });
 });
 
