@@ -62,6 +62,7 @@ describe.each(testDialects())('Gemini door on %s', (dialect) => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         contents: [{ role: 'user', parts: [{ text: 'weather in Rome' }] }],
+        generationConfig: { thinkingConfig: { includeThoughts: true } },
         tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }] }],
       }),
     });

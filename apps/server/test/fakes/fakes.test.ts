@@ -179,7 +179,7 @@ describe('FakeGemini through @google/genai', () => {
 
   it('answers thought parts and a signed function call with cache and thought usage', async () => {
     fake.behave('g-call', { thought: 'Need the weather tool', content: 'Calling it.', functionCall: { args: { city: 'Paris' } }, cachedTokens: 600 });
-    const res = await client('g-call').models.generateContent({ model: 'gemini-2.5-pro', contents: 'Weather in Paris?', config: { tools: [{ functionDeclarations: [weather] }] } });
+    const res = await client('g-call').models.generateContent({ model: 'gemini-2.5-pro', contents: 'Weather in Paris?', config: { thinkingConfig: { includeThoughts: true }, tools: [{ functionDeclarations: [weather] }] } });
     const parts = res.candidates![0].content!.parts!;
     expect(parts[0]).toEqual({ text: 'Need the weather tool', thought: true });
     expect(res.functionCalls).toEqual([{ name: 'get_weather', args: { city: 'Paris' } }]);

@@ -14,7 +14,7 @@ export interface GeminiBehaviour extends StreamPacing {
   delayMs?: number;
   /** Text of the answer (streamed word by word). */
   content?: string;
-  /** Answer with a thought part first (`thought: true`). */
+  /** Think this (counted in thoughtsTokenCount); the thought part is sent only when the request sets includeThoughts, as Gemini does. */
   thought?: string;
   /** Call a function when the request declares some (name defaults to the first declaration; mode ANY forces a call anyway). */
   functionCall?: { name?: string; args?: Record<string, unknown> };
@@ -114,6 +114,8 @@ export function checkGeminiRequest(body: any, model: string): GeminiError | null
 
 export interface GeminiAnswer {
   thought?: string;
+  /** The request asked for thought summaries (`thinkingConfig.includeThoughts`). */
+  showThoughts: boolean;
   words: string[];
   call?: { name: string; args: Record<string, unknown> };
   finishReason: 'STOP' | 'MAX_TOKENS';
@@ -139,7 +141,7 @@ export function geminiAnswer(body: any, b: GeminiBehaviour): GeminiAnswer {
     const allowed: string[] | undefined = body.toolConfig?.functionCallingConfig?.allowedFunctionNames;
     call = { name: b.functionCall?.name ?? allowed?.[0] ?? decls[0].name, args: b.functionCall?.args ?? {} };
   }
-  return { thought: b.thought, words, call, finishReason };
+  return { thought: b.thought, showThoughts: body.generationConfig?.thinkingConfig?.includeThoughts === true, words, call, finishReason };
 }
 
 function usage(a: GeminiAnswer, b: GeminiBehaviour, candidates: number) {
@@ -177,7 +179,7 @@ function envelope(model: string, parts: unknown[], usageMetadata: unknown, finis
 /** The non-stream generateContent answer. */
 export function geminiResponse(model: string, a: GeminiAnswer, b: GeminiBehaviour) {
   const parts: unknown[] = [];
-  if (a.thought) parts.push({ text: a.thought, thought: true });
+  if (a.thought && a.showThoughts) parts.push({ text: a.thought, thought: true });
   if (a.words.length > 0) parts.push({ text: a.words.join(' ') });
   if (a.call) parts.push(callPart(a));
   return envelope(model, parts, b.noUsage ? undefined : usage(a, b, candidateTokens(a)), a.finishReason);
@@ -187,7 +189,7 @@ export function geminiResponse(model: string, a: GeminiAnswer, b: GeminiBehaviou
 export function geminiChunks(model: string, a: GeminiAnswer, b: GeminiBehaviour): { chunk: unknown; content: boolean }[] {
   const chunks: { chunk: unknown; content: boolean }[] = [];
   const use = (n: number) => (b.noUsage ? undefined : usage(a, b, n));
-  if (a.thought) chunks.push({ chunk: envelope(model, [{ text: a.thought, thought: true }], use(0)), content: false });
+  if (a.thought && a.showThoughts) chunks.push({ chunk: envelope(model, [{ text: a.thought, thought: true }], use(0)), content: false });
   for (const [i, w] of a.words.entries()) {
     const last = i === a.words.length - 1 && !a.call;
     chunks.push({ chunk: envelope(model, [{ text: i === 0 ? w : ` ${w}` }], use(last ? candidateTokens(a) : 0), last ? a.finishReason : undefined), content: true });

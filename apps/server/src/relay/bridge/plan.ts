@@ -34,5 +34,8 @@ export function convertSettings(ctx: AppContext): ConvertSettings {
     get claudeBudgetPercentage() {
       return ctx.options.get('ClaudeBudgetTokensPercentage') || 0.8;
     },
+    geminiOpenThink(model) {
+      return parseJsonOr<Record<string, unknown>>(ctx.options.get('GeminiOpenThink'), {})[model] === true;
+    },
   };
 }

@@ -19,6 +19,16 @@ export const DIALECT_ENDPOINT: Record<Dialect, Endpoint> = {
 export interface ConvertSettings {
   claudeDefaultMaxTokens: (model: string) => number;
   claudeBudgetPercentage: number;
+  /** GeminiOpenThink: the (upstream) models whose converted requests ask Gemini to include its thoughts. */
+  geminiOpenThink: (model: string) => boolean;
+}
+
+/** Asks Gemini for its thoughts, unless the request itself already said whether it wants them. */
+function withThoughts(body: Record<string, unknown>): Record<string, unknown> {
+  const config = (body.generationConfig ?? {}) as Record<string, unknown>;
+  const thinking = (config.thinkingConfig ?? {}) as Record<string, unknown>;
+  if (thinking.includeThoughts !== undefined) return body;
+  return { ...body, generationConfig: { ...config, thinkingConfig: { ...thinking, includeThoughts: true } } };
 }
 
 /** Converter failures are the caller's fault: 400 in the door's own shape. */
@@ -73,9 +83,11 @@ export function hubToDialect(dialect: Dialect, hub: HubRequest, model: string, s
         }).value;
         return { ...value, model, stream } as unknown as Record<string, unknown>;
       }
-      case 'gemini':
+      case 'gemini': {
         // As the original does for converted requests: Google's default filters off (relay.md §5.5).
-        return hubRequestToGemini({ ...hub, model, stream }, { safetySettings: [...GEMINI_BLOCK_NONE_SAFETY] }).value as unknown as Record<string, unknown>;
+        const value = hubRequestToGemini({ ...hub, model, stream }, { safetySettings: [...GEMINI_BLOCK_NONE_SAFETY] }).value as unknown as Record<string, unknown>;
+        return settings.geminiOpenThink(model) ? withThoughts(value) : value;
+      }
     }
   });
 }

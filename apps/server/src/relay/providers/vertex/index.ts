@@ -73,6 +73,8 @@ const vertexClaude: ProviderAdapter = {
   endpoints: new Set<Endpoint>(['messages']),
   buildRequest(endpoint, body, channel, opts) {
     if (endpoint !== 'messages') throw unsupported(endpoint);
+    // Betas are passed through: neither Google nor Anthropic documents which ones Vertex accepts (Bedrock's
+    // documented list is filtered in its adapter; Anthropic itself takes them all).
     const beta = opts.inbound?.['anthropic-beta'];
     const headers: Record<string, string> = { 'content-type': 'application/json', ...channel.headers };
     if (beta) headers['anthropic-beta'] = Array.isArray(beta) ? beta.join(',') : beta;
