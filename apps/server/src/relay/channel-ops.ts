@@ -2,6 +2,7 @@ import type { AppContext } from '../app-context.js';
 import type { ChannelRow } from '../db/repos/channels.js';
 import { planAttempt } from './bridge/plan.js';
 import { HubError } from '../common/errors.js';
+import { parseJsonOr } from '../common/json.js';
 import { nowSeconds } from '../common/time.js';
 import { authorizeUpstream, routeTo } from './pipeline/attempt.js';
 import { sendUpstream } from './pipeline/upstream.js';
@@ -37,7 +38,8 @@ export async function testChannel(ctx: AppContext, channel: ChannelRow, model?: 
     const text = await res.body.text();
     if (res.statusCode >= 400) throw route.adapter.mapError(res.statusCode, text);
     // Some providers (Tencent, Spark) report failures inside a 200 answer.
-    if (route.adapter.transformResponse) route.adapter.transformResponse(plan.endpoint, JSON.parse(text), plan.converted ?? hub);
+    const answer = parseJsonOr<unknown>(text, undefined); // stream-only providers answer SSE
+    if (route.adapter.transformResponse && answer !== undefined) route.adapter.transformResponse(plan.endpoint, answer, plan.converted ?? hub);
     const ms = Date.now() - started;
     await ctx.db.updateTable('channels').set({ response_time: ms, test_time: nowSeconds() }).where('id', '=', channel.id).execute();
     const slow = ms > ctx.options.get('ChannelDisableThreshold') * 1000;

@@ -26,7 +26,7 @@ const BALANCES: Record<string, unknown> = {
  * (`/api/chat` NDJSON streams, `/api/embed`, `/api/tags`), Cohere v2 (`/v2/chat`
  * named SSE events, `/v2/rerank`, `/v1/models`), Ali DashScope generation (SSE with
  * `event:result`), Baidu ERNIE (client-credential token, `error_code` inside 200 answers,
- * `is_end` streams), Stability AI image forms, Replicate predictions, and the balance APIs of DeepSeek, Moonshot, SiliconFlow,
+ * `is_end` streams), Coze v3 chat events, Stability AI image forms, Replicate predictions, and the balance APIs of DeepSeek, Moonshot, SiliconFlow,
  * OpenRouter and OpenAI's dashboard billing. Every answer: prompt 10 tokens, 4 words.
  */
 export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
@@ -40,6 +40,7 @@ export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
     if (req.path in BALANCES) return sendJson(res, BALANCES[req.path]);
     if (req.path.startsWith('/openai/')) return this.azure(req, res, b);
     if (req.path.startsWith('/stable-image/generate/')) return this.stability(req, res);
+    if (req.path === '/v3/chat') return this.coze(req, res);
     if (/^\/v1\/models\/[^/]+\/[^/]+\/predictions$/.test(req.path)) return this.replicate(req, res);
     if (req.path === '/oauth/2.0/token' || req.path.startsWith('/rpc/2.0/')) return this.ernie(req, res);
     if (req.path.startsWith('/api/v1/services/')) return this.dashscope(req, res, b);
@@ -120,6 +121,22 @@ export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
       const last = i === WORDS.length - 1;
       res.write(`data: ${JSON.stringify({ ...base, sentence_id: i, is_end: last, is_truncated: false, result: i ? ` ${w}` : w, need_clear_history: false, usage: usage(i + 1) })}\n\n`);
     }
+    res.end();
+  }
+
+  private coze(req: Received, res: ServerResponse) {
+    if (req.body.bot_id !== 'bot123') return sendJson(res, { code: 4200, msg: 'Requested resource bot_id=' + req.body.bot_id + ' does not exist' });
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const ev = (event: string, data: unknown) => res.write(`event:${event}\ndata:${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+    const chat = { id: 'chat-1', conversation_id: 'conv-1', bot_id: 'bot123' };
+    const message = (content: string, type = 'answer') => ({ id: 'msg-1', conversation_id: 'conv-1', bot_id: 'bot123', chat_id: 'chat-1', role: 'assistant', type, content, content_type: 'text' });
+    ev('conversation.chat.created', { ...chat, status: 'created' });
+    ev('conversation.chat.in_progress', { ...chat, status: 'in_progress' });
+    for (const [i, w] of WORDS.entries()) ev('conversation.message.delta', message(i ? ` ${w}` : w));
+    ev('conversation.message.completed', message(TEXT));
+    ev('conversation.message.completed', message('{"msg_type":"generate_answer_finish"}', 'verbose'));
+    ev('conversation.chat.completed', { ...chat, status: 'completed', usage: { token_count: PROMPT_TOKENS + WORDS.length, output_count: WORDS.length, input_count: PROMPT_TOKENS } });
+    ev('done', '"[DONE]"');
     res.end();
   }
 

@@ -10,7 +10,7 @@ const TEXT = 'Hello from the provider';
 describe.each(testDialects())('provider adapters on %s', (dialect) => {
   let f: RelayFixture;
   const up = new FakeNativeProviders();
-  const MODELS = ['azure-gpt', 'ollama-llama', 'ollama-embed', 'cohere-cmd', 'cohere-rerank', 'qwen-plus', 'ERNIE-4.0-8K', 'sd3', 'black-forest-labs/flux-schnell'];
+  const MODELS = ['azure-gpt', 'ollama-llama', 'ollama-embed', 'cohere-cmd', 'cohere-rerank', 'qwen-plus', 'ERNIE-4.0-8K', 'sd3', 'black-forest-labs/flux-schnell', 'coze-bot123', 'coze-missing'];
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -25,6 +25,7 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     ids.ali = await f.addChannel({ type: 17, key: 'ali-key', base_url: up.url, models: 'qwen-plus' });
     await f.addChannel({ type: 37, key: 'stab-key', base_url: up.url, models: 'sd3' });
     await f.addChannel({ type: 52, key: 'rep-key', base_url: up.url, models: 'black-forest-labs/flux-schnell' });
+    ids.coze = await f.addChannel({ type: 38, key: 'coze-pat', base_url: `${up.url}/open_api`, models: 'coze-bot123,coze-missing' });
     ids.baidu = await f.addChannel({ type: 15, key: 'ernie-client|good-secret', base_url: up.url, models: 'ERNIE-4.0-8K' });
   });
   afterAll(async () => {
@@ -118,6 +119,15 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     expect(up.forKey('rep-key').at(-1)).toMatchObject({ path: '/v1/models/black-forest-labs/flux-schnell/predictions', body: { input: { prompt: 'a fox', num_outputs: 2 } } });
   });
 
+  it('Coze: v3 chat always streamed upstream, joined for JSON callers; a missing bot is a 400', async () => {
+    const key = await chatBoth('coze-bot123');
+    const got = up.forKey('coze-pat');
+    expect(got[0]).toMatchObject({ path: '/v3/chat', body: { bot_id: 'bot123', stream: true, additional_messages: [{ role: 'user', content: 'hi', content_type: 'text' }] } });
+    const error = await f.openai(key).chat.completions.create({ model: 'coze-missing', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('bot_id=missing does not exist');
+  });
+
   it('the Claude door streams from an Ollama channel (NDJSON → OpenAI chunks → Anthropic events)', async () => {
     const { key } = await f.newUser({ quota: 100_000 });
     const stream = new Anthropic({ apiKey: key, baseURL: f.url, maxRetries: 0 }).messages.stream({ model: 'ollama-llama', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
@@ -138,7 +148,7 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
   });
 
   it('channel tests and model lists work for native types', async () => {
-    for (const id of [ids.azure, ids.ollama, ids.cohere, ids.ali, ids.baidu]) {
+    for (const id of [ids.azure, ids.ollama, ids.cohere, ids.ali, ids.baidu, ids.coze]) {
       const res = await f.root.get(`/api/channel/test/${id}`);
       expect(res.body).toMatchObject({ success: true });
     }

@@ -5,6 +5,7 @@ import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
 import type { Hold } from './handle.js';
 import { releaseHold, settle } from './settle.js';
+import { assembleStream } from '../providers/shared/assemble.js';
 import { countText } from '../tokenizer.js';
 import { exactPrompt } from './prepare.js';
 import { answerStarts } from './heartbeat.js';
@@ -28,6 +29,10 @@ function answerText(json: Record<string, unknown>): string {
 
 /** Runs the adapter's answer conversion (providers whose answers are not OpenAI-shaped); may throw the provider's error. */
 export function transformAnswer(adapter: ProviderAdapter, endpoint: Endpoint, res: BufferedResponse, request: unknown): BufferedResponse {
+  if (adapter.streamOnly && String(res.headers['content-type'] ?? '').includes('text/event-stream')) {
+    const joined = assembleStream(adapter.createStreamMapper({ forwardUsage: true }), res.body.toString('utf8'), String((request as { model?: unknown })?.model ?? ''));
+    return { ...res, headers: { ...res.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(joined)) };
+  }
   if (!adapter.transformResponse || !String(res.headers['content-type'] ?? '').includes('json')) return res;
   let json: unknown;
   try {

@@ -13,9 +13,10 @@ import { hunyuan } from './hunyuan/index.js';
 import { baidu } from './baidu/index.js';
 import { stability } from './stability/index.js';
 import { replicate } from './replicate/index.js';
+import { coze } from './coze/index.js';
 
 /** The registry: the only file that lists providers. */
-const ADAPTERS: ProviderAdapter[] = [openAICompatible, anthropic, gemini, bedrock, vertex, ...FAMILY_ADAPTERS, ollama, cohere, ali, hunyuan, baidu, stability, replicate];
+const ADAPTERS: ProviderAdapter[] = [openAICompatible, anthropic, gemini, bedrock, vertex, ...FAMILY_ADAPTERS, ollama, cohere, ali, hunyuan, baidu, stability, replicate, coze];
 
 const BY_TYPE = new Map<number, ProviderAdapter>();
 for (const adapter of ADAPTERS) for (const type of adapter.types) BY_TYPE.set(type, adapter);

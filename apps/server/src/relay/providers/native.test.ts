@@ -151,3 +151,42 @@ describe('Ali DashScope adapter', () => {
     expect(() => ali.createStreamMapper({ forwardUsage: false }).onEvent('{"code":"Throttling","message":"slow down"}', 'error')).toThrow('DashScope: slow down');
   });
 });
+
+describe('Coze adapter', () => {
+  const coze = adapterFor(38)!;
+
+  it('builds a v3 streamed chat for the bot named by the model, without system messages', () => {
+    const req = coze.buildRequest('chat/completions', { model: 'coze-7341', messages: chat.messages, user: 'u-9' }, channel(38, { baseUrl: 'https://api.coze.com/open_api' }), { stream: false, raw: false, model: 'coze-7341' });
+    expect(req.url).toBe('https://api.coze.com/v3/chat');
+    expect(req.body).toEqual({ bot_id: '7341', user_id: 'u-9', stream: true, auto_save_history: false, additional_messages: [{ role: 'user', content: 'hi', content_type: 'text' }] });
+  });
+
+  it('maps answer deltas and the chat completion; ignores verbose and follow-up messages; failures throw', () => {
+    const mapper = coze.createStreamMapper({ forwardUsage: true });
+    const out = run(mapper, [
+      [{ id: 'chat-1', status: 'created' }, 'conversation.chat.created'],
+      [{ role: 'assistant', type: 'answer', content: 'Hi' }, 'conversation.message.delta'],
+      [{ role: 'assistant', type: 'answer', content: 'Hi' }, 'conversation.message.completed'],
+      [{ role: 'assistant', type: 'follow_up', content: 'More?' }, 'conversation.message.completed'],
+      [{ id: 'chat-1', status: 'completed', usage: { input_count: 6, output_count: 1, token_count: 7 } }, 'conversation.chat.completed'],
+      ['"[DONE]"', 'done'],
+    ]);
+    expect(out.map((c) => (c === '[DONE]' ? c : c.id))).toEqual(['chatcmpl-chat-1', 'chatcmpl-chat-1', 'chatcmpl-chat-1', '[DONE]']);
+    expect(out[0].choices[0].delta.content).toBe('Hi');
+    expect(out[2].usage).toMatchObject({ prompt_tokens: 6, completion_tokens: 1 });
+    expect(() => coze.createStreamMapper({ forwardUsage: false }).onEvent(JSON.stringify({ last_error: { code: 720, msg: 'bot offline' } }), 'conversation.chat.failed')).toThrow('bot offline');
+    expect(() => coze.transformResponse!('chat/completions', { code: 4100, msg: 'token invalid' }, {})).toThrow(expect.objectContaining({ status: 401 }));
+  });
+
+  it('joins a whole SSE answer into one chat.completion for JSON callers', async () => {
+    const { assembleStream } = await import('./shared/assemble.js');
+    const sse = [
+      'event:conversation.chat.created\ndata:{"id":"c9"}\n\n',
+      'event:conversation.message.delta\ndata:{"role":"assistant","type":"answer","content":"Hel"}\n\n',
+      'event:conversation.message.delta\ndata:{"role":"assistant","type":"answer","content":"lo"}\n\n',
+      'event:conversation.chat.completed\ndata:{"usage":{"input_count":3,"output_count":2}}\n\n',
+    ].join('');
+    const answer = assembleStream(coze.createStreamMapper({ forwardUsage: true }), sse, 'coze-x');
+    expect(answer).toMatchObject({ id: 'chatcmpl-c9', model: 'coze-x', choices: [{ message: { content: 'Hello' }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 2 } });
+  });
+});

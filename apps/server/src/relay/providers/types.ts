@@ -125,6 +125,8 @@ export interface ProviderAdapter {
   transformResponse?(endpoint: Endpoint, json: unknown, request: unknown): unknown;
   /** createStreamMapper turns a foreign stream into OpenAI chunks, so a conversion to the door's format chains after it. */
   convertsStream?: boolean;
+  /** The provider only streams: non-stream callers get the stream joined into one answer (needs `convertsStream`). */
+  streamOnly?: boolean;
   /** The adapter a channel's plugin settings select instead (e.g. Ali's or Baidu's `use_openai_api`). */
   forPlugin?(plugin: Record<string, Record<string, unknown>>): ProviderAdapter | undefined;
   /** For a channel type whose models speak different dialects (Vertex: Gemini and Claude): the adapter for one model. */
