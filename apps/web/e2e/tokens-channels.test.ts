@@ -68,6 +68,23 @@ describe.skipIf(!chromiumAvailable)('tokens, channels, prices and available mode
     await row.getByRole('switch', { name: 'Status' }).click();
     await expect.poll(async () => (await c.root.get(`/api/token/${token.id}`)).body.data.status).toBe(2);
     await shoot(page, 'token', () => page.getByTestId('table-row').first().waitFor());
+
+    // admin search by token id: owner column, Copy and ⋯ only
+    await page.getByTestId('token-admin-toggle').click();
+    await page.getByLabel('Token ID').fill(String(token.id));
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const adminRow = page.getByTestId('table-row').filter({ hasText: `${token.user_id} - root` });
+    await adminRow.waitFor();
+    expect(await adminRow.getByTestId('token-chat').count()).toBe(0);
+    await adminRow.getByTestId('token-more').click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const adminDialog = page.getByTestId('token-dialog');
+    await adminDialog.getByText('You are editing another user').waitFor();
+    await adminDialog.getByLabel('Name').fill('e2e bot renamed');
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${SHOTS}/token-dialog-admin-desktop-light.png` });
+    await page.getByTestId('token-submit').click();
+    await expect.poll(async () => (await c.root.get(`/api/token/${token.id}`)).body.data.name).toBe('e2e bot renamed');
   });
 
   it('creates a channel against a fake upstream and tests it, showing the seconds', async () => {
@@ -138,6 +155,14 @@ describe.skipIf(!chromiumAvailable)('tokens, channels, prices and available mode
     await row.getByText('$0.3 / 1M').waitFor();
     await page.getByTestId('price-search').fill('');
     await shoot(page, 'pricing', () => page.getByTestId('table-row').first().waitFor());
+    await page.goto('/panel/pricing#multiple');
+    await page.getByRole('tab', { name: 'Grouped', selected: true }).waitFor();
+    await page.getByTestId('table-row').first().waitFor();
+    await page.screenshot({ path: `${SHOTS}/pricing-grouped-desktop-light.png` });
+    await page.getByTestId('price-edit').first().click();
+    await page.getByTestId('price-dialog').waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${SHOTS}/pricing-batch-dialog-desktop-light.png` });
   });
 
   it('lists the channel models with group prices for users and visitors', async () => {

@@ -2,6 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import {
   Alert,
   Autocomplete,
+  Avatar,
+  Box,
   Button,
   Chip,
   CircularProgress,
@@ -25,7 +27,7 @@ import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
 import { useAppSelector } from '../../store';
 import { formToBody, tokenToForm, validateTokenForm, type TokenFormErrors, type TokenFormState } from './token-form';
-import { useAvailableModels, useGroupMap } from './use-token-lookups';
+import { useAvailableModels, useGroupMap, useOwnerIcons } from './use-token-lookups';
 
 export interface TokenDialogProps {
   open: boolean;
@@ -54,6 +56,7 @@ export default function TokenDialog({ open, id, admin = false, onClose, onSaved 
   const groups = useGroupMap();
   const [form, setForm] = useState<TokenFormState>(() => tokenToForm());
   const models = useAvailableModels(open && form.limitModels);
+  const icons = useOwnerIcons(open && form.limitModels);
   const [errors, setErrors] = useState<TokenFormErrors>({});
   const [saving, setSaving] = useState(false);
 
@@ -189,6 +192,19 @@ export default function TokenDialog({ open, id, admin = false, onClose, onSaved 
                 value={form.models}
                 loading={models.isLoading}
                 onChange={(_e, v) => set('models', [...new Set(v.map((s) => s.trim()).filter(Boolean))])}
+                renderOption={(props, name) => {
+                  const { key, ...rest } = props as typeof props & { key: string };
+                  const m = modelOptions.find((o) => o.name === name);
+                  return (
+                    <li key={key} {...rest}>
+                      <Avatar src={m ? icons.get(m.owner) : undefined} alt="" sx={{ width: 20, height: 20, mr: 1, fontSize: 11 }}>
+                        {m?.owner.slice(0, 1)}
+                      </Avatar>
+                      <Box sx={{ flex: 1, minWidth: 0, wordBreak: 'break-all' }}>{name}</Box>
+                      {m?.groups.map((g) => <Chip key={g} label={g} size="small" variant="outlined" sx={{ ml: 0.5 }} />)}
+                    </li>
+                  );
+                }}
                 renderValue={(value, getItemProps) => value.map((option, index) => <Chip size="small" label={option} {...getItemProps({ index })} key={option} />)}
                 renderInput={(params) => <TextField {...params} label={t('models')} helperText={t('modelsHelp')} />}
               />

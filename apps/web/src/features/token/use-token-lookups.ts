@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AvailableModel, UserGroup } from '@one-hub/contract';
+import type { AvailableModel, ModelOwner, UserGroup } from '@one-hub/contract';
 import { api } from '../../lib/api';
 
 /** Groups the user may pick (`/api/user_group_map`: public ones and the user's own). */
@@ -10,6 +10,12 @@ export function useGroupMap() {
 /** Models the user's groups reach (`/api/available_model`). */
 export function useAvailableModels(enabled = true) {
   return useQuery({ queryKey: ['available_model'], queryFn: () => api<Record<string, AvailableModel>>('/api/available_model'), staleTime: 60_000, enabled });
+}
+
+/** Provider icons by owner name (`/api/model_ownedby/`). */
+export function useOwnerIcons(enabled = true) {
+  const q = useQuery({ queryKey: ['model_ownedby'], queryFn: () => api<ModelOwner[]>('/api/model_ownedby/'), staleTime: 60_000, enabled });
+  return new Map((q.data ?? []).map((o) => [o.name, o.icon]));
 }
 
 /** A stable colour per group name, so a group looks the same in every row. */
