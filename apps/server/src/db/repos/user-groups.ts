@@ -36,4 +36,5 @@ export function userGroupListQuery(db: Db, name?: string, enable?: boolean) {
   return query;
 }
 
-export const USER_GROUP_ORDER_COLUMNS = ['id', 'name', 'enable', 'symbol', 'ratio', 'api_rate'] as const;
+// Beyond api.md's id/name/enable: the console makes every user-group column sortable (console-screens §3.17).
+export const USER_GROUP_ORDER_COLUMNS = ['id', 'name', 'enable', 'symbol', 'ratio', 'api_rate', 'public', 'promotion', 'min', 'max'] as const;
