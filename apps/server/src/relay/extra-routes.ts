@@ -5,9 +5,10 @@ import { openAIErrorBody, toHubError } from '../http/errors.js';
 import { registerLegacyBilling } from './legacy/billing.js';
 import { registerPassthrough } from './legacy/passthrough.js';
 import { relayState } from './state.js';
+import { registerRealtime } from './realtime/index.js';
 
 /**
- * Relay routes outside the model pipeline (legacy billing emulation, pass-through endpoints), in their own
+ * Relay routes outside the model pipeline (legacy billing emulation, pass-through endpoints, the realtime WebSocket), in their own
  * scope so their body parsing and error handling stay separate from the doors.
  * Errors answer in OpenAI's shape with the request id appended.
  */
@@ -21,4 +22,5 @@ export async function registerRelayExtras(app: FastifyInstance, ctx: AppContext)
   });
   registerLegacyBilling(app, ctx);
   await app.register(async (scope) => registerPassthrough(scope, relayState(ctx)));
+  registerRealtime(app, ctx);
 }

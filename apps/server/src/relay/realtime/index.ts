@@ -1,0 +1,148 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { WebSocket, WebSocketServer } from 'ws';
+import { CHANNEL_STATUS } from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
+import { HubError } from '../../common/errors.js';
+import { randomAlnum } from '../../common/random.js';
+import { toHubError } from '../../http/errors.js';
+import { findChannelById, type ChannelRow } from '../../db/repos/channels.js';
+import { findTokenById } from '../../db/repos/tokens.js';
+import { findUserById } from '../../db/repos/users.js';
+import { AZURE_DEFAULT_VERSION } from '../providers/openai-family/urls.js';
+import { authenticate, checkModelAllowed, type Caller } from '../pipeline/caller.js';
+import { checkRate } from '../pipeline/prepare.js';
+import { routeTo, type RoutedChannel } from '../pipeline/attempt.js';
+import { noChannel } from '../pipeline/failure.js';
+import type { RelayState } from '../pipeline/relay-state.js';
+import { relayState } from '../state.js';
+import { runSession } from './session.js';
+
+const KEY_PROTOCOL = 'openai-insecure-api-key.';
+const AZURE = 3;
+const CONNECT_TIMEOUT_MS = 15_000;
+
+/** The caller's key from `Authorization`, or (browsers) from a `Sec-WebSocket-Protocol` entry. */
+function withProtocolKey(req: IncomingMessage): IncomingMessage['headers'] {
+  if (req.headers.authorization) return req.headers;
+  const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  const key = offered.find((p) => p.startsWith(KEY_PROTOCOL))?.slice(KEY_PROTOCOL.length);
+  return key ? { ...req.headers, authorization: `Bearer ${key}` } : req.headers;
+}
+
+/** The upstream realtime URL and credentials (OpenAI's `/v1/realtime`, Azure's `/openai/realtime`). */
+function upstreamOf(route: RoutedChannel): { url: string; headers: Record<string, string> } {
+  const base = route.target.baseUrl.replace(/^http/, 'ws');
+  const model = encodeURIComponent(route.upstreamModel);
+  if (route.row.type === AZURE) {
+    const version = route.target.other.trim() || AZURE_DEFAULT_VERSION;
+    return { url: `${base}/openai/realtime?api-version=${encodeURIComponent(version)}&deployment=${model}`, headers: { 'api-key': route.target.key } };
+  }
+  return { url: `${base}/v1/realtime?model=${model}`, headers: { authorization: `Bearer ${route.target.key}` } };
+}
+
+function connect(url: string, headers: Record<string, string>, protocols: string[]): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, protocols, { headers, handshakeTimeout: CONNECT_TIMEOUT_MS });
+    ws.once('open', () => {
+      ws.pause(); // hold upstream events (session.created) until the session pipes them
+      resolve(ws);
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => reject(new HubError(502, `upstream refused the realtime session (${res.statusCode}): ${body.slice(0, 300)}`, { retryable: (res.statusCode ?? 500) >= 500 || res.statusCode === 429 })));
+    });
+    ws.once('error', (error) => reject(new HubError(502, `请求上游地址失败: ${error.message}`, { code: 'http_request_failed', retryable: true })));
+  });
+}
+
+async function pickChannel(state: RelayState, caller: Caller, group: string, model: string, tried: Set<number>): Promise<ChannelRow | undefined> {
+  if (caller.pinnedChannel) {
+    if (tried.has(caller.pinnedChannel)) return undefined;
+    const row = await findChannelById(state.ctx.db, caller.pinnedChannel);
+    if (!row) throw new HubError(503, '无效的渠道 Id', { type: 'one_hub_error' });
+    if (row.status !== CHANNEL_STATUS.enabled) throw new HubError(503, '该渠道已被禁用', { type: 'one_hub_error' });
+    return row;
+  }
+  return state.selector.select(group, model, { exclude: tried, stream: true, hasTools: false })?.row;
+}
+
+/** Authenticates, picks a channel and opens the upstream socket (failing over like other relays). */
+async function open(state: RelayState, req: IncomingMessage, protocols: string[]) {
+  const url = new URL(req.url ?? '/', 'http://x');
+  const fake = { headers: withProtocolKey(req), query: {}, ip: req.socket.remoteAddress ?? '' } as unknown as FastifyRequest;
+  const caller = await authenticate(state.ctx, state.callers, fake);
+  const model = (url.searchParams.get('model') ?? url.searchParams.get('deployment') ?? '').split('#')[0].trim();
+  if (!model) throw new HubError(400, 'query parameter model is required', { code: 'invalid_parameter' });
+  checkModelAllowed(caller, model);
+  const group = caller.token.group || caller.token.backup_group || caller.user.group;
+  const groupRow = state.groups.get(group);
+  if (!groupRow) throw new HubError(403, `分组 ${group} 不存在`, { type: 'one_hub_error', code: 'group_not_found' });
+  await checkRate(state, caller.user.id, groupRow.api_rate);
+  const [user, token] = await Promise.all([findUserById(state.ctx.db, caller.user.id), findTokenById(state.ctx.db, caller.token.id)]);
+  const budget = Math.min(user?.quota ?? 0, token && token.unlimited_quota !== 1 ? token.remain_quota : Infinity);
+  if (budget <= 0) throw new HubError(402, '用户额度不足', { type: 'insufficient_quota' });
+
+  const tried = new Set<number>();
+  if (caller.excludedChannel) tried.add(caller.excludedChannel);
+  const attempts = caller.pinnedChannel ? 1 : 1 + Math.max(0, state.ctx.options.get('RetryTimes'));
+  let last: HubError | undefined;
+  for (let i = 0; i < attempts; i++) {
+    const row = await pickChannel(state, caller, group, model, tried);
+    if (!row) break;
+    tried.add(row.id);
+    try {
+      const route = routeTo(row, model);
+      const target = upstreamOf(route);
+      const beta = req.headers['openai-beta'];
+      const upstream = await connect(target.url, { ...target.headers, ...(beta ? { 'openai-beta': String(beta) } : {}) }, protocols.filter((p) => !p.startsWith(KEY_PROTOCOL)));
+      return { caller, route, upstream, group, groupRatio: Number(groupRow.ratio), budget, price: state.prices.priceOf(route.billedModel) };
+    } catch (error) {
+      last = toHubError(error);
+      if (!last.retryable) throw last;
+    }
+  }
+  throw last ?? noChannel(group, model);
+}
+
+function refuse(socket: Duplex, error: unknown, requestId: string): void {
+  const hub = toHubError(error);
+  const body = JSON.stringify({ error: { message: `${hub.message} (request id: ${requestId})`, type: hub.type, code: hub.code } });
+  socket.end(`HTTP/1.1 ${hub.status} Error\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
+/**
+ * `GET /v1/realtime` as a WebSocket (relay.md §1.1, §4.11): the upstream socket is opened
+ * first, so a refused or unreachable channel fails over before the client is accepted.
+ */
+export function registerRealtime(app: FastifyInstance, ctx: AppContext): void {
+  const wss = new WebSocketServer({ noServer: true, handleProtocols: (offered) => (offered.has('realtime') ? 'realtime' : [...offered].find((p) => !p.startsWith(KEY_PROTOCOL)) ?? false) });
+  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (new URL(req.url ?? '/', 'http://x').pathname !== '/v1/realtime') {
+      socket.destroy();
+      return;
+    }
+    const requestId = `${Date.now().toString(36)}${randomAlnum(6)}`;
+    const startedAt = Date.now();
+    const state = relayState(ctx);
+    const protocols = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+    open(state, req, protocols).then(
+      (s) => {
+        if (socket.destroyed) {
+          s.upstream.close();
+          return;
+        }
+        wss.handleUpgrade(req, socket, head, (client) => {
+          runSession(client, s.upstream, { state, ...s, requestId, ip: req.socket.remoteAddress ?? '', startedAt });
+        });
+      },
+      (error) => refuse(socket, error, requestId),
+    );
+  });
+  app.addHook('onClose', async () => {
+    for (const client of wss.clients) client.terminate();
+    wss.close();
+  });
+}

@@ -1,0 +1,137 @@
+import { WebSocket, type RawData } from 'ws';
+import { LOG_TYPE } from '@one-hub/contract';
+import { nowSeconds } from '../../common/time.js';
+import { emptyUsage, type Usage } from '../providers/types.js';
+import { computeQuota, type Price } from '../pipeline/pricing.js';
+import type { RelayState } from '../pipeline/relay-state.js';
+import type { Caller } from '../pipeline/caller.js';
+import type { RoutedChannel } from '../pipeline/attempt.js';
+
+/** A session with no message either way for this long is closed (relay.md §4.11). */
+export const realtimeTiming = { idleMs: 120_000 };
+
+export interface SessionInfo {
+  state: RelayState;
+  caller: Caller;
+  route: RoutedChannel;
+  price: Price;
+  group: string;
+  groupRatio: number;
+  /** Quota the session may spend: the owner's balance, or less when the token is limited. */
+  budget: number;
+  requestId: string;
+  ip: string;
+  startedAt: number;
+}
+
+interface RealtimeUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  input_token_details?: { cached_tokens?: number; audio_tokens?: number };
+  output_token_details?: { audio_tokens?: number };
+}
+
+function addUsage(total: Usage, u: RealtimeUsage): Usage {
+  return {
+    ...total,
+    promptTokens: total.promptTokens + (u.input_tokens ?? 0),
+    completionTokens: total.completionTokens + (u.output_tokens ?? 0),
+    cachedTokens: total.cachedTokens + (u.input_token_details?.cached_tokens ?? 0),
+    audioInputTokens: total.audioInputTokens + (u.input_token_details?.audio_tokens ?? 0),
+    audioOutputTokens: total.audioOutputTokens + (u.output_token_details?.audio_tokens ?? 0),
+  };
+}
+
+/**
+ * Pipes one realtime session both ways, frame for frame. Every `response.done` usage is
+ * priced as it arrives; when the session has spent the caller's budget the client gets
+ * an `insufficient_quota` error event and both sides close. The whole session is settled
+ * once, when either side closes.
+ */
+export function runSession(client: WebSocket, upstream: WebSocket, info: SessionInfo): void {
+  let usage = emptyUsage();
+  let spent = 0;
+  let closed = false;
+  let idle: NodeJS.Timeout;
+  const touch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => finish(1000, 'idle timeout'), realtimeTiming.idleMs);
+  };
+
+  const finish = (code: number, reason: string) => {
+    if (closed) return;
+    closed = true;
+    clearTimeout(idle);
+    for (const ws of [client, upstream]) {
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason);
+    }
+    settleSession(info, usage, spent);
+  };
+
+  client.on('message', (data: RawData, isBinary: boolean) => {
+    touch();
+    if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
+  });
+  upstream.on('message', (data: RawData, isBinary: boolean) => {
+    touch();
+    if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
+    if (isBinary) return;
+    const text = data.toString();
+    if (!text.includes('"response.done"')) return;
+    let event: { type?: string; response?: { usage?: RealtimeUsage } };
+    try {
+      event = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (event.type !== 'response.done' || !event.response?.usage) return;
+    usage = addUsage(usage, event.response.usage);
+    spent = computeQuota(usage, info.price, info.groupRatio);
+    if (spent >= info.budget) {
+      const error = { type: 'error', event_id: `evt_${info.requestId}`, error: { type: 'insufficient_quota', code: 'insufficient_quota', message: 'user quota is not enough', param: null } };
+      if (client.readyState === WebSocket.OPEN) client.send(JSON.stringify(error));
+      finish(1008, 'quota exhausted');
+    }
+  });
+  client.on('close', () => finish(1000, 'client closed'));
+  upstream.on('close', (code) => finish(code === 1005 || code === 1006 ? 1011 : code, 'upstream closed'));
+  client.on('error', () => finish(1011, 'client error'));
+  upstream.on('error', () => finish(1011, 'upstream error'));
+  touch();
+  upstream.resume();
+}
+
+function settleSession(info: SessionInfo, usage: Usage, quota: number): void {
+  const { state, caller, route } = info;
+  const { user, token } = caller;
+  state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: route.row.id, reserved: 0, actual: quota, counted: true });
+  if (!state.ctx.options.get('LogConsumeEnabled')) return;
+  state.recorder.log({
+    type: LOG_TYPE.consume,
+    created_at: nowSeconds(),
+    user_id: user.id,
+    username: user.username,
+    token_id: token.id,
+    token_name: token.name,
+    channel_id: route.row.id,
+    model_name: route.billedModel,
+    quota,
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    cache_read_tokens: usage.cachedTokens,
+    request_time: Date.now() - info.startedAt,
+    is_stream: 1,
+    source_ip: info.ip,
+    group: info.group,
+    request_id: info.requestId,
+    content: 'realtime session',
+    metadata: JSON.stringify({
+      group_name: info.group,
+      group_ratio: info.groupRatio,
+      input_ratio: info.price.input,
+      output_ratio: info.price.output,
+      ...(usage.audioInputTokens ? { input_audio_tokens: usage.audioInputTokens } : {}),
+      ...(usage.audioOutputTokens ? { output_audio_tokens: usage.audioOutputTokens } : {}),
+    }),
+  });
+}

@@ -1,0 +1,66 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+export interface RealtimeHandshake {
+  url: string;
+  headers: IncomingMessage['headers'];
+}
+
+/**
+ * OpenAI's Realtime API over WebSocket: `session.created` on connect, and for each
+ * `response.create` a text delta then `response.done` carrying usage (20 in, 10 out).
+ * A key listed in `refuse` gets its handshake answered with that HTTP status.
+ */
+export class FakeRealtime {
+  private server: Server;
+  private wss = new WebSocketServer({ noServer: true });
+  url = '';
+  readonly handshakes: RealtimeHandshake[] = [];
+  readonly received: unknown[] = [];
+  readonly refuse = new Map<string, number>();
+
+  constructor() {
+    this.server = createServer((_req, res) => res.writeHead(404).end());
+    this.server.on('upgrade', (req, socket, head) => {
+      this.handshakes.push({ url: req.url ?? '', headers: req.headers });
+      const key = String(req.headers.authorization ?? req.headers['api-key'] ?? '').replace(/^Bearer /, '');
+      const status = this.refuse.get(key);
+      if (status) {
+        const body = JSON.stringify({ error: { message: `fake refusal ${status}`, type: 'server_error' } });
+        socket.end(`HTTP/1.1 ${status} Refused\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+        return;
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.session(ws, new URL(req.url ?? '/', 'http://x').searchParams));
+    });
+  }
+
+  private session(ws: WebSocket, params: URLSearchParams) {
+    const send = (event: Record<string, unknown>) => ws.send(JSON.stringify({ event_id: `evt_${Math.random().toString(36).slice(2)}`, ...event }));
+    send({ type: 'session.created', session: { id: 'sess_1', object: 'realtime.session', model: params.get('model') ?? params.get('deployment') } });
+    let n = 0;
+    ws.on('message', (data) => {
+      const event = JSON.parse(data.toString());
+      this.received.push(event);
+      if (event.type !== 'response.create') return;
+      const id = `resp_${++n}`;
+      send({ type: 'response.created', response: { id, object: 'realtime.response', status: 'in_progress' } });
+      send({ type: 'response.output_text.delta', response_id: id, item_id: 'item_1', output_index: 0, content_index: 0, delta: 'Hello there' });
+      send({
+        type: 'response.done',
+        response: { id, object: 'realtime.response', status: 'completed', usage: { total_tokens: 30, input_tokens: 20, output_tokens: 10, input_token_details: { cached_tokens: 0, text_tokens: 20, audio_tokens: 0 }, output_token_details: { text_tokens: 10, audio_tokens: 0 } } },
+      });
+    });
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async close(): Promise<void> {
+    for (const ws of this.wss.clients) ws.terminate();
+    this.server.closeAllConnections();
+    await new Promise((r) => this.server.close(r));
+  }
+}
