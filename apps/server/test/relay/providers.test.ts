@@ -26,7 +26,7 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     await f.addChannel({ type: 37, key: 'stab-key', base_url: up.url, models: 'sd3' });
     await f.addChannel({ type: 52, key: 'rep-key', base_url: up.url, models: 'black-forest-labs/flux-schnell' });
     ids.coze = await f.addChannel({ type: 38, key: 'coze-pat', base_url: `${up.url}/open_api`, models: 'coze-bot123,coze-missing' });
-    ids.baidu = await f.addChannel({ type: 15, key: 'ernie-client|good-secret', base_url: up.url, models: 'ERNIE-4.0-8K' });
+    ids.baidu = await f.addChannel({ type: 15, key: `ernie-${dialect}|good-secret`, base_url: up.url, models: 'ERNIE-4.0-8K' });
   });
   afterAll(async () => {
     await f?.close();
@@ -99,9 +99,9 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
 
   it('Baidu ERNIE: access token fetched once, model mapped to its endpoint, JSON and is_end stream', async () => {
     await chatBoth('ERNIE-4.0-8K');
-    const got = up.forKey('tok-ernie-client');
+    const got = up.forKey(`tok-ernie-${dialect}`);
     expect(got.map((r) => r.path)).toEqual(Array(2).fill('/rpc/2.0/ai_custom/v1/wenxinworkshop/chat/completions_pro'));
-    expect(up.forKey('ernie-client').filter((r) => r.path === '/oauth/2.0/token')).toHaveLength(1);
+    expect(up.forKey(`ernie-${dialect}`).filter((r) => r.path === '/oauth/2.0/token')).toHaveLength(1);
     expect(got[0].body.messages).toEqual([{ role: 'user', content: 'hi' }]);
   });
 
