@@ -50,7 +50,7 @@ function show(props: Partial<Parameters<typeof TokenDialog>[0]> = {}) {
 
 const groups = { default: { symbol: 'default', name: 'Default', ratio: 1 }, vip: { symbol: 'vip', name: 'VIP', ratio: 2 } };
 
-describe('token dialog', () => {
+describe('token dialog', { timeout: 30_000 }, () => {
   it('refuses an empty name and a bad quota without calling the server', async () => {
     const calls = fakeServer({ 'GET /api/user_group_map': groups });
     show();

@@ -162,6 +162,7 @@ export default function TokenDialog({ open, id, admin = false, onClose, onSaved 
               select
               label={t('group')}
               value={form.group}
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
               onChange={(e) => setForm((f) => ({ ...f, group: e.target.value, backupGroup: f.backupGroup === e.target.value ? '' : f.backupGroup }))}
               data-testid="token-group"
             >
@@ -172,7 +173,7 @@ export default function TokenDialog({ open, id, admin = false, onClose, onSaved 
                 </MenuItem>
               ))}
             </TextField>
-            <TextField select label={t('backupGroup')} value={form.backupGroup} onChange={(e) => set('backupGroup', e.target.value)}>
+            <TextField select label={t('backupGroup')} value={form.backupGroup} slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} onChange={(e) => set('backupGroup', e.target.value)}>
               <MenuItem value="">{t('noBackup')}</MenuItem>
               {groupList.map((g) => (
                 <MenuItem key={g.symbol} value={g.symbol} disabled={g.symbol === form.group && form.group !== ''}>
@@ -214,7 +215,7 @@ export default function TokenDialog({ open, id, admin = false, onClose, onSaved 
               <TextField label={t('ipWhitelist')} multiline rows={6} value={form.ipText} onChange={(e) => set('ipText', e.target.value)} error={Boolean(errors.ipText)} helperText={err('ipText') ?? t('ipHelp')} placeholder={'127.0.0.1\n10.0.0.0/8'} />
             )}
             {reliable && (
-              <TextField select label={t('billingTag')} value={form.billingTag} onChange={(e) => set('billingTag', e.target.value)}>
+              <TextField select label={t('billingTag')} value={form.billingTag} slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} onChange={(e) => set('billingTag', e.target.value)}>
                 <MenuItem value="">{t('none')}</MenuItem>
                 {groupList.map((g) => (
                   <MenuItem key={g.symbol} value={g.symbol}>
