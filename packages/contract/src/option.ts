@@ -75,6 +75,8 @@ export const OPTION_DEFS = {
   RetryTimes: { kind: 'int', default: '0' },
   RetryCooldownSeconds: { kind: 'int', default: '5' },
   RetryTimeOut: { kind: 'int', default: '10' },
+  // Ours: a stream that sends nothing for this many seconds is cut (between bytes, not in total); 0 = never.
+  StreamIdleTimeoutSeconds: { kind: 'int', default: '300' },
   GeminiAPIEnabled: { kind: 'bool', default: 'true' },
   ClaudeAPIEnabled: { kind: 'bool', default: 'true' },
   ClaudeDefaultMaxTokens: { kind: 'json', default: '{"default":8192}' },

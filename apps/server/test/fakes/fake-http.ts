@@ -107,6 +107,8 @@ export interface StreamPacing {
   cutBeforeFirstChunk?: boolean;
   /** Milliseconds between stream chunks. */
   chunkDelayMs?: number;
+  /** After this many content chunks go silent with the connection open, until the client hangs up. */
+  stallAfterChunks?: number;
 }
 
 /** Writes pieces one by one with the pacing; `isContent` says which pieces count as content chunks. Answers false when cut. */
@@ -120,6 +122,10 @@ export async function writePaced(res: ServerResponse, pieces: { text: string | B
   let content = 0;
   for (const piece of pieces) {
     if (piece.content) {
+      if (pacing.stallAfterChunks !== undefined && content >= pacing.stallAfterChunks) {
+        if (!res.destroyed) await new Promise((resolve) => res.once('close', resolve));
+        return false;
+      }
       if (pacing.cutAfterChunks !== undefined && content >= pacing.cutAfterChunks) {
         await sleep(50); // let the chunks already written reach the gateway
         res.destroy();

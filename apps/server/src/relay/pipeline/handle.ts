@@ -72,7 +72,8 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       const upstreamReq = await authorizeUpstream(route, built, row.proxy);
       const upstreamOpts = { proxy: row.proxy, proxyKey: route.target.key };
       const abort = p.stream ? new AbortController() : undefined;
-      const res = abort ? await sendUpstream(upstreamReq, { ...upstreamOpts, signal: abort.signal }) : await sendUpstreamBuffered(upstreamReq, upstreamOpts);
+      const idleTimeoutMs = Math.max(0, ctx.options.get('StreamIdleTimeoutSeconds')) * 1000;
+      const res = abort ? await sendUpstream(upstreamReq, { ...upstreamOpts, signal: abort.signal, idleTimeoutMs }) : await sendUpstreamBuffered(upstreamReq, upstreamOpts);
       if (res.statusCode >= 400) {
         const text = Buffer.isBuffer(res.body) ? res.body.toString('utf8') : await res.body.text();
         const error = route.adapter.mapError(res.statusCode, text);

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
 import { createParser } from 'eventsource-parser';
 import { emptyUsage } from '../providers/types.js';
-import type { UpstreamResponse } from './upstream.js';
+import { idleMessage, type UpstreamResponse } from './upstream.js';
 import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
 import type { Hold } from './handle.js';
@@ -96,6 +96,7 @@ export async function respondStream(
   // Nothing is sent to the client before upstream's first event: a stream that fails
   // before it costs nothing and fails over like any other failed attempt.
   const chunks = res.body[Symbol.asyncIterator]();
+  const idleSeconds = state.ctx.options.get('StreamIdleTimeoutSeconds');
   let firstByteMs: number | undefined;
   let failure: string | undefined;
   let upstreamError: string | undefined;
@@ -110,8 +111,9 @@ export async function respondStream(
     }
   } catch (error) {
     // A failure decoded after some events of the same chunk is a mid-stream break: those events go out first.
-    if (events === 0) failure = `failed: ${(error as Error).message}`;
-    else upstreamError = (error as Error).message;
+    const message = idleMessage(error, idleSeconds) ?? (error as Error).message;
+    if (events === 0) failure = `failed: ${message}`;
+    else upstreamError = message;
   }
   if (failure) {
     releaseHold(state, p, hold);
@@ -156,7 +158,7 @@ export async function respondStream(
       }
     }
   } catch (error) {
-    if (!clientGone) upstreamError = (error as Error).message;
+    if (!clientGone) upstreamError = idleMessage(error, idleSeconds) ?? (error as Error).message;
   } finally {
     if (drainTimer) clearTimeout(drainTimer);
   }

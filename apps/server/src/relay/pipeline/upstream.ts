@@ -56,6 +56,11 @@ function bodyText(req: UpstreamRequest): string | Buffer | undefined {
   return rawBodies.get(req.body as object) ?? JSON.stringify(req.body); // unchanged bodies go out as received
 }
 
+/** The message for an upstream body that went silent longer than its idle timeout (undici's body timeout). */
+export function idleMessage(error: unknown, idleSeconds: number): string | undefined {
+  return (error as { code?: string } | null)?.code === 'UND_ERR_BODY_TIMEOUT' ? `upstream sent nothing for ${idleSeconds} s (StreamIdleTimeoutSeconds)` : undefined;
+}
+
 const requestFailed = (error: Error) =>
   new HubError(502, `请求上游地址失败: ${error.message}`, { code: 'http_request_failed', type: 'upstream_error', retryable: true });
 
@@ -110,9 +115,10 @@ export function sendUpstreamBuffered(req: UpstreamRequest, opts: { method?: 'GET
   });
 }
 
+/** `idleTimeoutMs` bounds the silence between body chunks (0 = none), never the whole answer: long streams live on. */
 export async function sendUpstream(
   req: UpstreamRequest,
-  opts: { method?: 'GET' | 'POST'; proxy?: string | null; proxyKey?: string; signal?: AbortSignal },
+  opts: { method?: 'GET' | 'POST'; proxy?: string | null; proxyKey?: string; signal?: AbortSignal; idleTimeoutMs?: number },
 ): Promise<UpstreamResponse> {
   const body = bodyText(req);
   try {
@@ -122,6 +128,7 @@ export async function sendUpstream(
       body,
       dispatcher: dispatcherFor(opts.proxy, opts.proxyKey ?? ''),
       signal: opts.signal,
+      ...(opts.idleTimeoutMs !== undefined ? { bodyTimeout: opts.idleTimeoutMs } : {}),
     });
   } catch (error) {
     if (opts.signal?.aborted) throw new HubError(499, 'client closed the request', { code: 'client_closed' });

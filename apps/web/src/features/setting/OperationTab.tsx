@@ -18,6 +18,7 @@ const GENERAL: FieldSpec[] = [
   { key: 'RetryTimes', input: 'number', min: 0 },
   { key: 'RetryCooldownSeconds', input: 'number', min: 0 },
   { key: 'RetryTimeOut', input: 'number', min: 0 },
+  { key: 'StreamIdleTimeoutSeconds', input: 'number', min: 0 },
 ];
 const OTHER: FieldSpec[] = [{ key: 'ChatImageRequestProxy' }, { key: 'CFWorkerImageUrl' }, { key: 'CFWorkerImageKey' }];
 const MONITOR: FieldSpec[] = [
