@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialects } from '../harness.js';
+import { startTestServer, testDialects } from '../harness.js';
 import { consoleFixture, type ConsoleFixture, type TestUser } from './setup.js';
 import { billLastMonth } from '../../src/console/dashboard/invoice-service.js';
 
@@ -77,5 +77,24 @@ describe.each(testDialects())('monthly bills on %s', (dialect) => {
     const runs = await f.server.ctx.db.selectFrom('statistics_month_generated_histories').selectAll().where('date', '=', lastMonth).execute();
     expect(runs).toHaveLength(1);
     expect((await bob.client.get(`/api/user/invoice/detail?date=${lastMonth}`)).body.data).toEqual([{ date: lastMonth, model_name: 'job-model', ...usage(7, 70) }]);
+  });
+
+  it('bills last month at start-up when USER_INVOICE_MONTH is on', async () => {
+    const first = await startTestServer(dialect);
+    const now = new Date();
+    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)).toISOString().slice(0, 10);
+    await first.ctx.db.insertInto('statistics').values({ date: lastMonth, user_id: 1, channel_id: 0, model_name: 'boot-model', request_count: 2, quota: 9, prompt_tokens: 1, completion_tokens: 1, request_time: 5 }).execute();
+    await first.close();
+    const second = await startTestServer(dialect, { reuse: first, env: { USER_INVOICE_MONTH: 'true' } });
+    try {
+      let rows: unknown[] = [];
+      for (let i = 0; i < 100 && !rows.length; i++) {
+        rows = await second.ctx.db.selectFrom('statistics_months').selectAll().where('model_name', '=', 'boot-model').execute();
+        if (!rows.length) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(rows).toEqual([expect.objectContaining({ date: lastMonth, user_id: 1, quota: 9, request_count: 2 })]);
+    } finally {
+      await second.destroy();
+    }
   });
 });
