@@ -181,4 +181,31 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     await noSidewaysScroll(phone);
     await phone.screenshot({ path: `${SHOTS}/log-phone-dark.png` });
   });
+
+  it('takes the screen gallery in both themes at both widths', async () => {
+    const screens: Array<[string, string, string]> = [
+      ['chatter', 'password123', '/panel/dashboard'],
+      ['chatter', 'password123', '/panel/log'],
+      ['chatter', 'password123', '/panel/profile'],
+      ['root', ROOT_PASSWORD, '/panel/analytics'],
+    ];
+    for (const [theme, width] of [
+      ['dark', 1366],
+      ['light', 375],
+    ] as const) {
+      for (const [user, password, path] of screens) {
+        const p = await c.open({ width, height: width > 400 ? 860 : 780 });
+        await p.addInitScript((t) => localStorage.setItem('theme', t), theme);
+        await signIn(p, user, password);
+        await p.goto(path);
+        await p.getByTestId('breadcrumbs').waitFor();
+        await p.waitForLoadState('networkidle');
+        await p.waitForTimeout(1500); // chart animations
+        await noSidewaysScroll(p);
+        const name = `${path.split('/').pop()}-${width > 400 ? 'desktop' : 'phone'}-${theme}`;
+        await p.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+        await p.context().close();
+      }
+    }
+  }, 240_000);
 });

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Card, Typography } from '@mui/material';
+import { Card, Typography, useMediaQuery, useTheme } from '@mui/material';
 import type { ApexOptions } from 'apexcharts';
 import Chart from './Chart';
 import type { Series } from '../../lib/chart-data';
@@ -19,17 +19,18 @@ interface Props {
 
 /** A card with a stacked bar chart of per-day series, totals above the bars. */
 export default function StackedBars({ title, subtitle, days, series, format, loading, emptyText, height = 360, testId }: Props) {
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const options = useMemo<ApexOptions>(
     () => ({
       chart: { stacked: true, toolbar: { show: true, tools: { download: false, selection: false, zoom: true, zoomin: true, zoomout: true, pan: false, reset: true } } },
-      plotOptions: { bar: { columnWidth: '55%', dataLabels: { total: { enabled: days.length <= 14, style: { fontSize: '11px' }, formatter: (v?: string | number) => format(Number(v ?? 0)) } } } },
+      plotOptions: { bar: { columnWidth: '55%', dataLabels: { total: { enabled: !phone && days.length <= 14, style: { fontSize: '11px' }, formatter: (v?: string | number) => (Number(v ?? 0) ? format(Number(v)) : '') } } } },
       dataLabels: { enabled: false },
       xaxis: { categories: days },
       yaxis: { labels: { formatter: (v: number) => format(v) } },
       legend: { position: 'bottom' },
       tooltip: { y: { formatter: (v: number) => format(v) } },
     }),
-    [days, format],
+    [days, format, phone],
   );
   const empty = !loading && series.every((s) => s.data.every((v) => v === 0));
   return (

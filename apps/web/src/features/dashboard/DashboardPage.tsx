@@ -18,6 +18,7 @@ import UsageTable from './components/UsageTable';
 import WeekModelChart from './components/WeekModelChart';
 
 const count = (v: number) => abbreviate(Math.round(v));
+const dollars = (v: number) => `$${v.toFixed(3)}`;
 
 /** The user's week at a glance (console-screens §3.1). */
 export default function DashboardPage() {
@@ -33,7 +34,6 @@ export default function DashboardPage() {
   const series = useMemo(() => modelCostSeries(rows, days, quotaPerUnit), [rows, days, quotaPerUnit]);
   const shares = useMemo(() => modelRequestShares(rows), [rows]);
   const loading = dashboard.isLoading;
-  const dollars = (v: number) => `$${v.toFixed(3)}`;
 
   return (
     <Stack spacing={2.5} data-testid="dashboard">

@@ -23,6 +23,7 @@ const startOf = (day: string) => Math.floor(new Date(`${day}T00:00:00`).getTime(
 const endOf = (day: string) => Math.floor(new Date(`${day}T23:59:59`).getTime() / 1000);
 const dollars = (v: number) => `$${v.toFixed(3)}`;
 const count = (v: number) => abbreviate(Math.round(v));
+const money = (v: number) => v.toFixed(2);
 
 /** Per-day statistics of a chosen range, grouped by model type, model or channel; applied by Search. */
 export default function PeriodPanel() {
@@ -95,7 +96,7 @@ export default function PeriodPanel() {
             subtitle={t('total', { value: (charts ? total(charts.orders) : 0).toFixed(2) })}
             days={days}
             series={[{ name: t('orderAmount'), data: charts?.orders ?? none.data }]}
-            format={(v) => v.toFixed(2)}
+            format={money}
             loading={loading}
             emptyText={t('noData')}
             height={320}
