@@ -18,8 +18,8 @@ export interface DoorFixture extends RelayFixture {
 }
 
 /** The relay fixture plus Anthropic and Gemini fakes and the official clients of each door. */
-export async function doorFixture(dialect: TestDialect): Promise<DoorFixture> {
-  const base = await relayFixture(dialect);
+export async function doorFixture(dialect: TestDialect, env: Record<string, string> = {}): Promise<DoorFixture> {
+  const base = await relayFixture(dialect, env);
   const claude = new FakeAnthropic();
   const gemini = new FakeGemini();
   await Promise.all([claude.start(), gemini.start()]);

@@ -17,6 +17,7 @@ import { respondStream } from './respond-stream.js';
 import { releaseHold } from './settle.js';
 import { startHeartbeat } from './heartbeat.js';
 import { withHistory } from '../bridge/responses-history.js';
+import { releaseSticky, selectSticky } from './sticky.js';
 import { countProviderRequest } from '../../http/metrics.js';
 
 export interface Hold {
@@ -99,6 +100,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       countProviderRequest(ctx, row, p.model, 'error');
       const verdict = classifyFailure(hub, ctx.options.get('DisableChannelKeywords').split('\n').map((k) => k.trim()));
       if (verdict.channelFault) void autoDisable(state, row, hub.message);
+      if (verdict.retry || verdict.channelFault) releaseSticky(state, p);
       lastError = hub;
       if (!verdict.retry) throw hub;
       if (Date.now() - p.startedAt > ctx.options.get('RetryTimeOut') * 1000 && attempt < extraAttempts) throw hub;
@@ -115,13 +117,13 @@ async function pickChannel(state: RelayState, p: Prepared, tried: Set<number>) {
     if (row.status !== CHANNEL_STATUS.enabled) throw new HubError(503, '该渠道已被禁用', { type: 'one_hub_error' });
     return row;
   }
-  const picked = state.selector.select(p.group, p.model, { exclude: tried, stream: p.stream, hasTools: p.hasTools });
+  const picked = await selectSticky(state, p, p.group, { exclude: tried, stream: p.stream, hasTools: p.hasTools });
   if (picked) return picked.row;
   // The token's backup group serves when its main group has nothing left (relay.md §3.6).
   const backup = p.caller.token.backup_group;
   if (backup && backup !== p.group) {
     const groupRow = state.groups.get(backup);
-    const other = groupRow && state.selector.select(backup, p.model, { exclude: tried, stream: p.stream, hasTools: p.hasTools });
+    const other = groupRow && (await selectSticky(state, p, backup, { exclude: tried, stream: p.stream, hasTools: p.hasTools }));
     if (other && groupRow) {
       p.group = backup;
       p.groupRatio = Number(groupRow.ratio);

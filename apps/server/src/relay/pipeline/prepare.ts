@@ -8,6 +8,7 @@ import { imageVirtualTokens } from './image-cost.js';
 import type { HubRequest } from '../formats/index.js';
 import { doorToHub } from '../bridge/request.js';
 import { loadHistory, type HistoryItem } from '../bridge/responses-history.js';
+import { namedSession } from './sticky.js';
 import { rawBodies } from './raw-body.js';
 
 /** What a door knows from outside the body (Gemini puts model and streaming in the path). */
@@ -43,6 +44,10 @@ export interface Prepared {
   hub?: HubRequest;
   /** Responses door: the conversation the gateway kept behind `previous_response_id`. */
   history?: HistoryItem[];
+  /** The session id an agent sent (conversation-sticky routing). */
+  namedSession?: string;
+  /** Set once a sticky pick was made for this request. */
+  stickyKey?: string;
 }
 
 /** The request as a hub (OpenAI chat) request; converted at most once. */
@@ -186,6 +191,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
     hasTools: Array.isArray(json.tools) && json.tools.length > 0,
     startedAt,
     history,
+    namedSession: multipart ? undefined : namedSession(endpoint, json, req.headers),
   };
 }
 

@@ -47,8 +47,8 @@ export class ChannelSelector {
     return false;
   }
 
-  /** Highest tier first, weighted random inside it, skipping tried, frozen and unsuitable channels. */
-  select(group: string, model: string, opts: SelectOptions): IndexedChannel | undefined {
+  /** The usable channels of the highest tier that has any, skipping tried, frozen and unsuitable ones. */
+  candidates(group: string, model: string, opts: SelectOptions): IndexedChannel[] {
     for (const tier of this.index.tiers(group, model)) {
       const usable = tier.filter(
         (c) =>
@@ -57,9 +57,13 @@ export class ChannelSelector {
           !(opts.hasTools && c.onlyChat) &&
           !(opts.stream && c.disabledStream.has(model)),
       );
-      const picked = pickWeighted(usable);
-      if (picked) return picked;
+      if (usable.length) return usable;
     }
-    return undefined;
+    return [];
+  }
+
+  /** Highest tier first, weighted random inside it. */
+  select(group: string, model: string, opts: SelectOptions): IndexedChannel | undefined {
+    return pickWeighted(this.candidates(group, model, opts));
   }
 }

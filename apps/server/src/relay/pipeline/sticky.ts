@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Endpoint } from '../providers/types.js';
+import { pickWeighted, type IndexedChannel } from './channel-index.js';
+import type { Prepared } from './prepare.js';
+import type { RelayState } from './relay-state.js';
+import type { SelectOptions } from './selector.js';
+
+/** Headers agents send to name their session (Codex: session_id / conversation_id). */
+const SESSION_HEADERS = ['session_id', 'x-session-id', 'conversation_id'];
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+
+/**
+ * The session an agent names itself: Claude Code's `metadata.user_id`, Codex's
+ * `prompt_cache_key` or session header. Property reads only; no hashing here.
+ */
+export function namedSession(endpoint: Endpoint, body: Record<string, unknown>, headers: IncomingHttpHeaders): string | undefined {
+  if (endpoint === 'messages') {
+    const named = str((body.metadata as { user_id?: unknown } | undefined)?.user_id);
+    if (named) return named;
+  }
+  const key = str(body.prompt_cache_key);
+  if (key) return key;
+  for (const h of SESSION_HEADERS) {
+    const v = headers[h];
+    if (typeof v === 'string' && v) return v;
+  }
+  return undefined;
+}
+
+/** The opening of a conversation (system prompt and first message): stable across its turns. */
+function opening(endpoint: Endpoint, body: Record<string, unknown>): unknown[] | undefined {
+  const first = <T>(list: unknown, keep: (item: T) => boolean) => (Array.isArray(list) ? (list as T[]).find(keep) : undefined);
+  switch (endpoint) {
+    case 'chat/completions': {
+      const messages = Array.isArray(body.messages) ? (body.messages as Array<{ role?: string }>) : [];
+      return [messages.filter((m) => m.role === 'system' || m.role === 'developer'), messages.find((m) => m.role === 'user')];
+    }
+    case 'messages':
+      return [body.system, first(body.messages, () => true)];
+    case 'responses':
+      return [body.instructions, typeof body.input === 'string' ? body.input : first<{ role?: string }>(body.input, (i) => i.role === 'user')];
+    case 'generateContent':
+      return [body.systemInstruction ?? body.system_instruction, first(body.contents, () => true)];
+    default:
+      return undefined;
+  }
+}
+
+/** The routing key of the request's session, or undefined when it is not a conversation. */
+function stickyKey(p: Prepared): string | undefined {
+  if (p.multipart) return undefined;
+  let session = p.namedSession;
+  if (!session) {
+    const open = opening(p.endpoint, p.body as Record<string, unknown>);
+    if (!open || open.every((part) => part === undefined)) return undefined;
+    session = JSON.stringify(open);
+  }
+  const digest = createHash('sha1').update(`${p.caller.user.id}\n${p.model}\n${session}`).digest('base64url');
+  return `sticky:${digest}`;
+}
+
+/**
+ * Picks a channel, keeping an agent session on the channel that served it while that
+ * channel stays among the usable candidates of the best tier (so the upstream's prompt
+ * cache stays warm). Frozen, disabled or already-failed channels drop out of the
+ * candidates, and the session moves to whichever channel serves it next. One shared-store
+ * read per conversation request (a map lookup, or a Redis GET when Redis is on); the
+ * entry is rewritten only when the session moves or nears expiry.
+ */
+export async function selectSticky(state: RelayState, p: Prepared, group: string, opts: SelectOptions): Promise<IndexedChannel | undefined> {
+  const usable = state.selector.candidates(group, p.model, opts);
+  const ttl = state.ctx.options.get('StickySessionTTLSeconds');
+  // Looked up even with a single candidate, so a session that moved while its channel was out stays moved.
+  const key = usable.length && ttl > 0 ? stickyKey(p) : undefined;
+  if (!key) return pickWeighted(usable);
+  const now = Math.floor(Date.now() / 1000);
+  const [id, refreshAt] = ((await state.ctx.store.get(key)) ?? '').split(':').map(Number);
+  const held = usable.find((c) => c.row.id === id);
+  const picked = held ?? pickWeighted(usable)!;
+  if (!held || refreshAt <= now) {
+    // Refreshed at half-life, so an active session never expires and idle ones do.
+    void state.ctx.store.set(key, `${picked.row.id}:${now + Math.ceil(ttl / 2)}`, ttl);
+  }
+  p.stickyKey = key;
+  return picked;
+}
+
+/** A failed attempt on the session's channel: the next request chooses afresh. */
+export function releaseSticky(state: RelayState, p: Prepared): void {
+  if (p.stickyKey) void state.ctx.store.del(p.stickyKey);
+}
