@@ -26,13 +26,13 @@ const BALANCES: Record<string, unknown> = {
  * (`/api/chat` NDJSON streams, `/api/embed`, `/api/tags`), Cohere v2 (`/v2/chat`
  * named SSE events, `/v2/rerank`, `/v1/models`), Ali DashScope generation (SSE with
  * `event:result`), Baidu ERNIE (client-credential token, `error_code` inside 200 answers,
- * `is_end` streams), Coze v3 chat events, Stability AI image forms, Replicate predictions, and the balance APIs of DeepSeek, Moonshot, SiliconFlow,
+ * `is_end` streams), Coze v3 chat events, Azure Speech SSML, Stability AI image forms, Replicate predictions, and the balance APIs of DeepSeek, Moonshot, SiliconFlow,
  * OpenRouter and OpenAI's dashboard billing. Every answer: prompt 10 tokens, 4 words.
  */
 export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
   protected keyOf(req: IncomingMessage, query: URLSearchParams): string {
     const baidu = query.get('access_token') ?? query.get('client_id');
-    return baidu ?? String(req.headers['api-key'] ?? String(req.headers.authorization ?? '').replace(/^Bearer /, ''));
+    return baidu ?? String(req.headers['api-key'] ?? req.headers['ocp-apim-subscription-key'] ?? String(req.headers.authorization ?? '').replace(/^Bearer /, ''));
   }
 
   protected async handle(req: Received, res: ServerResponse): Promise<void> {
@@ -41,6 +41,7 @@ export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
     if (req.path.startsWith('/openai/')) return this.azure(req, res, b);
     if (req.path.startsWith('/stable-image/generate/')) return this.stability(req, res);
     if (req.path === '/v3/chat') return this.coze(req, res);
+    if (req.path === '/cognitiveservices/v1') return this.azureSpeech(req, res);
     if (/^\/v1\/models\/[^/]+\/[^/]+\/predictions$/.test(req.path)) return this.replicate(req, res);
     if (req.path === '/oauth/2.0/token' || req.path.startsWith('/rpc/2.0/')) return this.ernie(req, res);
     if (req.path.startsWith('/api/v1/services/')) return this.dashscope(req, res, b);
@@ -122,6 +123,16 @@ export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
       res.write(`data: ${JSON.stringify({ ...base, sentence_id: i, is_end: last, is_truncated: false, result: i ? ` ${w}` : w, need_clear_history: false, usage: usage(i + 1) })}\n\n`);
     }
     res.end();
+  }
+
+  private azureSpeech(req: Received, res: ServerResponse) {
+    if (req.headers['content-type'] !== 'application/ssml+xml' || !String(req.body).startsWith('<speak')) {
+      res.writeHead(400);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'audio/mpeg' });
+    res.end(Buffer.from('ID3fake-mp3'));
   }
 
   private coze(req: Received, res: ServerResponse) {

@@ -10,7 +10,7 @@ const TEXT = 'Hello from the provider';
 describe.each(testDialects())('provider adapters on %s', (dialect) => {
   let f: RelayFixture;
   const up = new FakeNativeProviders();
-  const MODELS = ['azure-gpt', 'ollama-llama', 'ollama-embed', 'cohere-cmd', 'cohere-rerank', 'qwen-plus', 'ERNIE-4.0-8K', 'sd3', 'black-forest-labs/flux-schnell', 'coze-bot123', 'coze-missing'];
+  const MODELS = ['azure-gpt', 'ollama-llama', 'ollama-embed', 'cohere-cmd', 'cohere-rerank', 'qwen-plus', 'ERNIE-4.0-8K', 'sd3', 'black-forest-labs/flux-schnell', 'coze-bot123', 'coze-missing', 'tts-1'];
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -26,6 +26,7 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     await f.addChannel({ type: 37, key: 'stab-key', base_url: up.url, models: 'sd3' });
     await f.addChannel({ type: 52, key: 'rep-key', base_url: up.url, models: 'black-forest-labs/flux-schnell' });
     ids.coze = await f.addChannel({ type: 38, key: 'coze-pat', base_url: `${up.url}/open_api`, models: 'coze-bot123,coze-missing' });
+    await f.addChannel({ type: 24, key: 'speech-key', base_url: up.url, models: 'tts-1', plugin: { voice: { nova: 'zh-CN-XiaoxiaoNeural|cheerful' } } });
     ids.baidu = await f.addChannel({ type: 15, key: `ernie-${dialect}|good-secret`, base_url: up.url, models: 'ERNIE-4.0-8K' });
   });
   afterAll(async () => {
@@ -126,6 +127,16 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     const error = await f.openai(key).chat.completions.create({ model: 'coze-missing', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
     expect(error.status).toBe(400);
     expect(error.message).toContain('bot_id=missing does not exist');
+  });
+
+  it('Azure Speech: OpenAI speech as SSML with the plugin voice and style, audio bytes back', async () => {
+    const { key, userId } = await f.newUser({ quota: 100_000 });
+    const audio = await f.openai(key).audio.speech.create({ model: 'tts-1', input: 'Tom & Jerry', voice: 'nova', speed: 1.5 });
+    expect(Buffer.from(await audio.arrayBuffer()).toString()).toBe('ID3fake-mp3');
+    const got = up.forKey('speech-key').at(-1)!;
+    expect(got.headers['x-microsoft-outputformat']).toBe('audio-24khz-48kbitrate-mono-mp3');
+    expect(got.body).toContain('<voice name="zh-CN-XiaoxiaoNeural"><mstts:express-as style="cheerful"><prosody rate="50%">Tom &amp; Jerry</prosody>');
+    expect(await lastLog(userId)).toMatchObject({ model_name: 'tts-1' });
   });
 
   it('the Claude door streams from an Ollama channel (NDJSON → OpenAI chunks → Anthropic events)', async () => {

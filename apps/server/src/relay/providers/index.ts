@@ -14,9 +14,10 @@ import { baidu } from './baidu/index.js';
 import { stability } from './stability/index.js';
 import { replicate } from './replicate/index.js';
 import { coze } from './coze/index.js';
+import { azureSpeech } from './azure-speech/index.js';
 
 /** The registry: the only file that lists providers. */
-const ADAPTERS: ProviderAdapter[] = [openAICompatible, anthropic, gemini, bedrock, vertex, ...FAMILY_ADAPTERS, ollama, cohere, ali, hunyuan, baidu, stability, replicate, coze];
+const ADAPTERS: ProviderAdapter[] = [openAICompatible, anthropic, gemini, bedrock, vertex, ...FAMILY_ADAPTERS, ollama, cohere, ali, hunyuan, baidu, stability, replicate, coze, azureSpeech];
 
 const BY_TYPE = new Map<number, ProviderAdapter>();
 for (const adapter of ADAPTERS) for (const type of adapter.types) BY_TYPE.set(type, adapter);
