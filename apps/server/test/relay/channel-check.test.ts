@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { FakeCheckUpstream } from '../fakes/check-upstream.js';
+import { FakeAnthropic } from '../fakes/anthropic-upstream.js';
 import { channelCheckTiming } from '../../src/relay/channel-check/routes.js';
 import { sameModel } from '../../src/relay/channel-check/checks.js';
 
@@ -95,6 +96,24 @@ describe.each(testDialects())('channel check stream on %s', (dialect) => {
     } finally {
       upstream.delayMs = 0;
       Object.assign(channelCheckTiming, saved);
+    }
+  });
+
+  it('probes an Anthropic channel through the format conversion', async () => {
+    const claude = new FakeAnthropic();
+    await claude.start();
+    try {
+      claude.behave('claude-key', { content: '{"city":"Paris","temperature":18.5}', toolUse: { name: 'add', input: { a: 3, b: 4 } } });
+      const id = await f.addChannel({ type: 14, key: 'claude-key', base_url: claude.url, models: 'claude-sonnet-4-5' });
+      const list = events((await check({ id, models: 'claude-sonnet-4-5' })).raw.payload);
+      const checks = list.find((e) => e.type === 'result')!.data.checks;
+      const byName = Object.fromEntries(checks.map((c: { name: string; status: number; remark: string }) => [c.name, c]));
+      expect(byName.basic).toMatchObject({ status: 1, remark: expect.stringContaining('model claude-sonnet-4-5') });
+      expect(byName.json_schema.status).toBe(1);
+      expect(byName.tools).toMatchObject({ status: 1, remark: '1 tool call(s): add' });
+      expect(claude.received.filter((r) => r.path === '/v1/messages').length).toBeGreaterThanOrEqual(4);
+    } finally {
+      await claude.close();
     }
   });
 
