@@ -104,7 +104,7 @@ export default function UpdateCheckerDialog({ open, current, onClose, onDone }: 
                 <Box sx={{ maxHeight: 240, overflow: 'auto' }}>
                   {diff.changed.map((d) => (
                     <Typography key={d.model} variant="body2" sx={{ fontFamily: 'monospace' }}>
-                      {d.model}: {d.changes.join('; ')}
+                      {d.model}: {d.changes.map((c) => `${t(`diff.${c.field}`)} ${c.from} → ${c.to}`).join('; ')}
                     </Typography>
                   ))}
                 </Box>

@@ -41,7 +41,8 @@ describe('price logic', () => {
     expect(unpricedModels(['a', 'b', 'c'], [p('b')])).toEqual(['a', 'c']);
     const diff = diffPrices([p('a'), p('b')], [p('a'), p('b', { output: 40 }), p('new')]);
     expect(diff.added).toEqual(['new']);
-    expect(diff.changed).toEqual([{ model: 'b', changes: ['output 30 → 40'] }]);
+    expect(diff.changed).toEqual([{ model: 'b', changes: [{ field: 'output', from: '30', to: '40' }] }]);
+    expect(diffPrices([p('a')], [p('a', { extra_ratios: { cached_tokens: 0.5 } })]).changed[0].changes).toEqual([{ field: 'extra', from: '{}', to: '{"cached_tokens":0.5}' }]);
     expect(isPriceList([p('a')])).toBe(true);
     expect(isPriceList({ data: [] })).toBe(false);
   });

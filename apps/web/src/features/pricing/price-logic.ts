@@ -96,9 +96,14 @@ export function unpricedModels(all: string[], prices: PriceEntry[]): string[] {
   return all.filter((m) => !priced.has(m));
 }
 
+export interface PriceChange {
+  field: 'input' | 'output' | 'extra';
+  from: string;
+  to: string;
+}
 export interface PriceDiff {
   model: string;
-  changes: string[];
+  changes: PriceChange[];
 }
 
 /** The update checker: new models, and models whose input, output or extra ratios differ. */
@@ -112,10 +117,10 @@ export function diffPrices(current: PriceEntry[], incoming: PriceEntry[]): { add
       added.push(p.model);
       continue;
     }
-    const changes: string[] = [];
-    if (old.input !== p.input) changes.push(`input ${old.input} → ${p.input}`);
-    if (old.output !== p.output) changes.push(`output ${old.output} → ${p.output}`);
-    if (ratioKey(old.extra_ratios) !== ratioKey(p.extra_ratios)) changes.push(`extra ${ratioKey(old.extra_ratios)} → ${ratioKey(p.extra_ratios)}`);
+    const changes: PriceChange[] = [];
+    if (old.input !== p.input) changes.push({ field: 'input', from: String(old.input), to: String(p.input) });
+    if (old.output !== p.output) changes.push({ field: 'output', from: String(old.output), to: String(p.output) });
+    if (ratioKey(old.extra_ratios) !== ratioKey(p.extra_ratios)) changes.push({ field: 'extra', from: JSON.stringify(old.extra_ratios ?? {}), to: JSON.stringify(p.extra_ratios ?? {}) });
     if (changes.length) changed.push({ model: p.model, changes });
   }
   return { added, changed };
