@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Card, Tab, Tabs } from '@mui/material';
+import { Card, Tab, Tabs, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { ROLE, type LogEntry } from '@one-hub/contract';
 import { DataTable, FilterBar, PageHeader, parseOrder, usePagedList } from '../../components/data';
@@ -83,7 +83,7 @@ export default function LogPage() {
           onRetry={list.refresh}
           sort={parseOrder(list.order)}
           onSort={list.toggleOrder}
-          renderExpanded={(l) => (l.type === 2 ? <QuotaDetail log={l} /> : null)}
+          renderExpanded={(l) => (l.type === 2 ? <QuotaDetail log={l} /> : <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>{l.content || '-'}</Typography>)}
           pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
         />
       </Card>

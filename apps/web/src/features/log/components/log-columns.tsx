@@ -16,7 +16,7 @@ export function logColumns(t: TFunction<'log'>): LogColumn[] {
     { field: 'created_at', header: t('col.time'), sortable: true, align: 'left', render: (l) => <TimeText value={l.created_at} /> },
     { field: 'channel_id', header: t('col.channel'), sortable: true, adminOnly: true, render: (l) => (l.channel_id ? `${l.channel_id}${l.channel?.name ? ` (${l.channel.name})` : ''}` : '') },
     { field: 'user_id', header: t('col.user'), sortable: true, adminOnly: true, render: (l) => (l.username ? <StatusChip label={l.username} copyText={l.username} /> : '') },
-    { field: 'group', header: t('col.group'), render: (l) => <GroupCell log={l} /> },
+    { field: 'group', header: t('col.group'), hideBelow: 'xl', render: (l) => (l.type === 2 ? <GroupCell log={l} /> : '') },
     { field: 'token_name', header: t('col.token'), sortable: true, render: (l) => (l.token_name ? <StatusChip label={l.token_name} color="primary" copyText={l.token_name} /> : '') },
     {
       field: 'type',
@@ -53,7 +53,7 @@ export function logColumns(t: TFunction<'log'>): LogColumn[] {
     { field: 'prompt_tokens', header: t('col.input'), render: (l) => (l.type === 2 ? <InputCell log={l} /> : '') },
     { field: 'completion_tokens', header: t('col.output'), render: (l) => (l.type === 2 ? l.completion_tokens : '') },
     { field: 'quota', header: t('col.quota'), render: (l) => <QuotaCell log={l} /> },
-    { field: 'source_ip', header: t('col.sourceIp') },
+    { field: 'source_ip', header: t('col.sourceIp'), hideBelow: 'xl' },
     { field: 'detail', header: t('col.detail'), render: (l) => <DetailCell log={l} /> },
   ];
 }
