@@ -42,6 +42,9 @@ export class FakeRealtime {
     ws.on('message', (data) => {
       const event = JSON.parse(data.toString());
       this.received.push(event);
+      // Test hooks: an upstream that hangs up cleanly with its own code, or drops the connection.
+      if (event.type === 'test.close') return ws.close(4001, 'bye');
+      if (event.type === 'test.drop') return ws.terminate();
       if (event.type !== 'response.create') return;
       const id = `resp_${++n}`;
       send({ type: 'response.created', response: { id, object: 'realtime.response', status: 'in_progress' } });

@@ -114,6 +114,17 @@ describe.each(testDialects())('realtime WebSocket relay on %s', (dialect) => {
     expect(await s.closed).toBe(1008);
   });
 
+  it('passes an upstream close code on, and reports a dropped upstream as 1011', async () => {
+    const user = await f.newUser({ quota: 1_000_000 });
+    for (const [event, code] of [['test.close', 4001], ['test.drop', 1011]] as const) {
+      const ws = new WebSocket(wsUrl('test-model'), { headers: { authorization: `Bearer ${user.key}` } });
+      const s = collect(ws);
+      await once(ws, 'open');
+      ws.send(JSON.stringify({ type: event }));
+      expect(await s.closed).toBe(code);
+    }
+  });
+
   it('closes an idle session', async () => {
     Object.assign(realtimeTiming, { idleMs: 300 });
     try {

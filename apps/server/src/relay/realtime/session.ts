@@ -31,6 +31,9 @@ interface RealtimeUsage {
   output_token_details?: { audio_tokens?: number };
 }
 
+/** Close codes a peer may send (1005, 1006 and 1015 only describe a close, they are never sent). */
+const sendable = (code: number) => (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999);
+
 function addUsage(total: Usage, u: RealtimeUsage): Usage {
   return {
     ...total,
@@ -94,7 +97,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     }
   });
   client.on('close', () => finish(1000, 'client closed'));
-  upstream.on('close', (code) => finish(code === 1005 || code === 1006 ? 1011 : code, 'upstream closed'));
+  upstream.on('close', (code) => finish(sendable(code) ? code : 1011, 'upstream closed'));
   client.on('error', () => finish(1011, 'client error'));
   upstream.on('error', () => finish(1011, 'upstream error'));
   touch();
