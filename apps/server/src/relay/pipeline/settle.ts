@@ -1,6 +1,6 @@
 import { LOG_TYPE } from '@one-hub/contract';
 import { nowSeconds } from '../../common/time.js';
-import type { Usage } from '../providers/types.js';
+import type { Endpoint, Usage } from '../providers/types.js';
 import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
 import type { Hold } from './handle.js';
@@ -16,6 +16,12 @@ export interface Outcome {
   note?: string;
   requestId: string;
   ip: string;
+}
+
+/** The front door a request came in by, as the log records it (the /claude and /gemini prefixes are aliases). */
+export function doorOf(endpoint: Endpoint): string {
+  if (endpoint === 'generateContent') return '/v1beta';
+  return `/v1/${endpoint}`;
 }
 
 /** Settles a hold to the real cost and queues the consumption log row (relay.md §4.8–4.9). */
@@ -56,6 +62,9 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
     estimated: outcome.estimated ? 1 : 0,
     content: outcome.note ?? '',
     metadata: JSON.stringify({
+      door: doorOf(p.endpoint),
+      usage_source: outcome.estimated ? 'estimated' : 'reported',
+      ...(hold.plan.converted ? { converted_to: hold.route.adapter.dialect } : {}),
       group_name: p.group,
       group_ratio: p.groupRatio,
       price_type: hold.price.type,
