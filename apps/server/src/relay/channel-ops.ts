@@ -10,6 +10,8 @@ import { autoDisable, autoEnable } from './pipeline/auto-disable.js';
 import { splitList } from './pipeline/channel-index.js';
 import { relayState } from './state.js';
 import type { UpstreamRequest } from './providers/types.js';
+import type { HubRequest } from './formats/index.js';
+import { testRequest } from './test-request.js';
 
 /**
  * What the console's channel screens ask of the relay: it alone knows how to
@@ -22,24 +24,24 @@ export interface ChannelTestResult {
   time: number;
 }
 
-/** Sends a one-word chat to the channel's test model (or the given one) and records the latency. */
+/** Sends a one-word request of the model's kind (relay.md §7.1) to the channel's test model (or the given one) and records the latency. */
 export async function testChannel(ctx: AppContext, channel: ChannelRow, model?: string): Promise<ChannelTestResult> {
   const testModel = model || channel.test_model || splitList(channel.models).find((m) => !m.endsWith('*'));
   if (!testModel) return { success: false, message: '请先设置测试模型 (set a test model first)', time: 0 };
   const started = Date.now();
   try {
     const route = routeTo(channel, testModel);
-    const hub = { model: route.upstreamModel, messages: [{ role: 'user' as const, content: 'hi' }], max_tokens: 5 };
+    const { endpoint, body } = testRequest(route.upstreamModel, route.adapter);
     // Channels of another dialect (Anthropic, Gemini) get the test chat converted.
-    const plan = planAttempt('chat/completions', route.adapter, () => hub, route.upstreamModel, false, relayState(ctx).convert);
-    const built = route.adapter.buildRequest(plan.endpoint, plan.converted ?? hub, route.target, { stream: false, raw: false, model: route.upstreamModel });
+    const plan = planAttempt(endpoint, route.adapter, () => body as unknown as HubRequest, route.upstreamModel, false, relayState(ctx).convert);
+    const built = route.adapter.buildRequest(plan.endpoint, plan.converted ?? body, route.target, { stream: false, raw: false, model: route.upstreamModel });
     const req = await authorizeUpstream(route, built, channel.proxy);
     const res = await sendUpstream(req, { proxy: channel.proxy, proxyKey: route.target.key, signal: AbortSignal.timeout(60_000) });
     const text = await res.body.text();
     if (res.statusCode >= 400) throw route.adapter.mapError(res.statusCode, text);
     // Some providers (Tencent, Spark) report failures inside a 200 answer.
     const answer = parseJsonOr<unknown>(text, undefined); // stream-only providers answer SSE
-    if (route.adapter.transformResponse && answer !== undefined) route.adapter.transformResponse(plan.endpoint, answer, plan.converted ?? hub);
+    if (route.adapter.transformResponse && answer !== undefined) route.adapter.transformResponse(plan.endpoint, answer, plan.converted ?? body);
     const ms = Date.now() - started;
     await ctx.db.updateTable('channels').set({ response_time: ms, test_time: nowSeconds() }).where('id', '=', channel.id).execute();
     const slow = ms > ctx.options.get('ChannelDisableThreshold') * 1000;

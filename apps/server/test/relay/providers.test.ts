@@ -23,10 +23,10 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     ids.ollama = await f.addChannel({ type: 39, key: 'ol-key', base_url: up.url, models: 'ollama-llama,ollama-embed' });
     ids.cohere = await f.addChannel({ type: 36, key: 'co-key', base_url: up.url, models: 'cohere-cmd,cohere-rerank' });
     ids.ali = await f.addChannel({ type: 17, key: 'ali-key', base_url: up.url, models: 'qwen-plus' });
-    await f.addChannel({ type: 37, key: 'stab-key', base_url: up.url, models: 'sd3' });
+    ids.stability = await f.addChannel({ type: 37, key: 'stab-key', base_url: up.url, models: 'sd3' });
     await f.addChannel({ type: 52, key: 'rep-key', base_url: up.url, models: 'black-forest-labs/flux-schnell' });
     ids.coze = await f.addChannel({ type: 38, key: 'coze-pat', base_url: `${up.url}/open_api`, models: 'coze-bot123,coze-missing' });
-    await f.addChannel({ type: 24, key: 'speech-key', base_url: up.url, models: 'tts-1', plugin: { voice: { nova: 'zh-CN-XiaoxiaoNeural|cheerful' } } });
+    ids.speech = await f.addChannel({ type: 24, key: 'speech-key', base_url: up.url, models: 'tts-1', plugin: { voice: { nova: 'zh-CN-XiaoxiaoNeural|cheerful' } } });
     ids.baidu = await f.addChannel({ type: 15, key: `ernie-${dialect}|good-secret`, base_url: up.url, models: 'ERNIE-4.0-8K' });
   });
   afterAll(async () => {
@@ -159,10 +159,12 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
   });
 
   it('channel tests and model lists work for native types', async () => {
-    for (const id of [ids.azure, ids.ollama, ids.cohere, ids.ali, ids.baidu, ids.coze]) {
+    for (const id of [ids.azure, ids.ollama, ids.cohere, ids.ali, ids.baidu, ids.coze, ids.stability]) {
       const res = await f.root.get(`/api/channel/test/${id}`);
       expect(res.body).toMatchObject({ success: true });
     }
+    expect(up.forKey('stab-key').at(-1)!.path).toBe('/stable-image/generate/sd3');
+    expect((await f.root.get(`/api/channel/test/${ids.speech}`)).body).toMatchObject({ success: false, message: expect.stringContaining('不支持的模型类型') });
     const list = (body: object) => f.root.post('/api/channel/provider_models_list', body);
     expect((await list({ type: 39, key: 'x', base_url: up.url })).body.data).toEqual(['llama3.2:latest', 'qwen3:8b']);
     expect((await list({ type: 36, key: 'x', base_url: up.url })).body.data).toEqual(['command-r-plus', 'command-a-03-2025']);
