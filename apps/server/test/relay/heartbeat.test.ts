@@ -42,7 +42,7 @@ describe.each(testDialects())('token heartbeat on %s', (dialect) => {
     const started = Date.now();
     const res = await fetch(`${f.url}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     const headersAfter = Date.now() - started;
@@ -98,6 +98,20 @@ describe.each(testDialects())('token heartbeat on %s', (dialect) => {
     const claude = await call(beatKey, { model: 'hb-dead', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'hi' }] }, '/v1/messages');
     expect(claude.status).toBe(200);
     expect(claude.text).toMatch(/event: error\ndata: \{"type":"error","error":\{"type":"[a-z_]+","message":"[^"]*fake failure 500/);
+  });
+
+  it('keeps the Gemini door alive too: newlines before a streamed JSON array, comments before SSE', async () => {
+    const body = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
+    const url = (query: string) => `/v1beta/models/hb-model:streamGenerateContent?key=${beatKey.slice(3)}${query}`;
+    const array = await call('', body, url(''));
+    expect(array.status).toBe(200);
+    expect(array.type).toContain('application/json');
+    expect(array.text).toMatch(/^\n+\[/);
+    const chunks = JSON.parse(array.text) as Array<{ candidates?: Array<{ content: { parts: Array<{ text?: string }> } }> }>;
+    expect(chunks.map((c) => c.candidates?.[0]?.content.parts.map((p) => p.text ?? '').join('') ?? '').join('')).toBe('slow but steady');
+    const sse = await call('', body, url('&alt=sse'));
+    expect(sse.text.startsWith(PING)).toBe(true);
+    expect(sse.text).toContain('data: {');
   });
 
   it('answers a slow non-stream request as valid JSON after newline keep-alives', async () => {
