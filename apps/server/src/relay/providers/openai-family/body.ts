@@ -1,4 +1,4 @@
-import type { Endpoint } from '../types.js';
+import type { ChannelTarget, Endpoint } from '../types.js';
 
 type Body = Record<string, unknown>;
 
@@ -29,4 +29,16 @@ export function xaiBody(_endpoint: Endpoint, body: Body, model: string): Body {
   const drop = ['stop', 'presence_penalty', 'frequency_penalty'];
   if (model.startsWith('grok-4')) drop.push('reasoning_effort');
   return without(body, drop);
+}
+
+/** OpenRouter's provider preferences from the channel plugin (`other.provider`, JSON text), unless the caller sent its own. */
+export function openrouterBody(endpoint: Endpoint, body: Body, _model: string, channel: ChannelTarget): Body {
+  const text = channel.plugin?.other?.provider;
+  if (body.provider !== undefined || typeof text !== 'string' || !text.trim() || endpoint === 'embeddings') return body;
+  try {
+    const provider = JSON.parse(text) as unknown;
+    return provider && typeof provider === 'object' ? { ...body, provider } : body;
+  } catch {
+    return body; // a malformed plugin value is ignored rather than failing every request
+  }
 }

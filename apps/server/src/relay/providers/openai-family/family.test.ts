@@ -170,6 +170,14 @@ describe('channel plugins', () => {
     expect((native.body as { parameters: Record<string, unknown> }).parameters.enable_search).toBe(true);
   });
 
+  it('OpenRouter: provider preferences from the plugin unless the caller sent some', () => {
+    const plugin = { plugin: JSON.stringify({ other: { provider: '{"order":["openai"],"allow_fallbacks":false}' } }) };
+    expect(build(20, 'chat/completions', { model: 'm' }, plugin).body).toEqual({ model: 'm', provider: { order: ['openai'], allow_fallbacks: false } });
+    expect(build(20, 'chat/completions', { model: 'm', provider: { sort: 'price' } }, plugin).body).toEqual({ model: 'm', provider: { sort: 'price' } });
+    const untouched = { model: 'm' };
+    expect(build(20, 'chat/completions', untouched, { plugin: JSON.stringify({ other: { provider: '{broken' } }) }).body).toBe(untouched);
+  });
+
   it('Baidu: use_openai_api forces Qianfan v2 even for a two-part key', () => {
     const req = build(15, 'chat/completions', { model: 'ernie-4.0-8k' }, { key: 'a|b', plugin: JSON.stringify({ use_openai_api: { enable: true } }) });
     expect(req.url).toBe('https://qianfan.baidubce.com/v2/chat/completions');

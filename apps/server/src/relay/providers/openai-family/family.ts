@@ -25,7 +25,7 @@ export interface FamilyProfile {
   /** Upstream honours `stream_options.include_usage` (others get it stripped). */
   streamUsage?: boolean;
   /** Provider-specific body changes (must return the same object when nothing changes). */
-  tweak?: (endpoint: Endpoint, body: Body, model: string) => Body;
+  tweak?: (endpoint: Endpoint, body: Body, model: string, channel: ChannelTarget) => Body;
   /** Usage corrections for providers that count differently from OpenAI. */
   fixUsage?: (usage: Usage, raw: Record<string, unknown>) => Usage;
   /** Model list URL relative to the prefix (default `models`), a full URL builder, or null when there is none. */
@@ -108,7 +108,7 @@ export function familyAdapter(profile: FamilyProfile): ProviderAdapter {
       const url = urlFor(channel, endpoint, opts.model);
       if (opts.raw) return { url, headers: headers(profile, channel, false), body, raw: true };
       let out = streamUsageBody(endpoint, body as Body, opts.stream, profile.streamUsage ?? false);
-      if (profile.tweak) out = profile.tweak(endpoint, out, opts.model);
+      if (profile.tweak) out = profile.tweak(endpoint, out, opts.model, channel);
       return { url, headers: headers(profile, channel, true), body: out };
     },
 

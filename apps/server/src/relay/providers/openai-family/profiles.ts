@@ -1,7 +1,7 @@
 import type { Endpoint } from '../types.js';
 import { apiKeyHeader, cloudflareToken, databricksBasic, sparkHttp, zhipuAuth } from './auth.js';
 import { deepseekBalance, moonshotBalance, openrouterBalance, recraftBalance, siliconflowBalance } from './balance.js';
-import { xaiBody } from './body.js';
+import { openrouterBody, xaiBody } from './body.js';
 import { azureModels, azureUrl, azureV1Url, cloudflareModels, cloudflareModelsUrl, cloudflareUrl, databricksUrl, sparkModel } from './urls.js';
 import { sparkAnswer } from './spark.js';
 import type { FamilyProfile } from './family.js';
@@ -29,7 +29,7 @@ export const FAMILY_PROFILES: FamilyProfile[] = [
   { name: 'baichuan', types: [26], endpoints: CHAT_EMBED },
   { name: 'minimax', types: [27], endpoints: CHAT, paths: { 'chat/completions': 'text/chatcompletion_v2' }, models: null },
   { name: '360', types: [19], endpoints: CHAT_EMBED, models: null },
-  { name: 'openrouter', types: [20], endpoints: ['chat/completions', 'completions', 'embeddings', 'responses'], streamUsage: true, balance: openrouterBalance },
+  { name: 'openrouter', types: [20], endpoints: ['chat/completions', 'completions', 'embeddings', 'responses'], streamUsage: true, balance: openrouterBalance, tweak: openrouterBody },
   { name: 'siliconflow', types: [45], endpoints: ['chat/completions', 'embeddings', 'audio/speech', 'audio/transcriptions', 'rerank', 'images/generations'], streamUsage: true, balance: siliconflowBalance },
   { name: 'jina', types: [47], endpoints: ['embeddings', 'rerank'], models: null },
   { name: 'github-models', types: [49], endpoints: CHAT_EMBED, prefix: '' },
