@@ -1,5 +1,6 @@
-import type { FormEvent, ReactNode } from 'react';
-import { Box, Button, IconButton, Stack, Tooltip, useMediaQuery, useTheme } from '@mui/material';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Badge, Box, Button, Collapse, IconButton, Stack, Tooltip, useMediaQuery, useTheme } from '@mui/material';
+import FilterList from '@mui/icons-material/FilterList';
 import Search from '@mui/icons-material/Search';
 import Refresh from '@mui/icons-material/Refresh';
 import { useTranslation } from 'react-i18next';
@@ -11,13 +12,17 @@ export interface FilterBarProps {
   onReset: () => void;
   /** Extra toolbar buttons after search and reset. */
   actions?: ReactNode;
+  /** How many filters are set: shown on the phone's filter toggle. */
+  active?: number;
 }
 
 /** Filters in a wrapping grid, applied by Search (or Enter), never as the user types (console-screens §0). */
-export function FilterBar({ children, onSearch, onReset, actions }: FilterBarProps) {
+export function FilterBar({ children, onSearch, onReset, actions, active = 0 }: FilterBarProps) {
   const { t } = useTranslation();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  // On phones a long filter grid folds away behind a toggle.
+  const [shown, setShown] = useState(false);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSearch();
@@ -36,8 +41,19 @@ export function FilterBar({ children, onSearch, onReset, actions }: FilterBarPro
     );
   return (
     <Box component="form" onSubmit={submit} data-testid="filter-bar" sx={{ p: 2 }}>
-      <Box sx={{ display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', md: 'repeat(3, 1fr)', lg: 'repeat(5, 1fr)' } }}>{children}</Box>
-      <Stack direction="row" spacing={1} sx={{ mt: 1.5, flexWrap: 'wrap', justifyContent: 'flex-end' }}>
+      <Collapse in={!phone || shown}>
+        <Box sx={{ display: 'grid', gap: 1.5, mb: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', md: 'repeat(3, 1fr)', lg: 'repeat(5, 1fr)' } }}>{children}</Box>
+      </Collapse>
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center' }}>
+        {phone && (
+          <Tooltip title={t('table.filters')}>
+            <IconButton data-testid="filter-toggle" aria-label={t('table.filters')} aria-expanded={shown} onClick={() => setShown((s) => !s)} sx={{ mr: 'auto !important' }}>
+              <Badge badgeContent={active} color="primary">
+                <FilterList />
+              </Badge>
+            </IconButton>
+          </Tooltip>
+        )}
         {button(t('table.reset'), <Refresh />, onReset, 'filter-reset')}
         {button(t('table.search'), <Search />, onSearch, 'filter-search', true)}
         {actions}

@@ -135,6 +135,19 @@ describe('usePagedList', () => {
     expect(JSON.parse(localStorage.getItem('user_page_sizes')!)).toEqual({ token: 100, other: 50 });
   });
 
+  it('falls back to the last page when the shown page empties', async () => {
+    let total = 25;
+    const fetch = vi.fn(async (q: { page: number }) => ({ data: q.page > Math.ceil(total / 10) ? [] : [{ id: q.page }], total_count: total }));
+    const { result } = renderHook(() => usePagedList({ key: 'x', fetch, initialFilters: {} }), { wrapper });
+    await waitFor(() => expect(result.current.total).toBe(25));
+    act(() => result.current.setPage(2));
+    await waitFor(() => expect(result.current.rows).toEqual([{ id: 3 }]));
+    total = 20;
+    act(() => result.current.reload());
+    await waitFor(() => expect(result.current.page).toBe(1));
+    await waitFor(() => expect(result.current.rows).toEqual([{ id: 2 }]));
+  });
+
   it('exposes the failure', async () => {
     const { result } = renderHook(() => usePagedList({ key: 'x', fetch: () => Promise.reject(new ApiError('no', 403, 'no access')), initialFilters: {} }), { wrapper });
     await waitFor(() => expect(result.current.error).toBeInstanceOf(ApiError));
@@ -207,5 +220,20 @@ describe('small pieces', () => {
     expect(onSearch).toHaveBeenCalledOnce();
     fireEvent.click(screen.getByTestId('filter-reset'));
     expect(onReset).toHaveBeenCalledOnce();
+  });
+
+  it('FilterBar folds the filters behind a toggle with the active count on phones', () => {
+    vi.stubGlobal('matchMedia', (q: string) => ({ matches: q.includes('max-width'), media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }));
+    render(
+      <FilterBar onSearch={() => undefined} onReset={() => undefined} active={2}>
+        <TextField label="Name" />
+      </FilterBar>,
+    );
+    const toggle = screen.getByTestId('filter-toggle');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(toggle.textContent).toContain('2');
+    expect(screen.getByLabelText('Name').closest('.MuiCollapse-root')!.className).toContain('MuiCollapse-hidden');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { trimDeep } from '@one-hub/contract';
 import { nextOrder, readPageSize, writePageSize } from './page-sizes';
@@ -38,6 +38,13 @@ export function usePagedList<T, F extends object>(opts: PagedListOptions<T, F>) 
     placeholderData: keepPreviousData,
     retry: false,
   });
+
+  // A page that emptied (its last rows deleted) falls back to the new last page.
+  const total = query.data?.total_count ?? 0;
+  const emptied = !query.isFetching && page > 0 && (query.data?.data.length ?? 1) === 0 && total > 0;
+  useEffect(() => {
+    if (emptied) setPageState(Math.max(0, Math.ceil(total / size) - 1));
+  }, [emptied, total, size]);
 
   const setPage = useCallback((p: number) => setPageState(Math.max(0, p)), []);
   const setSize = useCallback(

@@ -149,6 +149,7 @@ export default function ChannelPage() {
       </Alert>
       <Card>
         <FilterBar
+          active={Object.entries(list.filters).filter(([k, v]) => v !== NO_FILTERS[k as keyof ChannelFilterState]).length}
           onSearch={() => list.setFilters(draft)}
           onReset={() => {
             setDraft(NO_FILTERS);
