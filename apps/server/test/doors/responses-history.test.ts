@@ -64,13 +64,16 @@ describe.each(testDialects())('previous_response_id on converted channels on %s'
   });
 
   it('expands the kept conversation into input for an OpenAI channel, and forwards an OpenAI id untouched', async () => {
-    f.claude.behave('hist-claude-key', { content: 'Kept answer' });
+    f.claude.behave('hist-claude-key', { content: 'Kept answer', thinking: 'Private thought' });
     const first = await f.openai(key).responses.create({ model: 'hist-claude', input: 'Start' });
+    expect(first.output.map((o) => o.type)).toEqual(['reasoning', 'message']);
     await f.openai(key).responses.create({ model: 'hist-openai', input: 'Continue', previous_response_id: first.id });
     const got = f.fake.forKey('hist-openai-key').at(-1)!.body;
     expect(got.previous_response_id).toBeUndefined();
     expect(got.input.map((i: { role?: string; type?: string }) => i.role ?? i.type)).toEqual(['user', 'assistant', 'user']);
     expect(texts(got.input[1].content)).toBe('Kept answer');
+    // The gateway's own item ids and unverifiable reasoning never reach OpenAI.
+    expect(JSON.stringify(got.input)).not.toMatch(/"id"|Private thought/);
 
     await f.openai(key).responses.create({ model: 'hist-openai', input: 'Continue', previous_response_id: 'resp_from_openai_itself' });
     expect(f.fake.forKey('hist-openai-key').at(-1)!.body).toMatchObject({ previous_response_id: 'resp_from_openai_itself', input: 'Continue' });
@@ -99,7 +102,22 @@ describe.each(testDialects())('previous_response_id on converted channels on %s'
     expect(JSON.stringify(stolen.error)).not.toContain('secret');
   });
 
+  it('counts the kept turns in the prompt when upstream reports no usage', async () => {
+    const { key: own, userId } = await f.newUser({ quota: 10_000_000 });
+    f.gemini.behave('hist-gemini-key', { noUsage: true, content: 'A fairly long answer that the next turn has to carry along with it' });
+    const first = await f.openai(own).responses.create({ model: 'hist-gemini', input: 'Tell me something long' });
+    const fresh = await f.lastLog(userId);
+    await f.openai(own).responses.create({ model: 'hist-gemini', input: 'Tell me something long', previous_response_id: first.id });
+    const continued = await f.lastLog(userId);
+    f.gemini.behave('hist-gemini-key', {});
+    expect(fresh.estimated).toBe(1);
+    expect(continued.estimated).toBe(1);
+    // The second prompt carries the first question and its 13-word answer.
+    expect(continued.prompt_tokens - fresh.prompt_tokens).toBeGreaterThanOrEqual(13);
+  });
+
   it('keeps nothing when ResponsesRetentionHours is 0, and keeps for the configured hours otherwise', async () => {
+    f.claude.behave('hist-claude-key', {});
     await f.setOption('ResponsesRetentionHours', 0);
     try {
       const r = await f.openai(key).responses.create({ model: 'hist-claude', input: 'x' });

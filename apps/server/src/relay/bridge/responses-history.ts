@@ -38,10 +38,15 @@ export function unknownPrevious(id: string): HubError {
   return notKept(id, 'is unknown to this gateway (only responses it produced by conversion are kept, and this channel keeps none)');
 }
 
-/** For a channel serving Responses natively: the gateway's earlier turns go into input (upstream never saw its ids). */
+/**
+ * For a channel serving Responses natively: the gateway's earlier turns go into input. Upstream
+ * never saw the gateway's item ids, and reasoning it did not produce cannot be verified there,
+ * so ids and reasoning items are left out.
+ */
 export function withHistory(body: Record<string, unknown>, history: HistoryItem[]): Record<string, unknown> {
   const { previous_response_id: _, ...rest } = body;
-  return { ...rest, input: [...history, ...inputItems(body.input)] };
+  const earlier = history.filter((item) => item.type !== 'reasoning').map(({ id: _id, ...item }) => item);
+  return { ...rest, input: [...earlier, ...inputItems(body.input)] };
 }
 
 interface FinalResponse {

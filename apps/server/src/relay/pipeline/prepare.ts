@@ -117,7 +117,8 @@ const quick: Counter = { chat: estimateChat, input: estimateInput };
 export function exactPrompt(state: RelayState, p: Prepared): Promise<number> {
   if (p.multipart) return Promise.resolve(p.promptEstimate);
   const approximate = state.ctx.options.get('ApproximateTokenEnabled');
-  if (p.endpoint === 'messages' || p.endpoint === 'generateContent') {
+  // Kept Responses history counts too: it is part of what upstream reads.
+  if (p.endpoint === 'messages' || p.endpoint === 'generateContent' || p.history) {
     // A body upstream accepted but the converter cannot read keeps the quick estimate.
     p.exactPromptTokens ??= Promise.resolve()
       .then(() => hubOf(p))
@@ -186,7 +187,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
     jsonArray: door.jsonArray === true,
     group,
     groupRatio: Number(groupRow.ratio),
-    promptEstimate: multipart ? multipartPrompt(endpoint, body as Buffer) : await promptSize(endpoint, json, quick),
+    promptEstimate: multipart ? multipartPrompt(endpoint, body as Buffer) : (await promptSize(endpoint, json, quick)) + (history ? estimateInput(JSON.stringify(history)) : 0),
     maxOutput: maxOutputOf(json),
     hasTools: Array.isArray(json.tools) && json.tools.length > 0,
     startedAt,
