@@ -111,6 +111,14 @@ describe('OpenAI-dialect provider profiles', () => {
     expect(req.headers.authorization).toBe('Bearer tok456');
     expect(() => build(35, 'chat/completions', { model: 'x' }, { key: 'only-token' })).toThrow(/accountId\|apiToken/);
     expect(adapterFor(35)!.parseModels!({ result: [{ name: '@cf/a' }, { name: '@hf/b' }], success: true })).toEqual(['@cf/a', '@hf/b']);
+    const image = build(35, 'images/generations', { model: '@cf/black-forest-labs/flux-1-schnell', prompt: 'a cat', n: 1, size: '1024x1024' }, { key: 'acc123|tok456' });
+    expect(image.url).toBe('https://api.cloudflare.com/client/v4/accounts/acc123/ai/run/@cf/black-forest-labs/flux-1-schnell');
+    expect(image.body).toEqual({ prompt: 'a cat' });
+    const cf = adapterFor(35)!;
+    expect(cf.transformResponse!('images/generations', { result: { image: 'QUJD' }, success: true, errors: [] }, {})).toMatchObject({ data: [{ b64_json: 'QUJD' }] });
+    expect(() => cf.transformResponse!('images/generations', { success: false, errors: [{ message: 'model not found' }] }, {})).toThrow('model not found');
+    const chat = { id: 'x', choices: [] };
+    expect(cf.transformResponse!('chat/completions', chat, {})).toBe(chat);
   });
 
   it('Zhipu: HS256 token with sign_type SIGN and millisecond claims, verifiable with the secret', () => {
@@ -140,6 +148,7 @@ describe('OpenAI-dialect provider profiles', () => {
     const openai = adapterFor(28)!.mapError(402, JSON.stringify({ error: { message: 'Insufficient Balance', type: 'unknown_error' } }));
     expect(openai).toMatchObject({ status: 402, message: 'Provider API error: Insufficient Balance' });
     expect(adapterFor(54)!.mapError(500, 'gateway down').message).toBe('Provider API error: gateway down');
+    expect(adapterFor(35)!.mapError(401, JSON.stringify({ success: false, errors: [{ code: 10000, message: 'Authentication error' }], result: null }))).toMatchObject({ message: 'Provider API error: Authentication error', code: '10000' });
   });
 
   it('model lists only where the provider has one', () => {

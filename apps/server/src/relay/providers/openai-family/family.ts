@@ -51,12 +51,16 @@ function headers(profile: FamilyProfile, channel: ChannelTarget, json: boolean):
   return { ...(json ? { 'content-type': 'application/json' } : {}), ...channel.headers, ...(profile.auth ?? bearer)(channel) };
 }
 
-/** Mistral-style errors put `message` at the top level; everything else is OpenAI's `{error}`. */
+/** Mistral-style errors put `message` at the top level, Cloudflare's are an `errors` list; everything else is OpenAI's `{error}`. */
 export function mapFamilyError(status: number, body: string): HubError {
   try {
-    const parsed = JSON.parse(body) as { error?: unknown; message?: unknown; type?: unknown; code?: unknown };
+    const parsed = JSON.parse(body) as { error?: unknown; message?: unknown; type?: unknown; code?: unknown; errors?: Array<{ message?: unknown; code?: unknown }> };
     if (parsed && !parsed.error && typeof parsed.message === 'string') {
       return openAICompatible.mapError(status, JSON.stringify({ error: { message: parsed.message, type: parsed.type, code: parsed.code } }));
+    }
+    const first = Array.isArray(parsed?.errors) ? parsed.errors[0] : undefined;
+    if (first && typeof first.message === 'string') {
+      return openAICompatible.mapError(status, JSON.stringify({ error: { message: first.message, code: first.code } }));
     }
   } catch {
     // not JSON: the text is the message

@@ -2,7 +2,7 @@ import type { Endpoint } from '../types.js';
 import { apiKeyHeader, cloudflareToken, databricksBasic, sparkHttp, zhipuAuth } from './auth.js';
 import { deepseekBalance, moonshotBalance, openrouterBalance, recraftBalance, siliconflowBalance } from './balance.js';
 import { openrouterBody, xaiBody } from './body.js';
-import { azureModels, azureUrl, azureV1Url, cloudflareModels, cloudflareModelsUrl, cloudflareUrl, databricksUrl, sparkModel } from './urls.js';
+import { azureModels, azureUrl, azureV1Url, cloudflareImageAnswer, cloudflareImageBody, cloudflareModels, cloudflareModelsUrl, cloudflareUrl, databricksUrl, sparkModel } from './urls.js';
 import { sparkAnswer } from './spark.js';
 import type { FamilyProfile } from './family.js';
 
@@ -58,6 +58,16 @@ export const FAMILY_PROFILES: FamilyProfile[] = [
     models: null,
   },
   // Workers AI through Cloudflare's OpenAI-compatible endpoints (usage reported, OpenAI streams).
-  { name: 'cloudflare', types: [35], endpoints: CHAT_EMBED, url: cloudflareUrl, auth: cloudflareToken, models: cloudflareModelsUrl, parseModels: cloudflareModels },
+  {
+    name: 'cloudflare',
+    types: [35],
+    endpoints: ['chat/completions', 'embeddings', 'images/generations'],
+    url: cloudflareUrl,
+    auth: cloudflareToken,
+    tweak: cloudflareImageBody,
+    transformResponse: cloudflareImageAnswer,
+    models: cloudflareModelsUrl,
+    parseModels: cloudflareModels,
+  },
   { name: 'recraft', types: [51], endpoints: ['images/generations'], balance: recraftBalance, models: null },
 ];

@@ -40,9 +40,30 @@ function cloudflareAccount(channel: ChannelTarget): string {
   return encodeURIComponent(account.trim());
 }
 
-/** Workers AI's OpenAI-compatible endpoints under the account named by the key. */
-export const cloudflareUrl = (channel: ChannelTarget, endpoint: Endpoint) =>
-  `${trim(channel.baseUrl)}/client/v4/accounts/${cloudflareAccount(channel)}/ai/v1/${endpoint}`;
+/** Workers AI's OpenAI-compatible endpoints under the account named by the key; images run the model directly. */
+export const cloudflareUrl = (channel: ChannelTarget, endpoint: Endpoint, model: string) =>
+  endpoint === 'images/generations'
+    ? `${trim(channel.baseUrl)}/client/v4/accounts/${cloudflareAccount(channel)}/ai/run/${model}`
+    : `${trim(channel.baseUrl)}/client/v4/accounts/${cloudflareAccount(channel)}/ai/v1/${endpoint}`;
+
+/** OpenAI image request → Workers AI text-to-image input (prompt, optional steps and seed). */
+export function cloudflareImageBody(endpoint: Endpoint, body: Record<string, unknown>): Record<string, unknown> {
+  if (endpoint !== 'images/generations') return body;
+  const out: Record<string, unknown> = { prompt: body.prompt };
+  if (typeof body.steps === 'number') out.steps = body.steps;
+  if (typeof body.seed === 'number') out.seed = body.seed;
+  return out;
+}
+
+/** Workers AI `{result: {image}}` (base64, as the FLUX models answer) → OpenAI's image answer. */
+export function cloudflareImageAnswer(endpoint: Endpoint, json: unknown): unknown {
+  if (endpoint !== 'images/generations') return json;
+  const r = json as { success?: boolean; result?: { image?: string }; errors?: Array<{ message?: string }> };
+  if (r.success === false || !r.result?.image) {
+    throw new HubError(502, `Provider API error: ${r.errors?.map((e) => e.message).join('; ') || 'no image in the answer'}`, { type: 'upstream_error' });
+  }
+  return { created: Math.floor(Date.now() / 1000), data: [{ b64_json: r.result.image }] };
+}
 
 export const cloudflareModelsUrl = (channel: ChannelTarget) =>
   `${trim(channel.baseUrl)}/client/v4/accounts/${cloudflareAccount(channel)}/ai/models/search?per_page=1000`;
