@@ -47,7 +47,7 @@ export default function ImageButton({ url, name }: { url: string; name: string }
           <Close />
         </IconButton>
         <DialogContent sx={{ p: 0, lineHeight: 0 }}>
-          <Box component="img" src={url} alt={name} sx={{ maxWidth: '100%', maxHeight: '80vh' }} />
+          <Box component="img" src={url} alt={name} sx={{ width: 'min(640px, 85vw)', height: 'auto', maxHeight: '80vh', objectFit: 'contain' }} />
         </DialogContent>
       </Dialog>
     </>

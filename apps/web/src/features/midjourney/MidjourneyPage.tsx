@@ -45,23 +45,15 @@ export default function MidjourneyPage() {
     const known = SUBMIT_CODES[c];
     return <StatusChip label={known ? t(`code.${known.key}`) : String(c)} color={known?.color ?? 'default'} />;
   };
+  // The result (status, progress, image, prompt) before the bookkeeping, so it fits a laptop screen.
   const columns: DataColumn<MidjourneyTask>[] = [
     { field: 'mj_id', header: t('taskId'), sortable: true, render: (m) => <ClippedText text={m.mj_id} max={16} label={t('taskId')} /> },
     { field: 'submit_time', header: t('submitTime'), sortable: true, render: (m) => <TimeText value={m.submit_time} ms /> },
-    ...(admin
-      ? ([
-          { field: 'channel_id', header: t('channel'), sortable: true, hideOnPhone: true },
-          { field: 'user_id', header: t('user'), sortable: true, hideOnPhone: true },
-        ] as DataColumn<MidjourneyTask>[])
-      : []),
     { field: 'action', header: t('type'), sortable: true, render: (m) => <StatusChip label={t(`action.${m.action}`, { defaultValue: m.action })} color={actionColor(m.action)} variant="filled" /> },
-    ...(admin
-      ? ([
-          { field: 'code', header: t('submitResult'), sortable: true, hideBelow: 'lg', render: (m) => code(m.code) },
-          { field: 'status', header: t('status'), sortable: true, render: (m) => <StatusChip label={t(`statusName.${m.status}`, { defaultValue: m.status || '-' })} color={statusColor(m.status)} /> },
-        ] as DataColumn<MidjourneyTask>[])
-      : []),
+    ...(admin ? ([{ field: 'status', header: t('status'), sortable: true, render: (m) => <StatusChip label={t(`statusName.${m.status}`, { defaultValue: m.status || '-' })} color={statusColor(m.status)} /> },] as DataColumn<MidjourneyTask>[]) : []),
     { field: 'progress', header: t('progress') },
+    { field: 'image_url', header: t('image'), render: (m) => (m.image_url ? <ImageButton url={m.image_url} name={m.mj_id} /> : t('none')) },
+    { field: 'prompt', header: t('prompt'), hideOnPhone: true, render: (m) => <ClippedText text={m.prompt} label={t('prompt')} /> },
     {
       field: 'duration',
       header: t('duration'),
@@ -71,10 +63,15 @@ export default function MidjourneyPage() {
         return s === null ? '-' : <StatusChip label={t('seconds', { s })} color={s > 60 ? 'error' : 'success'} />;
       },
     },
-    { field: 'image_url', header: t('image'), render: (m) => (m.image_url ? <ImageButton url={m.image_url} name={m.mj_id} /> : t('none')) },
-    { field: 'prompt', header: t('prompt'), hideOnPhone: true, render: (m) => <ClippedText text={m.prompt} label={t('prompt')} /> },
-    { field: 'prompt_en', header: t('promptEn'), hideBelow: 'lg', render: (m) => <ClippedText text={m.prompt_en} label={t('promptEn')} /> },
     { field: 'fail_reason', header: t('failReason'), hideOnPhone: true, render: (m) => <ClippedText text={m.fail_reason} label={t('failReason')} /> },
+    ...(admin
+      ? ([
+          { field: 'channel_id', header: t('channel'), sortable: true, hideOnPhone: true },
+          { field: 'user_id', header: t('user'), sortable: true, hideOnPhone: true },
+          { field: 'code', header: t('submitResult'), sortable: true, hideBelow: 'lg', render: (m) => code(m.code) },
+        ] as DataColumn<MidjourneyTask>[])
+      : []),
+    { field: 'prompt_en', header: t('promptEn'), hideBelow: 'xl', render: (m) => <ClippedText text={m.prompt_en} label={t('promptEn')} /> },
   ];
 
   const time = (field: 'start_timestamp' | 'end_timestamp', label: string) => (

@@ -135,7 +135,7 @@ export default function GatewayTab() {
       >
         {text('name', t('name'))}
         {text('uuid', t('uuid'))}
-        <TextField size="small" select label={t('type')} value={draft.type} onChange={(e) => setDraft({ ...draft, type: e.target.value })}>
+        <TextField size="small" select label={t('type')} value={draft.type} slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} onChange={(e) => setDraft({ ...draft, type: e.target.value })}>
           <MenuItem value="">{t('all')}</MenuItem>
           {PAYMENT_TYPES.map((p) => (
             <MenuItem key={p} value={p}>

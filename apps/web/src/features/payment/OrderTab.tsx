@@ -35,9 +35,9 @@ export default function OrderTab() {
   };
   const statusLabel = (s: string) => ((ORDER_STATUSES as readonly string[]).includes(s) ? t(`status.${s}`) : t('status.unknown'));
 
+  // What was paid and its state first; the gateway's bookkeeping last, so a laptop screen shows what matters.
   const columns: DataColumn<Order>[] = [
     { field: 'created_at', header: t('createdAt'), sortable: true, render: (o) => <TimeText value={o.created_at} /> },
-    { field: 'gateway_id', header: t('gatewayId'), sortable: true, hideOnPhone: true },
     { field: 'user_id', header: t('userId'), sortable: true },
     {
       field: 'trade_no',
@@ -48,13 +48,14 @@ export default function OrderTab() {
         </Typography>
       ),
     },
-    { field: 'gateway_no', header: t('gatewayNo'), hideBelow: 'lg', render: (o) => o.gateway_no || '—' },
     { field: 'amount', header: t('amount'), render: (o) => `$${o.amount}` },
+    { field: 'order_amount', header: t('orderAmount'), render: (o) => `${money(o.order_amount)} ${o.order_currency}` },
+    { field: 'status', header: t('statusTitle'), sortable: true, render: (o) => <StatusChip label={statusLabel(o.status)} color={orderStatusColor(o.status)} /> },
     { field: 'fee', header: t('fee'), hideOnPhone: true, render: (o) => `$${money(o.fee)}` },
     { field: 'discount', header: t('discount'), hideOnPhone: true, render: (o) => `${money(o.discount)} ${o.order_currency}` },
-    { field: 'order_amount', header: t('orderAmount'), render: (o) => `${money(o.order_amount)} ${o.order_currency}` },
     { field: 'quota', header: t('quota'), hideOnPhone: true, render: (o) => <QuotaText quota={o.quota} /> },
-    { field: 'status', header: t('statusTitle'), sortable: true, render: (o) => <StatusChip label={statusLabel(o.status)} color={orderStatusColor(o.status)} /> },
+    { field: 'gateway_id', header: t('gatewayId'), sortable: true, hideOnPhone: true },
+    { field: 'gateway_no', header: t('gatewayNo'), hideBelow: 'xl', render: (o) => o.gateway_no || '—' },
   ];
 
   const text = (field: 'gateway_id' | 'user_id' | 'trade_no' | 'gateway_no', label: string, numeric = false) => (
@@ -77,7 +78,7 @@ export default function OrderTab() {
         {text('user_id', t('userId'), true)}
         {text('trade_no', t('tradeNo'))}
         {text('gateway_no', t('gatewayNo'))}
-        <TextField size="small" select label={t('statusTitle')} value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
+        <TextField size="small" select label={t('statusTitle')} value={draft.status} slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
           <MenuItem value="">{t('all')}</MenuItem>
           {ORDER_STATUSES.map((s) => (
             <MenuItem key={s} value={s}>

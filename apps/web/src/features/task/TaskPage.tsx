@@ -42,18 +42,20 @@ export default function TaskPage() {
   };
 
   const statusLabel = (s: string) => ((TASK_STATUSES as readonly string[]).includes(s) ? t(`status.${s}`) : t('status.UNKNOWN'));
+  // Status (opens the result) and the failure reason come before the times, so they fit a laptop screen.
   const columns: DataColumn<AsyncTask>[] = [
     { field: 'task_id', header: t('task'), sortable: true, render: (x) => <ClippedText text={x.task_id} max={16} label={t('task')} /> },
     { field: 'submit_time', header: t('submitTime'), sortable: true, render: (x) => <TimeText value={x.submit_time} /> },
-    { field: 'finish_time', header: t('finishTime'), sortable: true, hideBelow: 'lg', render: (x) => <TimeText value={x.finish_time} /> },
-    ...(admin
-      ? ([
-          { field: 'channel_id', header: t('channel'), sortable: true, hideOnPhone: true },
-          { field: 'user_id', header: t('user'), sortable: true, hideOnPhone: true },
-        ] as DataColumn<AsyncTask>[])
-      : []),
     { field: 'platform', header: t('platform'), sortable: true, render: (x) => <StatusChip label={x.platform} color="success" /> },
     { field: 'action', header: t('type'), hideOnPhone: true, render: (x) => <StatusChip label={x.action} color="success" variant="outlined" /> },
+    {
+      field: 'status',
+      header: t('statusTitle'),
+      sortable: true,
+      render: (x) => <StatusChip label={statusLabel(x.status)} color={taskStatusColor(x.status)} onClick={() => setDetail(x)} title={t('openDetail')} />,
+    },
+    { field: 'progress', header: t('progress'), render: (x) => `${x.progress}%` },
+    { field: 'fail_reason', header: t('failReason'), hideOnPhone: true, render: (x) => <ClippedText text={x.fail_reason} label={t('failReason')} /> },
     {
       field: 'duration',
       header: t('duration'),
@@ -63,14 +65,13 @@ export default function TaskPage() {
         return s === null ? '-' : <StatusChip label={t('seconds', { s })} color={s > 60 ? 'error' : 'success'} />;
       },
     },
-    { field: 'progress', header: t('progress'), render: (x) => `${x.progress}%` },
-    {
-      field: 'status',
-      header: t('statusTitle'),
-      sortable: true,
-      render: (x) => <StatusChip label={statusLabel(x.status)} color={taskStatusColor(x.status)} onClick={() => setDetail(x)} title={t('openDetail')} />,
-    },
-    { field: 'fail_reason', header: t('failReason'), hideOnPhone: true, render: (x) => <ClippedText text={x.fail_reason} label={t('failReason')} /> },
+    { field: 'finish_time', header: t('finishTime'), sortable: true, hideBelow: 'xl', render: (x) => <TimeText value={x.finish_time} /> },
+    ...(admin
+      ? ([
+          { field: 'channel_id', header: t('channel'), sortable: true, hideOnPhone: true },
+          { field: 'user_id', header: t('user'), sortable: true, hideOnPhone: true },
+        ] as DataColumn<AsyncTask>[])
+      : []),
   ];
 
   const time = (field: 'start_timestamp' | 'end_timestamp', label: string) => (

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable, ROOT_PASSWORD, signIn, startConsole, toasts, type Console } from './browser';
+import { shootThemes } from './shoot';
+
+/** Top-up, payment gateways, Telegram menus, Midjourney and async tasks (console-screens §3.8, §3.11, §3.13, §3.15, §3.16) as root sees them. */
+describe.skipIf(!chromiumAvailable)('billing and task screens in Chromium: top-up, payment, telegram, midjourney, tasks', () => {
+  let c: Console;
+  let page: Page;
+  beforeAll(async () => {
+    c = await startConsole();
+    page = await c.open({ lang: 'en_US' });
+    await signIn(page, 'root', ROOT_PASSWORD);
+  });
+  afterAll(async () => {
+    expect(c?.errors ?? []).toEqual([]);
+    await c?.close();
+  });
+
+  const dialog = () => page.getByRole('dialog');
+  const row = (text: string) => page.getByRole('row').filter({ hasText: text });
+  // A small inline image: the test server serves no pictures of its own.
+  const ICON = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24'%3E%3Crect width='24' height='24' rx='6' fill='%2322a06b'/%3E%3C/svg%3E";
+  const balance = async () => (await c.root.get('/api/user/self')).body.data.quota as number;
+
+  it('creates a payment gateway and changes its sort and enable from the list', async () => {
+    await page.goto('/panel/payment#gateway');
+    await page.getByTestId('payment-page').waitFor();
+    await page.getByTestId('gateway-create').click();
+    await page.getByTestId('gateway-submit').click();
+    await dialog().getByText('This field is required').first().waitFor();
+    await dialog().getByLabel('Name').fill('Epay CN');
+    await dialog().getByLabel('Icon').fill(ICON);
+    await dialog().getByLabel('Percent fee').fill('0.05');
+    await dialog().getByLabel('Pay domain').fill('https://pay.example');
+    await dialog().getByLabel('Merchant ID').fill('1001');
+    await dialog().getByLabel('Merchant key').fill('MERCHANT-SECRET');
+    await page.getByTestId('gateway-submit').click();
+    await row('Epay CN').waitFor();
+    const [gw] = (await c.root.get('/api/payment/?name=Epay')).body.data.data;
+    expect(gw).toMatchObject({ type: 'epay', currency: 'CNY', percent_fee: 0.05, enable: true, sort: 1 });
+    expect(JSON.parse(gw.config)).toEqual({ pay_domain: 'https://pay.example', partner_id: '1001', key: 'MERCHANT-SECRET', pay_type: '' });
+
+    const sort = page.getByLabel('Sort of Epay CN');
+    await sort.fill('-3');
+    await sort.blur();
+    await expect.poll(() => toasts(page)).toContainEqual(expect.stringContaining('Sort must be a whole number'));
+    await sort.fill('7');
+    await sort.blur();
+    await expect.poll(async () => (await c.root.get(`/api/payment/${gw.id}`)).body.data.sort).toBe(7);
+    await page.getByLabel('Enable Epay CN').click();
+    await expect.poll(async () => (await c.root.get(`/api/payment/${gw.id}`)).body.data.enable).toBe(false);
+    await page.getByLabel('Enable Epay CN').click();
+    await expect.poll(async () => (await c.root.get(`/api/payment/${gw.id}`)).body.data.enable).toBe(true);
+    await shootThemes(page, 'payment-gateway', () => page.getByText('Epay CN').first().waitFor());
+  });
+
+  it('redeems a code on the top-up screen and the balance moves; online top-up creates a pending order', async () => {
+    await c.root.put('/api/option/', { key: 'RechargeDiscount', value: '{"10":0.9,"50":0.8}' });
+    await c.root.put('/api/option/', { key: 'PaymentUSDRate', value: '7.2' });
+    const [key] = (await c.root.post('/api/redemption/', { name: 'e2e', quota: 1_000_000, count: 1 })).body.data as string[];
+    const before = await balance();
+    await page.goto('/panel/topup');
+    await page.getByTestId('topup-page').waitFor();
+    const shown = page.getByTestId('topup-balance');
+    await expect.poll(() => shown.innerText()).toBe(`$${(before / 500000).toFixed(2)}`);
+    await page.getByTestId('redeem-key').fill(key);
+    await page.getByTestId('redeem-submit').click();
+    await expect.poll(() => shown.innerText()).toBe(`$${((before + 1_000_000) / 500000).toFixed(2)}`);
+    expect(await balance()).toBe(before + 1_000_000);
+    await page.getByTestId('redeem-key').fill(key);
+    await page.getByTestId('redeem-submit').click();
+    await expect.poll(() => toasts(page)).toContainEqual(expect.stringContaining('已被使用'));
+
+    await page.reload(); // site info with the new discounts
+    await page.getByTestId('preset-10').click();
+    await expect.poll(() => page.getByTestId('sum-pay').innerText()).toContain('CNY 68.04');
+    await page.getByTestId('topup-submit').click();
+    await page.getByTestId('pay-not-started').waitFor();
+    const orders = (await c.root.get('/api/payment/order')).body.data.data;
+    expect(orders[0]).toMatchObject({ amount: 10, order_amount: 68.04, order_currency: 'CNY', status: 'pending' });
+    await page.keyboard.press('Escape');
+    expect(await page.getByTestId('pay-dialog').isVisible()).toBe(true);
+    await page.getByTestId('pay-close').click();
+    await page.getByTestId('pay-dialog').waitFor({ state: 'hidden' });
+    await shootThemes(page, 'topup', () => page.getByTestId('online-topup').waitFor());
+    await page.goto('/panel/payment');
+    await row('68.04 CNY').waitFor();
+    await shootThemes(page, 'payment-order', () => page.getByText('68.04 CNY').first().waitFor());
+  });
+
+  it('creates a Telegram menu and edits it', async () => {
+    await page.goto('/panel/telegram');
+    await page.getByTestId('telegram-page').waitFor();
+    await page.getByText('Offline (Polling)').waitFor();
+    await page.getByTestId('telegram-create').click();
+    await dialog().getByLabel('Command').fill('balance');
+    await dialog().getByLabel('Description').fill('Shadow a built-in');
+    await dialog().getByLabel('Reply content').fill('no');
+    await page.getByTestId('telegram-submit').click();
+    await dialog().getByText(/command已存在/).waitFor();
+    await dialog().getByLabel('Command').fill('/Help');
+    await dialog().getByLabel('Description').fill('How to use the bot');
+    await dialog().getByLabel('Reply content').fill('*Help*: send /balance to see your quota');
+    await page.getByTestId('telegram-submit').click();
+    await row('/help').waitFor();
+    expect((await c.root.get('/api/option/telegram/?keyword=help')).body.data.data[0]).toMatchObject({ command: 'help', parse_mode: 'MarkdownV2', description: 'How to use the bot' });
+
+    await page.getByTestId('telegram-menu-help').click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await expect.poll(() => dialog().getByLabel('Description').inputValue()).toBe('How to use the bot');
+    await dialog().getByLabel('Description').fill('Help and commands');
+    await page.getByTestId('telegram-submit').click();
+    await row('Help and commands').waitFor();
+    await shootThemes(page, 'telegram', () => page.getByText('/help').first().waitFor());
+  });
+
+  it('lists Midjourney and async tasks with their chips, image and detail dialog', async () => {
+    const db = c.server.ctx.db;
+    const now = Date.now();
+    const s = Math.floor(now / 1000);
+    await db.insertInto('midjourneys').values({ user_id: 1, code: 1, action: 'IMAGINE', mj_id: '1710000000000001', prompt: 'a lighthouse on a cliff at dawn, volumetric light, 35mm', prompt_en: 'a lighthouse on a cliff at dawn', submit_time: now - 120_000, start_time: now - 118_000, finish_time: now - 40_000, image_url: ICON, status: 'SUCCESS', progress: '100%', channel_id: 3 }).execute();
+    await db.insertInto('midjourneys').values({ user_id: 1, code: 22, action: 'UPSCALE', mj_id: '1710000000000002', prompt: 'upscale', submit_time: now - 60_000, start_time: now - 59_000, finish_time: 0, status: 'IN_PROGRESS', progress: '40%', channel_id: 3 }).execute();
+    const songs = [{ id: 'c1', title: 'Dawn song', audio_url: '/nothing.mp3', metadata: { prompt: 'la la la', tags: 'pop' } }];
+    await db.insertInto('tasks').values({ user_id: 1, task_id: 'suno-e2e', platform: 'suno', action: 'MUSIC', status: 'SUCCESS', channel_id: 4, submit_time: s - 100, start_time: s - 99, finish_time: s - 10, progress: 100, data: JSON.stringify(songs), created_at: s - 100, updated_at: s - 10 }).execute();
+    await db.insertInto('tasks').values({ user_id: 1, task_id: 'kling-e2e', platform: 'kling', action: 'text2video', status: 'FAILURE', fail_reason: 'content moderation refused the prompt', channel_id: 5, submit_time: s - 50, finish_time: s - 45, progress: 0, created_at: s - 50, updated_at: s - 45 }).execute();
+
+    await page.goto('/panel/midjourney');
+    await page.getByTestId('midjourney-page').waitFor();
+    await row('Imagine').getByText('Succeeded').waitFor();
+    await row('Upscale').getByText('Queued').waitFor();
+    await row('Imagine').getByRole('button', { name: 'Show' }).click();
+    await page.locator('img[alt="1710000000000001"]').waitFor();
+    await page.keyboard.press('Escape');
+    await shootThemes(page, 'midjourney', () => page.getByText('Imagine').first().waitFor());
+
+    await page.goto('/panel/task');
+    await page.getByTestId('task-page').waitFor();
+    await row('kling').getByText('content moderation refused').waitFor();
+    await row('suno').getByText('Succeeded').click();
+    await page.getByTestId('suno-view').getByRole('button', { name: /Dawn song/ }).waitFor();
+    expect(await page.getByTestId('suno-view').locator('audio').getAttribute('src')).toBe('/nothing.mp3');
+    await page.getByRole('button', { name: 'Close' }).click();
+    await shootThemes(page, 'task', () => page.getByText('suno').first().waitFor());
+  });
+});
