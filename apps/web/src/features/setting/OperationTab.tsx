@@ -19,6 +19,8 @@ const GENERAL: FieldSpec[] = [
   { key: 'RetryCooldownSeconds', input: 'number', min: 0 },
   { key: 'RetryTimeOut', input: 'number', min: 0 },
   { key: 'StreamIdleTimeoutSeconds', input: 'number', min: 0 },
+  { key: 'StickySessionTTLSeconds', input: 'number', min: 0 },
+  { key: 'ResponsesRetentionHours', input: 'number', min: 0 },
 ];
 const OTHER: FieldSpec[] = [{ key: 'ChatImageRequestProxy' }, { key: 'CFWorkerImageUrl' }, { key: 'CFWorkerImageKey' }];
 const MONITOR: FieldSpec[] = [
