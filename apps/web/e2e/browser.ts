@@ -26,9 +26,9 @@ export interface Console {
 }
 
 /** A fresh server (SQLite) serving the built console, a signed-in root API client, and Chromium. */
-export async function startConsole(): Promise<Console> {
+export async function startConsole(env: Record<string, string> = {}): Promise<Console> {
   // E2E_WEB_DIST: a private copy of the build, so another run's rebuild of dist cannot swap the chunks mid-test.
-  const server = await startTestServer('sqlite', { env: { WEB_DIST: process.env.E2E_WEB_DIST || join(here, '../dist') } });
+  const server = await startTestServer('sqlite', { env: { WEB_DIST: process.env.E2E_WEB_DIST || join(here, '../dist'), ...env } });
   const base = await server.listen();
   const root = new ApiClient(server.app);
   await root.login('root', ROOT_PASSWORD);

@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import { Alert, Button, Grid, Stack } from '@mui/material';
+import { useMemo, useState } from 'react';
+import { Alert, Button, Grid, Stack, ToggleButton, ToggleButtonGroup } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { abbreviate, type DashboardRow } from '@one-hub/contract';
@@ -13,6 +13,7 @@ import ModelPie from './components/ModelPie';
 import ModelsStrip from './components/ModelsStrip';
 import QuickStart from './components/QuickStart';
 import RpmCard from './components/RpmCard';
+import StatusPanel from './components/StatusPanel';
 import StatCard from './components/StatCard';
 import UsageTable from './components/UsageTable';
 import WeekModelChart from './components/WeekModelChart';
@@ -24,6 +25,8 @@ const dollars = (v: number) => `$${v.toFixed(3)}`;
 export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
   const quotaPerUnit = useAppSelector((s) => s.siteInfo.quota_per_unit);
+  const uptime = useAppSelector((s) => Boolean(s.siteInfo.UptimeEnabled));
+  const [view, setView] = useState<'dashboard' | 'status'>('dashboard');
   const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => api<DashboardRow[]>('/api/user/dashboard') });
   const rows = useMemo(() => dashboard.data ?? [], [dashboard.data]);
   const days = useMemo(() => lastLocalDays(7), []);
@@ -35,8 +38,25 @@ export default function DashboardPage() {
   const shares = useMemo(() => modelRequestShares(rows), [rows]);
   const loading = dashboard.isLoading;
 
+  const switcher = uptime && (
+    <ToggleButtonGroup exclusive size="small" color="primary" value={view} onChange={(_e, v: typeof view | null) => v && setView(v)} sx={{ alignSelf: 'flex-start', '& .MuiToggleButton-root': { borderRadius: 5, px: 2 } }}>
+      <ToggleButton value="dashboard">{t('tabDashboard')}</ToggleButton>
+      <ToggleButton value="status" data-testid="status-tab">
+        {t('tabStatus')}
+      </ToggleButton>
+    </ToggleButtonGroup>
+  );
+  if (uptime && view === 'status') {
+    return (
+      <Stack spacing={2.5}>
+        {switcher}
+        <StatusPanel />
+      </Stack>
+    );
+  }
   return (
     <Stack spacing={2.5} data-testid="dashboard">
+      {switcher}
       <ModelsStrip />
       {dashboard.isError && (
         <Alert
