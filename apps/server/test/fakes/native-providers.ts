@@ -26,7 +26,7 @@ const BALANCES: Record<string, unknown> = {
  * (`/api/chat` NDJSON streams, `/api/embed`, `/api/tags`), Cohere v2 (`/v2/chat`
  * named SSE events, `/v2/rerank`, `/v1/models`), Ali DashScope generation (SSE with
  * `event:result`), Baidu ERNIE (client-credential token, `error_code` inside 200 answers,
- * `is_end` streams), Coze v3 chat events, Azure Speech SSML, Stability AI image forms, Replicate predictions, and the balance APIs of DeepSeek, Moonshot, SiliconFlow,
+ * `is_end` streams), Coze v3 chat events, Azure Speech SSML, MiniMax T2A (hex audio in JSON), Stability AI image forms, Replicate predictions, and the balance APIs of DeepSeek, Moonshot, SiliconFlow,
  * OpenRouter and OpenAI's dashboard billing. Every answer: prompt 10 tokens, 4 words.
  */
 export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
@@ -42,6 +42,10 @@ export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
     if (req.path.startsWith('/stable-image/generate/')) return this.stability(req, res);
     if (req.path === '/v3/chat') return this.coze(req, res);
     if (req.path === '/cognitiveservices/v1') return this.azureSpeech(req, res);
+    if (req.path === '/v1/t2a_v2') {
+      if (req.key !== 'mm-key') return sendJson(res, { base_resp: { status_code: 1004, status_msg: 'login fail: Please carry the API secret key' } });
+      return sendJson(res, { data: { audio: Buffer.from(`AUDIO:${req.body.text}`).toString('hex'), status: 2 }, extra_info: { audio_format: req.body.audio_setting.format, usage_characters: 2 }, trace_id: 't', base_resp: { status_code: 0, status_msg: 'success' } });
+    }
     if (/^\/v1\/models\/[^/]+\/[^/]+\/predictions$/.test(req.path)) return this.replicate(req, res);
     if (req.path === '/oauth/2.0/token' || req.path.startsWith('/rpc/2.0/')) return this.ernie(req, res);
     if (req.path.startsWith('/api/v1/services/')) return this.dashscope(req, res, b);

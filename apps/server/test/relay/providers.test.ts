@@ -10,7 +10,7 @@ const TEXT = 'Hello from the provider';
 describe.each(testDialects())('provider adapters on %s', (dialect) => {
   let f: RelayFixture;
   const up = new FakeNativeProviders();
-  const MODELS = ['azure-gpt', 'ollama-llama', 'ollama-embed', 'cohere-cmd', 'cohere-rerank', 'qwen-plus', 'ERNIE-4.0-8K', 'sd3', 'black-forest-labs/flux-schnell', 'coze-bot123', 'coze-missing', 'tts-1'];
+  const MODELS = ['azure-gpt', 'ollama-llama', 'ollama-embed', 'cohere-cmd', 'cohere-rerank', 'qwen-plus', 'ERNIE-4.0-8K', 'sd3', 'black-forest-labs/flux-schnell', 'coze-bot123', 'coze-missing', 'tts-1', 'speech-01-turbo'];
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -27,6 +27,7 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     await f.addChannel({ type: 52, key: 'rep-key', base_url: up.url, models: 'black-forest-labs/flux-schnell' });
     ids.coze = await f.addChannel({ type: 38, key: 'coze-pat', base_url: `${up.url}/open_api`, models: 'coze-bot123,coze-missing' });
     ids.speech = await f.addChannel({ type: 24, key: 'speech-key', base_url: up.url, models: 'tts-1', plugin: { voice: { nova: 'zh-CN-XiaoxiaoNeural|cheerful' } } });
+    await f.addChannel({ type: 27, key: 'mm-key', base_url: up.url, models: 'speech-01-turbo' });
     ids.baidu = await f.addChannel({ type: 15, key: `ernie-${dialect}|good-secret`, base_url: up.url, models: 'ERNIE-4.0-8K' });
   });
   afterAll(async () => {
@@ -137,6 +138,14 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     expect(got.headers['x-microsoft-outputformat']).toBe('audio-24khz-48kbitrate-mono-mp3');
     expect(got.body).toContain('<voice name="zh-CN-XiaoxiaoNeural"><mstts:express-as style="cheerful"><prosody rate="50%">Tom &amp; Jerry</prosody>');
     expect(await lastLog(userId)).toMatchObject({ model_name: 'tts-1' });
+  });
+
+  it('MiniMax speech: hex audio from the JSON answer reaches the SDK as bytes of the asked format', async () => {
+    const { key } = await f.newUser({ quota: 100_000 });
+    const audio = await f.openai(key).audio.speech.create({ model: 'speech-01-turbo', input: 'hello', voice: 'alloy', response_format: 'wav' });
+    expect(audio.headers.get('content-type')).toBe('audio/wav');
+    expect(Buffer.from(await audio.arrayBuffer()).toString()).toBe('AUDIO:hello');
+    expect(up.forKey('mm-key').at(-1)!.body).toMatchObject({ voice_setting: { voice_id: 'male-qn-qingse' }, audio_setting: { format: 'wav' } });
   });
 
   it('the Claude door streams from an Ollama channel (NDJSON → OpenAI chunks → Anthropic events)', async () => {

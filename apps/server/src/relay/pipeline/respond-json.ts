@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { emptyUsage, type Endpoint, type ProviderAdapter, type Usage } from '../providers/types.js';
+import { BinaryAnswer, emptyUsage, type Endpoint, type ProviderAdapter, type Usage } from '../providers/types.js';
 import type { BufferedResponse } from './upstream.js';
 import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
@@ -40,8 +40,9 @@ export function transformAnswer(adapter: ProviderAdapter, endpoint: Endpoint, re
   } catch {
     return res;
   }
-  const body = Buffer.from(JSON.stringify(adapter.transformResponse(endpoint, json, request)));
-  return { ...res, headers: { ...res.headers, 'content-type': 'application/json' }, body };
+  const out = adapter.transformResponse(endpoint, json, request);
+  if (out instanceof BinaryAnswer) return { ...res, headers: { ...res.headers, 'content-type': out.contentType }, body: out.bytes };
+  return { ...res, headers: { ...res.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(out)) };
 }
 
 /** Sends a complete upstream answer through unchanged and settles on its usage. */

@@ -45,6 +45,14 @@ export interface UpstreamRequest {
   raw?: boolean;
 }
 
+/** A converted answer that is not JSON (speech audio decoded from a provider's JSON answer). */
+export class BinaryAnswer {
+  constructor(
+    readonly bytes: Buffer,
+    readonly contentType: string,
+  ) {}
+}
+
 /** Usage normalised across providers; token buckets follow OpenAI's inclusion rules. */
 export interface Usage {
   promptTokens: number;
@@ -121,7 +129,7 @@ export interface ProviderAdapter {
   parseModels?(json: unknown): string[];
   /** The channel's upstream balance; `get` sends a GET through the channel's proxy and answers its JSON. */
   fetchBalance?(channel: ChannelTarget, get: (req: UpstreamRequest) => Promise<unknown>): Promise<number | null>;
-  /** A non-stream answer that is not OpenAI-shaped (or an error sent with 200) → OpenAI's shape; throws a HubError. `request` is the OpenAI-shaped body that was built. */
+  /** A non-stream answer that is not OpenAI-shaped (or an error sent with 200) → OpenAI's shape (or a BinaryAnswer); throws a HubError. `request` is the OpenAI-shaped body that was built. */
   transformResponse?(endpoint: Endpoint, json: unknown, request: unknown): unknown;
   /** createStreamMapper turns a foreign stream into OpenAI chunks, so a conversion to the door's format chains after it. */
   convertsStream?: boolean;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { adapterFor } from '../index.js';
-import type { ChannelTarget, Endpoint, UpstreamRequest } from '../types.js';
+import { BinaryAnswer, type ChannelTarget, type Endpoint, type UpstreamRequest } from '../types.js';
 import { routeTo } from '../../pipeline/attempt.js';
 import type { ChannelRow } from '../../../db/repos/channels.js';
 import { zhipuToken } from './auth.js';
@@ -139,6 +139,20 @@ describe('OpenAI-dialect provider profiles', () => {
     expect(() => adapterFor(18)!.transformResponse!('chat/completions', { code: 10013, message: 'input content audit failed' }, {})).toThrow(/audit failed \(code 10013\)/);
     const fine = { code: 0, message: 'Success', choices: [] };
     expect(adapterFor(18)!.transformResponse!('chat/completions', fine, {})).toBe(fine);
+  });
+
+  it('MiniMax speech: T2A v2 body with mapped voice, GroupId from a two-part key, hex audio decoded, base_resp errors raised', () => {
+    const plugin = JSON.stringify({ voice: { nova: 'female-tianmei|happy' } });
+    const req = build(27, 'audio/speech', { model: 'speech-01-turbo', input: 'hi', voice: 'nova', response_format: 'wav' }, { key: 'mm-key|group-7', plugin });
+    expect(req.url).toBe('https://api.minimax.chat/v1/t2a_v2?GroupId=group-7');
+    expect(req.headers.authorization).toBe('Bearer mm-key');
+    expect(req.body).toMatchObject({ model: 'speech-01-turbo', text: 'hi', output_format: 'hex', voice_setting: { voice_id: 'female-tianmei', emotion: 'happy', speed: 1 }, audio_setting: { format: 'wav' } });
+    const mm = adapterFor(27)!;
+    const audio = mm.transformResponse!('audio/speech', { data: { audio: Buffer.from('RIFF').toString('hex'), status: 2 }, extra_info: { audio_format: 'wav' }, base_resp: { status_code: 0, status_msg: 'success' } }, {});
+    expect(audio).toBeInstanceOf(BinaryAnswer);
+    expect(audio).toMatchObject({ contentType: 'audio/wav', bytes: Buffer.from('RIFF') });
+    expect(() => mm.transformResponse!('chat/completions', { base_resp: { status_code: 1004, status_msg: 'authorized error' } }, {})).toThrow(expect.objectContaining({ status: 401 }));
+    expect(build(27, 'audio/speech', { model: 's', input: 'x', voice: 'custom-voice' }).body).toMatchObject({ voice_setting: { voice_id: 'custom-voice' } });
   });
 
   it('maps OpenAI-style and Mistral-style errors and scrubs keys', () => {

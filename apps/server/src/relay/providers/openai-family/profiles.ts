@@ -4,6 +4,7 @@ import { deepseekBalance, moonshotBalance, openrouterBalance, recraftBalance, si
 import { openrouterBody, xaiBody } from './body.js';
 import { azureModels, azureUrl, azureV1Url, cloudflareImageAnswer, cloudflareImageBody, cloudflareModels, cloudflareModelsUrl, cloudflareUrl, databricksUrl, sparkModel } from './urls.js';
 import { sparkAnswer } from './spark.js';
+import { minimaxAnswer, minimaxAuth, minimaxBody, minimaxUrl } from './minimax.js';
 import type { FamilyProfile } from './family.js';
 
 const CHAT: Endpoint[] = ['chat/completions'];
@@ -27,7 +28,16 @@ export const FAMILY_PROFILES: FamilyProfile[] = [
   { name: 'groq', types: [31], endpoints: ['chat/completions', 'audio/transcriptions', 'audio/translations'] },
   { name: 'lingyi', types: [33], endpoints: CHAT },
   { name: 'baichuan', types: [26], endpoints: CHAT_EMBED },
-  { name: 'minimax', types: [27], endpoints: CHAT, paths: { 'chat/completions': 'text/chatcompletion_v2' }, models: null },
+  {
+    name: 'minimax',
+    types: [27],
+    endpoints: ['chat/completions', 'audio/speech'],
+    url: minimaxUrl,
+    auth: minimaxAuth,
+    tweak: minimaxBody,
+    transformResponse: minimaxAnswer,
+    models: null,
+  },
   { name: '360', types: [19], endpoints: CHAT_EMBED, models: null },
   { name: 'openrouter', types: [20], endpoints: ['chat/completions', 'completions', 'embeddings', 'responses'], streamUsage: true, balance: openrouterBalance, tweak: openrouterBody },
   { name: 'siliconflow', types: [45], endpoints: ['chat/completions', 'embeddings', 'audio/speech', 'audio/transcriptions', 'rerank', 'images/generations'], streamUsage: true, balance: siliconflowBalance },
