@@ -137,6 +137,21 @@ export class SharedStore {
     );
   }
 
+  /** Adds `delta` (may be negative) to a counter that expires `ttlSeconds` after its last change; answers the new value. */
+  incrBy(key: string, delta: number, ttlSeconds: number): Promise<number> {
+    return this.tryRedis(
+      async (r) => {
+        const [[, value]] = (await r.multi().incrby(key, delta).expire(key, ttlSeconds).exec()) as [[unknown, number]];
+        return value;
+      },
+      () => {
+        const value = Number(this.memGet(key) ?? 0) + delta;
+        this.memSet(key, String(value), ttlSeconds);
+        return value;
+      },
+    );
+  }
+
   /** Delivers to this node's handlers at once and to other nodes through Redis. */
   async publish(channel: string, message: string): Promise<void> {
     await this.dispatch(channel, message, true);

@@ -3,10 +3,10 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
-import { testDialects } from '../harness.js';
+import { REDIS_URL, redisAvailable, testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { FakeRealtime } from '../fakes/realtime-upstream.js';
-import { realtimeTiming } from '../../src/relay/realtime/session.js';
+import { inflightKey, realtimeTiming } from '../../src/relay/realtime/session.js';
 
 /** Collects a raw socket's events until it closes. */
 function collect(ws: WebSocket) {
@@ -28,7 +28,9 @@ describe.each(testDialects())('realtime WebSocket relay on %s', (dialect) => {
   beforeAll(async () => {
     fake = new FakeRealtime();
     await fake.start();
-    f = await relayFixture(dialect);
+    // The in-flight spend lives in memory on SQLite and in Redis (when available) on the other dialects.
+    const redis = dialect !== 'sqlite' && redisAvailable() ? { REDIS_CONN_STRING: REDIS_URL!, REDIS_KEY_PREFIX: `test:rt${Math.random().toString(36).slice(2, 8)}:` } : {};
+    f = await relayFixture(dialect, redis);
     await f.setOption('RetryTimes', 1);
     await f.server.ctx.db.insertInto('prices').values({ model: 'rt-failover', type: 'tokens', channel_type: 1, input: 1, output: 1 }).execute();
     await f.server.ctx.store.publish('prices:changed', '');
@@ -112,6 +114,28 @@ describe.each(testDialects())('realtime WebSocket relay on %s', (dialect) => {
     const [error] = await s.waitFor('error');
     expect(error.error).toMatchObject({ type: 'insufficient_quota', message: 'user quota is not enough' });
     expect(await s.closed).toBe(1008);
+  });
+
+  it('shares the balance between a user\'s open sessions and forgets settled spend', async () => {
+    const user = await f.newUser({ quota: 50 });
+    const open = async () => {
+      const ws = new WebSocket(wsUrl('test-model'), { headers: { authorization: `Bearer ${user.key}` } });
+      const s = collect(ws);
+      await once(ws, 'open');
+      return { ws, s };
+    };
+    const a = await open();
+    const b = await open();
+    a.ws.send(JSON.stringify({ type: 'response.create' }));
+    await a.s.waitFor('response.done');
+    b.ws.send(JSON.stringify({ type: 'response.create' })); // 30 + 30 in flight reaches the 50 of quota
+    expect((await b.s.waitFor('error'))[0].error.type).toBe('insufficient_quota');
+    expect(await b.s.closed).toBe(1008);
+    expect(a.ws.readyState).toBe(WebSocket.OPEN);
+    a.ws.close();
+    await a.s.closed;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(Number(await f.server.ctx.store.get(inflightKey(user.userId)))).toBe(0);
   });
 
   it('passes an upstream close code on, and reports a dropped upstream as 1011', async () => {

@@ -7,6 +7,10 @@ import type { RelayState } from '../pipeline/relay-state.js';
 import type { Caller } from '../pipeline/caller.js';
 import type { RoutedChannel } from '../pipeline/attempt.js';
 
+/** Unsettled spend of a user's open sessions, shared by every node through the store (relay.md §4.11). */
+export const inflightKey = (userId: number) => `user_realtime_quota:${userId}`;
+const INFLIGHT_TTL = 86_400;
+
 /** A session with no message either way for this long is closed (relay.md §4.11). */
 export const realtimeTiming = { idleMs: 120_000 };
 
@@ -17,8 +21,10 @@ export interface SessionInfo {
   price: Price;
   group: string;
   groupRatio: number;
-  /** Quota the session may spend: the owner's balance, or less when the token is limited. */
-  budget: number;
+  /** The owner's balance when the session opened; all of the owner's open sessions together may spend it. */
+  userQuota: number;
+  /** What a limited token has left (Infinity when unlimited). */
+  tokenBudget: number;
   requestId: string;
   ip: string;
   startedAt: number;
@@ -69,6 +75,8 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
       if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason);
     }
     settleSession(info, usage, spent);
+    // The recorder owns this spend now; drop it from the in-flight total.
+    if (spent) void info.state.ctx.store.incrBy(inflightKey(info.caller.user.id), -spent, INFLIGHT_TTL);
   };
 
   client.on('message', (data: RawData, isBinary: boolean) => {
@@ -89,12 +97,14 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     }
     if (event.type !== 'response.done' || !event.response?.usage) return;
     usage = addUsage(usage, event.response.usage);
+    const before = spent;
     spent = computeQuota(usage, info.price, info.groupRatio);
-    if (spent >= info.budget) {
+    void info.state.ctx.store.incrBy(inflightKey(info.caller.user.id), spent - before, INFLIGHT_TTL).then((inflight) => {
+      if (inflight < info.userQuota && spent < info.tokenBudget) return;
       const error = { type: 'error', event_id: `evt_${info.requestId}`, error: { type: 'insufficient_quota', code: 'insufficient_quota', message: 'user quota is not enough', param: null } };
-      if (client.readyState === WebSocket.OPEN) client.send(JSON.stringify(error));
+      if (!closed && client.readyState === WebSocket.OPEN) client.send(JSON.stringify(error));
       finish(1008, 'quota exhausted');
-    }
+    });
   });
   client.on('close', () => finish(1000, 'client closed'));
   upstream.on('close', (code) => finish(sendable(code) ? code : 1011, 'upstream closed'));
