@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Endpoint } from '../providers/types.js';
 import { pickWeighted, type IndexedChannel } from './channel-index.js';
@@ -48,17 +48,38 @@ function opening(endpoint: Endpoint, body: Record<string, unknown>): unknown[] |
   }
 }
 
+/**
+ * Feeds a bounded sample of a value to the hash: long strings (a 20 kB system prompt, a base64
+ * image) by their ends and length, and at most ~16 kB in all, so the cost does not grow with
+ * the prompt while different conversations still differ.
+ */
+function feed(hash: Hash, value: unknown, budget: { left: number }): void {
+  if (budget.left <= 0) return;
+  if (typeof value === 'string') {
+    const sample = value.length > 2048 ? `${value.slice(0, 1024)}${value.slice(-1024)}${value.length}` : value;
+    hash.update(sample);
+    budget.left -= sample.length;
+  } else if (Array.isArray(value)) {
+    for (const item of value) feed(hash, item, budget);
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      hash.update(k);
+      feed(hash, v, budget);
+    }
+  } else hash.update(`${String(value)}\u0000`);
+}
+
 /** The routing key of the request's session, or undefined when it is not a conversation. */
 function stickyKey(p: Prepared): string | undefined {
   if (p.multipart) return undefined;
-  let session = p.namedSession;
-  if (!session) {
+  const hash = createHash('sha1').update(`${p.caller.user.id}\n${p.model}\n`);
+  if (p.namedSession) hash.update(p.namedSession);
+  else {
     const open = opening(p.endpoint, p.body as Record<string, unknown>);
     if (!open || open.every((part) => part === undefined)) return undefined;
-    session = JSON.stringify(open);
+    feed(hash, open, { left: 16 * 1024 });
   }
-  const digest = createHash('sha1').update(`${p.caller.user.id}\n${p.model}\n${session}`).digest('base64url');
-  return `sticky:${digest}`;
+  return `sticky:${hash.digest('base64url')}`;
 }
 
 /**
