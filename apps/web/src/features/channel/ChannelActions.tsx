@@ -6,12 +6,14 @@ import MoreVert from '@mui/icons-material/MoreVert';
 import ContentCopy from '@mui/icons-material/ContentCopy';
 import LinkOff from '@mui/icons-material/LinkOff';
 import OpenInNew from '@mui/icons-material/OpenInNew';
+import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Channel } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
 import { ConfirmDialog } from '../../components/data';
+import ChannelCheckDialog from './ChannelCheckDialog';
 import { runTest } from './channel-cells';
 import { providerConsole } from './channel-ui';
 
@@ -32,6 +34,7 @@ export default function ChannelActions({ channel, inTagTable, onEdit, onChanged 
   const [testMenu, setTestMenu] = useState<HTMLElement | null>(null);
   const [more, setMore] = useState<HTMLElement | null>(null);
   const [confirm, setConfirm] = useState<'delete' | 'untag' | null>(null);
+  const [checking, setChecking] = useState(false);
   const models = channel.models.split(',').map((m) => m.trim()).filter(Boolean);
 
   const clone = async () => {
@@ -93,6 +96,10 @@ export default function ChannelActions({ channel, inTagTable, onEdit, onChanged 
           <ListItemIcon><ContentCopy fontSize="small" /></ListItemIcon>
           {t('clone')}
         </MenuItem>
+        <MenuItem onClick={() => { setMore(null); setChecking(true); }}>
+          <ListItemIcon><FactCheckOutlined fontSize="small" /></ListItemIcon>
+          {t('check.menu')}
+        </MenuItem>
         {providerConsole(channel.type) && (
           <MenuItem component="a" href={providerConsole(channel.type)} target="_blank" rel="noopener noreferrer" onClick={() => setMore(null)}>
             <ListItemIcon><OpenInNew fontSize="small" /></ListItemIcon>
@@ -110,6 +117,7 @@ export default function ChannelActions({ channel, inTagTable, onEdit, onChanged 
           {t('delete')}
         </MenuItem>
       </Menu>
+      <ChannelCheckDialog channel={checking ? channel : null} onClose={() => setChecking(false)} />
       <ConfirmDialog
         open={confirm !== null}
         danger={confirm === 'delete'}
