@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '../harness.js';
+import { FakeBedrock } from '../fakes/bedrock-upstream.js';
+import { FakeVertex } from '../fakes/vertex-upstream.js';
+import { doorFixture, type DoorFixture } from './fixture.js';
+
+const tools = [{ type: 'function' as const, name: 'lookup', strict: false, parameters: { type: 'object', properties: { q: { type: 'string' } } } }];
+
+/** `/v1/responses` on channel families beyond Anthropic and Gemini: an OpenAI-dialect provider without Responses, Bedrock and Vertex. */
+describe.each(testDialects())('Responses door on more channel families on %s', (dialect) => {
+  let f: DoorFixture;
+  let key: string;
+  const bedrock = new FakeBedrock('us-east-1');
+  const vertex = new FakeVertex();
+  const email = `responses-${dialect}@proj-r.iam.gserviceaccount.com`;
+  beforeAll(async () => {
+    f = await doorFixture(dialect);
+    await Promise.all([bedrock.start(), vertex.start()]);
+    for (const m of ['deepseek-chat', 'claude-3-5-sonnet-20241022', 'claude-sonnet-4-20250514', 'gemini-2.5-pro']) {
+      await f.server.ctx.db.deleteFrom('prices').where('model', '=', m).execute();
+      await f.unitPrice(m);
+    }
+    await f.addChannel({ type: 28, key: 'deepseek-key', base_url: f.fake.url, models: 'deepseek-chat' });
+    await f.addChannel({ type: 32, key: bedrock.addCredentials('AKIDRESPONSES', 'secret/r'), base_url: bedrock.url, models: 'claude-3-5-sonnet-20241022' });
+    await f.addChannel({ type: 42, key: vertex.serviceAccount(email, 'proj-r'), other: 'us-east5|proj-r', base_url: vertex.url, models: 'claude-sonnet-4-20250514,gemini-2.5-pro' });
+    ({ key } = await f.newUser({ quota: 10_000_000 }));
+  });
+  afterAll(async () => {
+    await f?.close();
+    await Promise.all([bedrock.close(), vertex.close()]);
+  });
+
+  async function streamed(model: string, extra: Record<string, unknown> = {}) {
+    const events: any[] = [];
+    for await (const e of await f.openai(key).responses.create({ model, input: 'Look up x', stream: true, ...extra } as never) as unknown as AsyncIterable<any>) events.push(e);
+    events.forEach((e, i) => expect(e.sequence_number).toBe(i));
+    return events;
+  }
+
+  it('converts to chat completions for an OpenAI-dialect provider that has no Responses API (DeepSeek)', async () => {
+    const answer = await f.openai(key).responses.create({ model: 'deepseek-chat', instructions: 'Be brief.', input: 'hi', max_output_tokens: 50 });
+    expect(answer.output_text).toBe('Hello from the fake upstream');
+    const got = f.fake.forKey('deepseek-key').at(-1)!;
+    expect(got.path).toBe('/v1/chat/completions');
+    expect(got.body.messages[0]).toEqual({ role: 'system', content: 'Be brief.' });
+    expect(got.body.max_tokens ?? got.body.max_completion_tokens).toBe(50);
+    const events = await streamed('deepseek-chat');
+    expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { usage: { output_tokens: 5 } } });
+  });
+
+  it('converts for Claude on Bedrock: function call from the binary event stream', async () => {
+    bedrock.behave('AKIDRESPONSES', { toolUse: { name: 'lookup', input: { q: 'x' } } });
+    const events = await streamed('claude-3-5-sonnet-20241022', { tools });
+    const done = events.at(-1);
+    expect(done.type).toBe('response.completed');
+    const call = done.response.output.find((o: { type: string }) => o.type === 'function_call');
+    expect(call).toMatchObject({ name: 'lookup', status: 'completed' });
+    expect(JSON.parse(call.arguments)).toEqual({ q: 'x' });
+    const got = bedrock.forKey('AKIDRESPONSES').at(-1)!;
+    expect(got.path).toMatch(/invoke-with-response-stream$/);
+    expect(got.body.tools[0]).toMatchObject({ name: 'lookup' });
+    bedrock.behave('AKIDRESPONSES', {});
+  });
+
+  it('converts for Claude and Gemini models on Vertex', async () => {
+    vertex.behave(email, { content: 'Vertex says hi' });
+    const claude = await f.openai(key).responses.create({ model: 'claude-sonnet-4-20250514', input: 'hi' });
+    expect(claude.output_text).toBe('Vertex says hi');
+    expect(vertex.forKey(email).at(-1)!.path).toMatch(/anthropic\/models\/claude-sonnet-4@20250514:rawPredict$/);
+    const events = await streamed('gemini-2.5-pro');
+    expect(events.at(-1).type).toBe('response.completed');
+    expect(events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('')).toBe('Vertex says hi');
+    expect(vertex.forKey(email).at(-1)!.path).toMatch(/google\/models\/gemini-2.5-pro:streamGenerateContent$/);
+  });
+});
