@@ -124,6 +124,19 @@ describe.skipIf(!chromiumAvailable)('tokens, channels, prices and available mode
     await expect.poll(() => toasts(page)).toContain('Error: Priority must be at least 0');
     expect((await c.root.get(`/api/channel/${stored.id}`)).body.data.priority).toBe(0);
 
+    // the model check streams its probes into a report per model
+    await row.getByRole('button', { name: 'More' }).click();
+    await page.getByRole('menuitem', { name: 'Check models' }).click();
+    const check = page.getByTestId('channel-check');
+    await check.getByLabel('gpt-4o').check();
+    await page.getByTestId('check-start').click();
+    const report = check.getByTestId('check-report');
+    await report.waitFor({ timeout: 45_000 });
+    await report.getByText('Basic chat').waitFor();
+    expect(await report.getByText(/^(passed|failed|unknown)$/).count()).toBe(5);
+    await page.screenshot({ path: `${SHOTS}/channel-check-desktop-light.png` });
+    await check.getByRole('button', { name: 'Close' }).click();
+
     await row.getByRole('button', { name: 'Expand' }).click();
     await page.getByTestId('channel-detail').waitFor();
     await shoot(page, 'channel', () => page.getByTestId('table-row').first().waitFor());
