@@ -142,15 +142,22 @@ describe.each(testDialects())('Bedrock channels on %s', (dialect) => {
       const user = await f.server.ctx.db.selectFrom('users').select('used_quota').where('id', '=', userId).executeTakeFirstOrThrow();
       expect(Number(user.used_quota)).toBe(15);
 
-      // With no channel left the client gets the exception as an error status, not a 200 stream.
+      // With no channel left the client gets the exception as the status Bedrock uses for it, not a 200 stream.
       await f.setOption('RetryTimes', 0);
       const failed = await f.anthropic(key).messages.create({ model, max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'go' }] }).catch((e) => e);
-      expect(failed).toBeInstanceOf(Anthropic.APIError);
-      expect(failed.status).toBe(502);
+      expect(failed).toBeInstanceOf(Anthropic.RateLimitError);
       expect(JSON.stringify(failed.error)).toContain('throttlingException: Too many tokens');
       expect(bedrock.forKey('AKIDTHROTTLED')).toHaveLength(2);
       expect(bedrock.forKey('AKIDHEALTHY')).toHaveLength(1);
       expect(throttled).not.toBe(healthy);
+
+      // A validation exception is the caller's: a 400 at once, no other channel tried.
+      await f.setOption('RetryTimes', 1);
+      bedrock.behave('AKIDTHROTTLED', { streamException: { type: 'validationException', message: 'prompt is too long: 300000 tokens > 200000 maximum' } });
+      const refused = await f.anthropic(key).messages.create({ model, max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'go' }] }).catch((e) => e);
+      expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+      expect(JSON.stringify(refused.error)).toContain('prompt is too long');
+      expect(bedrock.forKey('AKIDHEALTHY')).toHaveLength(1);
     } finally {
       await f.setOption('RetryTimes', 0);
     }

@@ -99,6 +99,7 @@ export async function respondStream(
   const idleSeconds = state.ctx.options.get('StreamIdleTimeoutSeconds');
   let firstByteMs: number | undefined;
   let failure: string | undefined;
+  let failureError: unknown;
   let upstreamError: string | undefined;
   try {
     while (events === 0 && !failure) {
@@ -112,12 +113,14 @@ export async function respondStream(
   } catch (error) {
     // A failure decoded after some events of the same chunk is a mid-stream break: those events go out first.
     const message = idleMessage(error, idleSeconds) ?? (error as Error).message;
-    if (events === 0) failure = `failed: ${message}`;
+    if (events === 0) [failure, failureError] = [`failed: ${message}`, error];
     else upstreamError = message;
   }
   if (failure) {
     releaseHold(state, p, hold);
     res.body.destroy();
+    // An exception the decoder mapped (Bedrock throttling → 429) keeps its status, so failover and the client see it.
+    if (failureError instanceof HubError) throw failureError;
     throw new HubError(502, `upstream stream ${failure} before its first ${firstByteMs === undefined ? 'byte' : 'event'}`, { retryable: true });
   }
 

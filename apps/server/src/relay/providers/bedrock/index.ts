@@ -20,12 +20,22 @@ export function bedrockError(status: number, body: string): HubError {
   return new HubError(status, `Provider API error: ${scrubSecrets(message).slice(0, 1000)}`, { type, code: type, upstream: body.slice(0, 2000), retryable });
 }
 
+/** The HTTP status Bedrock gives each stream exception when it happens outside a stream. */
+const EXCEPTION_STATUS: Record<string, number> = {
+  throttlingException: 429,
+  serviceUnavailableException: 503,
+  modelTimeoutException: 408,
+  validationException: 400,
+  internalServerException: 500,
+  modelStreamErrorException: 424,
+};
+
 function bedrockStreamDecoder(): StreamDecoder {
   const reader = createBedrockStreamReader();
   return {
     push(chunk, emit) {
       for (const item of reader.push(chunk)) {
-        if (item.kind === 'error') throw new Error(`${item.type}: ${item.message}`);
+        if (item.kind === 'error') throw bedrockError(EXCEPTION_STATUS[item.type] ?? 502, JSON.stringify({ message: `${item.type}: ${item.message}` }));
         emit({ data: item.data, event: item.type });
       }
     },
