@@ -15,6 +15,7 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     gw = await startGateway(c);
     await gw.addModel('e2e-chat', { content: ANSWER });
     await gw.addModel('e2e-slow', { content: Array.from({ length: 40 }, (_, i) => `word${i}`).join(' '), chunkDelayMs: 100 });
+    await gw.addModel('e2e-broken', { status: 400, errorBody: { error: { message: 'prompt is too long for this model', type: 'invalid_request_error', code: null } } });
     await gw.addUser('chatter', 'password123');
     page = await c.open();
     await signIn(page, 'chatter', 'password123');
@@ -111,6 +112,19 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     await page.screenshot({ path: `${SHOTS}/log-desktop-light.png` });
     await page.getByTestId('log-tab-system').click();
     await page.getByTestId('table-empty').waitFor();
+
+    // hidden columns stay hidden after a reload
+    await page.getByTestId('column-settings').click();
+    await page.getByRole('menuitem', { name: '令牌' }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('columnheader', { name: '令牌' }).count()).toBe(0);
+    await page.reload();
+    await page.getByRole('columnheader', { name: '模型' }).waitFor();
+    expect(await page.getByRole('columnheader', { name: '令牌' }).count()).toBe(0);
+    await page.getByTestId('column-settings').click();
+    await page.getByRole('menuitem', { name: '令牌' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('columnheader', { name: '令牌' }).waitFor();
   });
 
   it('shows administrators every user with username and channel columns', async () => {
@@ -133,7 +147,7 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     await signIn(admin, 'root', ROOT_PASSWORD);
     await admin.goto('/panel/analytics');
     await expect.poll(() => admin.getByTestId('card-users-value').innerText()).toBe('2');
-    expect(await admin.getByTestId('card-channels-value').innerText()).toBe('2');
+    expect(await admin.getByTestId('card-channels-value').innerText()).toBe('3');
     await expect.poll(() => admin.getByTestId('chart-cost-total').innerText()).toMatch(/\$[1-9]\d*\.\d{3}|\$0\.(?!000)\d{3}/);
     expect(await admin.getByTestId('chart-requests-total').innerText()).toContain('2');
     await admin.getByLabel('分组方式').click();
@@ -162,6 +176,15 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     expect(csv.split(/\r?\n/).find((l) => l.startsWith('chatter,'))).toMatch(/^chatter,2,/);
     await admin.waitForTimeout(800); // chart animation
     await admin.screenshot({ path: `${SHOTS}/analytics-multi-desktop-light.png`, fullPage: true });
+  });
+
+  it('shows the gateway error when a request fails', async () => {
+    await page.goto('/panel/playground');
+    await chooseModel('e2e-broken');
+    await page.getByTestId('chat-input').fill('a very long prompt');
+    await page.getByTestId('chat-send').click();
+    await expect.poll(() => page.getByTestId('chat-error').innerText()).toContain('prompt is too long for this model');
+    await page.getByTestId('chat-send').waitFor();
   });
 
   it('fits a phone in dark mode', async () => {
