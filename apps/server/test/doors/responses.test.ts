@@ -124,6 +124,21 @@ describe.each(testDialects())('OpenAI Responses door on %s', (dialect) => {
     expect(await f.lastLog(userId)).toMatchObject({ model_name: 'resp-claude', is_stream: 1, completion_tokens: 2, estimated: 0 });
   });
 
+  it('streams text then a tool call without repeating the text, and reports Anthropic cache reads', async () => {
+    f.claude.behave('resp-claude-key', { content: 'Checking the weather', toolUse: { name: 'get_weather', input: { city: 'Oslo' } }, cache: { read: 30 } });
+    const events: any[] = [];
+    for await (const e of await f.openai(key).responses.create({ model: 'resp-claude', input: 'Weather in Oslo?', tools: [weatherTool], stream: true })) events.push(e);
+    checkSequence(events);
+    expect(events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('')).toBe('Checking the weather');
+    expect(events.filter((e) => e.type === 'response.output_text.done').map((e) => e.text)).toEqual(['Checking the weather']);
+    const done = events.at(-1);
+    expect(done.type).toBe('response.completed');
+    expect(done.response.output.map((o: { type: string }) => o.type)).toEqual(['message', 'function_call']);
+    expect(JSON.parse(done.response.output[1].arguments)).toEqual({ city: 'Oslo' });
+    expect(done.response.usage).toMatchObject({ input_tokens: 40, input_tokens_details: { cached_tokens: 30 } });
+    expect(await f.lastLog(userId)).toMatchObject({ prompt_tokens: 40, cache_read_tokens: 30, estimated: 0 });
+  });
+
   it('converts for a Gemini channel: schema cleaned, JSON schema output, function call streamed with arguments', async () => {
     f.gemini.behave('resp-gemini-key', { content: '{"files":[]}' });
     const answer = await f.openai(key).responses.create({
