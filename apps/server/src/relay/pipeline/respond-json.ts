@@ -30,7 +30,8 @@ function answerText(json: Record<string, unknown>): string {
 /** Runs the adapter's answer conversion (providers whose answers are not OpenAI-shaped); may throw the provider's error. */
 export function transformAnswer(adapter: ProviderAdapter, endpoint: Endpoint, res: BufferedResponse, request: unknown): BufferedResponse {
   if (adapter.streamOnly && String(res.headers['content-type'] ?? '').includes('text/event-stream')) {
-    const joined = assembleStream(adapter.createStreamMapper({ forwardUsage: true }), res.body.toString('utf8'), String((request as { model?: unknown })?.model ?? ''));
+    const model = String((request as { model?: unknown })?.model ?? '');
+    const joined = assembleStream(adapter.createStreamMapper({ forwardUsage: true, model }), res.body.toString('utf8'), model);
     return { ...res, headers: { ...res.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(joined)) };
   }
   if (!adapter.transformResponse || !String(res.headers['content-type'] ?? '').includes('json')) return res;

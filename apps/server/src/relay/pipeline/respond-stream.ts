@@ -40,7 +40,7 @@ class FrameWriter {
 
 function mapperFor(p: Prepared, hold: Hold, askedUsage: boolean): StreamMapper {
   const adapter = hold.route.adapter;
-  if (!hold.plan.converted) return adapter.createStreamMapper({ forwardUsage: askedUsage });
+  if (!hold.plan.converted) return adapter.createStreamMapper({ forwardUsage: askedUsage, model: p.model });
   const bridge = createBridgeStream({
     door: p.endpoint,
     dialect: hold.route.adapter.dialect,
@@ -50,7 +50,7 @@ function mapperFor(p: Prepared, hold: Hold, askedUsage: boolean): StreamMapper {
     inputTokens: p.promptEstimate,
   });
   // Providers with their own stream format are turned into OpenAI chunks first.
-  return adapter.convertsStream ? chainMappers(adapter.createStreamMapper({ forwardUsage: true }), bridge) : bridge;
+  return adapter.convertsStream ? chainMappers(adapter.createStreamMapper({ forwardUsage: true, model: p.model }), bridge) : bridge;
 }
 
 /** How long the gateway keeps reading after the client left, to learn the real usage. */

@@ -121,7 +121,8 @@ export interface ProviderAdapter {
   buildRequest(endpoint: Endpoint, body: unknown, channel: ChannelTarget, opts: BuildOptions): UpstreamRequest;
   /** Usage from a non-stream JSON answer (pure). */
   parseUsage(endpoint: Endpoint, json: unknown): Usage | null;
-  createStreamMapper(opts: { forwardUsage: boolean }): StreamMapper;
+  /** `model`: the name chunks carry when upstream events name none. */
+  createStreamMapper(opts: { forwardUsage: boolean; model?: string }): StreamMapper;
   /** Upstream error status + body → the gateway error (pure). */
   mapError(status: number, body: string): HubError;
   /** Model-list request, when the provider has one. */

@@ -91,8 +91,8 @@ export function dashScopeAnswer(endpoint: string, json: unknown, request: unknow
 }
 
 /** DashScope SSE (`event:result`, incremental deltas, usage on every event) → OpenAI chunks. */
-export function createDashScopeStreamMapper(opts: { forwardUsage: boolean }): StreamMapper {
-  const out = new ChunkStream(opts.forwardUsage);
+export function createDashScopeStreamMapper(opts: { forwardUsage: boolean; model?: string }): StreamMapper {
+  const out = new ChunkStream(opts.forwardUsage, opts.model);
   return out.mapper((data, event) => {
     let a: DashScopeAnswer;
     try {

@@ -23,7 +23,7 @@ function legacyBase(channel: ChannelTarget): string {
 }
 
 /** Picks the API per answer: ERNIE answers carry `result`/`error_code`/`is_end`, Qianfan v2 answers `choices`. */
-function dualStreamMapper(opts: { forwardUsage: boolean }): StreamMapper {
+function dualStreamMapper(opts: { forwardUsage: boolean; model?: string }): StreamMapper {
   const v2 = qianfan.createStreamMapper(opts);
   const legacy = createErnieStreamMapper(opts);
   let chosen: StreamMapper | undefined;

@@ -70,8 +70,8 @@ export function ernieAnswer(endpoint: string, json: ErnieAnswer, request: { mode
 }
 
 /** ERNIE stream events (`result` pieces, `is_end` on the last one) → OpenAI chunks. */
-export function createErnieStreamMapper(opts: { forwardUsage: boolean }): StreamMapper {
-  const out = new ChunkStream(opts.forwardUsage);
+export function createErnieStreamMapper(opts: { forwardUsage: boolean; model?: string }): StreamMapper {
+  const out = new ChunkStream(opts.forwardUsage, opts.model);
   return out.mapper((data): Frame[] => {
     let e: ErnieAnswer;
     try {

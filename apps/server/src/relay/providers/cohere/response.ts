@@ -74,8 +74,8 @@ interface CohereEvent {
 }
 
 /** Cohere v2 stream events → OpenAI chunks (citations and tool plans are not forwarded). */
-export function createCohereStreamMapper(opts: { forwardUsage: boolean }): StreamMapper {
-  const out = new ChunkStream(opts.forwardUsage);
+export function createCohereStreamMapper(opts: { forwardUsage: boolean; model?: string }): StreamMapper {
+  const out = new ChunkStream(opts.forwardUsage, opts.model);
   let toolIndex = -1;
   return out.mapper((data): Frame[] => {
     let e: CohereEvent;

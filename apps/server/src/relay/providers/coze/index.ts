@@ -39,8 +39,8 @@ interface CozeEvent {
 }
 
 /** Coze v3 events (named by the SSE event) → OpenAI chunks: answer deltas are content, the chat's completion carries usage. */
-export function createCozeStreamMapper(opts: { forwardUsage: boolean }): StreamMapper {
-  const out = new ChunkStream(opts.forwardUsage);
+export function createCozeStreamMapper(opts: { forwardUsage: boolean; model?: string }): StreamMapper {
+  const out = new ChunkStream(opts.forwardUsage, opts.model);
   return out.mapper((data, event): Frame[] => {
     if (event === 'done') return [];
     let e: CozeEvent;

@@ -72,8 +72,8 @@ function hunyuanAnswer(_endpoint: Endpoint, json: unknown, request: unknown): un
   });
 }
 
-function createHunyuanStreamMapper(opts: { forwardUsage: boolean }): StreamMapper {
-  const out = new ChunkStream(opts.forwardUsage);
+function createHunyuanStreamMapper(opts: { forwardUsage: boolean; model?: string }): StreamMapper {
+  const out = new ChunkStream(opts.forwardUsage, opts.model);
   return out.mapper((data) => {
     let a: HunyuanAnswer;
     try {

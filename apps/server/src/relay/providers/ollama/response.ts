@@ -72,8 +72,8 @@ export function ndjsonDecoder(): StreamDecoder {
 }
 
 /** Each NDJSON line → OpenAI chunks; the `done` line carries the finish reason and the token counts. */
-export function createOllamaStreamMapper(opts: { forwardUsage: boolean }): StreamMapper {
-  const out = new ChunkStream(opts.forwardUsage);
+export function createOllamaStreamMapper(opts: { forwardUsage: boolean; model?: string }): StreamMapper {
+  const out = new ChunkStream(opts.forwardUsage, opts.model);
   let calls = false;
   return out.mapper((data) => {
     let c: OllamaChat;

@@ -50,13 +50,16 @@ const plain = (value: unknown): Frame => ({ event: '', data: typeof value === 's
 export class ChunkStream {
   private id = chatId();
   private readonly created = Math.floor(Date.now() / 1000);
-  private model = '';
   private roleSent = false;
   private parts: string[] = [];
   private usageRaw: ReturnType<typeof usageJson> | null = null;
   private done = false;
 
-  constructor(private readonly forwardUsage: boolean) {}
+  /** `model`: shown in chunks until upstream names its own. */
+  constructor(
+    private readonly forwardUsage: boolean,
+    private model = '',
+  ) {}
 
   identify(id?: string, model?: string): void {
     if (id) this.id = id;
