@@ -52,6 +52,27 @@ describe.each(testDialects())('streams that go silent on %s', (dialect) => {
     expect(Number(log.quota)).toBeGreaterThan(0);
   });
 
+  it('fails over, free of charge, a stream that goes silent before its first byte', async () => {
+    await f.unitPrice('claude-idle-2');
+    const silent = await f.addChannel({ type: 14, key: 'silent-key', base_url: f.claude.url, models: 'claude-idle-2', priority: 10 });
+    const healthy = await f.addChannel({ type: 14, key: 'healthy-key', base_url: f.claude.url, models: 'claude-idle-2', priority: 0 });
+    f.claude.behave('silent-key', { stallBeforeFirstChunk: true });
+    f.claude.behave('healthy-key', { content: 'from the second channel' });
+    await f.setOption('RetryTimes', 1);
+    try {
+      const { key, userId } = await f.newUser({ quota: 100_000 });
+      const message = await f.anthropic(key).messages.stream({ model: 'claude-idle-2', max_tokens: 100, messages: [{ role: 'user', content: 'go' }] }).finalMessage();
+      expect(message.content[0]).toMatchObject({ type: 'text', text: 'from the second channel' });
+      expect(f.claude.forKey('silent-key')).toHaveLength(1);
+      await f.flush();
+      const logs = await f.server.ctx.db.selectFrom('logs').select(['channel_id', 'content']).where('user_id', '=', userId).where('type', '=', 2).execute();
+      expect(logs).toEqual([{ channel_id: healthy, content: '' }]);
+      expect(silent).not.toBe(healthy);
+    } finally {
+      await f.setOption('RetryTimes', 0);
+    }
+  });
+
   it('lets a slow but steady stream run longer than the idle timeout', async () => {
     const { key } = await f.newUser({ quota: 100_000 });
     f.claude.behave('idle-key', { content: 'slow but steady words arrive', chunkDelayMs: 400 });

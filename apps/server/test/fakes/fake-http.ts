@@ -109,10 +109,17 @@ export interface StreamPacing {
   chunkDelayMs?: number;
   /** After this many content chunks go silent with the connection open, until the client hangs up. */
   stallAfterChunks?: number;
+  /** Send the stream's 200 headers, then nothing at all until the client hangs up. */
+  stallBeforeFirstChunk?: boolean;
 }
 
 /** Writes pieces one by one with the pacing; `isContent` says which pieces count as content chunks. Answers false when cut. */
 export async function writePaced(res: ServerResponse, pieces: { text: string | Buffer; content: boolean }[], pacing: StreamPacing): Promise<boolean> {
+  if (pacing.stallBeforeFirstChunk) {
+    res.flushHeaders();
+    await new Promise((resolve) => res.once('close', resolve));
+    return false;
+  }
   if (pacing.cutBeforeFirstChunk) {
     res.flushHeaders();
     await sleep(20);
