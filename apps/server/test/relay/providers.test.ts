@@ -152,6 +152,23 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     expect(up.forKey('mm-key').at(-1)!.body).toMatchObject({ voice_setting: { voice_id: 'male-qn-qingse' }, audio_setting: { format: 'wav' } });
   });
 
+  it('the Responses API reaches Cohere and DashScope through chat conversion, JSON and streamed', async () => {
+    const { key } = await f.newUser({ quota: 100_000 });
+    const client = f.openai(key);
+    const answer = await client.responses.create({ model: 'cohere-cmd', input: 'hi' });
+    expect(answer.output_text).toBe(TEXT);
+    expect(answer.usage).toMatchObject({ input_tokens: PROMPT_TOKENS, output_tokens: 4 });
+    const stream = await client.responses.create({ model: 'qwen-plus', input: 'hi', stream: true });
+    let text = '';
+    let completed = false;
+    for await (const event of stream) {
+      if (event.type === 'response.output_text.delta') text += event.delta;
+      if (event.type === 'response.completed') completed = true;
+    }
+    expect(text).toBe(TEXT);
+    expect(completed).toBe(true);
+  });
+
   it('the Claude door streams from an Ollama channel (NDJSON → OpenAI chunks → Anthropic events)', async () => {
     const { key } = await f.newUser({ quota: 100_000 });
     const stream = new Anthropic({ apiKey: key, baseURL: f.url, maxRetries: 0 }).messages.stream({ model: 'ollama-llama', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });

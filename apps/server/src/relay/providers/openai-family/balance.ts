@@ -42,11 +42,16 @@ export const openAIBilling: BalanceQuery = async (channel, auth, get) => {
 /** DeepSeek: the first currency's total balance (CNY or USD, not converted). */
 export const deepseekBalance = single('/user/balance', (j) => num(j?.balance_infos?.[0]?.total_balance));
 
-/** Moonshot reports CNY; stored in USD at the fixed rate of 7 the original used. */
-export const moonshotBalance = single('/v1/users/me/balance', (j) => {
-  const cny = num(j?.data?.available_balance);
-  return cny === null ? null : cny / 7;
-});
+/**
+ * Moonshot's China platform reports CNY, stored in USD at the fixed rate of 7 the original used;
+ * the international platform (api.moonshot.ai) already reports USD.
+ */
+export const moonshotBalance: BalanceQuery = async (channel, auth, get) => {
+  const j = (await get({ url: `${base(channel)}/v1/users/me/balance`, headers: auth, body: undefined })) as { data?: { available_balance?: unknown } };
+  const amount = num(j?.data?.available_balance);
+  if (amount === null) return null;
+  return new URL(base(channel)).hostname.endsWith('moonshot.ai') ? amount : amount / 7;
+};
 
 /** SiliconFlow: `data.totalBalance` (CNY, a string). */
 export const siliconflowBalance = single('/v1/user/info', (j) => num(j?.data?.totalBalance));

@@ -247,6 +247,11 @@ describe('balance queries', () => {
     expect(Math.round((Date.now() - Date.parse(start)) / 86_400_000)).toBeGreaterThanOrEqual(99);
   });
 
+  it('Moonshot international reports USD already', async () => {
+    const { get } = fakeGet({ '/v1/users/me/balance': { code: 0, data: { available_balance: 12.5 }, status: true } });
+    expect(await adapterFor(29)!.fetchBalance!(target(29, { base_url: 'https://api.moonshot.ai' }), get)).toBe(12.5);
+  });
+
   it('answers null when the provider answer lacks the figure, and no query at all where there is no balance API', async () => {
     expect(await adapterFor(28)!.fetchBalance!(target(28), fakeGet({ '/user/balance': { balance_infos: [] } }).get)).toBeNull();
     expect(adapterFor(30)!.fetchBalance).toBeUndefined();
