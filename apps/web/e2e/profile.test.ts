@@ -1,17 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../server/test/harness';
+import { FakeSmtp } from '../../server/test/accounts/fake-smtp';
 import { chromiumAvailable, noSidewaysScroll, SHOTS, signIn, startConsole, toasts, type Console } from './browser';
 
 describe.skipIf(!chromiumAvailable)('profile in Chromium', () => {
   let c: Console;
+  const smtp = new FakeSmtp();
   beforeAll(async () => {
+    const smtpPort = await smtp.start();
     c = await startConsole();
+    for (const [key, value] of [
+      ['SMTPServer', '127.0.0.1'],
+      ['SMTPPort', String(smtpPort)],
+      ['SMTPFrom', 'hub@example.com'],
+    ]) {
+      expect((await c.root.put('/api/option/', { key, value })).body.success).toBe(true);
+    }
     const res = await new ApiClient(c.server.app).post('/api/user/register', { username: 'profiler', password: 'password123' });
     expect(res.body.success, JSON.stringify(res.body)).toBe(true);
   });
   afterAll(async () => {
     expect(c?.errors ?? []).toEqual([]);
     await c?.close();
+    await smtp.close();
   });
 
   it('changes the display name, refuses a mismatched password and signs in with the new one', async () => {
@@ -62,5 +73,32 @@ describe.skipIf(!chromiumAvailable)('profile in Chromium', () => {
     expect(await page.getByTestId('binding-github').count()).toBe(0);
     await noSidewaysScroll(page);
     await page.screenshot({ path: `${SHOTS}/profile-phone-dark.png` });
+  });
+
+  it('binds an e-mail with the mailed code', async () => {
+    const page = await c.open();
+    await signIn(page, 'profiler', 'new-password-1');
+    await page.goto('/panel/profile');
+    await page.getByTestId('profile-tab-binding').click();
+    await page.getByTestId('binding-email').getByRole('button', { name: '绑定' }).click();
+    await page.getByTestId('bind-email').fill('pro@example.com');
+    await page.getByRole('button', { name: '获取验证码' }).click();
+    await page.getByRole('button', { name: /秒后重新发送/ }).waitFor();
+    await expect.poll(() => smtp.lastTo('pro@example.com')).toBeTruthy();
+    const code = smtp.lastTo('pro@example.com')!.match(/<strong>([0-9a-f]{6})<\/strong>/)![1];
+    await page.getByTestId('bind-code').fill('000000');
+    await page.getByTestId('bind-email-submit').click();
+    await expect.poll(() => toasts(page)).toContainEqual(expect.stringContaining('验证码错误或已过期'));
+    await page.getByTestId('bind-code').fill(code);
+    await page.getByTestId('bind-email-submit').click();
+    await expect.poll(() => page.getByTestId('binding-email').innerText()).toContain('已绑定：pro@example.com');
+  });
+
+  it('asks signed-out visitors of the public playground to sign in', async () => {
+    const page = await c.open();
+    await page.goto('/playground');
+    expect(await page.getByTestId('playground-empty').innerText()).toContain('请先登录再使用操练场');
+    await page.getByTestId('playground-empty').getByRole('link', { name: '登录' }).click();
+    await page.waitForURL(/\/login$/);
   });
 });
