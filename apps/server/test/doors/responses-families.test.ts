@@ -48,6 +48,21 @@ describe.each(testDialects())('Responses door on more channel families on %s', (
     expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { usage: { output_tokens: 5 } } });
   });
 
+  it('serves /v1/responses through chat completions on an OpenAI channel marked compatible_response', async () => {
+    await f.addChannel({ type: 1, key: 'compat-key', models: 'compat-model', compatible_response: true });
+    await f.unitPrice('compat-model');
+    const first = await f.openai(key).responses.create({ model: 'compat-model', instructions: 'Be brief.', input: 'hi' });
+    expect(first.output_text).toBe('Hello from the fake upstream');
+    expect(f.fake.forKey('compat-key').at(-1)!.path).toBe('/v1/chat/completions');
+    // Converted, so the gateway keeps it for previous_response_id.
+    await f.openai(key).responses.create({ model: 'compat-model', input: 'more', previous_response_id: first.id });
+    const messages = f.fake.forKey('compat-key').at(-1)!.body.messages;
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user']);
+    const events = await streamed('compat-model');
+    expect(events.at(-1).type).toBe('response.completed');
+    expect(f.fake.forKey('compat-key').at(-1)!.body.stream).toBe(true);
+  });
+
   it('converts for Claude on Bedrock: function call from the binary event stream', async () => {
     bedrock.behave('AKIDRESPONSES', { toolUse: { name: 'lookup', input: { q: 'x' } } });
     const events = await streamed('claude-3-5-sonnet-20241022', { tools });

@@ -13,9 +13,13 @@ export interface AttemptPlan {
   converted?: Record<string, unknown>;
 }
 
-/** Chooses pass-through when the channel speaks the door's format, else conversion through the hub. */
-export function planAttempt(door: Endpoint, adapter: ProviderAdapter, hub: () => HubRequest, upstreamModel: string, stream: boolean, settings: ConvertSettings): AttemptPlan {
-  if (adapter.endpoints.has(door)) return { endpoint: door };
+/**
+ * Chooses pass-through when the channel speaks the door's format, else conversion through the hub.
+ * `chatOnlyResponses`: the channel's `compatible_response` flag (relay.md §3) — serve
+ * `/v1/responses` through chat completions even though the adapter has the Responses API.
+ */
+export function planAttempt(door: Endpoint, adapter: ProviderAdapter, hub: () => HubRequest, upstreamModel: string, stream: boolean, settings: ConvertSettings, chatOnlyResponses = false): AttemptPlan {
+  if (adapter.endpoints.has(door) && !(door === 'responses' && chatOnlyResponses)) return { endpoint: door };
   const target = DIALECT_ENDPOINT[adapter.dialect];
   if (!CHAT_DOORS.has(door) || !adapter.endpoints.has(target)) {
     throw new HubError(400, `this channel type (${adapter.name}) does not serve ${door}`, { code: 'unsupported_endpoint', retryable: true });

@@ -60,7 +60,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
     let hold: Hold | undefined;
     try {
       const route = routeTo(row, p.model);
-      const plan = planAttempt(endpoint, route.adapter, () => hubOf(p), route.upstreamModel, p.stream, state.convert);
+      const plan = planAttempt(endpoint, route.adapter, () => hubOf(p), route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
       hold = await holdQuota(state, p, route, plan);
       // Gemini bodies carry no model (it travels in the URL).
       const body = plan.converted ?? (endpoint === 'generateContent' ? p.body : withModel(p.history ? withHistory(p.body as Record<string, unknown>, p.history) : p.body, route.upstreamModel, p.model));
