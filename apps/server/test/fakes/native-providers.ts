@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHash, createHmac } from 'node:crypto';
 import { FakeHttp, sendJson, type Received } from './fake-http.js';
 
 export interface NativeBehaviour {
@@ -26,7 +27,7 @@ const BALANCES: Record<string, unknown> = {
  * (`/api/chat` NDJSON streams, `/api/embed`, `/api/tags`), Cohere v2 (`/v2/chat`
  * named SSE events, `/v2/rerank`, `/v1/models`), Ali DashScope generation (SSE with
  * `event:result`), Baidu ERNIE (client-credential token, `error_code` inside 200 answers,
- * `is_end` streams), Coze v3 chat events, Azure Speech SSML, MiniMax T2A (hex audio in JSON), Stability AI image forms, Replicate predictions, and the balance APIs of DeepSeek, Moonshot, SiliconFlow,
+ * `is_end` streams), Tencent Hunyuan (TC3 signature checked), Coze v3 chat events, Azure Speech SSML, MiniMax T2A (hex audio in JSON), Stability AI image forms, Replicate predictions, and the balance APIs of DeepSeek, Moonshot, SiliconFlow,
  * OpenRouter and OpenAI's dashboard billing. Every answer: prompt 10 tokens, 4 words.
  */
 export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
@@ -41,6 +42,7 @@ export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
     if (req.path.startsWith('/openai/')) return this.azure(req, res, b);
     if (req.path.startsWith('/stable-image/generate/')) return this.stability(req, res);
     if (req.path === '/v3/chat') return this.coze(req, res);
+    if (req.path === '/' && req.headers['x-tc-action']) return this.hunyuan(req, res);
     if (req.path === '/cognitiveservices/v1') return this.azureSpeech(req, res);
     if (req.path === '/v1/t2a_v2') {
       if (req.key !== 'mm-key') return sendJson(res, { base_resp: { status_code: 1004, status_msg: 'login fail: Please carry the API secret key' } });
@@ -137,6 +139,30 @@ export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
     }
     res.writeHead(200, { 'content-type': 'audio/mpeg' });
     res.end(Buffer.from('ID3fake-mp3'));
+  }
+
+  /** Checks the TC3-HMAC-SHA256 signature of secret id `hy-id` (secret `hy-secret`) as Tencent Cloud does. */
+  private hunyuan(req: Received, res: ServerResponse) {
+    const fail = (code: string, message: string) => sendJson(res, { Response: { Error: { Code: code, Message: message }, RequestId: 'r' } });
+    const auth = String(req.headers.authorization ?? '');
+    const m = /^TC3-HMAC-SHA256 Credential=([^/]+)\/(\d{4}-\d{2}-\d{2})\/hunyuan\/tc3_request, SignedHeaders=content-type;host, Signature=([0-9a-f]{64})$/.exec(auth);
+    if (!m || m[1] !== 'hy-id') return fail('AuthFailure.SecretIdNotFound', 'The SecretId is not found');
+    const hash = (t: string) => createHash('sha256').update(t).digest('hex');
+    const mac = (k: string | Buffer, t: string) => createHmac('sha256', k).update(t).digest();
+    const canonical = `POST\n/\n\ncontent-type:${req.headers['content-type']}\nhost:${req.headers.host}\n\ncontent-type;host\n${hash(req.raw)}`;
+    const toSign = `TC3-HMAC-SHA256\n${req.headers['x-tc-timestamp']}\n${m[2]}/hunyuan/tc3_request\n${hash(canonical)}`;
+    const expected = createHmac('sha256', mac(mac(mac('TC3hy-secret', m[2]), 'hunyuan'), 'tc3_request')).update(toSign).digest('hex');
+    if (expected !== m[3]) return fail('AuthFailure.SignatureFailure', 'The provided credentials could not be validated.');
+    const usage = (out: number) => ({ PromptTokens: PROMPT_TOKENS, CompletionTokens: out, TotalTokens: PROMPT_TOKENS + out });
+    if (!req.body.Stream) {
+      return sendJson(res, { Response: { Id: 'hy-1', Created: 1700000000, Choices: [{ FinishReason: 'stop', Message: { Role: 'assistant', Content: TEXT } }], Usage: usage(WORDS.length), RequestId: 'r' } });
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const [i, w] of WORDS.entries()) {
+      const last = i === WORDS.length - 1;
+      res.write(`data: ${JSON.stringify({ Id: 'hy-2', Created: 1700000000, Choices: [{ Delta: { Role: 'assistant', Content: i ? ` ${w}` : w }, FinishReason: last ? 'stop' : '' }], Usage: usage(i + 1) })}\n\n`);
+    }
+    res.end();
   }
 
   private coze(req: Received, res: ServerResponse) {

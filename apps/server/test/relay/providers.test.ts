@@ -10,7 +10,7 @@ const TEXT = 'Hello from the provider';
 describe.each(testDialects())('provider adapters on %s', (dialect) => {
   let f: RelayFixture;
   const up = new FakeNativeProviders();
-  const MODELS = ['azure-gpt', 'ollama-llama', 'ollama-embed', 'cohere-cmd', 'cohere-rerank', 'qwen-plus', 'ERNIE-4.0-8K', 'sd3', 'black-forest-labs/flux-schnell', 'coze-bot123', 'coze-missing', 'tts-1', 'speech-01-turbo'];
+  const MODELS = ['azure-gpt', 'ollama-llama', 'ollama-embed', 'cohere-cmd', 'cohere-rerank', 'qwen-plus', 'ERNIE-4.0-8K', 'sd3', 'black-forest-labs/flux-schnell', 'coze-bot123', 'coze-missing', 'tts-1', 'speech-01-turbo', 'hunyuan-lite', 'hunyuan-bad'];
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -28,6 +28,8 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     ids.coze = await f.addChannel({ type: 38, key: 'coze-pat', base_url: `${up.url}/open_api`, models: 'coze-bot123,coze-missing' });
     ids.speech = await f.addChannel({ type: 24, key: 'speech-key', base_url: up.url, models: 'tts-1', plugin: { voice: { nova: 'zh-CN-XiaoxiaoNeural|cheerful' } } });
     await f.addChannel({ type: 27, key: 'mm-key', base_url: up.url, models: 'speech-01-turbo' });
+    ids.hunyuan = await f.addChannel({ type: 40, key: 'hy-id|hy-secret', base_url: up.url, models: 'hunyuan-lite' });
+    await f.addChannel({ type: 40, key: 'hy-id|wrong-secret', base_url: up.url, models: 'hunyuan-bad' });
     ids.baidu = await f.addChannel({ type: 15, key: `ernie-${dialect}|good-secret`, base_url: up.url, models: 'ERNIE-4.0-8K' });
   });
   afterAll(async () => {
@@ -169,6 +171,13 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     expect(completed).toBe(true);
   });
 
+  it('Tencent Hunyuan: TC3-signed calls accepted by a verifying fake; a bad secret is a 401 from an HTTP 200 answer', async () => {
+    const key = await chatBoth('hunyuan-lite');
+    const error = await f.openai(key).chat.completions.create({ model: 'hunyuan-bad', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
+    expect(error.status).toBe(401);
+    expect(error.message).toContain('credentials could not be validated');
+  });
+
   it('the Claude door streams from an Ollama channel (NDJSON → OpenAI chunks → Anthropic events)', async () => {
     const { key } = await f.newUser({ quota: 100_000 });
     const stream = new Anthropic({ apiKey: key, baseURL: f.url, maxRetries: 0 }).messages.stream({ model: 'ollama-llama', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] });
@@ -189,7 +198,7 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
   });
 
   it('channel tests and model lists work for native types', async () => {
-    for (const id of [ids.azure, ids.ollama, ids.cohere, ids.ali, ids.baidu, ids.coze, ids.stability]) {
+    for (const id of [ids.azure, ids.ollama, ids.cohere, ids.ali, ids.baidu, ids.coze, ids.stability, ids.hunyuan]) {
       const res = await f.root.get(`/api/channel/test/${id}`);
       expect(res.body).toMatchObject({ success: true });
     }
