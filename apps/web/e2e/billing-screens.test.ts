@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumAvailable, ROOT_PASSWORD, signIn, startConsole, toasts, type Console } from './browser';
+import { chromiumAvailable, ROOT_PASSWORD, SHOTS, signIn, startConsole, toasts, type Console } from './browser';
 import { shootThemes } from './shoot';
+import { registerPayProvider } from '../../server/src/console/payment/providers';
 
 /** Top-up, payment gateways, Telegram menus, Midjourney and async tasks (console-screens §3.8, §3.11, §3.13, §3.15, §3.16) as root sees them. */
 describe.skipIf(!chromiumAvailable)('billing and task screens in Chromium: top-up, payment, telegram, midjourney, tasks', () => {
@@ -35,6 +36,7 @@ describe.skipIf(!chromiumAvailable)('billing and task screens in Chromium: top-u
     await dialog().getByLabel('Pay domain').fill('https://pay.example');
     await dialog().getByLabel('Merchant ID').fill('1001');
     await dialog().getByLabel('Merchant key').fill('MERCHANT-SECRET');
+    await page.screenshot({ path: `${SHOTS}/payment-gateway-dialog-desktop-light.png` });
     await page.getByTestId('gateway-submit').click();
     await row('Epay CN').waitFor();
     const [gw] = (await c.root.get('/api/payment/?name=Epay')).body.data.data;
@@ -89,6 +91,27 @@ describe.skipIf(!chromiumAvailable)('billing and task screens in Chromium: top-u
     await shootThemes(page, 'payment-order', () => page.getByText('68.04 CNY').first().waitFor());
   });
 
+  it('shows a QR code from the gateway, polls the order and reports the payment once it is paid', async () => {
+    // The real providers come with the payment issue; this one answers like Alipay face-to-face pay.
+    registerPayProvider('alipay', { createPayment: async (_g, order) => ({ type: 2, data: { url: `https://qr.alipay.com/bax0${order.tradeNo}`, method: 'GET' } }) });
+    await c.root.post('/api/payment/', { type: 'alipay', name: 'Alipay', icon: ICON, currency: 'CNY', sort: 99 });
+    await c.root.put('/api/option/', { key: 'PaymentUSDRate', value: '7.2' });
+    await page.goto('/panel/topup');
+    await page.getByRole('button', { name: 'Alipay' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Alipay' }).getAttribute('aria-pressed')).toBe('true');
+    await page.getByTestId('topup-amount').fill('12');
+    await expect.poll(() => page.getByTestId('sum-pay').innerText()).toContain('CNY 86.40');
+    await page.getByTestId('topup-submit').click();
+    const qr = page.getByTestId('pay-qrcode');
+    await qr.waitFor();
+    const tradeNo = (await qr.getAttribute('data-value'))!.replace('https://qr.alipay.com/bax0', '');
+    await page.getByRole('link', { name: 'Open Alipay' }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/topup-pay-qr-desktop-light.png` });
+    await c.server.ctx.db.updateTable('orders').set({ status: 'success' }).where('trade_no', '=', tradeNo).execute();
+    await page.getByTestId('pay-succeeded').waitFor({ timeout: 10_000 });
+    await page.getByTestId('pay-close').click();
+  });
+
   it('creates a Telegram menu and edits it', async () => {
     await page.goto('/panel/telegram');
     await page.getByTestId('telegram-page').waitFor();
@@ -102,6 +125,9 @@ describe.skipIf(!chromiumAvailable)('billing and task screens in Chromium: top-u
     await dialog().getByLabel('Command').fill('/Help');
     await dialog().getByLabel('Description').fill('How to use the bot');
     await dialog().getByLabel('Reply content').fill('*Help*: send /balance to see your quota');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/telegram-dialog-phone-light.png` });
+    await page.setViewportSize({ width: 1366, height: 860 });
     await page.getByTestId('telegram-submit').click();
     await row('/help').waitFor();
     expect((await c.root.get('/api/option/telegram/?keyword=help')).body.data.data[0]).toMatchObject({ command: 'help', parse_mode: 'MarkdownV2', description: 'How to use the bot' });

@@ -53,7 +53,10 @@ export default function GatewayDialog({ open, id, onClose, onSaved }: GatewayDia
     );
   }, [open, editing, loaded.data]);
 
-  const set = (k: Exclude<keyof Form, 'config'>) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: Exclude<keyof Form, 'config'>) => (e: { target: { value: string } }) => {
+    setForm((f) => ({ ...f, [k]: e.target.value }));
+    setErrors(({ [k]: _fixed, ...rest }) => rest);
+  };
   const setConfig = (k: string) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, config: { ...f.config, [k]: e.target.value } }));
   const err = (k: string, hint?: string) => (errors[k] ? { error: true, helperText: t(errors[k], { ns: 'common' }) } : hint ? { helperText: hint } : {});
 

@@ -37,7 +37,10 @@ export default function TelegramDialog({ open, id, onClose, onSaved }: TelegramD
     setForm(editing && m ? { command: m.command, description: m.description, parse_mode: m.parse_mode, reply_message: m.reply_message } : NEW);
   }, [open, editing, loaded.data]);
 
-  const set = (k: keyof Form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof Form) => (e: { target: { value: string } }) => {
+    setForm((f) => ({ ...f, [k]: e.target.value }));
+    setErrors(({ [k]: _fixed, ...rest }) => rest);
+  };
   const err = (k: keyof Form) => (errors[k] ? { error: true, helperText: t(errors[k], { ns: 'common' }) } : {});
 
   const save = async () => {
