@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../harness.js';
 import { FakeNativeProviders, PROMPT_TOKENS } from '../fakes/native-providers.js';
@@ -176,6 +177,19 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
     const error = await f.openai(key).chat.completions.create({ model: 'hunyuan-bad', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
     expect(error.status).toBe(401);
     expect(error.message).toContain('credentials could not be validated');
+  });
+
+  it('the Gemini door streams from a Cohere channel (Cohere events → OpenAI chunks → Gemini chunks)', async () => {
+    const { key } = await f.newUser({ quota: 100_000 });
+    const genai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: f.url } });
+    let text = '';
+    let usage: { candidatesTokenCount?: number } | undefined;
+    for await (const chunk of await genai.models.generateContentStream({ model: 'cohere-cmd', contents: 'hi' })) {
+      text += chunk.text ?? '';
+      usage = chunk.usageMetadata ?? usage;
+    }
+    expect(text).toBe(TEXT);
+    expect(usage?.candidatesTokenCount).toBe(4);
   });
 
   it('the Claude door streams from an Ollama channel (NDJSON → OpenAI chunks → Anthropic events)', async () => {
