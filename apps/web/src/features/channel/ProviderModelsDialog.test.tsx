@@ -32,6 +32,22 @@ describe('provider model selector', { timeout: 30_000 }, () => {
     await waitFor(() => expect(onApply).toHaveBeenCalledWith(['gpt-4o', 'o3'], false, { old: 'x', 'gpt-4o': 'openai/gpt-4o', o3: 'openai/o3' }));
   });
 
+  it('lists an OpenAI-compatible address of the admin\'s choice in OpenAI mode, grouped by maker', async () => {
+    const sent: Record<string, unknown>[] = [];
+    vi.stubGlobal('fetch', async (_url: string, init?: RequestInit) => {
+      sent.push(JSON.parse(String(init?.body)));
+      return new Response(JSON.stringify({ success: true, message: '', data: sent.length === 1 ? [] : ['claude-3', 'gpt-4o'] }));
+    });
+    render(<ProviderModelsDialog open request={{ id: 4, type: 14, key: 'k', base_url: '', other: '', proxy: '' }} mappingText="" onClose={() => undefined} onApply={() => undefined} />);
+    await screen.findByText('The provider returned no models');
+    fireEvent.click(screen.getByLabelText('OpenAI mode (custom address)'));
+    fireEvent.change(screen.getByLabelText('Base URL'), { target: { value: ' https://relay.example ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Fetch again' }));
+    await screen.findByLabelText('Anthropic (1)');
+    expect(sent[1]).toEqual({ type: 1, key: 'k', base_url: 'https://relay.example', other: '', proxy: '' });
+    expect(screen.getByLabelText('OpenAI (1)')).toBeTruthy();
+  });
+
   it('shows the provider failure', async () => {
     vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ success: false, message: 'invalid api key' })));
     render(<ProviderModelsDialog open request={{ type: 1, key: '', base_url: '', other: '', proxy: '' }} mappingText="" onClose={() => undefined} onApply={() => undefined} />);

@@ -3,6 +3,7 @@ import { Alert, Box, Button, Checkbox, CircularProgress, Dialog, DialogActions, 
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { describeError } from '../../lib/error-handler';
+import { groupByProvider } from './provider-groups';
 import { DEFAULT_MAPPING_OPTIONS, applyMapping, readMapping, type MappingOptions } from './model-mapping';
 
 interface Props {
@@ -30,11 +31,15 @@ export default function ProviderModelsDialog({ open, request, mappingText, onClo
   const preview = mapOn ? applyMapping([...chosen], mapOpts, readMapping(mappingText)) : null;
   const setOpt = <K extends keyof MappingOptions>(k: K, v: MappingOptions[K]) => setMapOpts((o) => ({ ...o, [k]: v }));
 
+  // "OpenAI mode": list an OpenAI-compatible endpoint of the admin's choice instead of the type's own.
+  const [openaiMode, setOpenaiMode] = useState(false);
+  const [openaiBase, setOpenaiBase] = useState('');
   const load = async () => {
     setLoading(true);
     setError('');
     try {
-      const list = await api<string[]>('/api/channel/provider_models_list', { json: request });
+      const body = openaiMode ? { ...request, id: undefined, type: 1, base_url: openaiBase.trim() } : request;
+      const list = await api<string[]>('/api/channel/provider_models_list', { json: body });
       setModels(list);
       setChosen(new Set(list));
     } catch (e) {
@@ -65,6 +70,15 @@ export default function ProviderModelsDialog({ open, request, mappingText, onClo
             <CircularProgress />
           </Stack>
         )}
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mb: 1.5, alignItems: { sm: 'center' } }}>
+          <FormControlLabel control={<Switch checked={openaiMode} onChange={(e) => setOpenaiMode(e.target.checked)} />} label={t('openaiMode')} />
+          {openaiMode && <TextField size="small" label={t('baseUrl')} value={openaiBase} onChange={(e) => setOpenaiBase(e.target.value)} placeholder="https://api.openai.com" sx={{ flex: 1 }} />}
+          {openaiMode && (
+            <Button size="small" variant="outlined" onClick={() => void load()} disabled={loading || !openaiBase.trim()}>
+              {t('refetch')}
+            </Button>
+          )}
+        </Stack>
         {error && <Alert severity="error">{error}</Alert>}
         {models && !loading && (
           <Stack spacing={1.5}>
@@ -75,10 +89,24 @@ export default function ProviderModelsDialog({ open, request, mappingText, onClo
               <Button size="small" onClick={() => setChosen(new Set())}>{t('selectNone')}</Button>
             </Stack>
             {models.length === 0 && <Alert severity="info">{t('noProviderModels')}</Alert>}
-            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, maxHeight: 340, overflow: 'auto' }}>
-              {shown.map((m) => (
-                <FormControlLabel key={m} control={<Checkbox size="small" checked={chosen.has(m)} onChange={() => toggle(m)} />} label={m} sx={{ '& .MuiFormControlLabel-label': { fontSize: 14, wordBreak: 'break-all' } }} />
-              ))}
+            <Box sx={{ maxHeight: 340, overflow: 'auto' }}>
+              {groupByProvider(shown).map(([provider, list]) => {
+                const all = list.every((m) => chosen.has(m));
+                return (
+                  <Box key={provider} sx={{ mb: 1 }}>
+                    <FormControlLabel
+                      control={<Checkbox size="small" checked={all} indeterminate={!all && list.some((m) => chosen.has(m))} onChange={() => setChosen((c) => { const n = new Set(c); for (const m of list) if (all) n.delete(m); else n.add(m); return n; })} />}
+                      label={`${provider} (${list.length})`}
+                      sx={{ '& .MuiFormControlLabel-label': { fontWeight: 700, fontSize: 14 } }}
+                    />
+                    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, pl: 3 }}>
+                      {list.map((m) => (
+                        <FormControlLabel key={m} control={<Checkbox size="small" checked={chosen.has(m)} onChange={() => toggle(m)} />} label={m} sx={{ '& .MuiFormControlLabel-label': { fontSize: 14, wordBreak: 'break-all' } }} />
+                      ))}
+                    </Box>
+                  </Box>
+                );
+              })}
             </Box>
             <FormControlLabel control={<Switch checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} />} label={t('overwriteModels')} />
             <FormControlLabel control={<Switch checked={mapOn} onChange={(e) => setMapOn(e.target.checked)} data-testid="mapping-switch" />} label={t('addToMapping')} />

@@ -18,3 +18,20 @@ describe('model mapping generator', () => {
     expect(readMapping('{"a":"b"}')).toEqual({ a: 'b' });
   });
 });
+
+import { groupByProvider, providerOf } from './provider-groups';
+
+describe('provider groups', () => {
+  it('groups by the prefix before / or by well-known names, Other last', () => {
+    expect(providerOf('meta-llama/Llama-3-8B')).toBe('meta-llama');
+    expect(providerOf('o3-mini')).toBe('OpenAI');
+    expect(providerOf('Claude-3-opus')).toBe('Anthropic');
+    expect(providerOf('mystery')).toBe('Other');
+    expect(groupByProvider(['zeta', 'gpt-4o', 'claude-3', 'dall-e-3', 'acme/x'])).toEqual([
+      ['acme', ['acme/x']],
+      ['Anthropic', ['claude-3']],
+      ['OpenAI', ['dall-e-3', 'gpt-4o']],
+      ['Other', ['zeta']],
+    ]);
+  });
+});
