@@ -6,13 +6,14 @@ describe.each(testDialects())('log rows record the door and the usage source on 
   let f: DoorFixture;
   let key: string;
   let userId: number;
+  let client: Awaited<ReturnType<DoorFixture['newUser']>>['client'];
   beforeAll(async () => {
     f = await doorFixture(dialect);
     for (const m of ['log-claude', 'log-gemini', 'log-openai']) await f.unitPrice(m);
     await f.addChannel({ type: 14, key: 'log-claude-key', base_url: f.claude.url, models: 'log-claude' });
     await f.addChannel({ type: 25, key: 'log-gemini-key', base_url: f.gemini.url, models: 'log-gemini', model_mapping: JSON.stringify({ 'log-gemini': '+gemini-2.5-flash' }) });
     await f.addChannel({ type: 1, key: 'log-openai-key', models: 'log-openai' });
-    ({ key, userId } = await f.newUser({ quota: 10_000_000 }));
+    ({ key, userId, client } = await f.newUser({ quota: 10_000_000 }));
   });
   afterAll(async () => f?.close());
 
@@ -43,6 +44,16 @@ describe.each(testDialects())('log rows record the door and the usage source on 
       body: JSON.stringify({ model: 'log-openai', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect((await meta()).metadata).toMatchObject({ door: '/v1/messages', converted_to: 'openai' });
+  });
+
+  it('shows the door to the user in their log, and which family served a converted request only to administrators', async () => {
+    await f.openai(key).responses.create({ model: 'log-claude', input: 'hi' });
+    await f.flush();
+    const own = (await client.get('/api/log/self?page=1&size=1')).body.data.data[0];
+    expect(own.metadata).toMatchObject({ door: '/v1/responses', usage_source: 'reported' });
+    expect(own.metadata.converted_to).toBeUndefined();
+    const seen = (await f.root.get(`/api/log/?page=1&size=1&user_id=${userId}`)).body.data.data[0];
+    expect(seen.metadata).toMatchObject({ door: '/v1/responses', converted_to: 'anthropic' });
   });
 
   it('says when usage was estimated because upstream reported none, plain and streamed', async () => {

@@ -5,6 +5,16 @@ import type { LogsTable } from '../../db/schema.js';
 
 export type LogRow = Selectable<LogsTable> & { channel_name: string | null };
 
+/** Metadata keys only administrators see: which provider family actually served the model. */
+const ADMIN_METADATA = ['converted_to'];
+
+function metadataFor(text: string | null, admin: boolean): Record<string, unknown> | null {
+  const meta = parseJsonOr<Record<string, unknown> | null>(text, null);
+  if (admin || !meta) return meta;
+  for (const key of ADMIN_METADATA) delete meta[key];
+  return meta;
+}
+
 /** Log row as the API shows it: users get no row id and no channel object (api.md §30), only `channel_id`. */
 export function toLogJson(row: LogRow, admin: boolean): LogEntry {
   return {
@@ -28,7 +38,7 @@ export function toLogJson(row: LogRow, admin: boolean): LogEntry {
     source_ip: row.source_ip,
     group: row.group,
     estimated: row.estimated === 1,
-    metadata: parseJsonOr<Record<string, unknown> | null>(row.metadata, null),
+    metadata: metadataFor(row.metadata, admin),
     channel: admin && row.channel_name !== null ? { id: row.channel_id, name: row.channel_name } : null,
   };
 }
