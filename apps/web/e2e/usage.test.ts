@@ -209,6 +209,7 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     const screens: Array<[string, string, string]> = [
       ['chatter', 'password123', '/panel/dashboard'],
       ['chatter', 'password123', '/panel/log'],
+      ['chatter', 'password123', '/panel/playground'],
       ['chatter', 'password123', '/panel/profile'],
       ['root', ROOT_PASSWORD, '/panel/analytics'],
     ];

@@ -56,23 +56,23 @@ export default function ChatPanel() {
   const failed = playgroundKey.error ?? tokens.error ?? models.error;
 
   return (
-    <Card data-testid="playground-chat" sx={{ display: 'flex', flexDirection: 'column', height: { xs: 'calc(100vh - 150px)', md: 'calc(100vh - 190px)' }, minHeight: 420 }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ p: 2, alignItems: { sm: 'center' } }}>
-        <TextField select size="small" label={t('token')} value={usable.some((tk) => tk.key === tokenKey) ? tokenKey : ''} onChange={(e) => setTokenKey(e.target.value)} sx={{ minWidth: 200 }} slotProps={{ htmlInput: { 'data-testid': 'token-select' } }}>
+    <Card data-testid="playground-chat" sx={{ display: 'flex', flexDirection: 'column', height: { xs: 'calc(100dvh - 190px)', md: 'calc(100dvh - 190px)' }, minHeight: 420 }}>
+      <Stack direction="row" useFlexGap spacing={1} sx={{ p: { xs: 1.5, sm: 2 }, alignItems: 'center', flexWrap: 'wrap' }}>
+        <TextField select size="small" label={t('token')} value={usable.some((tk) => tk.key === tokenKey) ? tokenKey : ''} onChange={(e) => setTokenKey(e.target.value)} sx={{ flex: { xs: '1 1 110px', sm: '0 0 220px' }, minWidth: 0 }} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'token-select' } }}>
           {usable.map((tk) => (
             <MenuItem key={tk.id} value={tk.key}>
               {tk.name === PLAYGROUND_TOKEN ? t('playgroundToken') : tk.name}
             </MenuItem>
           ))}
         </TextField>
-        <TextField select size="small" label={t('model')} value={modelNames.includes(model) ? model : ''} onChange={(e) => setModel(e.target.value)} sx={{ minWidth: 220 }} slotProps={{ htmlInput: { 'data-testid': 'model-select' } }}>
+        <TextField select size="small" label={t('model')} value={modelNames.includes(model) ? model : ''} onChange={(e) => setModel(e.target.value)} sx={{ flex: { xs: '1 1 110px', sm: '0 0 240px' }, minWidth: 0 }} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'model-select' } }}>
           {modelNames.map((m) => (
             <MenuItem key={m} value={m}>
               {m}
             </MenuItem>
           ))}
         </TextField>
-        <Box sx={{ flex: 1 }} />
+        <Box sx={{ flex: { xs: 0, sm: 1 } }} />
         <Tooltip title={t('clear')}>
           <span>
             <IconButton aria-label={t('clear')} onClick={chat.clear} disabled={chat.messages.length === 0}>
