@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { signature } from '../../src/relay/providers/bedrock/sigv4.js';
 import { BEDROCK_BETAS } from '../../src/relay/providers/bedrock/request.js';
 import { FakeHttp, sendJson, sleep, writePaced, type Received } from './fake-http.js';
-import { checkClaudeRequest, claudeAnswer, claudeEvents, claudeMessage, type ClaudeBehaviour } from './claude-answer.js';
+import { checkClaudeRequest, claudeAnswer, claudeCountTokens, claudeEvents, claudeMessage, type ClaudeBehaviour } from './claude-answer.js';
 import { bedrockChunk, bedrockException } from './eventstream-encode.js';
 
 export type { ClaudeBehaviour } from './claude-answer.js';
@@ -29,7 +29,7 @@ const ERROR_TYPES: Record<number, string> = {
 /** Top-level keys Bedrock's Claude schema permits. */
 const PERMITTED = new Set(['anthropic_version', 'anthropic_beta', 'max_tokens', 'system', 'messages', 'temperature', 'top_p', 'top_k', 'tools', 'tool_choice', 'stop_sequences', 'thinking', 'metadata']);
 
-const INVOKE_PATH = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/;
+const INVOKE_PATH = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|count-tokens)$/;
 const AUTH = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/;
 
 /** Errors as Bedrock sends them: `{message}` with the type in `x-amzn-ErrorType`. */
@@ -115,6 +115,32 @@ export class FakeBedrock extends FakeHttp<BedrockBehaviour> {
     sendJson(res, { modelSummaries: summaries });
   }
 
+  /** Checks a Claude InvokeModel body as the invoke routes do; answers why it is refused, or null. */
+  private refusedBody(body: any): string | null {
+    if (!body || typeof body !== 'object') return 'Malformed input request, please reformat your input and try again.';
+    const extraneous = Object.keys(body).find((k) => !PERMITTED.has(k));
+    if (extraneous) return `Malformed input request: #: extraneous key [${extraneous}] is not permitted, please reformat your input and try again.`;
+    const betas: unknown[] = Array.isArray(body.anthropic_beta) ? body.anthropic_beta : [];
+    if (betas.some((b) => !BEDROCK_BETAS.has(String(b)))) return 'invalid beta flag';
+    return checkClaudeRequest(body, 'bedrock')?.message ?? null;
+  }
+
+  /** CountTokens: `{input:{invokeModel:{body: base64 InvokeModel body}}}` → `{inputTokens}`, bare model ids only. */
+  private countTokens(req: Received, res: ServerResponse, modelId: string) {
+    if (/^(global|us|eu|apac)\./.test(modelId)) return bedrockError(res, 400, "The provided model doesn't support counting tokens.");
+    const encoded = req.body?.input?.invokeModel?.body;
+    if (typeof encoded !== 'string') return bedrockError(res, 400, '1 validation error detected: Value null at \'input\' failed to satisfy constraint: Member must not be null');
+    let body: any;
+    try {
+      body = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+    } catch {
+      return bedrockError(res, 400, 'Malformed input request, please reformat your input and try again.');
+    }
+    const refused = this.refusedBody(body);
+    if (refused) return bedrockError(res, 400, refused);
+    sendJson(res, { inputTokens: claudeCountTokens(body) }, 200, { 'x-amzn-requestid': 'fake-request-id' });
+  }
+
   protected async handle(req: Received, res: ServerResponse) {
     // The signature covers the path as sent (still percent-encoded), which URL parsing would keep as is.
     const rawPath = req.path;
@@ -131,13 +157,9 @@ export class FakeBedrock extends FakeHttp<BedrockBehaviour> {
     if (req.method !== 'POST' || !match) return bedrockError(res, 404, `Unknown operation ${req.method} ${rawPath}`, 'UnknownOperationException');
     const modelId = decodeURIComponent(match[1]);
     if (!modelId.includes('anthropic.')) return bedrockError(res, 400, 'The provided model identifier is invalid.');
-    if (!req.body || typeof req.body !== 'object') return bedrockError(res, 400, 'Malformed input request, please reformat your input and try again.');
-    const extraneous = Object.keys(req.body).find((k) => !PERMITTED.has(k));
-    if (extraneous) return bedrockError(res, 400, `Malformed input request: #: extraneous key [${extraneous}] is not permitted, please reformat your input and try again.`);
-    const betas: unknown[] = Array.isArray(req.body.anthropic_beta) ? req.body.anthropic_beta : [];
-    if (betas.some((b) => !BEDROCK_BETAS.has(String(b)))) return bedrockError(res, 400, 'invalid beta flag');
-    const invalid = checkClaudeRequest(req.body, 'bedrock');
-    if (invalid) return bedrockError(res, 400, invalid.message);
+    if (match[2] === 'count-tokens') return this.countTokens(req, res, modelId);
+    const badBody = this.refusedBody(req.body);
+    if (badBody) return bedrockError(res, 400, badBody);
     const model = modelId.replace(/^(global|us|eu|apac)\./, '').replace(/^anthropic\./, '').replace(/-v\d+:\d+$/, '');
     const answer = claudeAnswer(req.body, b);
     const counts = { 'x-amzn-bedrock-input-token-count': String(answer.usage.input_tokens), 'x-amzn-bedrock-output-token-count': String(answer.usage.output_tokens), 'x-amzn-requestid': 'fake-request-id' };

@@ -38,7 +38,9 @@ export async function upstreamMessageTokens(state: RelayState, req: FastifyReque
       req.log.debug({ channel: route.row.id, status: res.statusCode }, 'count_tokens upstream refused; counting locally');
       return null;
     }
-    const count = (JSON.parse(text) as { input_tokens?: unknown }).input_tokens;
+    // Anthropic answers `input_tokens`, Bedrock's CountTokens `inputTokens`.
+    const answer = JSON.parse(text) as { input_tokens?: unknown; inputTokens?: unknown };
+    const count = answer.input_tokens ?? answer.inputTokens;
     return typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : null;
   } catch (error) {
     req.log.debug({ channel: route.row.id, err: error }, 'count_tokens upstream failed; counting locally');

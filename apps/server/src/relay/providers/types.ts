@@ -151,7 +151,7 @@ export interface ProviderAdapter {
    * `get` runs the authorize step, sends through the channel's proxy and answers the JSON; `configured` is the channel's model list.
    */
   listModels?(channel: ChannelTarget, get: (req: UpstreamRequest) => Promise<unknown>, configured: string[]): Promise<string[]>;
-  /** Anthropic's `/v1/messages/count_tokens` for a Messages body (model already mapped); answers `{input_tokens}`. */
+  /** The provider's token count for a Messages body (model already mapped); answers `{input_tokens}` or `{inputTokens}`. */
   countTokensRequest?(channel: ChannelTarget, body: Record<string, unknown>, inbound?: InboundHeaders): UpstreamRequest;
 }
 

@@ -2,7 +2,7 @@ import { HubError } from '../../../common/errors.js';
 import { scrubSecrets } from '../openai-compatible/index.js';
 import { anthropic } from '../anthropic/index.js';
 import type { Endpoint, ProviderAdapter, StreamDecoder } from '../types.js';
-import { anthropicNamesOf, bedrockModelsRequest, betaList, buildBedrockRequest } from './request.js';
+import { anthropicNamesOf, bedrockModelsRequest, betaList, buildBedrockCountRequest, buildBedrockRequest } from './request.js';
 import { createBedrockStreamReader } from './stream.js';
 
 /** Bedrock's error body `{message}` (the type travels in a header) → the gateway error. */
@@ -72,6 +72,12 @@ export const bedrock: ProviderAdapter = {
   parseUsage: anthropic.parseUsage,
   createStreamMapper: anthropic.createStreamMapper,
   mapError: bedrockError,
+
+  countTokensRequest(channel, body, inbound) {
+    const { model, ...rest } = body;
+    const signed = buildBedrockCountRequest({ key: channel.key, baseUrl: channel.baseUrl, model: String(model), body: rest, betas: betaList(inbound?.['anthropic-beta']), now: new Date() });
+    return { url: signed.url, headers: { ...channel.headers, ...signed.headers }, body: Buffer.from(signed.body), raw: true };
+  },
   streamFraming: { contentType: 'application/vnd.amazon.eventstream', create: bedrockStreamDecoder },
 
   modelsRequest(channel) {

@@ -87,25 +87,42 @@ export interface BedrockRequestInput {
   now: Date;
 }
 
-/** URL, signed headers and the exact body bytes of an InvokeModel(WithResponseStream) call. */
-export function buildBedrockRequest(input: BedrockRequestInput): { url: string; headers: Record<string, string>; body: string } {
-  const key = parseBedrockKey(input.key);
-  const base = (input.baseUrl || `https://bedrock-runtime.${key.region}.amazonaws.com`).replace(/\/+$/, '');
-  const path = `/model/${encodeURIComponent(bedrockModelId(input.model))}/${input.stream ? 'invoke-with-response-stream' : 'invoke'}`;
-  const url = new URL(base + path);
-  const body = JSON.stringify(bedrockClaudeBody(input.body, input.betas));
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: input.stream ? 'application/vnd.amazon.eventstream' : 'application/json',
-  };
+type SignedPost = { url: string; headers: Record<string, string>; body: string };
+
+/** A POST to Bedrock Runtime (`path` after the host), signed with SigV4 or carrying the API key. */
+function runtimePost(keyText: string, baseUrl: string, path: string, body: string, accept: string, now: Date): SignedPost {
+  const key = parseBedrockKey(keyText);
+  const url = new URL((baseUrl || `https://bedrock-runtime.${key.region}.amazonaws.com`).replace(/\/+$/, '') + path);
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept };
   if (key.kind === 'api-key') return { url: url.toString(), headers: { ...headers, authorization: `Bearer ${key.apiKey}` }, body };
   const signed = signRequest(
-    { method: 'POST', host: url.host, path: url.pathname, headers, body, now: input.now },
+    { method: 'POST', host: url.host, path: url.pathname, headers, body, now },
     { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey, sessionToken: key.sessionToken, region: key.region, service: 'bedrock' },
   );
   // The HTTP client sets Host itself from the URL (the same value that was signed).
   delete signed.host;
   return { url: url.toString(), headers: signed, body };
+}
+
+/** URL, signed headers and the exact body bytes of an InvokeModel(WithResponseStream) call. */
+export function buildBedrockRequest(input: BedrockRequestInput): SignedPost {
+  const path = `/model/${encodeURIComponent(bedrockModelId(input.model))}/${input.stream ? 'invoke-with-response-stream' : 'invoke'}`;
+  const body = JSON.stringify(bedrockClaudeBody(input.body, input.betas));
+  return runtimePost(input.key, input.baseUrl, path, body, input.stream ? 'application/vnd.amazon.eventstream' : 'application/json', input.now);
+}
+
+/**
+ * CountTokens for a Messages body: the InvokeModel body it would send, base64 in
+ * `input.invokeModel.body`, answered as `{inputTokens}`. Counting takes the bare
+ * foundation-model id (cross-region prefixes are refused), and the InvokeModel
+ * schema requires `max_tokens`, which does not change the input count.
+ */
+export function buildBedrockCountRequest(input: Omit<BedrockRequestInput, 'stream'>): SignedPost {
+  const path = `/model/${encodeURIComponent(bedrockModelId(input.model).replace(REGION_PREFIX, ''))}/count-tokens`;
+  const invoke = bedrockClaudeBody(input.body, input.betas);
+  invoke.max_tokens ??= 1;
+  const body = JSON.stringify({ input: { invokeModel: { body: Buffer.from(JSON.stringify(invoke)).toString('base64') } } });
+  return runtimePost(input.key, input.baseUrl, path, body, 'application/json', input.now);
 }
 
 /**
