@@ -66,7 +66,7 @@ export default function OnlineTopup({ gateways }: { gateways: PublicGateway[] })
           {presets.map((p) => {
             const badge = discountBadge(p.discount);
             return (
-              <Badge key={p.amount} color="error" invisible={!badge} badgeContent={badge ? t('badge', { zhe: badge.zhe, off: badge.off }) : ''}>
+              <Badge key={p.amount} color="error" invisible={!badge} badgeContent={badge ? t('badge', { value: chinese ? badge.zhe : badge.off }) : ''}>
                 <Button variant={Number(amount) === p.amount ? 'contained' : 'outlined'} onClick={() => setAmount(String(p.amount))} data-testid={`preset-${p.amount}`} sx={{ minWidth: 80 }}>
                   ${p.amount}
                 </Button>
