@@ -101,4 +101,28 @@ describe.skipIf(!chromiumAvailable)('profile in Chromium', () => {
     await page.getByTestId('playground-empty').getByRole('link', { name: '登录' }).click();
     await page.waitForURL(/\/login$/);
   });
+
+  it('unbinds GitHub after a confirmation', async () => {
+    for (const [key, value] of [
+      ['GitHubClientId', 'gh-client'],
+      ['GitHubClientSecret', 'gh-secret'],
+      ['GitHubOAuthEnabled', 'true'],
+    ]) {
+      expect((await c.root.put('/api/option/', { key, value })).body.success).toBe(true);
+    }
+    await c.server.ctx.db.updateTable('users').set({ github_id: 'octo-42' }).where('username', '=', 'profiler').execute();
+    const page = await c.open();
+    await signIn(page, 'profiler', 'new-password-1');
+    await page.goto('/panel/profile');
+    await page.getByTestId('profile-tab-binding').click();
+    const row = page.getByTestId('binding-github');
+    await expect.poll(() => row.innerText()).toContain('已绑定：octo-42');
+    await row.getByRole('button', { name: '解绑' }).click();
+    await page.getByRole('dialog').getByText('解绑后将无法再用此方式登录').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: '解绑' }).click();
+    await expect.poll(() => row.innerText()).toContain('未绑定');
+    const stored = await c.server.ctx.db.selectFrom('users').select('github_id').where('username', '=', 'profiler').executeTakeFirstOrThrow();
+    expect(stored.github_id).toBe('');
+    await page.screenshot({ path: `${SHOTS}/profile-binding-desktop-light.png` });
+  });
 });
