@@ -4,6 +4,7 @@ import { testDialects } from '../harness.js';
 import { FakeBedrock } from '../fakes/bedrock-upstream.js';
 import { thinkingSignature } from '../fakes/anthropic-upstream.js';
 import { doorFixture, type DoorFixture } from './fixture.js';
+import { relayState } from '../../src/relay/state.js';
 
 const MODEL = 'claude-3-5-sonnet-20241022';
 const BEDROCK_PATH = '/model/anthropic.claude-3-5-sonnet-20241022-v2%3A0';
@@ -136,6 +137,14 @@ describe.each(testDialects())('Bedrock channels on %s', (dialect) => {
       expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: 'Served by the second channel' })]);
       expect(events.filter((e) => e === 'message_start')).toHaveLength(1);
       expect(bedrock.forKey('AKIDTHROTTLED')).toHaveLength(1);
+      // Throttling froze the channel for the model, as an upstream 429 would.
+      const selector = relayState(f.server.ctx).selector;
+      expect(selector.isFrozen(throttled, model)).toBe(true);
+      expect(selector.isFrozen(healthy, model)).toBe(false);
+      await f.setOption('RetryCooldownSeconds', 0);
+      selector.freeze(throttled, model, 0.001);
+      await new Promise((r) => setTimeout(r, 5));
+      expect(selector.isFrozen(throttled, model)).toBe(false);
       await f.flush();
       const logs = await f.server.ctx.db.selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 2).execute();
       expect(logs).toEqual([expect.objectContaining({ channel_id: healthy, is_stream: 1, prompt_tokens: 10, completion_tokens: 5, quota: 15 })]);
@@ -160,6 +169,7 @@ describe.each(testDialects())('Bedrock channels on %s', (dialect) => {
       expect(bedrock.forKey('AKIDHEALTHY')).toHaveLength(1);
     } finally {
       await f.setOption('RetryTimes', 0);
+      await f.setOption('RetryCooldownSeconds', 5);
     }
   });
 

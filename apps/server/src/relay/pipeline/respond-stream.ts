@@ -119,8 +119,12 @@ export async function respondStream(
   if (failure) {
     releaseHold(state, p, hold);
     res.body.destroy();
-    // An exception the decoder mapped (Bedrock throttling → 429) keeps its status, so failover and the client see it.
-    if (failureError instanceof HubError) throw failureError;
+    // An exception the decoder mapped (Bedrock throttling → 429) keeps its status, so failover and the client see it;
+    // throttling freezes the channel for the model like an upstream 429 does.
+    if (failureError instanceof HubError) {
+      if (failureError.status === 429) state.selector.freeze(hold.route.row.id, p.model, state.ctx.options.get('RetryCooldownSeconds'));
+      throw failureError;
+    }
     throw new HubError(502, `upstream stream ${failure} before its first ${firstByteMs === undefined ? 'byte' : 'event'}`, { retryable: true });
   }
 
