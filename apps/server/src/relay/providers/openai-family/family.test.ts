@@ -168,6 +168,8 @@ describe('OpenAI-dialect provider profiles', () => {
   it('model lists only where the provider has one', () => {
     expect(adapterFor(28)!.modelsRequest!(target(28)).url).toBe('https://api.deepseek.com/v1/models');
     expect(adapterFor(49)!.modelsRequest!(target(49)).url).toBe('https://models.inference.ai.azure.com/models');
+    expect(adapterFor(49)!.parseModels!([{ name: 'gpt-4o', publisher: 'OpenAI' }, { name: 'Phi-4', publisher: 'Microsoft' }])).toEqual(['gpt-4o', 'Phi-4']);
+    expect(adapterFor(28)!.parseModels!({ object: 'list', data: [{ id: 'deepseek-chat' }, { id: 'deepseek-reasoner' }] })).toEqual(['deepseek-chat', 'deepseek-reasoner']);
     expect(adapterFor(54)!.modelsRequest).toBeUndefined();
     expect(adapterFor(47)!.modelsRequest).toBeUndefined();
   });

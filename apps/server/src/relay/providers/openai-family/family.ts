@@ -68,7 +68,11 @@ export function mapFamilyError(status: number, body: string): HubError {
   return openAICompatible.mapError(status, body);
 }
 
+/** OpenAI's `{data: [{id}]}`, or a bare array of `{id|name}` (GitHub Models' catalogue). */
 function defaultModels(json: unknown): string[] {
+  if (Array.isArray(json)) {
+    return [...new Set(json.map((m: { id?: unknown; name?: unknown }) => m?.name ?? m?.id).filter((n): n is string => typeof n === 'string'))];
+  }
   return openAICompatible.parseModels?.(json) ?? [];
 }
 
