@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { discount, durationTone, extraTokens, fromInputTime, logPricing, speedTone, toInputTime, tokensPerSecond } from './log-data';
+import { discount, durationTone, extraTokens, fromInputTime, logPricing, requestRoute, speedTone, toInputTime, tokensPerSecond } from './log-data';
 
 describe('log data', () => {
+  it('reads the door, the conversion and the usage source of a relay row', () => {
+    expect(requestRoute({ estimated: false, metadata: { door: '/v1/messages', usage_source: 'reported', converted_to: 'gemini' } })).toEqual({ door: '/v1/messages', convertedTo: 'gemini', estimated: false });
+    expect(requestRoute({ estimated: true, metadata: { door: '/v1beta' } })).toEqual({ door: '/v1beta', estimated: true });
+    expect(requestRoute({ estimated: false, metadata: { door: '/v1/responses', usage_source: 'estimated' } })?.estimated).toBe(true);
+    // Rows from before doors were logged, and non-relay rows, show nothing.
+    expect(requestRoute({ estimated: false, metadata: { group_ratio: 1 } })).toBeNull();
+    expect(requestRoute({ estimated: false, metadata: null })).toBeNull();
+  });
+
   it('colours durations by total seconds', () => {
     expect([0, 0.5, 10, 10.01, 50, 51, 100, 101].map(durationTone)).toEqual(['default', 'success', 'success', 'primary', 'primary', 'secondary', 'secondary', 'error']);
   });

@@ -126,3 +126,23 @@ export function fromInputTime(text: string): number {
   const ms = text ? new Date(text).getTime() : NaN;
   return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
 }
+
+export interface RequestRoute {
+  /** Front door the request came in by (`/v1/messages`, `/v1beta` …). */
+  door: string;
+  /** Dialect the request was converted into (administrators only). */
+  convertedTo?: string;
+  /** Upstream reported no usage, so the tokens were counted by the gateway. */
+  estimated: boolean;
+}
+
+/** How a relay request travelled, from a consumption row; null for rows written before doors were logged. */
+export function requestRoute(log: Pick<LogEntry, 'metadata' | 'estimated'>): RequestRoute | null {
+  const meta = log.metadata ?? {};
+  if (typeof meta.door !== 'string') return null;
+  return {
+    door: meta.door,
+    ...(typeof meta.converted_to === 'string' ? { convertedTo: meta.converted_to } : {}),
+    estimated: meta.usage_source === 'estimated' || log.estimated === true,
+  };
+}

@@ -3,9 +3,25 @@ import { useTranslation } from 'react-i18next';
 import type { LogEntry } from '@one-hub/contract';
 import { StatusChip } from '../../../components/data';
 import { useAppSelector } from '../../../store';
-import { discount, logPricing } from '../log-data';
+import { discount, logPricing, requestRoute } from '../log-data';
 
 const money = (v: number, d = 6) => `$${v.toFixed(d)}`;
+
+/** The door the request came in by, the family it was converted for (admins) and whether usage was estimated. */
+function RouteLine({ log }: { log: LogEntry }) {
+  const { t } = useTranslation('log');
+  const route = requestRoute(log);
+  if (!route) return null;
+  return (
+    <Stack direction="row" spacing={1} sx={{ mb: 1.5, alignItems: 'center', flexWrap: 'wrap' }} data-testid="request-route">
+      <Typography variant="body2">
+        {t('route.door')}: <code>{route.door}</code>
+      </Typography>
+      {route.convertedTo && <StatusChip label={t('route.convertedTo', { dialect: route.convertedTo })} color="info" variant="outlined" />}
+      <StatusChip label={t(route.estimated ? 'route.estimated' : 'route.reported')} color={route.estimated ? 'warning' : 'default'} variant="outlined" />
+    </Stack>
+  );
+}
 
 /** The expanded cost breakdown: list price, group ratio, actual price, the formula and the saving. */
 export default function QuotaDetail({ log }: { log: LogEntry }) {
@@ -13,7 +29,14 @@ export default function QuotaDetail({ log }: { log: LogEntry }) {
   const quotaPerUnit = useAppSelector((s) => s.siteInfo.quota_per_unit);
   const groups = useAppSelector((s) => s.account.userGroupMap);
   const p = logPricing(log);
-  if (!p) return <Typography variant="body2">{t('noBreakdown')}</Typography>;
+  if (!p) {
+    return (
+      <Box sx={{ textAlign: 'left' }}>
+        <RouteLine log={log} />
+        <Typography variant="body2">{t('noBreakdown')}</Typography>
+      </Box>
+    );
+  }
   const groupName = (g: string) => (g ? (groups[g]?.name ?? g) : t('followUser'));
   const unit = p.type === 'tokens' ? ' /M' : ` / ${t('perCall')}`;
   const off = discount(log.quota, p.groupRatio, quotaPerUnit);
@@ -35,6 +58,7 @@ export default function QuotaDetail({ log }: { log: LogEntry }) {
   );
   return (
     <Box data-testid="quota-detail" sx={{ textAlign: 'left' }}>
+      <RouteLine log={log} />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         {column(t('originalPrice'), [`${t('input')}: ${money(p.input, 4)}${unit}`, ...(p.type === 'tokens' ? [`${t('output')}: ${money(p.output, 4)}${unit}`] : [])])}
         {column(t('groupRatio'), [p.backupGroup !== undefined ? `${groupName(p.groupName)} → ${groupName(p.backupGroup)}` : groupName(p.groupName), `× ${p.groupRatio}`])}

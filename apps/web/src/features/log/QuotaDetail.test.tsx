@@ -1,0 +1,37 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, screen } from '@testing-library/react';
+import type { LogEntry } from '@one-hub/contract';
+import i18n from '../../lib/i18n';
+import { renderWithProviders } from '../../test-utils/providers';
+import QuotaDetail from './components/QuotaDetail';
+
+beforeAll(async () => {
+  await i18n.changeLanguage('en_US');
+  await i18n.loadNamespaces(['common', 'log']);
+});
+afterEach(cleanup);
+
+const row = (metadata: Record<string, unknown> | null, estimated = false) =>
+  ({ id: 1, type: 2, quota: 100, prompt_tokens: 10, completion_tokens: 5, group: 'default', estimated, metadata }) as unknown as LogEntry;
+
+describe('log cost detail', { timeout: 30_000 }, () => {
+  it('shows the door, the conversion and whether usage was estimated', () => {
+    renderWithProviders(<QuotaDetail log={row({ door: '/v1/responses', converted_to: 'anthropic', usage_source: 'estimated', group_name: 'default', group_ratio: 1, price_type: 'tokens', input_ratio: 1, output_ratio: 1 }, true)} />);
+    const route = screen.getByTestId('request-route');
+    expect(route.textContent).toContain('Door: /v1/responses');
+    expect(route.textContent).toContain('Converted for anthropic');
+    expect(route.textContent).toContain('Usage estimated by the gateway');
+    expect(screen.getByTestId('quota-detail')).toBeTruthy();
+  });
+
+  it('shows reported usage without a conversion chip, even without a price breakdown, and nothing for old rows', () => {
+    renderWithProviders(<QuotaDetail log={row({ door: '/v1/messages', usage_source: 'reported' })} />);
+    const route = screen.getByTestId('request-route');
+    expect(route.textContent).toContain('Usage reported by upstream');
+    expect(route.textContent).not.toContain('Converted');
+    cleanup();
+    renderWithProviders(<QuotaDetail log={row(null)} />);
+    expect(screen.queryByTestId('request-route')).toBeNull();
+    expect(screen.getByText('No price breakdown was recorded for this row.')).toBeTruthy();
+  });
+});
