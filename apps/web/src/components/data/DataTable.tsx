@@ -21,6 +21,7 @@ import {
   Typography,
   useMediaQuery,
   useTheme,
+  type SxProps,
   type Theme,
 } from '@mui/material';
 import KeyboardArrowDown from '@mui/icons-material/KeyboardArrowDown';
@@ -59,6 +60,8 @@ export interface DataTableProps<T> {
   pagination?: { page: number; pageSize: number; total: number; onPage: (p: number) => void; onPageSize: (s: number) => void; options?: number[] };
   selection?: { selected: Id[]; onChange: (ids: Id[]) => void };
   renderExpanded?: (row: T) => ReactNode;
+  /** Extra look for a row (its index on this page). */
+  rowSx?: (row: T, index: number) => SxProps<Theme> | undefined;
 }
 
 const SKELETON_ROWS = 5;
@@ -234,11 +237,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 </TableCell>
               </TableRow>
             )}
-            {rows.map((row) => {
+            {rows.map((row, index) => {
               const id = rowKey(row);
               return (
                 <Fragment key={id}>
-                  <TableRow hover data-testid="table-row" selected={chosen.has(id)} sx={renderExpanded ? { '& > td': { borderBottom: open.has(id) ? 0 : undefined } } : undefined}>
+                  <TableRow hover data-testid="table-row" selected={chosen.has(id)} sx={[renderExpanded ? { '& > td': { borderBottom: open.has(id) ? 0 : undefined } } : {}, props.rowSx?.(row, index) ?? {}] as SxProps<Theme>}>
                     {renderExpanded && <TableCell padding="checkbox">{expandButton(id)}</TableCell>}
                     {selection && (
                       <TableCell padding="checkbox">

@@ -80,6 +80,13 @@ describe('DataTable', () => {
     expect(onChange).toHaveBeenLastCalledWith([1, 2]);
   });
 
+  it('gives rows their own look through rowSx', () => {
+    render(<DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={false} rowSx={(_r, i) => (i === 1 ? { fontStyle: 'italic' } : undefined)} />);
+    const [a, b] = screen.getAllByTestId('table-row');
+    expect(getComputedStyle(a).fontStyle).not.toBe('italic');
+    expect(getComputedStyle(b).fontStyle).toBe('italic');
+  });
+
   it('expands a row to show its detail', () => {
     render(<DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={false} renderExpanded={(r) => <span>detail of {r.name}</span>} />);
     expect(screen.queryByText('detail of alpha')).toBeNull();

@@ -96,4 +96,21 @@ describe('channel dialog', { timeout: 30_000 }, () => {
     expect(Object.keys(body)).not.toContain('key');
     expect(Object.keys(body)).not.toContain('models');
   });
+
+  it('edits a tag as one channel: keys one per line, no name, saved through the tag route', async () => {
+    const tag = { id: 2, type: 1, name: 'team', key: 'k1\nk2', tag: 'team', models: 'gpt-4o', group: 'default', base_url: '', other: '', priority: 0, weight: 1, test_model: 'gpt-4o', model_mapping: '', model_headers: '', custom_parameter: '', proxy: '', only_chat: false, pre_cost: 1, compatible_response: false, allow_extra_body: false, KeyMap: {} };
+    const calls = fakeServer({ 'GET /api/channel_tag/my%20team': tag, 'PUT /api/channel_tag/my%20team': null });
+    const onSaved = show({ kind: 'tag', tag: 'my team' });
+    const key = (await screen.findByDisplayValue(/k1/)) as HTMLTextAreaElement;
+    expect(key.tagName).toBe('TEXTAREA');
+    expect(screen.queryByRole('textbox', { name: 'Name' })).toBeNull();
+    expect(screen.queryByRole('combobox', { name: 'Type' })).toBeNull();
+    fireEvent.change(key, { target: { value: 'k1\n\nk3 ' } });
+    fireEvent.click(screen.getByTestId('channel-submit'));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
+    const put = calls.find((c) => c.method === 'PUT')!;
+    expect(put.url).toBe('/api/channel_tag/my%20team');
+    expect(put.body).toMatchObject({ key: 'k1\nk3', models: 'gpt-4o', tag: 'team' });
+    expect(Object.keys(put.body!)).not.toContain('name');
+  });
 });

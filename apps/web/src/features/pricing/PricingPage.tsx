@@ -197,7 +197,7 @@ export default function PricingPage() {
           owners={owners}
         />
         {tab === 'single' ? (
-          <DataTable columns={singleColumns} rows={slice(shown)} rowKey={(p) => p.model} loading={prices.isFetching} error={prices.error ?? undefined} onRetry={refetch} emptyText={t('empty')} pagination={paging} />
+          <DataTable columns={singleColumns} rows={slice(shown)} rowKey={(p) => p.model} rowSx={(_p, i) => ((page * size + i + 1) % 8 === 0 ? { bgcolor: 'action.hover' } : undefined)} loading={prices.isFetching} error={prices.error ?? undefined} onRetry={refetch} emptyText={t('empty')} pagination={paging} />
         ) : (
           <DataTable columns={multipleColumns} rows={slice(groups)} rowKey={(g) => g.key} loading={prices.isFetching} error={prices.error ?? undefined} onRetry={refetch} emptyText={t('empty')} pagination={paging} />
         )}
