@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../harness.js';
 import { doorFixture, type DoorFixture } from './fixture.js';
+import { deleteExpiredResponses } from '../../src/db/repos/stored-responses.js';
 
 const texts = (content: unknown): string => (typeof content === 'string' ? content : (content as Array<{ text?: string }>).map((c) => c.text ?? '').join(''));
 
@@ -130,5 +131,14 @@ describe.each(testDialects())('previous_response_id on converted channels on %s'
     expect(row.expires_at - row.created_at).toBe(2 * 3600);
     expect(JSON.parse(row.items)).toHaveLength(2);
     await f.setOption('ResponsesRetentionHours', 72);
+
+    // The hourly sweep deletes expired rows only.
+    await f.server.ctx.db.updateTable('stored_responses').set({ expires_at: 5 }).where('id', '=', r.id).execute();
+    const before = await f.server.ctx.db.selectFrom('stored_responses').select('id').execute();
+    expect(await deleteExpiredResponses(f.server.ctx.db, 10)).toBeGreaterThanOrEqual(1);
+    const after = (await f.server.ctx.db.selectFrom('stored_responses').select('id').execute()).map((x) => x.id);
+    expect(after).not.toContain(r.id);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.length).toBeLessThan(before.length);
   });
 });
