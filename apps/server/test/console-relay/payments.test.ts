@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, testDialects } from '../harness.js';
 import { consoleFixture, type ConsoleFixture, type TestUser } from './setup.js';
 import { registerPayProvider } from '../../src/console/payment/providers.js';
+import { completeOrder } from '../../src/console/payment/complete-order.js';
 
 type Row = Record<string, any>;
 
@@ -170,5 +171,31 @@ describe.each(testDialects())('payment gateways and orders on %s', (dialect) => 
     expect(paged.data[0].id).toBe(all.data[1].id);
     expect((await admin.client.get('/api/payment/order?size=101')).status).toBe(400);
     expect((await admin.client.get('/api/payment/order?order=trade_no')).status).toBe(400);
+  });
+
+  it('completes a paid order once: checks gateway and amount, credits the quota, logs it, ignores replays', async () => {
+    const gw = (await gateways('name=Epay'))[0];
+    const other = (await gateways('name=High'))[0];
+    const { trade_no: tradeNo } = (await bob.client.post('/api/user/order', { uuid: gw.uuid, amount: 10 })).body.data;
+    const quota = async () => (await bob.client.get('/api/user/self')).body.data.quota as number;
+    const before = await quota();
+    const ctx = f.server.ctx;
+    expect(await completeOrder(ctx, { gatewayId: gw.id, tradeNo: 'nope', gatewayNo: 'g' })).toBe('unknown_order');
+    expect(await completeOrder(ctx, { gatewayId: other.id, tradeNo, gatewayNo: 'g' })).toBe('wrong_gateway');
+    expect(await completeOrder(ctx, { gatewayId: gw.id, tradeNo, gatewayNo: 'g', paid: { amount: 0.01, currency: 'CNY' } })).toBe('amount_mismatch');
+    expect(await completeOrder(ctx, { gatewayId: gw.id, tradeNo, gatewayNo: 'g', paid: { amount: 68.04, currency: 'USD' } })).toBe('amount_mismatch');
+    expect(await quota()).toBe(before);
+
+    // Replayed notices race: exactly one credits.
+    const results = await Promise.all(Array.from({ length: 4 }, () => completeOrder(ctx, { gatewayId: gw.id, tradeNo, gatewayNo: 'GW-123', paid: { amount: 68.04, currency: 'cny' }, ip: '10.0.0.9' })));
+    expect(results.filter((r) => r === 'credited')).toHaveLength(1);
+    expect(results.filter((r) => r === 'already_done')).toHaveLength(3);
+    expect(await quota()).toBe(before + 5_000_000);
+    expect((await bob.client.get(`/api/user/order/status?trade_no=${tradeNo}`)).body).toMatchObject({ success: true, data: { status: 'success' } });
+    expect((await admin.client.get(`/api/payment/order?trade_no=${tradeNo}`)).body.data.data[0]).toMatchObject({ status: 'success', gateway_no: 'GW-123' });
+    const logs = (await bob.client.get('/api/log/self?log_type=1')).body.data.data as Row[];
+    expect(logs.map((l) => l.content)).toContain('在线充值成功，充值积分: 5000000，支付金额：68.04 CNY');
+    expect(await completeOrder(ctx, { gatewayId: gw.id, tradeNo, gatewayNo: 'GW-123' })).toBe('already_done');
+    expect(await quota()).toBe(before + 5_000_000);
   });
 });

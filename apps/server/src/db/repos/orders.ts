@@ -46,3 +46,18 @@ export function orderListQuery(db: Db, f: OrderFilter) {
 }
 
 export const ORDER_ORDER_COLUMNS = ['id', 'gateway_id', 'user_id', 'status', 'created_at'] as const;
+
+export function findOrderByTradeNo(db: Db, tradeNo: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('orders').selectAll().where('trade_no', '=', tradeNo).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** pending → success in one conditional update: of any number of replayed notices exactly one wins. */
+export async function markOrderPaid(db: Db, id: number, gatewayNo: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ status: 'success', gateway_no: gatewayNo, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
