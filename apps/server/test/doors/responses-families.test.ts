@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../harness.js';
 import { FakeBedrock } from '../fakes/bedrock-upstream.js';
 import { FakeVertex } from '../fakes/vertex-upstream.js';
+import { FakeNativeProviders } from '../fakes/native-providers.js';
 import { doorFixture, type DoorFixture } from './fixture.js';
 
 const tools = [{ type: 'function' as const, name: 'lookup', strict: false, parameters: { type: 'object', properties: { q: { type: 'string' } } } }];
@@ -12,10 +13,11 @@ describe.each(testDialects())('Responses door on more channel families on %s', (
   let key: string;
   const bedrock = new FakeBedrock('us-east-1');
   const vertex = new FakeVertex();
+  const azure = new FakeNativeProviders();
   const email = `responses-${dialect}@proj-r.iam.gserviceaccount.com`;
   beforeAll(async () => {
     f = await doorFixture(dialect);
-    await Promise.all([bedrock.start(), vertex.start()]);
+    await Promise.all([bedrock.start(), vertex.start(), azure.start()]);
     for (const m of ['deepseek-chat', 'claude-3-5-sonnet-20241022', 'claude-sonnet-4-20250514', 'gemini-2.5-pro']) {
       await f.server.ctx.db.deleteFrom('prices').where('model', '=', m).execute();
       await f.unitPrice(m);
@@ -27,7 +29,7 @@ describe.each(testDialects())('Responses door on more channel families on %s', (
   });
   afterAll(async () => {
     await f?.close();
-    await Promise.all([bedrock.close(), vertex.close()]);
+    await Promise.all([bedrock.close(), vertex.close(), azure.close()]);
   });
 
   async function streamed(model: string, extra: Record<string, unknown> = {}) {
@@ -36,6 +38,20 @@ describe.each(testDialects())('Responses door on more channel families on %s', (
     events.forEach((e, i) => expect(e.sequence_number).toBe(i));
     return events;
   }
+
+  it('passes through to an Azure channel: /openai/responses with the api-version, the deployment as model', async () => {
+    await f.addChannel({ type: 3, key: 'az-resp-key', base_url: azure.url, other: '2025-04-01-preview', models: 'azure-resp', model_mapping: JSON.stringify({ 'azure-resp': '+gpt4o-deploy' }) });
+    await f.unitPrice('azure-resp');
+    const answer = await f.openai(key).responses.create({ model: 'azure-resp', input: 'hi', store: false });
+    expect(answer.output_text).toBe('Hello from the provider');
+    const got = azure.forKey('az-resp-key').at(-1)!;
+    expect(got.path).toBe('/openai/responses');
+    expect(got.query.get('api-version')).toBe('2025-04-01-preview');
+    expect(got.headers['api-key']).toBe('az-resp-key');
+    expect(got.body).toMatchObject({ model: 'gpt4o-deploy', input: 'hi', store: false });
+    const events = await streamed('azure-resp');
+    expect(events.at(-1)).toMatchObject({ type: 'response.completed', response: { usage: { output_tokens: 4 } } });
+  });
 
   it('converts to chat completions for an OpenAI-dialect provider that has no Responses API (DeepSeek)', async () => {
     const answer = await f.openai(key).responses.create({ model: 'deepseek-chat', instructions: 'Be brief.', input: 'hi', max_output_tokens: 50 });

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash, createHmac } from 'node:crypto';
 import { FakeHttp, sendJson, type Received } from './fake-http.js';
+import { responses } from './openai-endpoints.js';
 
 export interface NativeBehaviour {
   /** Answer every call with this status and the provider's own error body. */
@@ -60,6 +61,8 @@ export class FakeNativeProviders extends FakeHttp<NativeBehaviour> {
     if (!req.query.get('api-version')) return sendJson(res, { error: { code: '404', message: 'Resource not found' } }, 404);
     if (b.status) return sendJson(res, { error: { code: '401', message: 'Access denied due to invalid subscription key or wrong API endpoint.' } }, b.status);
     if (req.path === '/openai/deployments') return sendJson(res, { data: [{ id: 'gpt4o-deploy', model: 'gpt-4o', object: 'deployment' }], object: 'list' });
+    // The Responses API has no deployment in the path: the deployment is the body's model.
+    if (req.path === '/openai/responses') return responses(res, req.body, WORDS, false);
     const m = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(req.path);
     if (!m) return sendJson(res, { error: { code: '404', message: 'Resource not found' } }, 404);
     const base = { id: 'chatcmpl-az', created: 1700000000, model: decodeURIComponent(m[1]) };
