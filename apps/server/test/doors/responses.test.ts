@@ -196,6 +196,12 @@ describe.each(testDialects())('OpenAI Responses door on %s', (dialect) => {
     expect(events.at(-1)).toMatchObject({ type: 'response.failed', response: { status: 'failed', error: { message: expect.stringMatching(/overloaded|broke off/i) } } });
     expect(await f.lastLog(userId)).toMatchObject({ model_name: 'resp-claude', is_stream: 1, content: expect.stringContaining('broke off') });
 
+    // Upstream refusing before the first byte: no stream is opened, the status and error come back in OpenAI's shape.
+    f.claude.behave('resp-claude-key', { status: 529 });
+    const overloaded = await f.openai(key).responses.create({ model: 'resp-claude', input: 'go', stream: true }).catch((e) => e);
+    expect(overloaded.status).toBeGreaterThanOrEqual(500);
+    expect(overloaded.error.message).toMatch(/overloaded/i);
+
     f.claude.behave('resp-claude-key', {});
     const bad = await fetch(`${f.url}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'resp-claude', input: 42 }) });
     expect(bad.status).toBe(400);
