@@ -54,6 +54,15 @@ describe.each(testDialects())('OpenAI Responses door on %s', (dialect) => {
     const final = await client.responses.stream({ model: 'resp-openai', input: 'Say hello' }).finalResponse();
     expect(final.output_text).toBe('Hello from the fake upstream');
     expect(await f.lastLog(userId)).toMatchObject({ model_name: 'resp-openai', is_stream: 1, prompt_tokens: 9, completion_tokens: 5, estimated: 0 });
+
+    // A stream whose response.completed carries no usage is billed on counted tokens, never refunded whole.
+    f.fake.behave('resp-openai-key', { noUsage: true });
+    for await (const e of await client.responses.create({ model: 'resp-openai', input: 'Say hello', stream: true })) void e;
+    f.fake.behave('resp-openai-key', {});
+    const log = await f.lastLog(userId);
+    expect(log).toMatchObject({ is_stream: 1, estimated: 1, completion_tokens: 5 });
+    expect(log.prompt_tokens).toBeGreaterThan(0);
+    expect(log.quota).toBeGreaterThan(0);
   });
 
   it('converts for an Anthropic channel: instructions, items, tools, reasoning effort, max_output_tokens', async () => {
