@@ -105,6 +105,8 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     expect(await row.getByTestId('log-cost').innerText()).toMatch(/^\$0\.\d{6}$/);
     await row.getByText(/^\d+\.\d{2} S/).waitFor();
     await row.getByText(/^\d+ t\/s$/).waitFor();
+    await page.getByTestId('header-hint-duration').hover();
+    await page.getByRole('tooltip', { name: /t\/s/ }).waitFor();
     await row.getByRole('button', { name: '展开' }).click();
     const detail = page.getByTestId('quota-detail');
     await detail.getByText('最终计算').waitFor();

@@ -18,6 +18,7 @@ import {
   TablePagination,
   TableRow,
   TableSortLabel,
+  Tooltip,
   Typography,
   useMediaQuery,
   useTheme,
@@ -27,6 +28,7 @@ import {
 import KeyboardArrowDown from '@mui/icons-material/KeyboardArrowDown';
 import KeyboardArrowUp from '@mui/icons-material/KeyboardArrowUp';
 import InboxOutlined from '@mui/icons-material/InboxOutlined';
+import HelpOutline from '@mui/icons-material/HelpOutlineOutlined';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../lib/error-handler';
 import { PAGE_SIZE_OPTIONS } from './page-sizes';
@@ -43,6 +45,8 @@ export interface DataColumn<T> {
   hideBelow?: 'md' | 'lg' | 'xl';
   /** Stays visible at the right edge while a wide table scrolls (row actions). */
   pinned?: boolean;
+  /** Help text behind a small icon beside the header. */
+  headerHint?: string;
 }
 
 type Id = string | number;
@@ -213,6 +217,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
                       </TableSortLabel>
                     ) : (
                       col.header
+                    )}
+                    {col.headerHint && (
+                      <Tooltip title={col.headerHint}>
+                        <HelpOutline data-testid={`header-hint-${col.field}`} sx={{ fontSize: 15, ml: 0.5, verticalAlign: 'middle', color: 'text.secondary' }} />
+                      </Tooltip>
                     )}
                   </TableCell>
                 );

@@ -48,6 +48,7 @@ export function logColumns(t: TFunction<'log'>): LogColumn[] {
     {
       field: 'duration',
       header: t('col.duration'),
+      headerHint: t('speedHelp'),
       render: (l) => (l.type === 2 ? <DurationCell log={l} /> : ''),
     },
     { field: 'prompt_tokens', header: t('col.input'), render: (l) => (l.type === 2 ? <InputCell log={l} /> : '') },
