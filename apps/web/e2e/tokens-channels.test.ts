@@ -146,6 +146,26 @@ describe.skipIf(!chromiumAvailable)('tokens, channels, prices and available mode
     await page.screenshot({ path: `${SHOTS}/channel-dialog-desktop-light.png` });
   });
 
+  it('shows tagged channels as one tag row with a sub-table, and disables the whole tag', async () => {
+    const made = await c.root.post('/api/channel/', { type: 8, name: 'tagged', key: 'sk-a\nsk-b', base_url: upstream.url, models: 'gpt-4o', group: 'default', tag: 'team-e2e', test_model: 'gpt-4o' });
+    expect(made.body.success, JSON.stringify(made.body)).toBe(true);
+    const page = await c.open({ lang: 'en_US' });
+    await signIn(page, 'root', ROOT_PASSWORD);
+    await page.goto('/panel/channel');
+    const tagRow = page.getByTestId('table-row').filter({ hasText: 'team-e2e' });
+    await tagRow.waitFor();
+    await tagRow.getByRole('button', { name: 'Expand' }).click();
+    const sub = page.getByTestId('tag-sub-table');
+    await sub.getByText('Channels of team-e2e (2)').waitFor();
+    await sub.getByText(/ - tagged_2$/).waitFor();
+    await tagRow.getByRole('button', { name: 'Disable all in tag' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await expect
+      .poll(async () => (await c.root.get('/api/channel_tag/team-e2e/list')).body.data.map((ch: { status: number }) => ch.status))
+      .toEqual([2, 2]);
+    await page.screenshot({ path: `${SHOTS}/channel-tag-desktop-light.png` });
+  });
+
   it('edits a price in the single tab and shows it converted', async () => {
     const page = await c.open({ lang: 'en_US' });
     await signIn(page, 'root', ROOT_PASSWORD);

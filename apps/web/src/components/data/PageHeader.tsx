@@ -20,7 +20,7 @@ export function PageHeader({ title, subtitle, actions }: { title?: string; subti
           </Typography>
         )}
       </Box>
-      {actions && <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1, '& > *': { m: '0 !important' }, '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>{actions}</Stack>}
+      {actions && <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1, '& > *': { m: '0 !important' } }}>{actions}</Stack>}
     </Stack>
   );
 }
