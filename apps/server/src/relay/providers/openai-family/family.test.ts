@@ -135,7 +135,8 @@ describe('OpenAI-dialect provider profiles', () => {
   it('Spark: APIKey:APISecret bearer from APPID|APISecret|APIKey, SparkDesk versions to domains, 200 errors raised', () => {
     expect(build(18, 'chat/completions', { model: 'SparkDesk-v3.5' }, { key: 'app|sec|key' }).headers.authorization).toBe('Bearer key:sec');
     expect(build(18, 'chat/completions', { model: 'SparkDesk-v3.5' }, { key: 'app|sec|key' }).body).toEqual({ model: 'generalv3.5' });
-    expect([sparkModel('SparkDesk'), sparkModel('SparkDesk-v4.0'), sparkModel('SparkDesk-v9'), sparkModel('lite')]).toEqual(['general', '4.0Ultra', 'generalv9', 'lite']);
+    expect([sparkModel('SparkDesk'), sparkModel('SparkDesk-v4.0'), sparkModel('SparkDesk-v9'), sparkModel('lite'), sparkModel('SparkDesk', 'v3.1')]).toEqual(['general', '4.0Ultra', 'generalv9', 'lite', 'generalv3']);
+    expect(build(18, 'chat/completions', { model: 'SparkDesk' }, { key: 'app|sec|key', other: 'v2.1' }).body).toEqual({ model: 'generalv2' });
     expect(() => adapterFor(18)!.transformResponse!('chat/completions', { code: 10013, message: 'input content audit failed' }, {})).toThrow(/audit failed \(code 10013\)/);
     const fine = { code: 0, message: 'Success', choices: [] };
     expect(adapterFor(18)!.transformResponse!('chat/completions', fine, {})).toBe(fine);
@@ -201,6 +202,17 @@ describe('channel plugins', () => {
     expect(build(20, 'chat/completions', { model: 'm', provider: { sort: 'price' } }, plugin).body).toEqual({ model: 'm', provider: { sort: 'price' } });
     const untouched = { model: 'm' };
     expect(build(20, 'chat/completions', untouched, { plugin: JSON.stringify({ other: { provider: '{broken' } }) }).body).toBe(untouched);
+  });
+
+  it('Zhipu: plugin tools appended to the caller\'s own (retrieval, web search, All Tools)', () => {
+    const plugin = JSON.stringify({ retrieval: { knowledge_id: 'kb-1', prompt_template: '{{knowledge}} {{question}}' }, web_search: { enable: true }, drawing_tool: { enable: false }, code_interpreter: { sandbox: 'none' } });
+    const own = { type: 'function', function: { name: 'f' } };
+    expect(build(16, 'chat/completions', { model: 'glm-4', tools: [own] }, { key: 'id.secret', plugin }).body).toEqual({
+      model: 'glm-4',
+      tools: [own, { type: 'retrieval', retrieval: { knowledge_id: 'kb-1', prompt_template: '{{knowledge}} {{question}}' } }, { type: 'web_search', web_search: { enable: true } }, { type: 'code_interpreter', code_interpreter: { sandbox: 'none' } }],
+    });
+    const plain = { model: 'embedding-2', input: 'x' };
+    expect(build(16, 'embeddings', plain, { key: 'id.secret', plugin }).body).toBe(plain);
   });
 
   it('Baidu: use_openai_api forces Qianfan v2 even for a two-part key', () => {

@@ -5,6 +5,7 @@ import { openrouterBody, xaiBody } from './body.js';
 import { azureModels, azureUrl, azureV1Url, cloudflareImageAnswer, cloudflareImageBody, cloudflareModels, cloudflareModelsUrl, cloudflareUrl, databricksUrl, sparkModel } from './urls.js';
 import { sparkAnswer } from './spark.js';
 import { minimaxAnswer, minimaxAuth, minimaxBody, minimaxUrl } from './minimax.js';
+import { zhipuTools } from './zhipu.js';
 import type { FamilyProfile } from './family.js';
 
 const CHAT: Endpoint[] = ['chat/completions'];
@@ -55,7 +56,7 @@ export const FAMILY_PROFILES: FamilyProfile[] = [
       return total > usage.promptTokens + usage.completionTokens ? { ...usage, completionTokens: total - usage.promptTokens } : usage;
     },
   },
-  { name: 'zhipu', types: [16], endpoints: ['chat/completions', 'embeddings', 'images/generations'], prefix: '', auth: zhipuAuth, models: null },
+  { name: 'zhipu', types: [16], endpoints: ['chat/completions', 'embeddings', 'images/generations'], prefix: '', auth: zhipuAuth, tweak: zhipuTools, models: null },
   // Spark's HTTP API (the WebSocket API of the original is not served).
   {
     name: 'xunfei-spark',
@@ -63,7 +64,10 @@ export const FAMILY_PROFILES: FamilyProfile[] = [
     endpoints: CHAT,
     defaultBase: 'https://spark-api-open.xf-yun.com',
     auth: sparkHttp,
-    tweak: (_e, body, model) => (sparkModel(model) === model ? body : { ...body, model: sparkModel(model) }),
+    tweak: (_e, body, model, channel) => {
+      const domain = sparkModel(model, channel.other);
+      return domain === model ? body : { ...body, model: domain };
+    },
     transformResponse: sparkAnswer,
     models: null,
   },

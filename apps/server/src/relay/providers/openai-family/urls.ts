@@ -75,10 +75,13 @@ export function cloudflareModels(json: unknown): string[] {
 
 const SPARK_DOMAINS: Record<string, string> = { 'v1.1': 'general', 'v2.1': 'generalv2', 'v3.1': 'generalv3', 'v3.5': 'generalv3.5', 'v4.0': '4.0Ultra' };
 
-/** `SparkDesk-v3.5` → `generalv3.5` (relay.md §5.9 domains); names without a version pass through. */
-export function sparkModel(model: string): string {
+/**
+ * `SparkDesk-v3.5` → `generalv3.5` (relay.md §5.9 domains): the version from the model name,
+ * else the channel's `other`, else v1.1; names other than SparkDesk pass through.
+ */
+export function sparkModel(model: string, other = ''): string {
   const dash = model.indexOf('-');
   if (!model.startsWith('SparkDesk')) return model;
-  const version = dash < 0 ? 'v1.1' : model.slice(dash + 1);
+  const version = dash >= 0 ? model.slice(dash + 1) : other.trim() || 'v1.1';
   return SPARK_DOMAINS[version] ?? `general${version}`;
 }
