@@ -81,6 +81,18 @@ describe.each(testDialects())('conversation-sticky routing on %s', (dialect) => 
     expect(grown.sort()).toEqual([0, 20]);
   });
 
+  it('keeps a Gemini CLI conversation (no session id) on one Gemini channel by its system instruction and first turn', async () => {
+    const { keys } = await pair('sticky-gemini', 25, f.gemini.url);
+    const count = (k: string) => f.gemini.forKey(k).length;
+    const ai = f.genai(key);
+    const contents: Array<{ role: string; parts: Array<{ text: string }> }> = [{ role: 'user', parts: [{ text: 'Explain this repo' }] }];
+    for (let turn = 0; turn < 20; turn++) {
+      await ai.models.generateContent({ model: 'sticky-gemini', contents, config: { systemInstruction: 'You are Gemini CLI.' } });
+      contents.push({ role: 'model', parts: [{ text: `part ${turn}` }] }, { role: 'user', parts: [{ text: `go on ${turn}` }] });
+    }
+    expect(served(keys, count).sort()).toEqual([0, 20]);
+  });
+
   it('moves on when the channel fails or is frozen by a 429', async () => {
     const { keys } = await pair('sticky-fail', 1, f.fake.url);
     await f.setOption('RetryTimes', 1);
