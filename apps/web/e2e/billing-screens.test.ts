@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { ApiClient } from '../../server/test/harness';
 import { chromiumAvailable, ROOT_PASSWORD, SHOTS, signIn, startConsole, toasts, type Console } from './browser';
 import { shootThemes } from './shoot';
 import { registerPayProvider } from '../../server/src/console/payment/providers';
@@ -168,5 +169,22 @@ describe.skipIf(!chromiumAvailable)('billing and task screens in Chromium: top-u
     expect(await page.getByTestId('suno-view').locator('audio').getAttribute('src')).toBe('/nothing.mp3');
     await page.getByRole('button', { name: 'Close' }).click();
     await shootThemes(page, 'task', () => page.getByText('suno').first().waitFor());
+  });
+
+  it('shows a common user only their own tasks, without channel and user columns', async () => {
+    await new ApiClient(c.server.app).post('/api/user/register', { username: 'tess', password: 'password123' });
+    const tess = (await c.root.get('/api/user/?keyword=tess')).body.data.data[0];
+    const s = Math.floor(Date.now() / 1000);
+    await c.server.ctx.db.insertInto('tasks').values({ user_id: tess.id, task_id: 'tess-own', platform: 'kling', action: 'image2video', status: 'QUEUED', channel_id: 77, submit_time: s - 5, progress: 10, created_at: s - 5, updated_at: s - 5 }).execute();
+    await c.server.ctx.db.insertInto('tasks').values({ user_id: 1, task_id: 'root-only', platform: 'suno', action: 'LYRICS', status: 'SUCCESS', channel_id: 78, submit_time: s - 9, progress: 100, created_at: s - 9, updated_at: s - 9 }).execute();
+    const own = await c.open({ lang: 'en_US' });
+    await signIn(own, 'tess', 'password123');
+    await own.goto('/panel/task');
+    await own.getByText('tess-own').waitFor();
+    expect(await own.getByText('root-only').count()).toBe(0);
+    expect(await own.getByRole('columnheader', { name: 'Channel' }).count()).toBe(0);
+    await own.getByRole('row').filter({ hasText: 'tess-own' }).getByText('Queued').waitFor();
+    await own.goto('/panel/payment');
+    await own.getByText('This page is for administrators only.').waitFor();
   });
 });
