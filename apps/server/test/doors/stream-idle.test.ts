@@ -52,6 +52,20 @@ describe.each(testDialects())('streams that go silent on %s', (dialect) => {
     expect(Number(log.quota)).toBeGreaterThan(0);
   });
 
+  it('ends a stalled Gemini-door stream with a Google error chunk', async () => {
+    await f.unitPrice('gemini-idle');
+    await f.addChannel({ type: 25, key: 'gemini-idle-key', base_url: f.gemini.url, models: 'gemini-idle' });
+    f.gemini.behave('gemini-idle-key', { content: 'one two three four', stallAfterChunks: 2 });
+    const { key, userId } = await f.newUser({ quota: 100_000 });
+    let text = '';
+    const error = await (async () => {
+      for await (const chunk of await f.genai(key).models.generateContentStream({ model: 'gemini-idle', contents: 'count' })) text += chunk.text ?? '';
+    })().catch((e) => e);
+    expect(String(error?.message)).toContain('upstream sent nothing for 1 s');
+    expect(text).toBe('one two');
+    expect((await f.lastLog(userId)).content).toContain('upstream sent nothing for 1 s');
+  });
+
   it('fails over, free of charge, a stream that goes silent before its first byte', async () => {
     await f.unitPrice('claude-idle-2');
     const silent = await f.addChannel({ type: 14, key: 'silent-key', base_url: f.claude.url, models: 'claude-idle-2', priority: 10 });
