@@ -89,6 +89,22 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     await page.screenshot({ path: `${SHOTS}/dashboard-desktop-light.png`, fullPage: true });
   });
 
+  it('opens a chat client with the playground key and hands out the invite link', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.context().route('https://app.nextchat.dev/**', (r) => r.fulfill({ contentType: 'text/html', body: '<p>chat client</p>' }));
+    const key = (await c.server.ctx.db.selectFrom('tokens').select('key').where('name', '=', 'sys_playground').executeTakeFirstOrThrow()).key;
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('quick-start').getByRole('button', { name: 'ChatGPT Next' }).click()]);
+    await expect.poll(() => decodeURIComponent(popup.url())).toContain(`"key":"sk-${key}"`);
+    expect(decodeURIComponent(popup.url())).not.toContain('sk-sk-');
+    await popup.close();
+
+    await page.getByTestId('invite-card').getByRole('button', { name: '生成' }).click();
+    await expect.poll(() => page.getByTestId('invite-link').inputValue()).toMatch(/\/register\?aff=\w+$/);
+    const link = await page.getByTestId('invite-link').inputValue();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await page.getByTestId('invite-card').getByRole('button', { name: '复制' }).waitFor();
+  });
+
   it('lists the requests in the user log with cost, speed and breakdown, filtered by model', async () => {
     await page.goto('/panel/log');
     const rows = page.getByTestId('table-row');
