@@ -167,6 +167,8 @@ describe.skipIf(!chromiumAvailable)('billing and task screens in Chromium: top-u
     await row('suno').getByText('Succeeded').click();
     await page.getByTestId('suno-view').getByRole('button', { name: /Dawn song/ }).waitFor();
     expect(await page.getByTestId('suno-view').locator('audio').getAttribute('src')).toBe('/nothing.mp3');
+    await page.waitForTimeout(400); // the dialog fades in
+    await page.screenshot({ path: `${SHOTS}/task-detail-desktop-light.png` });
     await page.getByRole('button', { name: 'Close' }).click();
     await shootThemes(page, 'task', () => page.getByText('suno').first().waitFor());
   });
