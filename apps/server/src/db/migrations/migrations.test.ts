@@ -30,6 +30,8 @@ type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
 interface Target {
   dialect: Dialect;
+  /** PostgreSQL: the scratch schema holding the tables. */
+  schema?: string;
   /** Drops the throw-away schema or database (after the Kysely instance is destroyed). */
   dispose(): Promise<void>;
 }
@@ -52,6 +54,7 @@ async function openPostgres(dsn: string): Promise<Target> {
   const pool = new pg.Pool({ connectionString: dsn, max: 2, options: `-c search_path=${schema}`, types: { getTypeParser } });
   return {
     dialect: new PostgresDialect({ pool }),
+    schema,
     dispose: async () => {
       const client = new pg.Client({ connectionString: dsn });
       await client.connect();
@@ -101,7 +104,12 @@ function migrationSuite(dialect: DialectName, dsn: string | undefined, open: (ds
   describe.skipIf(!dsn)(`migrations on ${dialect}`, () => {
     let db: Kysely<Database>;
     let target: Target | undefined;
-    const migrator = () => new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    // PostgreSQL introspection lists every schema: only the scratch schema counts.
+    const tableNames = async () =>
+      (await db.introspection.getTables()).filter((t) => !target?.schema || t.schema === target.schema).map((t) => t.name);
+    // Kysely looks for its own tables in every schema unless told which: other suites' schemas must not count.
+    const migrator = () =>
+      new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(target?.schema ? { migrationTableSchema: target.schema } : {}) });
 
     beforeAll(async () => {
       target = await open(dsn!);
@@ -122,7 +130,7 @@ function migrationSuite(dialect: DialectName, dsn: string | undefined, open: (ds
     });
 
     it('creates every table and every index', async () => {
-      const tables = (await db.introspection.getTables()).map((t) => t.name);
+      const tables = await tableNames();
       for (const table of TABLES) expect(tables).toContain(table);
       const indexes = await indexNames(db, dialect);
       for (const [table, columns] of INDEXES) expect(indexes).toContain(`idx_${table}_${columns.join('_')}`);
@@ -207,7 +215,7 @@ function migrationSuite(dialect: DialectName, dsn: string | undefined, open: (ds
     it('drops every table in down()', async () => {
       await down0003(db);
       await down0001(db as unknown as Kysely<unknown>);
-      const tables = (await db.introspection.getTables()).map((t) => t.name);
+      const tables = await tableNames();
       for (const table of TABLES) expect(tables).not.toContain(table);
     });
   });
