@@ -13,8 +13,8 @@ export default function UsageTable({ days, loading, error }: { days: DayTotals[]
     { field: 'date', header: t('table.date'), align: 'left' },
     { field: 'requests', header: t('table.requests') },
     { field: 'quota', header: t('table.amount'), render: (d) => quotaToCurrency(d.quota, quotaPerUnit, 6) },
-    { field: 'tokens', header: t('table.tokens'), render: (d) => `${d.promptTokens}/${d.completionTokens}` },
-    { field: 'requestTime', header: t('table.time'), render: (d) => (d.requestTime / 1000).toFixed(3) },
+    { field: 'tokens', header: t('table.tokens'), hideOnPhone: true, render: (d) => `${d.promptTokens}/${d.completionTokens}` },
+    { field: 'requestTime', header: t('table.time'), hideOnPhone: true, render: (d) => (d.requestTime / 1000).toFixed(3) },
   ];
   return (
     <Card sx={{ p: 2.5 }} data-testid="usage-table">
