@@ -29,7 +29,7 @@ describe.each(testDialects())('realtime WebSocket relay on %s', (dialect) => {
     fake = new FakeRealtime();
     await fake.start();
     // The in-flight spend lives in memory on SQLite and in Redis (when available) on the other dialects.
-    const redis = dialect !== 'sqlite' && redisAvailable() ? { REDIS_CONN_STRING: REDIS_URL!, REDIS_KEY_PREFIX: `test:rt${Math.random().toString(36).slice(2, 8)}:` } : {};
+    const redis: Record<string, string> = dialect !== 'sqlite' && redisAvailable() ? { REDIS_CONN_STRING: REDIS_URL!, REDIS_KEY_PREFIX: `test:rt${Math.random().toString(36).slice(2, 8)}:` } : {};
     f = await relayFixture(dialect, redis);
     await f.setOption('RetryTimes', 1);
     await f.server.ctx.db.insertInto('prices').values({ model: 'rt-failover', type: 'tokens', channel_type: 1, input: 1, output: 1 }).execute();
