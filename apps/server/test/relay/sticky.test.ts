@@ -81,6 +81,17 @@ describe.each(testDialects())('conversation-sticky routing on %s', (dialect) => 
     expect(grown.sort()).toEqual([0, 20]);
   });
 
+  it('keeps a previous_response_id chain on one converted channel without a session id', async () => {
+    const { keys } = await pair('sticky-chain', 14, f.claude.url);
+    const count = (k: string) => f.claude.forKey(k).length;
+    let previous: string | undefined;
+    for (let turn = 0; turn < 20; turn++) {
+      const r = await f.openai(key).responses.create({ model: 'sticky-chain', instructions: 'Be brief.', input: `turn ${turn}`, ...(previous ? { previous_response_id: previous } : {}) });
+      previous = r.id;
+    }
+    expect(served(keys, count).sort()).toEqual([0, 20]);
+  });
+
   it('keeps a Gemini CLI conversation (no session id) on one Gemini channel by its system instruction and first turn', async () => {
     const { keys } = await pair('sticky-gemini', 25, f.gemini.url);
     const count = (k: string) => f.gemini.forKey(k).length;

@@ -29,8 +29,11 @@ export function namedSession(endpoint: Endpoint, body: Record<string, unknown>, 
   return undefined;
 }
 
-/** The opening of a conversation (system prompt and first message): stable across its turns. */
-function opening(endpoint: Endpoint, body: Record<string, unknown>): unknown[] | undefined {
+/**
+ * The opening of a conversation (system prompt and first message): stable across its turns.
+ * A Responses turn continuing a kept conversation opens with the kept first message.
+ */
+function opening(endpoint: Endpoint, body: Record<string, unknown>, history?: unknown[]): unknown[] | undefined {
   const first = <T>(list: unknown, keep: (item: T) => boolean) => (Array.isArray(list) ? (list as T[]).find(keep) : undefined);
   switch (endpoint) {
     case 'chat/completions': {
@@ -39,8 +42,11 @@ function opening(endpoint: Endpoint, body: Record<string, unknown>): unknown[] |
     }
     case 'messages':
       return [body.system, first(body.messages, () => true)];
-    case 'responses':
-      return [body.instructions, typeof body.input === 'string' ? body.input : first<{ role?: string }>(body.input, (i) => i.role === 'user')];
+    case 'responses': {
+      // The first user message's content: a plain-string input is kept as such a message.
+      const input = history?.length ? history : body.input;
+      return [body.instructions, typeof input === 'string' ? input : first<{ role?: string; content?: unknown }>(input, (i) => i.role === 'user')?.content];
+    }
     case 'generateContent':
       return [body.systemInstruction ?? body.system_instruction, first(body.contents, () => true)];
     default:
@@ -75,7 +81,7 @@ function stickyKey(p: Prepared): string | undefined {
   const hash = createHash('sha1').update(`${p.caller.user.id}\n${p.model}\n`);
   if (p.namedSession) hash.update(p.namedSession);
   else {
-    const open = opening(p.endpoint, p.body as Record<string, unknown>);
+    const open = opening(p.endpoint, p.body as Record<string, unknown>, p.history);
     if (!open || open.every((part) => part === undefined)) return undefined;
     feed(hash, open, { left: 16 * 1024 });
   }
