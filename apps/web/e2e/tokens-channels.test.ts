@@ -163,6 +163,7 @@ describe.skipIf(!chromiumAvailable)('tokens, channels, prices and available mode
     await expect
       .poll(async () => (await c.root.get('/api/channel_tag/team-e2e/list')).body.data.map((ch: { status: number }) => ch.status))
       .toEqual([2, 2]);
+    await expect.poll(() => sub.getByText('Manual', { exact: true }).count()).toBe(2); // the open sub-table follows
     await page.screenshot({ path: `${SHOTS}/channel-tag-desktop-light.png` });
   });
 

@@ -198,7 +198,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     <Box data-testid="data-table" data-layout="table">
       <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
       <TableContainer>
-        <Table size="small">
+        <Table size="small" sx={{ '& .MuiTableCell-root': { px: 1 }, '& .MuiTableCell-root:first-of-type': { pl: 2 }, '& .MuiTableCell-root:last-of-type': { pr: 2 } }}>
           <TableHead>
             <TableRow>
               {renderExpanded && <TableCell padding="checkbox" />}

@@ -9,6 +9,7 @@ import PowerSettingsNew from '@mui/icons-material/PowerSettingsNew';
 import PowerOff from '@mui/icons-material/PowerOff';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Channel, Page } from '@one-hub/contract';
 import { api } from '../../lib/api';
@@ -39,14 +40,20 @@ export default function ChannelPage() {
   const [dialog, setDialog] = useState<ChannelDialogMode | null>(null);
   const [batch, setBatch] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
+  const queryClient = useQueryClient();
   const grouped = list.filters.filter_tag !== 1 && !list.filters.tag;
+  /** The list and every open tag sub-table (a tag action changes both). */
+  const reload = () => {
+    list.reload();
+    void queryClient.invalidateQueries({ queryKey: ['channel-tag-list'] });
+  };
   const isTagRow = (c: Channel) => grouped && Boolean(c.tag);
 
   const call = async (fn: () => Promise<unknown>, done?: string) => {
     try {
       await fn();
       if (done) showSuccess(done);
-      list.reload();
+      reload();
     } catch (e) {
       showError(e);
     }
@@ -178,8 +185,8 @@ export default function ChannelPage() {
           renderExpanded={(c) => (isTagRow(c) ? <TagSubTable tag={c.tag} onChanged={list.reload} /> : <ChannelDetail channel={c} />)}
         />
       </Card>
-      <ChannelDialog mode={dialog} onClose={() => setDialog(null)} onSaved={list.reload} />
-      <BatchDialog open={batch} onClose={() => setBatch(false)} onDone={list.reload} />
+      <ChannelDialog mode={dialog} onClose={() => setDialog(null)} onSaved={reload} />
+      <BatchDialog open={batch} onClose={() => setBatch(false)} onDone={reload} />
       <ConfirmDialog
         open={pending !== null}
         title={pending?.title ?? ''}
