@@ -7,6 +7,7 @@ import type { Endpoint } from '../providers/types.js';
 import type { RelayState } from './relay-state.js';
 import { hubOf, prepare, type DoorInput, type Prepared } from './prepare.js';
 import { planAttempt, type AttemptPlan } from '../bridge/plan.js';
+import { suffixBody } from '../bridge/suffix.js';
 import { authorizeUpstream, buildUpstream, routeTo, withModel, type RoutedChannel } from './attempt.js';
 import { readWhole, sendUpstream, sendUpstreamBuffered, type BufferedResponse, type UpstreamResponse } from './upstream.js';
 import { classifyFailure, cooldownSeconds, noChannel } from './failure.js';
@@ -63,7 +64,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       const plan = planAttempt(endpoint, route.adapter, () => hubOf(p), route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
       hold = await holdQuota(state, p, route, plan);
       // Gemini bodies carry no model (it travels in the URL).
-      const body = plan.converted ?? (endpoint === 'generateContent' ? p.body : withModel(p.history ? withHistory(p.body as Record<string, unknown>, p.history) : p.body, route.upstreamModel, p.model));
+      const body = plan.converted ?? (endpoint === 'generateContent' ? p.body : withModel(passThroughBody(state, p, route.upstreamModel), route.upstreamModel, p.model));
       const built = buildUpstream(route, plan.endpoint, body, {
         stream: p.stream,
         contentType: req.headers['content-type'],
@@ -131,6 +132,13 @@ async function pickChannel(state: RelayState, p: Prepared, tried: Set<number>) {
     }
   }
   return undefined;
+}
+
+/** The caller's body for a same-family channel: stored history restored, the model suffix applied. */
+function passThroughBody(state: RelayState, p: Prepared, upstreamModel: string): Record<string, unknown> | Buffer {
+  if (Buffer.isBuffer(p.body)) return p.body;
+  const body = p.history ? withHistory(p.body, p.history) : p.body;
+  return p.modelArg ? suffixBody(p.endpoint, body, p.modelArg, state.convert, upstreamModel) : body;
 }
 
 async function holdQuota(state: RelayState, p: Prepared, route: RoutedChannel, plan: AttemptPlan): Promise<Hold> {

@@ -7,6 +7,7 @@ import { countChat, countInput, estimateChat, estimateInput } from '../tokenizer
 import { imageVirtualTokens } from './image-cost.js';
 import type { HubRequest } from '../formats/index.js';
 import { doorToHub } from '../bridge/request.js';
+import { suffixHub } from '../bridge/suffix.js';
 import { loadHistory, type HistoryItem } from '../bridge/responses-history.js';
 import { namedSession } from './sticky.js';
 import { rawBodies } from './raw-body.js';
@@ -40,6 +41,8 @@ export interface Prepared {
   /** Stream frames as JSON array elements instead of SSE (Gemini without `alt=sse`). */
   jsonArray: boolean;
   startedAt: number;
+  /** The model-name suffix after `#` (`thinking`, an effort), lower-cased. */
+  modelArg?: string;
   /** The body as a hub (OpenAI chat) request, converted once on first need. */
   hub?: HubRequest;
   /** Responses door: the conversation the gateway kept behind `previous_response_id`. */
@@ -52,7 +55,7 @@ export interface Prepared {
 
 /** The request as a hub (OpenAI chat) request; converted at most once. */
 export function hubOf(p: Prepared): HubRequest {
-  p.hub ??= doorToHub(p.endpoint, p.body as Record<string, unknown>, p.model, p.stream, p.history);
+  p.hub ??= suffixHub(doorToHub(p.endpoint, p.body as Record<string, unknown>, p.model, p.stream, p.history), p.modelArg);
   return p.hub;
 }
 
@@ -159,7 +162,8 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
   }
   rawModel ??= DEFAULT_MODELS[endpoint];
   if (typeof rawModel !== 'string' || !rawModel.trim()) throw new HubError(400, 'field model is required', { code: 'invalid_parameter' });
-  const model = rawModel.split('#')[0].trim();
+  const [base, suffix] = rawModel.split('#');
+  const model = base.trim();
   checkModelAllowed(caller, model);
   if (!multipart) {
     const b = body as Record<string, unknown>;
@@ -191,6 +195,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
     maxOutput: maxOutputOf(json),
     hasTools: Array.isArray(json.tools) && json.tools.length > 0,
     startedAt,
+    modelArg: suffix?.trim().toLowerCase() || undefined,
     history,
     namedSession: multipart ? undefined : namedSession(endpoint, json, req.headers),
   };
