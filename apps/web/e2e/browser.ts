@@ -50,7 +50,11 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
       contexts.push(context);
       // a fresh browser profile picks its language like a first visit: stored choice first
       await context.addInitScript((l) => {
-        if (!localStorage.getItem('appLanguage')) localStorage.setItem('appLanguage', l);
+        try {
+          if (!localStorage.getItem('appLanguage')) localStorage.setItem('appLanguage', l);
+        } catch {
+          // a framed foreign page (a chat client in the playground) may not touch storage
+        }
       }, lang);
       const page = await context.newPage();
       page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));

@@ -52,6 +52,16 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     const sent = gw.fake.received.filter((r) => r.path === '/v1/chat/completions').at(-1)!;
     expect(sent.body).toMatchObject({ model: 'e2e-chat', stream: true, messages: [{ role: 'user', content: 'show me code' }] });
     await page.screenshot({ path: `${SHOTS}/playground-desktop-light.png` });
+
+    // a visible chat client opens in a frame with the key; the conversation survives the visit
+    // the client itself is not loaded: the test's storage init script would fail inside a foreign frame
+    await page.context().route('https://vercel.ddaiai.com/**', (r) => r.abort());
+    await page.getByRole('tab', { name: 'ChatGPT Web & Midjourney' }).click();
+    const frame = page.locator('iframe[title="ChatGPT Web & Midjourney"]');
+    await frame.waitFor();
+    expect(decodeURIComponent((await frame.getAttribute('src'))!)).toMatch(/"key":"sk-[0-9a-zA-Z]{48}"/);
+    await page.getByRole('tab', { name: '对话' }).click();
+    expect(await page.getByTestId('chat-user').innerText()).toContain('show me code');
   });
 
   it('stops a slow answer half-way and keeps what arrived', async () => {

@@ -47,9 +47,11 @@ export default function PlaygroundPage() {
           ))}
         </Tabs>
       )}
-      {!link ? (
+      {/* the chat stays mounted behind the client tabs so the conversation survives a look at them */}
+      <Box sx={{ display: link ? 'none' : 'block' }}>
         <ChatPanel />
-      ) : key.isLoading ? (
+      </Box>
+      {!link ? null : key.isLoading ? (
         <Card sx={{ display: 'grid', placeItems: 'center', gap: 2, py: 8 }}>
           <CircularProgress />
           <Typography color="text.secondary">{t('loading')}</Typography>
