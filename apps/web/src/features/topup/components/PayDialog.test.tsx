@@ -80,4 +80,19 @@ describe('pay dialog', () => {
     renderWithProviders(<PayDialog order={{ uuid: 'u', amount: 1 }} onClose={() => undefined} />);
     expect((await screen.findAllByText(/金额必须大于等于 5/)).length).toBeGreaterThan(0);
   });
+
+  it('stops waiting when the order is closed', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    api = fakeApi((method, url) => {
+      if (method === 'POST') return { trade_no: '9', type: 2, data: { url: 'weixin://wxpay/x', method: 'GET' }, order };
+      if (url.includes('/order/status')) throw new Error('closed');
+      return null;
+    });
+    renderWithProviders(<PayDialog order={{ uuid: 'u', amount: 10 }} onClose={() => undefined} />);
+    await screen.findByTestId('pay-qrcode');
+    await act(() => vi.advanceTimersByTimeAsync(POLL_MS));
+    expect(await screen.findByText('This order was closed without a payment. Start a new top-up.')).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(POLL_MS * 2));
+    expect(statusCalls()).toHaveLength(1);
+  });
 });

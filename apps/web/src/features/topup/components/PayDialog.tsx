@@ -4,7 +4,7 @@ import CheckCircle from '@mui/icons-material/CheckCircleRounded';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PAY_ACTION, type PayRequest } from '@one-hub/contract';
-import { api, apiWithMessage } from '../../../lib/api';
+import { api, apiWithMessage, ApiError } from '../../../lib/api';
 import { describeError } from '../../../lib/error-handler';
 import { useAppSelector } from '../../../store';
 import QrCode from './QrCode';
@@ -71,10 +71,14 @@ export default function PayDialog({ order, onClose }: PayDialogProps) {
           setStage({ kind: 'paid' });
           void queryClient.invalidateQueries({ queryKey: ['user-self'] });
         })
-        .catch(() => undefined);
+        .catch((e: unknown) => {
+          // A closed or failed order will never be paid: stop waiting and say so.
+          const status = e instanceof ApiError ? e.serverMessage : undefined;
+          if (status === 'closed' || status === 'failed') setStage({ kind: 'failed', text: t(status === 'closed' ? 'orderClosed' : 'orderFailed') });
+        });
     }, POLL_MS);
     return () => clearInterval(timer);
-  }, [tradeNo, queryClient]);
+  }, [tradeNo, queryClient, t]);
 
   const close = () => {
     started.current = null;
