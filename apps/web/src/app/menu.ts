@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { MenuGroupId, Screen } from '../lib/screen';
+import type { MenuGroupId, Screen, ScreenMenu } from '../lib/screen';
 
 export interface MenuLeaf {
   type: 'item';
@@ -27,11 +27,21 @@ export const COLLAPSES: Record<string, { group: MenuGroupId; order: number }> = 
   paySetting: { group: 'setting', order: 40 },
 };
 
-const needsAdmin = (s: Screen) => s.access === 'admin';
+/** Who is looking beyond admin or not: root, and the site-info switches some items need. */
+export interface MenuViewer {
+  root?: boolean;
+  site?: Partial<Record<NonNullable<ScreenMenu['siteFlag']>, boolean>>;
+}
+
+function allowed(s: Screen, admin: boolean, viewer: MenuViewer): boolean {
+  if (s.access === 'admin' && !admin) return false;
+  if (s.access === 'root' && !viewer.root) return false;
+  return !s.menu?.siteFlag || Boolean(viewer.site?.[s.menu.siteFlag]);
+}
 
 /** Builds the role-filtered menu from the screens; empty collapses and groups are dropped. Pure. */
-export function buildMenu(screens: readonly Screen[], admin: boolean): MenuGroup[] {
-  const visible = screens.filter((s) => s.menu && (admin || !needsAdmin(s)));
+export function buildMenu(screens: readonly Screen[], admin: boolean, viewer: MenuViewer = {}): MenuGroup[] {
+  const visible = screens.filter((s) => s.menu && allowed(s, admin, viewer));
   const leaf = (s: Screen): MenuLeaf => ({
     type: 'item',
     id: s.id,

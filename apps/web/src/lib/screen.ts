@@ -1,7 +1,7 @@
 import { createContext, useContext, type ComponentType, type LazyExoticComponent } from 'react';
 
 /** Who may open a screen. `guest` pages send signed-in users to the console. */
-export type Access = 'public' | 'guest' | 'user' | 'admin';
+export type Access = 'public' | 'guest' | 'user' | 'admin' | 'root';
 export type MenuGroupId = 'dashboard' | 'setting' | 'billing' | 'usage';
 
 export interface ScreenMenu {
@@ -15,6 +15,8 @@ export interface ScreenMenu {
   url?: string;
   external?: boolean;
   target?: '_blank';
+  /** A site-info switch (`/api/status`) that must be on for the item to show. */
+  siteFlag?: 'UserInvoiceMonth' | 'UptimeEnabled';
 }
 
 /** What a feature's `screen.ts` declares; the app builds routes and the sidebar from these. */

@@ -50,3 +50,4 @@ export default slice.reducer;
 
 /** Admin when the stored user's role is 10 or higher (console-spec §6). */
 export const isAdminUser = (user: Pick<User, 'role'> | null | undefined) => (user?.role ?? 0) >= 10;
+export const isRootUser = (user: Pick<User, 'role'> | null | undefined) => (user?.role ?? 0) >= 100;

@@ -9,6 +9,8 @@ import { SwitchGrid } from './OptionSwitch';
 import { SettingSection } from './SettingSection';
 import { ChatLinksEditor } from './ChatLinksEditor';
 import { LogCleanup } from './LogCleanup';
+import { InvoiceMonthTool } from './InvoiceMonthTool';
+import { useAppSelector } from '../../store';
 import type { OptionMap } from './use-options';
 
 const GENERAL: FieldSpec[] = [
@@ -50,6 +52,7 @@ const GEMINI: FieldSpec[] = [{ key: 'GeminiOpenThink', input: 'json' }];
 export function OperationTab({ options }: { options: OptionMap }) {
   const { t } = useTranslation('setting');
   const tools = useQuery({ queryKey: ['safe-tools'], queryFn: () => api<string[]>('/api/option/safe_tools') });
+  const invoices = useAppSelector((s) => Boolean(s.siteInfo.UserInvoiceMonth));
   const toolNames = tools.data ?? SAFE_TOOL_FALLBACK;
   const safety = useMemo<FieldSpec[]>(
     () => [{ key: 'EnableSafe', input: 'check' }, { key: 'SafeToolName', input: 'select', choices: toolNames }, { key: 'SafeKeyWords', input: 'lines' }],
@@ -70,6 +73,11 @@ export function OperationTab({ options }: { options: OptionMap }) {
         <SwitchGrid names={['LogConsumeEnabled']} options={options} />
         <LogCleanup />
       </SettingSection>
+      {invoices && (
+        <SettingSection title={t('section.invoice')} testId="section-invoice">
+          <InvoiceMonthTool />
+        </SettingSection>
+      )}
       <SettingSection title={t('section.monitor')}>
         <SwitchGrid names={['AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled']} options={options} />
         <OptionFields fields={MONITOR} options={options} />

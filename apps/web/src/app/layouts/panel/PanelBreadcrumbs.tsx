@@ -3,17 +3,15 @@ import { Link, useLocation } from 'react-router-dom';
 import { Box, Breadcrumbs, Link as MuiLink, Typography } from '@mui/material';
 import HomeOutlined from '@mui/icons-material/HomeOutlined';
 import { useTranslation } from 'react-i18next';
-import { isAdminUser } from '../../../store/account';
-import { useAppSelector } from '../../../store';
-import { buildMenu, findTrail } from '../../menu';
-import { SCREENS } from '../../screens';
+import { findTrail } from '../../menu';
+import { useMenu } from '../../use-menu';
 
 /** Title and trail: Dashboard › group › (collapse) › item, at most 8 crumbs. */
 export function PanelBreadcrumbs() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const admin = isAdminUser(useAppSelector((s) => s.account.user));
-  const trail = useMemo(() => findTrail(buildMenu(SCREENS, admin), pathname), [admin, pathname]);
+  const menu = useMenu();
+  const trail = useMemo(() => findTrail(menu, pathname), [menu, pathname]);
   if (!trail) return null;
   const title = t(`menu.${trail.item.id}`);
   const home = t('menu.dashboard');

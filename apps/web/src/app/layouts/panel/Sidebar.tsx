@@ -1,11 +1,9 @@
-import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { Avatar, Box, Chip, List, ListSubheader, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { isAdminUser } from '../../../store/account';
 import { useAppSelector } from '../../../store';
-import { buildMenu, type MenuGroup } from '../../menu';
-import { SCREENS } from '../../screens';
+import type { MenuGroup } from '../../menu';
+import { useMenu } from '../../use-menu';
 import { MenuEntry } from './MenuEntry';
 
 function Group({ group }: { group: MenuGroup }) {
@@ -40,8 +38,7 @@ export function Sidebar() {
   const { t } = useTranslation();
   const user = useAppSelector((s) => s.account.user);
   const version = useAppSelector((s) => s.siteInfo.version);
-  const admin = isAdminUser(user);
-  const menu = useMemo(() => buildMenu(SCREENS, admin), [admin]);
+  const menu = useMenu();
   const name = user?.display_name || user?.username || '';
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', px: 2, pt: { xs: 2, md: 0 } }}>

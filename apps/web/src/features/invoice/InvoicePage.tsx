@@ -1,0 +1,79 @@
+import { Box, Button, Card, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import Refresh from '@mui/icons-material/Refresh';
+import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
+import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import type { InvoiceMonth, Page } from '@one-hub/contract';
+import { api } from '../../lib/api';
+import { DataTable, PageHeader, QuotaText, parseOrder, usePagedList, type DataColumn } from '../../components/data';
+import { countText, durationText, monthOf } from './invoice-format';
+
+const fetchMonths = (q: { page: number; size: number; order?: string }) => api<Page<InvoiceMonth>>('/api/user/invoice', { query: { page: q.page, size: q.size, order: q.order } });
+
+/** The signed-in user's monthly bills (console-screens §12), newest first. */
+export default function InvoicePage() {
+  const { t } = useTranslation('invoice');
+  const navigate = useNavigate();
+  const list = usePagedList<InvoiceMonth, object>({ key: 'invoice', fetch: fetchMonths, initialFilters: {}, initialOrder: '-date' });
+
+  const columns: DataColumn<InvoiceMonth>[] = [
+    { field: 'date', header: t('month'), sortable: true, render: (r) => <Typography sx={{ fontWeight: 600 }}>{monthOf(r.date)}</Typography> },
+    { field: 'quota', header: t('amount'), sortable: true, render: (r) => <QuotaText quota={r.quota} digits={4} /> },
+    {
+      field: 'prompt_tokens',
+      header: t('tokens'),
+      sortable: true,
+      render: (r) => (
+        <Stack>
+          <Typography variant="body2">{t('promptShort', { count: countText(r.prompt_tokens) })}</Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t('completionShort', { count: countText(r.completion_tokens) })}
+          </Typography>
+        </Stack>
+      ),
+    },
+    { field: 'request_count', header: t('requests'), sortable: true, render: (r) => countText(r.request_count) },
+    { field: 'request_time', header: t('requestTime'), sortable: true, hideOnPhone: true, render: (r) => durationText(r.request_time) },
+    {
+      field: 'actions',
+      header: t('actions'),
+      align: 'right',
+      pinned: true,
+      render: (r) => (
+        <Button size="small" startIcon={<VisibilityOutlined />} onClick={() => navigate(`/panel/invoice/detail/${r.date}`)} data-testid={`invoice-view-${monthOf(r.date)}`}>
+          {t('view')}
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <Box data-testid="invoice-page">
+      <PageHeader subtitle={t('subtitle')} />
+      <Card>
+        <Stack direction="row" sx={{ p: 2, pb: 1, alignItems: 'center' }}>
+          <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
+            {t('hint')}
+          </Typography>
+          <Tooltip title={t('refresh')}>
+            <IconButton onClick={list.refresh} aria-label={t('refresh')}>
+              <Refresh />
+            </IconButton>
+          </Tooltip>
+        </Stack>
+        <DataTable
+          columns={columns}
+          rows={list.rows}
+          rowKey={(r) => r.date}
+          loading={list.loading}
+          error={list.error}
+          onRetry={list.refresh}
+          emptyText={t('empty')}
+          sort={parseOrder(list.order)}
+          onSort={list.toggleOrder}
+          pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+        />
+      </Card>
+    </Box>
+  );
+}
