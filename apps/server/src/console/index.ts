@@ -13,6 +13,7 @@ import { registerPriceRoutes } from './price/routes.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
 import { registerChannelCheckRoutes } from '../relay/channel-check/routes.js';
 import { registerPaymentRoutes } from './payment/routes.js';
+import { registerPaymentNotifyRoute } from './payment/notify-route.js';
 import { registerTelegramRoutes } from './telegram/routes.js';
 import { registerTaskRoutes } from './task/routes.js';
 
@@ -31,6 +32,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerDashboardRoutes(app, ctx);
   registerChannelCheckRoutes(app, ctx);
   registerPaymentRoutes(app, ctx);
+  await registerPaymentNotifyRoute(app, ctx);
   registerTelegramRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
 }

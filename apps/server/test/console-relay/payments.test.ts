@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, testDialects } from '../harness.js';
 import { consoleFixture, type ConsoleFixture, type TestUser } from './setup.js';
@@ -197,5 +198,52 @@ describe.each(testDialects())('payment gateways and orders on %s', (dialect) => 
     expect(logs.map((l) => l.content)).toContain('在线充值成功，充值积分: 5000000，支付金额：68.04 CNY');
     expect(await completeOrder(ctx, { gatewayId: gw.id, tradeNo, gatewayNo: 'GW-123' })).toBe('already_done');
     expect(await quota()).toBe(before + 5_000_000);
+  });
+
+  it('routes gateway callbacks to the provider with the raw body, credits once, and acknowledges after', async () => {
+    // A stand-in provider that signs like a real one: HMAC-SHA256 over the exact bytes received.
+    const remove = registerPayProvider('stripe', {
+      createPayment: async (_g, order) => ({ type: 1, data: { url: `https://checkout.example/${order.tradeNo}` } }),
+      handleNotify: async (gateway, req) => {
+        const raw = req.body as Buffer;
+        const secret = JSON.parse(gateway.config ?? '{}').webhook_secret as string;
+        const good = Buffer.isBuffer(raw) && req.headers['x-signature'] === createHmac('sha256', secret).update(raw).digest('hex');
+        if (!good) return { notice: null, ack: { status: 400, body: 'fail' } };
+        const event = JSON.parse(raw.toString('utf8'));
+        return { notice: { tradeNo: event.trade_no, gatewayNo: event.id, paid: { amount: event.amount, currency: event.currency } }, ack: { status: 200, body: '', contentType: 'text/plain' } };
+      },
+    });
+    try {
+      const gw = (await admin.client.post('/api/payment/', { ...epay, type: 'stripe', name: 'Stripe live', currency: 'USD', percent_fee: 0, config: JSON.stringify({ secret_key: 'sk', webhook_secret: 'whsec_test' }) })).body.data;
+      const { trade_no: tradeNo, order } = (await bob.client.post('/api/user/order', { uuid: gw.uuid, amount: 100 })).body.data;
+      expect(order).toMatchObject({ order_amount: 80, order_currency: 'USD' });
+      const quota = async () => (await bob.client.get('/api/user/self')).body.data.quota as number;
+      const before = await quota();
+      // Spacing a JSON parser would not keep: the signature only holds over these exact bytes.
+      const body = `{"id":"pi_1",  "trade_no":"${tradeNo}", "amount":80, "currency":"usd"}`;
+      const sign = (b: string) => createHmac('sha256', 'whsec_test').update(b).digest('hex');
+      const notify = (payload: string, sig: string, uuid = gw.uuid) =>
+        f.server.app.inject({ method: 'POST', url: `/api/payment/notify/${uuid}`, payload, headers: { 'content-type': 'application/json', 'x-signature': sig } });
+
+      const forged = await notify(body, sign('{}'));
+      expect([forged.statusCode, forged.body]).toEqual([400, 'fail']);
+      expect(await quota()).toBe(before);
+      const first = await notify(body, sign(body));
+      expect(first.statusCode).toBe(200);
+      expect(await quota()).toBe(before + 50_000_000);
+      expect((await notify(body, sign(body))).statusCode).toBe(200); // a replay is acknowledged, not credited
+      expect(await quota()).toBe(before + 50_000_000);
+      expect((await admin.client.get(`/api/payment/order?trade_no=${tradeNo}`)).body.data.data[0]).toMatchObject({ status: 'success', gateway_no: 'pi_1' });
+
+      expect((await notify(body, sign(body), 'f'.repeat(32))).statusCode).toBe(404);
+      expect((await notify(body, sign(body), 'not-a-uuid')).statusCode).toBe(404);
+      const epayGw = (await gateways('name=Epay'))[0];
+      const noProvider = await f.server.app.inject({ method: 'GET', url: `/api/payment/notify/${epayGw.uuid}?trade_status=TRADE_SUCCESS` });
+      expect(noProvider.statusCode).toBe(501);
+      await admin.client.put('/api/payment/', { id: gw.id, enable: false });
+      expect((await notify(body, sign(body))).statusCode).toBe(404);
+    } finally {
+      remove();
+    }
   });
 });

@@ -1,5 +1,7 @@
+import type { FastifyRequest } from 'fastify';
 import type { PayRequest } from '@one-hub/contract';
 import type { PaymentRow } from '../../db/repos/payments.js';
+import type { PaidNotice } from './complete-order.js';
 
 export interface PayOrder {
   tradeNo: string;
@@ -11,16 +13,29 @@ export interface PayOrder {
   returnUrl: string;
 }
 
+export interface NotifyOutcome {
+  notice: Omit<PaidNotice, 'gatewayId' | 'ip'> | null;
+  ack: { status: number; body: string | Record<string, unknown>; contentType?: string };
+}
+
 /** One payment provider (Epay, Alipay, WeChat Pay, Stripe): turns an order into a pay request. */
 export interface PayProvider {
   createPayment(gateway: PaymentRow, order: PayOrder): Promise<Pick<PayRequest, 'type' | 'data'>>;
+  /**
+   * Verifies a callback (`req.body` is the raw Buffer, for signatures over the exact bytes). Answers the
+   * payment it proves (or null) and the acknowledgement the gateway expects, which is sent only after
+   * the order is applied, so a failure there makes the gateway retry.
+   */
+  handleNotify?(gateway: PaymentRow, req: FastifyRequest): Promise<NotifyOutcome>;
 }
 
 // Filled by the payment-provider issue; until then orders are created but no payment is started.
 const providers = new Map<string, PayProvider>();
 
-export function registerPayProvider(type: string, provider: PayProvider): void {
+/** Answers a function that takes the provider out again (tests). */
+export function registerPayProvider(type: string, provider: PayProvider): () => void {
   providers.set(type, provider);
+  return () => void (providers.get(type) === provider && providers.delete(type));
 }
 
 export function payProviderFor(type: string): PayProvider | undefined {

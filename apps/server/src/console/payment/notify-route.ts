@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../app-context.js';
+import { HubError, notFound } from '../../common/errors.js';
+import { findEnabledPaymentByUuid } from '../../db/repos/payments.js';
+import { completeOrder } from './complete-order.js';
+import { payProviderFor } from './providers.js';
+
+/**
+ * ANY /api/payment/notify/:uuid (api.md §23.4), public. Bodies stay raw Buffers in this scope so a
+ * provider verifies its signature over the exact bytes it was sent (pitfalls: payment callbacks).
+ */
+export async function registerPaymentNotifyRoute(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) => done(null, body));
+    scope.all('/payment/notify/:uuid', async (req, reply) => {
+      const { uuid } = req.params as { uuid: string };
+      const gateway = /^[0-9a-f]{32}$/.test(uuid) ? await findEnabledPaymentByUuid(ctx.db, uuid) : undefined;
+      if (!gateway) throw notFound('payment not found');
+      const provider = payProviderFor(gateway.type);
+      if (!provider?.handleNotify) throw new HubError(501, `${gateway.type} 支付尚未接入`, { code: 'payment_provider_missing' });
+      const { notice, ack } = await provider.handleNotify(gateway, req);
+      if (notice) {
+        const result = await completeOrder(ctx, { ...notice, gatewayId: gateway.id, ip: req.ip });
+        if (result !== 'credited' && result !== 'already_done') ctx.log.warn({ gateway: gateway.id, tradeNo: notice.tradeNo, result }, 'payment notice not applied');
+      }
+      if (ack.contentType) reply.type(ack.contentType);
+      return reply.code(ack.status).send(ack.body);
+    });
+  });
+}
