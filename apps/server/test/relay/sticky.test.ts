@@ -92,6 +92,23 @@ describe.each(testDialects())('conversation-sticky routing on %s', (dialect) => 
     expect(served(keys, count).sort()).toEqual([0, 20]);
   });
 
+  it('keeps a previous_response_id chain passed through to OpenAI channels on one channel, plain and streamed turns', async () => {
+    const { keys } = await pair('sticky-openai-chain', 1, f.fake.url);
+    const count = (k: string) => f.fake.forKey(k).length;
+    let previous: string | undefined;
+    for (let turn = 0; turn < 20; turn++) {
+      const body = { model: 'sticky-openai-chain', input: `turn ${turn}`, ...(previous ? { previous_response_id: previous } : {}) };
+      if (turn % 2) {
+        let done: any;
+        for await (const e of await f.openai(key).responses.create({ ...body, stream: true })) if (e.type === 'response.completed') done = e;
+        previous = done.response.id;
+      } else previous = (await f.openai(key).responses.create(body)).id;
+    }
+    expect(served(keys, count).sort()).toEqual([0, 20]);
+    // Upstream saw its own ids: the chain passed through untouched.
+    expect(f.fake.forKey(keys.find((k) => count(k) === 20)!).at(-1)!.body.previous_response_id).toBe(previous);
+  });
+
   it('keeps a Gemini CLI conversation (no session id) on one Gemini channel by its system instruction and first turn', async () => {
     const { keys } = await pair('sticky-gemini', 25, f.gemini.url);
     const count = (k: string) => f.gemini.forKey(k).length;

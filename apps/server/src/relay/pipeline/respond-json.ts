@@ -12,6 +12,7 @@ import { answerStarts } from './heartbeat.js';
 import { dialectResponseToHub, hubToDoorResponse } from '../bridge/response.js';
 import { billingUsage } from '../bridge/usage.js';
 import { rememberResponse } from '../bridge/responses-history.js';
+import { chainResponse } from './sticky.js';
 import { emptyUsage as emptyNormalUsage } from '../formats/index.js';
 
 /** Text the model produced in a non-stream answer, for counting when upstream reports no usage. */
@@ -65,6 +66,7 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
     }
     if (json && hold.plan.converted) return respondConverted(state, p, hold, json, reply);
     usage = json ? hold.route.adapter.parseUsage(p.endpoint, json) : null;
+    if (p.endpoint === 'responses') chainResponse(state, p, json?.id);
     if (!usage || (usage.promptTokens === 0 && usage.completionTokens === 0)) {
       estimated = true;
       usage = { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: json ? await countText(p.model, answerText(json)) : 0 };
@@ -98,6 +100,7 @@ async function respondConverted(state: RelayState, p: Prepared, hold: Hold, json
   const usage = billingUsage(normal!, hold.route.adapter.dialect);
   settle(state, p, hold, { usage, estimated, requestId: reply.request.id, ip: reply.request.ip });
   const body = hubToDoorResponse(p.endpoint, converted.hub, normal!, p.body as Record<string, unknown>);
+  if (p.endpoint === 'responses') chainResponse(state, p, (body as { id?: unknown }).id);
   if (p.endpoint === 'responses') await rememberResponse(state.ctx, p.caller.user.id, p.body as Record<string, unknown>, p.history, body as Parameters<typeof rememberResponse>[4]);
   if (answerStarts(reply)) reply.raw.end(JSON.stringify(body));
   else reply.status(200).header('content-type', 'application/json').send(JSON.stringify(body));

@@ -13,6 +13,7 @@ import { exactPrompt } from './prepare.js';
 import { answerStarts } from './heartbeat.js';
 import { createBridgeStream } from '../bridge/stream.js';
 import { finalResponseOf, rememberResponse } from '../bridge/responses-history.js';
+import { chainResponse } from './sticky.js';
 import { chainMappers } from '../providers/shared/chain.js';
 import type { Frame, StreamMapper } from '../providers/types.js';
 
@@ -53,6 +54,15 @@ function mapperFor(p: Prepared, hold: Hold, askedUsage: boolean): StreamMapper {
   return adapter.convertsStream ? chainMappers(adapter.createStreamMapper({ forwardUsage: true, model: p.model }), bridge) : bridge;
 }
 
+/** The response id in a passed-through `response.completed` event. */
+function responseIdOf(data: string): unknown {
+  try {
+    return (JSON.parse(data) as { response?: { id?: unknown } }).response?.id;
+  } catch {
+    return undefined;
+  }
+}
+
 /** How long the gateway keeps reading after the client left, to learn the real usage. */
 export const DRAIN_AFTER_DISCONNECT_MS = 30_000;
 
@@ -85,6 +95,7 @@ export async function respondStream(
   const onEvent = (event: { data: string; event?: string }) => {
     events++;
     if (event.data === '[DONE]' || event.event === 'response.completed' || event.event === 'message_stop') sawEnd = true;
+    if (event.event === 'response.completed' && p.endpoint === 'responses' && !hold.plan.converted) chainResponse(state, p, responseIdOf(event.data));
     for (const frame of mapper.onEvent(event.data, event.event)) pending.push(writer.render(frame, event.event));
   };
   const parser = createParser({ onEvent });
@@ -184,6 +195,7 @@ export async function respondStream(
   } else {
     const frames = mapper.finish();
     const final = hold.plan.converted && p.endpoint === 'responses' ? finalResponseOf(frames) : undefined;
+    chainResponse(state, p, final?.id);
     if (final) await rememberResponse(state.ctx, p.caller.user.id, p.body as Record<string, unknown>, p.history, final);
     raw.write(frames.map((f) => writer.render(f)).join('') + writer.close());
   }

@@ -75,9 +75,25 @@ function feed(hash: Hash, value: unknown, budget: { left: number }): void {
   } else hash.update(`${String(value)}\u0000`);
 }
 
+const chainKey = (responseId: string) => `sticky-chain:${responseId}`;
+
+/**
+ * After a Responses answer: a next turn naming it in `previous_response_id` (which carries no
+ * session id and whose input is only the new message) finds this session through it.
+ */
+export function chainResponse(state: RelayState, p: Prepared, responseId: unknown): void {
+  const ttl = state.ctx.options.get('StickySessionTTLSeconds');
+  if (p.stickyKey && typeof responseId === 'string' && responseId && ttl > 0) void state.ctx.store.set(chainKey(responseId), p.stickyKey, ttl);
+}
+
 /** The routing key of the request's session, or undefined when it is not a conversation. */
-function stickyKey(p: Prepared): string | undefined {
+async function stickyKey(state: RelayState, p: Prepared): Promise<string | undefined> {
   if (p.multipart) return undefined;
+  const previous = (p.body as Record<string, unknown>).previous_response_id;
+  if (p.endpoint === 'responses' && !p.namedSession && !p.history && typeof previous === 'string' && previous) {
+    const chained = await state.ctx.store.get(chainKey(previous));
+    if (chained) return chained;
+  }
   const hash = createHash('sha1').update(`${p.caller.user.id}\n${p.model}\n`);
   if (p.namedSession) hash.update(p.namedSession);
   else {
@@ -100,7 +116,7 @@ export async function selectSticky(state: RelayState, p: Prepared, group: string
   const usable = state.selector.candidates(group, p.model, opts);
   const ttl = state.ctx.options.get('StickySessionTTLSeconds');
   // Looked up even with a single candidate, so a session that moved while its channel was out stays moved.
-  const key = usable.length && ttl > 0 ? stickyKey(p) : undefined;
+  const key = usable.length && ttl > 0 ? await stickyKey(state, p) : undefined;
   if (!key) return pickWeighted(usable);
   const now = Math.floor(Date.now() / 1000);
   const [id, refreshAt] = ((await state.ctx.store.get(key)) ?? '').split(':').map(Number);
