@@ -25,9 +25,9 @@ export default function InvoicePage() {
       sortable: true,
       render: (r) => (
         <Stack>
-          <Typography variant="body2">{t('promptShort', { count: countText(r.prompt_tokens) })}</Typography>
+          <Typography variant="body2">{t('promptShort', { value: countText(r.prompt_tokens) })}</Typography>
           <Typography variant="body2" color="text.secondary">
-            {t('completionShort', { count: countText(r.completion_tokens) })}
+            {t('completionShort', { value: countText(r.completion_tokens) })}
           </Typography>
         </Stack>
       ),

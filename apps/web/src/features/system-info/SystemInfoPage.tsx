@@ -75,7 +75,7 @@ export default function SystemInfoPage() {
       <PageHeader subtitle={t('subtitle')} />
       <Card>
         <Stack direction="row" sx={{ p: 2, gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}>
-          <FormControlLabel control={<Switch checked={auto} onChange={(e) => setAuto(e.target.checked)} data-testid="log-auto" />} label={t('autoRefresh')} sx={{ mr: 0 }} />
+          <FormControlLabel control={<Switch checked={auto} onChange={(e) => setAuto(e.target.checked)} />} label={t('autoRefresh')} sx={{ mr: 0 }} />
           <TextField select size="small" label={t('interval')} value={seconds} onChange={(e) => setSeconds(Number(e.target.value))} disabled={!auto} sx={{ width: 120 }}>
             {REFRESH_SECONDS.map((s) => (
               <MenuItem key={s} value={s}>
