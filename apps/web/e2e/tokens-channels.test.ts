@@ -101,6 +101,7 @@ describe.skipIf(!chromiumAvailable)('tokens, channels, prices and available mode
     await page.getByTestId('channel-models-input').press('Enter');
     await dialog.getByRole('textbox', { name: 'Key' }).fill('sk-upstream');
     await dialog.getByRole('textbox', { name: 'Test model' }).fill('gpt-4o');
+    await dialog.getByRole('button', { name: 'Edit as JSON' }).first().click();
     await dialog.getByRole('textbox', { name: 'Model mapping' }).fill('{"broken"');
     await dialog.getByText('Must be valid JSON').waitFor();
     await dialog.getByRole('textbox', { name: 'Model mapping' }).fill('');

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import i18n from '../../lib/i18n';
@@ -52,6 +52,7 @@ describe('channel dialog', { timeout: 30_000 }, () => {
     show({ kind: 'create' });
     fireEvent.click(screen.getByTestId('channel-submit'));
     await waitFor(() => expect(screen.getAllByText('This field is required')).toHaveLength(2));
+    for (const b of screen.getAllByRole('button', { name: 'Edit as JSON' })) fireEvent.click(b);
     fireEvent.change(screen.getByRole('textbox', { name: 'Model mapping' }), { target: { value: '{"a":' } });
     expect(screen.getByText('Must be valid JSON')).toBeTruthy();
     fireEvent.change(screen.getByRole('textbox', { name: 'Model mapping' }), { target: { value: '["a"]' } });
@@ -68,7 +69,10 @@ describe('channel dialog', { timeout: 30_000 }, () => {
     fireEvent.click(await screen.findByRole('option', { name: 'Custom' }));
     fireEvent.change(screen.getByRole('textbox', { name: 'Name' }), { target: { value: 'mine' } });
     fireEvent.change(screen.getByRole('textbox', { name: 'Key' }), { target: { value: 'sk-1' } });
-    fireEvent.change(screen.getByRole('textbox', { name: 'Model mapping' }), { target: { value: '{"alias":"gpt-4o"}' } });
+    // the mapping as rows: one requested → upstream pair
+    fireEvent.click(within(screen.getByTestId('kv-model_mapping').parentElement!).getByRole('button', { name: 'Add' }));
+    fireEvent.change(within(screen.getByTestId('kv-model_mapping')).getByLabelText('Requested model'), { target: { value: 'alias' } });
+    fireEvent.change(within(screen.getByTestId('kv-model_mapping')).getByLabelText('Upstream model'), { target: { value: 'gpt-4o' } });
     // the OpenAI defaults stay after the type change (only empty fields are filled): clear them first
     fireEvent.click(screen.getByRole('button', { name: 'Clear' }));
     fireEvent.change(screen.getByTestId('channel-models-input'), { target: { value: 'gpt-4o,gpt-4o-mini' } });

@@ -7,6 +7,7 @@ import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
 import { JsonField } from '../../components/data';
 import { BASE_URL_REQUIRED, OTHER_FIELD, changeType, channelToForm, formToBody, validateChannelForm, type ChannelFormErrors, type ChannelFormState } from './channel-form';
+import KeyValueField from './KeyValueField';
 import ModelsField from './ModelsField';
 import PluginFields from './PluginFields';
 import ProviderModelsDialog from './ProviderModelsDialog';
@@ -165,8 +166,8 @@ export default function ChannelDialog({ mode, onClose, onSaved }: Props) {
               />
             </Box>
             <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
-              <JsonField label={t('modelMapping')} value={form.model_mapping} onChange={(v) => set('model_mapping', v)} disabled={locked('model_mapping')} placeholder={'{\n  "gpt-4o": "gpt-4o-2024-11-20"\n}'} helperText={t('modelMappingHelp')} validate={objectRule} name="model_mapping" />
-              <JsonField label={t('modelHeaders')} value={form.model_headers} onChange={(v) => set('model_headers', v)} disabled={locked('model_headers')} placeholder={'{\n  "X-Custom": "value"\n}'} helperText={t('modelHeadersHelp')} validate={headersRule} name="model_headers" />
+              <KeyValueField label={t('modelMapping')} value={form.model_mapping} onChange={(v) => set('model_mapping', v)} disabled={locked('model_mapping')} placeholder={'{\n  "gpt-4o": "gpt-4o-2024-11-20"\n}'} helperText={t('modelMappingHelp')} validate={objectRule} name="model_mapping" keyLabel={t('kv.requested')} valueLabel={t('kv.upstream')} />
+              <KeyValueField label={t('modelHeaders')} value={form.model_headers} onChange={(v) => set('model_headers', v)} disabled={locked('model_headers')} placeholder={'{\n  "X-Custom": "value"\n}'} helperText={t('modelHeadersHelp')} validate={headersRule} name="model_headers" keyLabel={t('kv.header')} valueLabel={t('kv.value')} />
               <JsonField label={t('customParameter')} value={form.custom_parameter} onChange={(v) => set('custom_parameter', v)} disabled={locked('custom_parameter')} placeholder={'{\n  "overwrite": true,\n  "temperature": 0.7\n}'} helperText={t('customParameterHelp')} validate={objectRule} name="custom_parameter" />
               <Autocomplete
                 multiple
