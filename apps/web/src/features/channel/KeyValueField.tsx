@@ -48,7 +48,8 @@ export default function KeyValueField(props: Props) {
   // rows being typed, including ones without a key yet
   const [draft, setDraft] = useState<[string, string][] | null>(null);
   const json = asJson || parsed === null;
-  const rows = draft ?? parsed ?? [];
+  // a value changed from outside (the model selector's mapping) replaces the rows being typed
+  const rows = draft && fromRows(draft) === props.value ? draft : (parsed ?? []);
   const update = (next: [string, string][]) => {
     setDraft(next);
     props.onChange(fromRows(next));
