@@ -17,7 +17,8 @@ const SIZES = [20, 30, 60, 100];
 type View = 'card' | 'list';
 
 /** Available models and their prices per user group (console-screens §3.14); also the public /price page. */
-export default function ModelPricePage() {
+/** `showTitle`: the public page has no layout title above it, so it shows its own gradient one. */
+export default function ModelPricePage({ showTitle = false }: { showTitle?: boolean }) {
   const { t } = useTranslation('model-price');
   const data = useCatalogData();
   const [filters, setFilters] = useState(NO_CATALOG_FILTERS);
@@ -76,9 +77,11 @@ export default function ModelPricePage() {
     <Box data-testid="model-price-page">
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2, justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
         <Box>
-          <Typography variant="h4" component="h1" sx={{ background: (th) => `linear-gradient(90deg, ${th.palette.primary.main}, ${th.palette.secondary.main})`, WebkitBackgroundClip: 'text', backgroundClip: 'text', color: 'transparent', width: 'fit-content' }}>
+          {showTitle && (
+            <Typography variant="h4" component="h1" sx={{ background: (th) => `linear-gradient(90deg, ${th.palette.primary.main}, ${th.palette.secondary.main})`, WebkitBackgroundClip: 'text', backgroundClip: 'text', color: 'transparent', width: 'fit-content' }}>
             {t('title')}
           </Typography>
+          )}
           <Typography color="text.secondary">{t('subtitle')}</Typography>
         </Box>
         <ToggleButtonGroup size="small" exclusive value={view} onChange={(_e, v: View | null) => v && setView(v)}>

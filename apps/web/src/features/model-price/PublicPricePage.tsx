@@ -5,7 +5,7 @@ import ModelPricePage from './ModelPricePage';
 export default function PublicPricePage() {
   return (
     <Box sx={{ maxWidth: 1700, mx: 'auto', px: { xs: 2, md: 3 }, py: 3 }}>
-      <ModelPricePage />
+      <ModelPricePage showTitle />
     </Box>
   );
 }
