@@ -8,6 +8,7 @@ import { api } from '../../lib/api';
 import { useAppSelector } from '../../store';
 import { DataTable, PageHeader, QuotaText, useFormatQuota, type DataColumn } from '../../components/data';
 import { countText, durationText, monthOf, monthStart, shareText, sumLines } from './invoice-format';
+import { CountCell, DurationCell } from './InvoiceCells';
 
 function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -41,13 +42,13 @@ export default function InvoiceDetailPage() {
   const total = sumLines(lines);
   const shown = (text: string) => (detail.data ? text : '—');
   const columns: DataColumn<InvoiceLine>[] = [
-    { field: 'model_name', header: t('model'), render: (r) => <Typography sx={{ fontWeight: 600, wordBreak: 'break-all' }}>{r.model_name}</Typography> },
-    { field: 'request_count', header: t('requests'), align: 'right', render: (r) => countText(r.request_count) },
-    { field: 'prompt_tokens', header: t('promptTokens'), align: 'right', render: (r) => countText(r.prompt_tokens) },
-    { field: 'completion_tokens', header: t('completionTokens'), align: 'right', render: (r) => countText(r.completion_tokens) },
-    { field: 'request_time', header: t('requestTime'), align: 'right', hideOnPhone: true, render: (r) => durationText(r.request_time) },
+    { field: 'model_name', header: t('model'), render: (r) => <Typography variant="body2" sx={{ fontWeight: 700, wordBreak: 'break-all' }}>{r.model_name}</Typography> },
+    { field: 'request_count', header: t('requests'), align: 'right', render: (r) => <CountCell value={r.request_count} /> },
+    { field: 'prompt_tokens', header: t('promptTokens'), align: 'right', render: (r) => <CountCell value={r.prompt_tokens} /> },
+    { field: 'completion_tokens', header: t('completionTokens'), align: 'right', render: (r) => <CountCell value={r.completion_tokens} /> },
+    { field: 'request_time', header: t('requestTime'), align: 'right', hideOnPhone: true, render: (r) => <DurationCell ms={r.request_time} /> },
     { field: 'quota', header: t('amount'), align: 'right', render: (r) => <QuotaText quota={r.quota} digits={4} sx={{ fontWeight: 600 }} /> },
-    { field: 'share', header: t('share'), align: 'right', hideOnPhone: true, render: (r) => shareText(r.quota, total.quota) },
+    { field: 'share', header: t('share'), align: 'right', hideOnPhone: true, render: (r) => <Typography variant="body2">{shareText(r.quota, total.quota)}</Typography> },
   ];
 
   return (

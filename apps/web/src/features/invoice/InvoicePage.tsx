@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import type { InvoiceMonth, Page } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { DataTable, PageHeader, QuotaText, parseOrder, usePagedList, type DataColumn } from '../../components/data';
-import { countText, durationText, monthOf } from './invoice-format';
+import { countText, monthOf } from './invoice-format';
+import { CountCell, DurationCell } from './InvoiceCells';
 
 const fetchMonths = (q: { page: number; size: number; order?: string }) => api<Page<InvoiceMonth>>('/api/user/invoice', { query: { page: q.page, size: q.size, order: q.order } });
 
@@ -17,7 +18,7 @@ export default function InvoicePage() {
   const list = usePagedList<InvoiceMonth, object>({ key: 'invoice', fetch: fetchMonths, initialFilters: {}, initialOrder: '-date' });
 
   const columns: DataColumn<InvoiceMonth>[] = [
-    { field: 'date', header: t('month'), sortable: true, render: (r) => <Typography sx={{ fontWeight: 600 }}>{monthOf(r.date)}</Typography> },
+    { field: 'date', header: t('month'), sortable: true, render: (r) => <Typography variant="body2" sx={{ fontWeight: 700 }}>{monthOf(r.date)}</Typography> },
     { field: 'quota', header: t('amount'), sortable: true, render: (r) => <QuotaText quota={r.quota} digits={4} /> },
     {
       field: 'prompt_tokens',
@@ -32,8 +33,8 @@ export default function InvoicePage() {
         </Stack>
       ),
     },
-    { field: 'request_count', header: t('requests'), sortable: true, render: (r) => countText(r.request_count) },
-    { field: 'request_time', header: t('requestTime'), sortable: true, hideOnPhone: true, render: (r) => durationText(r.request_time) },
+    { field: 'request_count', header: t('requests'), sortable: true, render: (r) => <CountCell value={r.request_count} /> },
+    { field: 'request_time', header: t('requestTime'), sortable: true, hideOnPhone: true, render: (r) => <DurationCell ms={r.request_time} /> },
     {
       field: 'actions',
       header: t('actions'),

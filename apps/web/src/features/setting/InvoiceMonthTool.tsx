@@ -36,9 +36,9 @@ export function InvoiceMonthTool() {
         value={month}
         onChange={(e) => setMonth(e.target.value)}
         error={Boolean(month) && !valid}
-        helperText={month && !valid ? t('invoiceMonthPast') : ' '}
+        helperText={month && !valid ? t('invoiceMonthPast') : t('invoiceMonthHint')}
         slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: lastMonth, 'data-testid': 'invoice-month' } }}
-        sx={{ minWidth: 220 }}
+        sx={{ minWidth: 220, maxWidth: { sm: 360 } }}
       />
       <Stack direction="row" spacing={1} sx={{ pb: { sm: 2.5 } }}>
         <Button variant="contained" onClick={() => void run('gen')} disabled={busy || !valid} data-testid="invoice-gen">

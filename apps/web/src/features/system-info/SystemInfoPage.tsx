@@ -17,7 +17,7 @@ function LogLine({ entry }: { entry: SystemLogEntry }) {
   return (
     <Box
       data-testid="log-line"
-      sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: { xs: 'wrap', sm: 'nowrap' }, py: 0.75, px: 1.5, borderBottom: 1, borderColor: 'divider' }}
+      sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: { xs: 'wrap', sm: 'nowrap' }, py: 0.75, px: 1.5, borderBottom: 1, borderColor: 'divider', '& > span': { lineHeight: '24px' } }}
     >
       <Typography component="span" variant="body2" color="text.secondary" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
         {formatTimestampMs(Date.parse(entry.Timestamp))}
@@ -100,9 +100,9 @@ export default function SystemInfoPage() {
             value={search}
             onChange={(e) => setSearch(e.target.value)}
             slotProps={{ input: { startAdornment: <InputAdornment position="start"><Search fontSize="small" /></InputAdornment> }, htmlInput: { 'aria-label': t('search'), 'data-testid': 'log-search' } }}
-            sx={{ flex: '1 1 200px', minWidth: 0 }}
+            sx={{ flex: { xs: '1 1 100%', md: '1 1 200px' }, minWidth: 0, order: { xs: 1, md: 0 } }}
           />
-          <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+          <Stack direction="row" sx={{ gap: 1, alignItems: 'center', ml: { md: 'auto' } }}>
             <Tooltip title={t('refresh')}>
               <IconButton onClick={() => void log.refetch()} aria-label={t('refresh')}>
                 <Refresh />
