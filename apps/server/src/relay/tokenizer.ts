@@ -5,6 +5,7 @@
  *   otherwise), loaded lazily, used only when upstream reports no usage.
  */
 import type { countTokens as CountFn } from 'gpt-tokenizer/encoding/o200k_base';
+import { createHash } from 'node:crypto';
 import { imageTokens } from './image-tokens.js';
 
 type Encoders = { o200k: typeof CountFn; cl100k: typeof CountFn };
@@ -27,11 +28,24 @@ function usesO200k(model: string): boolean {
 const BYTES_TO_TOKENS = 0.38;
 const approx = (text: string) => Math.ceil(Buffer.byteLength(text) * BYTES_TO_TOKENS);
 
+/** Counts of long texts seen recently (agents resend the same history each turn), by encoder and digest. */
+const counted = new Map<string, number>();
+const CACHE_FROM_CHARS = 1024;
+const CACHE_ENTRIES = 4096;
+
 export async function countText(model: string, text: string, approximate = false): Promise<number> {
   if (!text) return 0;
   if (approximate) return approx(text);
   const enc = encoders ?? (await loadTokenizer());
-  return usesO200k(model) ? enc.o200k(text) : enc.cl100k(text);
+  const o200k = usesO200k(model);
+  if (text.length < CACHE_FROM_CHARS) return o200k ? enc.o200k(text) : enc.cl100k(text);
+  const key = `${o200k ? 'o' : 'c'}${createHash('sha1').update(text).digest('base64')}`;
+  const hit = counted.get(key);
+  if (hit !== undefined) return hit;
+  const n = o200k ? enc.o200k(text) : enc.cl100k(text);
+  if (counted.size >= CACHE_ENTRIES) counted.delete(counted.keys().next().value!);
+  counted.set(key, n);
+  return n;
 }
 
 interface ChatMessage {
@@ -65,8 +79,8 @@ function contentText(content: unknown, model?: string): { text: string; imageTok
 }
 
 /** Chat messages as one text plus fixed overhead: +3 per message, +1 per name, +3 overall (relay.md §4.4). */
-function chatParts(messages: unknown, tools?: unknown, model?: string): { text: string; overhead: number } {
-  if (!Array.isArray(messages)) return { text: '', overhead: 0 };
+function chatParts(messages: unknown, tools?: unknown, model?: string): { text: string; parts: string[]; overhead: number } {
+  if (!Array.isArray(messages)) return { text: '', parts: [], overhead: 0 };
   let overhead = 3;
   const texts: string[] = [];
   for (const m of messages as ChatMessage[]) {
@@ -82,7 +96,7 @@ function chatParts(messages: unknown, tools?: unknown, model?: string): { text: 
     if (m?.tool_calls) texts.push(JSON.stringify(m.tool_calls));
   }
   if (tools) texts.push(JSON.stringify(tools));
-  return { text: texts.join('\n'), overhead };
+  return { text: texts.join('\n'), parts: texts, overhead };
 }
 
 export function estimateChat(messages: unknown, tools?: unknown): number {
@@ -90,9 +104,13 @@ export function estimateChat(messages: unknown, tools?: unknown): number {
   return overhead + approx(text);
 }
 
+/** Counted part by part, so long parts a caller sends again (an agent's history) come from the cache. */
 export async function countChat(model: string, messages: unknown, tools?: unknown, approximate = false): Promise<number> {
-  const { text, overhead } = chatParts(messages, tools, model);
-  return overhead + (await countText(model, text, approximate));
+  const { text, parts, overhead } = chatParts(messages, tools, model);
+  if (approximate) return overhead + approx(text);
+  let total = overhead;
+  for (const part of parts) total += await countText(model, part);
+  return total;
 }
 
 /** An `input` field as text: a string, a list of strings, chat-like items, or anything serialised. */
