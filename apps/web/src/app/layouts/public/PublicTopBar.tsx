@@ -12,7 +12,14 @@ import LanguageMenu from '../../../components/LanguageMenu';
 import { useAppDispatch, useAppSelector } from '../../../store';
 import { signOut } from '../../../store/session';
 
-/** Public top bar: logo, Home, Playground (signed in), Price, About, notice, theme, language, Console + sign-out or Login. */
+/** The Uptime Kuma status page when the site reports one (console-screens §1.2), else null. */
+export function statusPageUrl(site: { UptimeEnabled?: boolean; UptimeDomain?: string; UptimePageName?: string }): string | null {
+  if (!site.UptimeEnabled || !site.UptimeDomain) return null;
+  const domain = site.UptimeDomain.replace(/\/+$/, '');
+  return site.UptimePageName ? `${domain}/status/${encodeURIComponent(site.UptimePageName)}` : domain;
+}
+
+/** Public top bar: logo, Home, Playground (signed in), Price, About, Status (Uptime Kuma), notice, theme, language, Console + sign-out or Login. */
 export function PublicTopBar() {
   const { t } = useTranslation();
   const user = useAppSelector((s) => s.account.user);
@@ -21,6 +28,8 @@ export function PublicTopBar() {
   const { pathname } = useLocation();
   const desktop = useMediaQuery(useTheme().breakpoints.up('md'));
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const status = statusPageUrl(useAppSelector((s) => s.siteInfo));
+  const external = status ? { component: 'a' as const, href: status, target: '_blank', rel: 'noopener noreferrer', 'data-testid': 'status-link' } : null;
   const links = [
     { to: '/', label: t('chrome.home') },
     ...(user ? [{ to: '/playground', label: t('chrome.playground') }] : []),
@@ -44,6 +53,11 @@ export function PublicTopBar() {
                 {l.label}
               </Button>
             ))}
+          {desktop && external && (
+            <Button {...external} color="inherit">
+              {t('chrome.status')}
+            </Button>
+          )}
           <NoticeButton />
           <ThemeToggle />
           <LanguageMenu />
@@ -69,6 +83,11 @@ export function PublicTopBar() {
                     {l.label}
                   </MenuItem>
                 ))}
+                {external && (
+                  <MenuItem {...external} onClick={() => setAnchor(null)}>
+                    {t('chrome.status')}
+                  </MenuItem>
+                )}
                 <Divider />
                 <MenuItem component={Link} to={main.to} onClick={() => setAnchor(null)} sx={{ color: 'primary.main', fontWeight: 700 }}>
                   {main.label}
