@@ -7,8 +7,8 @@ import type { InvoiceLine } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { useAppSelector } from '../../store';
 import { DataTable, PageHeader, QuotaText, useFormatQuota, type DataColumn } from '../../components/data';
-import { countText, durationText, monthOf, monthStart, shareText, sumLines } from './invoice-format';
-import { CountCell, DurationCell } from './InvoiceCells';
+import { countText, monthOf, monthStart, shareText, sumLines } from './invoice-format';
+import { CountCell, DurationCell, useDurationText } from './InvoiceCells';
 
 function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -30,6 +30,7 @@ export default function InvoiceDetailPage() {
   const date = monthStart(useParams().date);
   const user = useAppSelector((s) => s.account.user);
   const formatQuota = useFormatQuota();
+  const duration = useDurationText();
   const detail = useQuery({
     queryKey: ['invoice-detail', date],
     queryFn: () => api<InvoiceLine[]>('/api/user/invoice/detail', { query: { date: date! } }),
@@ -84,7 +85,7 @@ export default function InvoiceDetailPage() {
           <Figure testId="invoice-total-requests" label={t('requests')} value={shown(countText(total.request_count))} />
           <Figure testId="invoice-total-prompt" label={t('promptTokens')} value={shown(countText(total.prompt_tokens))} />
           <Figure testId="invoice-total-completion" label={t('completionTokens')} value={shown(countText(total.completion_tokens))} />
-          <Figure testId="invoice-total-time" label={t('requestTime')} value={shown(durationText(total.request_time))} />
+          <Figure testId="invoice-total-time" label={t('requestTime')} value={shown(duration(total.request_time))} />
         </Box>
       </Card>
       <Card>

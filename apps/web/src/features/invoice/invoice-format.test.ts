@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countText, durationText, monthOf, monthStart, shareText, sumLines } from './invoice-format';
+import { countText, durationParts, monthOf, monthStart, shareText, sumLines } from './invoice-format';
 
 describe('invoice formatting', () => {
   it('accepts only real month starts as detail dates', () => {
@@ -9,12 +9,12 @@ describe('invoice formatting', () => {
     expect(monthOf('2024-02-01')).toBe('2024-02');
   });
 
-  it('words request time from milliseconds', () => {
-    expect(durationText(0)).toBe('0 ms');
-    expect(durationText(850)).toBe('850 ms');
-    expect(durationText(12_540)).toBe('12.5 s');
-    expect(durationText(200_000)).toBe('3 m 20 s');
-    expect(durationText(18_120_000)).toBe('5 h 02 m');
+  it('splits request time from milliseconds into the unit to show', () => {
+    expect(durationParts(0)).toEqual({ kind: 'millis', values: { n: 0 } });
+    expect(durationParts(850.4)).toEqual({ kind: 'millis', values: { n: 850 } });
+    expect(durationParts(12_540)).toEqual({ kind: 'seconds', values: { n: '12.5' } });
+    expect(durationParts(200_000)).toEqual({ kind: 'minutes', values: { m: 3, s: 20 } });
+    expect(durationParts(18_120_000)).toEqual({ kind: 'hours', values: { h: 5, m: '02' } });
   });
 
   it('sums lines and gives each its share', () => {

@@ -9,14 +9,16 @@ export function monthStart(date: string | undefined): string | null {
   return date;
 }
 
-/** Summed request time (milliseconds) for people: 850 ms, 12.5 s, 3 m 20 s, 5 h 02 m. */
-export function durationText(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
+export type DurationKind = 'millis' | 'seconds' | 'minutes' | 'hours';
+
+/** Summed request time (milliseconds) split for a translated unit text: 850 ms, 12.5 s, 3 m 20 s, 5 h 02 m. */
+export function durationParts(ms: number): { kind: DurationKind; values: Record<string, string | number> } {
+  if (ms < 1000) return { kind: 'millis', values: { n: Math.round(ms) } };
   const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  if (seconds < 60) return { kind: 'seconds', values: { n: seconds.toFixed(1) } };
   const whole = Math.round(seconds);
-  if (whole < 3600) return `${Math.floor(whole / 60)} m ${whole % 60} s`;
-  return `${Math.floor(whole / 3600)} h ${String(Math.floor((whole % 3600) / 60)).padStart(2, '0')} m`;
+  if (whole < 3600) return { kind: 'minutes', values: { m: Math.floor(whole / 60), s: whole % 60 } };
+  return { kind: 'hours', values: { h: Math.floor(whole / 3600), m: String(Math.floor((whole % 3600) / 60)).padStart(2, '0') } };
 }
 
 export const countText = (n: number) => n.toLocaleString('en-US');

@@ -63,6 +63,19 @@ describe('monthly bills screens', { timeout: 20_000 }, () => {
     expect(api.calls.at(-1)!.url).toBe('/api/user/invoice/detail?date=2024-01-01');
   });
 
+  it('words the request time in the reader\'s language', async () => {
+    await i18n.changeLanguage('ja_JP');
+    await i18n.loadNamespaces(['invoice']);
+    try {
+      api = fakeApi(() => ({ page: 1, size: 10, total_count: 1, data: [month('2024-02-01', 10)] }));
+      renderScreens('/panel/invoice');
+      expect(await screen.findByText('3 分 20 秒')).toBeTruthy();
+      expect(screen.getByText('入力 34,567')).toBeTruthy();
+    } finally {
+      await i18n.changeLanguage('en_US');
+    }
+  });
+
   it('says so when there are no bills or the month had no usage', async () => {
     api = fakeApi((_m, url) => (url.startsWith('/api/user/invoice?') ? { page: 1, size: 10, total_count: 0, data: [] } : []));
     renderScreens('/panel/invoice');
