@@ -186,7 +186,8 @@ describe.skipIf(!chromiumAvailable)('tokens, channels, prices and available mode
     const stored = (await c.root.get('/api/prices')).body.data.find((p: { model: string }) => p.model === 'gpt-4o-mini');
     expect(stored).toMatchObject({ input: 0.15, output: 0.6 });
     await row.getByText('$0.0003 / 1K').waitFor();
-    await page.getByRole('button', { name: 'M', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('group', { name: 'Unit' }).getByRole('button', { name: 'M', exact: true }).click();
     await row.getByText('$0.3 / 1M').waitFor();
     await page.getByTestId('price-search').fill('');
     await shoot(page, 'pricing', () => page.getByTestId('table-row').first().waitFor());
