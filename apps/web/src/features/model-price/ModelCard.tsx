@@ -9,13 +9,15 @@ import { PriceValue } from './PriceLine';
 interface Props {
   model: CatalogModel;
   group: string;
+  /** The group's display name for the "current group" line. */
+  groupName?: string;
   ratio: number;
   unit: Unit;
   onDetail: () => void;
 }
 
 /** One model as a card: name with copy, description, modalities, tags, billing, prices for the chosen group. */
-export default function ModelCard({ model, group, ratio, unit, onDetail }: Props) {
+export default function ModelCard({ model, group, groupName, ratio, unit, onDetail }: Props) {
   const { t } = useTranslation('model-price');
   const usable = !group || model.groups.includes(group);
   return (
@@ -70,7 +72,7 @@ export default function ModelCard({ model, group, ratio, unit, onDetail }: Props
       )}
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
         <Typography variant="caption" color="text.secondary">
-          {group ? t('currentGroup', { group }) : ''}
+          {group ? t('currentGroup', { group: groupName || group }) : ''}
         </Typography>
         <Button size="small" onClick={onDetail}>
           {t('viewDetail')}

@@ -139,7 +139,7 @@ export default function ModelPricePage({ showTitle = false }: { showTitle?: bool
           ) : (
             <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)', xl: 'repeat(4, 1fr)' } }}>
               {rows.map((m) => (
-                <ModelCard key={m.id} model={m} group={group} ratio={ratio} unit={unit} onDetail={() => setDetail(m)} />
+                <ModelCard key={m.id} model={m} group={group} groupName={groups.find((g) => g.symbol === group)?.name} ratio={ratio} unit={unit} onDetail={() => setDetail(m)} />
               ))}
             </Box>
           )}
