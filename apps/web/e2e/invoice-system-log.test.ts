@@ -87,6 +87,19 @@ describe.skipIf(!chromiumAvailable)('monthly bills and system log in Chromium', 
     await noSidewaysScroll(phone);
   });
 
+  it('reads in Chinese on a phone', async () => {
+    const zh = await c.open({ width: 390, height: 844, lang: 'zh_CN' });
+    await signIn(zh, 'root', ROOT_PASSWORD);
+    await zh.goto('/panel/invoice/detail/2025-10-01');
+    await zh.getByText('2025-10 账单').waitFor();
+    expect(await zh.getByTestId('invoice-total-time').innerText()).toContain('1 分 23 秒');
+    await noSidewaysScroll(zh);
+    await zh.screenshot({ path: `${SHOTS}/invoice-detail-phone-zh.png`, fullPage: true });
+    await zh.goto('/panel/setting');
+    await zh.getByTestId('section-invoice').getByText('生成账单').waitFor();
+    await zh.getByTestId('section-invoice').screenshot({ path: `${SHOTS}/setting-invoice-tool-phone-zh.png` });
+  });
+
   it('keeps both screens from a common user: no menu items and a refused log route', async () => {
     await c.root.post('/api/user/', { username: 'billy', password: 'password123', display_name: 'Billy' });
     const user = await c.open({ lang: 'en_US' });
