@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config/env.js';
 import { createServer } from './bootstrap.js';
+import { trimHeapWhenIdle } from './common/idle-heap-trim.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -25,6 +26,7 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  trimHeapWhenIdle(app.server);
   ctx.log.info(`One Hub ${ctx.version} listening on http://localhost:${config.PORT} (${ctx.dialect})`);
 }
 
