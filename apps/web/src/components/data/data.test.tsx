@@ -7,7 +7,7 @@ import { TextField } from '@mui/material';
 import i18n from '../../lib/i18n';
 import { ApiError } from '../../lib/api';
 import { makeStore } from '../../store';
-import { ConfirmDialog, DataTable, FilterBar, JsonField, QuotaText, StatusChip, TimeText, usePagedList, type DataColumn } from '.';
+import { ConfirmDialog, DataTable, FilterBar, JsonField, QuotaText, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn, type PagedList } from '.';
 import { jsonError } from './JsonField';
 
 const toasts = vi.hoisted(() => [] as { message: string; variant?: string }[]);
@@ -170,6 +170,57 @@ describe('usePagedList', () => {
     localStorage.setItem('user_page_sizes', 'not json');
     expect(readPageSize('token')).toBe(10);
     expect(readPageSize('pricing', 20)).toBe(20);
+  });
+});
+
+describe('pagedTableProps', () => {
+  const fakeList = (over: Partial<PagedList<Row>> = {}): PagedList<Row> => ({
+    rows,
+    total: 25,
+    loading: false,
+    error: undefined,
+    page: 1,
+    size: 10,
+    order: '-id',
+    filters: {},
+    setPage: vi.fn(),
+    setSize: vi.fn(),
+    toggleOrder: vi.fn(),
+    setFilters: vi.fn(),
+    refresh: vi.fn(),
+    reload: vi.fn(),
+    ...over,
+  });
+
+  it('maps each list field to its DataTable prop', () => {
+    const list = fakeList();
+    expect(pagedTableProps(list)).toEqual({
+      rows,
+      loading: false,
+      error: undefined,
+      onRetry: list.refresh,
+      sort: { field: 'id', order: 'desc' },
+      onSort: list.toggleOrder,
+      pagination: { page: 1, pageSize: 10, total: 25, onPage: list.setPage, onPageSize: list.setSize },
+    });
+    expect(pagedTableProps(fakeList({ order: '' })).sort).toBeUndefined();
+  });
+
+  it('drives the table: page, sort and retry reach the list', () => {
+    const list = fakeList();
+    const { rerender } = render(<DataTable columns={columns} rowKey={(r) => r.id} {...pagedTableProps(list)} />);
+    expect(screen.getByText('11-20 of 25')).toBeTruthy();
+    expect(screen.getByText('ID').closest('th')!.getAttribute('aria-sort')).toBe('descending');
+    fireEvent.click(screen.getByRole('button', { name: /next page/i }));
+    expect(list.setPage).toHaveBeenCalledWith(2);
+    fireEvent.click(screen.getByText('ID'));
+    expect(list.toggleOrder).toHaveBeenCalledWith('id');
+
+    const failed = fakeList({ rows: [], error: new ApiError('x', 500, 'down') });
+    rerender(<DataTable columns={columns} rowKey={(r) => r.id} {...pagedTableProps(failed)} />);
+    fireEvent.click(within(screen.getByTestId('table-error')).getByRole('button', { name: 'Retry' }));
+    expect(failed.refresh).toHaveBeenCalledOnce();
+    expect(list.refresh).not.toHaveBeenCalled();
   });
 });
 

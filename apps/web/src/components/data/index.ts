@@ -1,5 +1,5 @@
 export { DataTable, type DataColumn, type DataTableProps } from './DataTable';
-export { usePagedList, type PagedQuery, type PagedListOptions } from './use-paged-list';
+export { usePagedList, pagedTableProps, type PagedList, type PagedQuery, type PagedListOptions } from './use-paged-list';
 export { PAGE_SIZES_KEY, PAGE_SIZE_OPTIONS, readPageSize, writePageSize, nextOrder, parseOrder } from './page-sizes';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';
 export { StatusChip, type ChipColor, type ChipVariant, type StatusChipProps } from './StatusChip';

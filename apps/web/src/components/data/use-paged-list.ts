@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { trimDeep } from '@one-hub/contract';
-import { nextOrder, readPageSize, writePageSize } from './page-sizes';
+import type { DataTableProps } from './DataTable';
+import { nextOrder, parseOrder, readPageSize, writePageSize } from './page-sizes';
 
 export interface PagedQuery<F> {
   /** 1-based, as the API expects. */
@@ -83,5 +84,22 @@ export function usePagedList<T, F extends object>(opts: PagedListOptions<T, F>) 
     setFilters,
     refresh,
     reload,
+  };
+}
+
+export type PagedList<T, F extends object = object> = ReturnType<typeof usePagedList<T, F>>;
+
+type PagedTableProps<T> = Pick<DataTableProps<T>, 'rows' | 'loading' | 'error' | 'onRetry' | 'sort' | 'onSort' | 'pagination'>;
+
+/** A paged list's rows, states, sort and pagination as `DataTable` props. */
+export function pagedTableProps<T, F extends object>(list: PagedList<T, F>): PagedTableProps<T> {
+  return {
+    rows: list.rows,
+    loading: list.loading,
+    error: list.error,
+    onRetry: list.refresh,
+    sort: parseOrder(list.order),
+    onSort: list.toggleOrder,
+    pagination: { page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize },
   };
 }

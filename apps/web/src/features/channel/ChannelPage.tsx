@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import type { Channel, Page } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { showError, showInfo, showSuccess } from '../../lib/toast';
-import { ConfirmDialog, DataTable, FilterBar, PageHeader, StatusChip, parseOrder, usePagedList, type DataColumn } from '../../components/data';
+import { ConfirmDialog, DataTable, FilterBar, PageHeader, StatusChip, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import BatchDialog from './BatchDialog';
 import ChannelActions from './ChannelActions';
 import ChannelDetail from './ChannelDetail';
@@ -173,16 +173,10 @@ export default function ChannelPage() {
         </FilterBar>
         <DataTable
           columns={columns}
-          rows={list.rows}
           rowKey={(c) => (isTagRow(c) ? `tag:${c.tag}` : c.id)}
-          loading={list.loading}
-          error={list.error}
-          onRetry={list.refresh}
           emptyText={t('empty')}
-          sort={parseOrder(list.order)}
-          onSort={list.toggleOrder}
-          pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
           renderExpanded={(c) => (isTagRow(c) ? <TagSubTable tag={c.tag} onChanged={list.reload} /> : <ChannelDetail channel={c} />)}
+          {...pagedTableProps(list)}
         />
       </Card>
       <ChannelDialog mode={dialog} onClose={() => setDialog(null)} onSaved={reload} />

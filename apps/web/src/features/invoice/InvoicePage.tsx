@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { InvoiceMonth, Page } from '@one-hub/contract';
 import { api } from '../../lib/api';
-import { DataTable, PageHeader, QuotaText, parseOrder, usePagedList, type DataColumn } from '../../components/data';
+import { DataTable, PageHeader, QuotaText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import { countText, monthOf } from './invoice-format';
 import { CountCell, DurationCell } from './InvoiceCells';
 
@@ -64,15 +64,9 @@ export default function InvoicePage() {
         </Stack>
         <DataTable
           columns={columns}
-          rows={list.rows}
           rowKey={(r) => r.date}
-          loading={list.loading}
-          error={list.error}
-          onRetry={list.refresh}
           emptyText={t('empty')}
-          sort={parseOrder(list.order)}
-          onSort={list.toggleOrder}
-          pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+          {...pagedTableProps(list)}
         />
       </Card>
     </Box>

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Card, Tab, Tabs, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { ROLE, type LogEntry } from '@one-hub/contract';
-import { DataTable, FilterBar, PageHeader, parseOrder, usePagedList } from '../../components/data';
+import { DataTable, FilterBar, PageHeader, pagedTableProps, usePagedList } from '../../components/data';
 import { api } from '../../lib/api';
 import { readJson, writeJson } from '../../lib/storage';
 import { useAppSelector } from '../../store';
@@ -76,15 +76,9 @@ export default function LogPage() {
         </FilterBar>
         <DataTable
           columns={columns}
-          rows={list.rows}
           rowKey={(l) => l.id}
-          loading={list.loading}
-          error={list.error}
-          onRetry={list.refresh}
-          sort={parseOrder(list.order)}
-          onSort={list.toggleOrder}
           renderExpanded={(l) => (l.type === 2 ? <QuotaDetail log={l} /> : <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>{l.content || '-'}</Typography>)}
-          pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+          {...pagedTableProps(list)}
         />
       </Card>
     </>

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { PAYMENT_TYPES, type Page, type PaymentGateway } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
-import { ConfirmDialog, DataTable, FilterBar, RowMenu, StatusChip, TimeText, parseOrder, usePagedList, type DataColumn } from '../../components/data';
+import { ConfirmDialog, DataTable, FilterBar, RowMenu, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import GatewayDialog from './GatewayDialog';
 
 interface Filters {
@@ -146,15 +146,9 @@ export default function GatewayTab() {
       </FilterBar>
       <DataTable
         columns={columns}
-        rows={list.rows}
         rowKey={(g) => g.id}
-        loading={list.loading}
-        error={list.error}
-        onRetry={list.refresh}
         emptyText={t('emptyGateways')}
-        sort={parseOrder(list.order)}
-        onSort={list.toggleOrder}
-        pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+        {...pagedTableProps(list)}
       />
       <GatewayDialog open={dialog !== null} id={dialog?.id} onClose={() => setDialog(null)} onSaved={list.reload} />
       <ConfirmDialog

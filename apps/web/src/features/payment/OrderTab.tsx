@@ -3,7 +3,7 @@ import { MenuItem, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { ORDER_STATUSES, type Order, type Page } from '@one-hub/contract';
 import { api } from '../../lib/api';
-import { CopyButton, DataTable, FilterBar, QuotaText, StatusChip, TimeText, parseOrder, usePagedList, type DataColumn } from '../../components/data';
+import { CopyButton, DataTable, FilterBar, QuotaText, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import { fromInputTime, toInputTime } from '../log/log-data';
 import { orderStatusColor } from './payment-data';
 
@@ -91,15 +91,9 @@ export default function OrderTab() {
       </FilterBar>
       <DataTable
         columns={columns}
-        rows={list.rows}
         rowKey={(o) => o.id}
-        loading={list.loading}
-        error={list.error}
-        onRetry={list.refresh}
         emptyText={t('emptyOrders')}
-        sort={parseOrder(list.order)}
-        onSort={list.toggleOrder}
-        pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+        {...pagedTableProps(list)}
       />
     </>
   );

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { REDEMPTION_STATUS, type Page, type Redemption } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
-import { ConfirmDialog, CopyButton, DataTable, PageHeader, QuotaText, RowMenu, StatusChip, TimeText, parseOrder, usePagedList, type DataColumn } from '../../components/data';
+import { ConfirmDialog, CopyButton, DataTable, PageHeader, QuotaText, RowMenu, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import RedemptionDialog from './RedemptionDialog';
 
 interface Filters {
@@ -119,15 +119,9 @@ export default function RedemptionPage() {
         </Stack>
         <DataTable
           columns={columns}
-          rows={list.rows}
           rowKey={(r) => r.id}
-          loading={list.loading}
-          error={list.error}
-          onRetry={list.refresh}
           emptyText={t('empty')}
-          sort={parseOrder(list.order)}
-          onSort={list.toggleOrder}
-          pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+          {...pagedTableProps(list)}
         />
       </Card>
       <RedemptionDialog open={dialog !== null} id={dialog?.id} onClose={() => setDialog(null)} onSaved={list.reload} />

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ROLE, TASK_STATUSES, type AsyncTask, type Page } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { useAppSelector } from '../../store';
-import { ClippedText, DataTable, FilterBar, PageHeader, StatusChip, TimeText, parseOrder, usePagedList, type DataColumn } from '../../components/data';
+import { ClippedText, DataTable, FilterBar, PageHeader, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import { fromInputTime, toInputTime } from '../log/log-data';
 import { durationSeconds } from '../midjourney/mj-data';
 import { taskStatusColor } from './task-data';
@@ -96,15 +96,9 @@ export default function TaskPage() {
         </FilterBar>
         <DataTable
           columns={columns}
-          rows={list.rows}
           rowKey={(x) => x.id}
-          loading={list.loading}
-          error={list.error}
-          onRetry={list.refresh}
           emptyText={t('empty')}
-          sort={parseOrder(list.order)}
-          onSort={list.toggleOrder}
-          pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+          {...pagedTableProps(list)}
         />
       </Card>
       <TaskDetail task={detail} onClose={() => setDetail(null)} />

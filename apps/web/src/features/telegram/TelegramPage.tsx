@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import type { Page, TelegramMenu, TelegramStatus } from '@one-hub/contract';
 import { api, apiWithMessage } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
-import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, parseOrder, usePagedList, type DataColumn } from '../../components/data';
+import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import TelegramDialog from './TelegramDialog';
 
 interface Filters {
@@ -123,15 +123,9 @@ export default function TelegramPage() {
         </Stack>
         <DataTable
           columns={columns}
-          rows={list.rows}
           rowKey={(m) => m.id}
-          loading={list.loading}
-          error={list.error}
-          onRetry={list.refresh}
           emptyText={t('empty')}
-          sort={parseOrder(list.order)}
-          onSort={list.toggleOrder}
-          pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+          {...pagedTableProps(list)}
         />
       </Card>
       <TelegramDialog open={dialog !== null} id={dialog?.id} onClose={() => setDialog(null)} onSaved={list.reload} />

@@ -10,7 +10,7 @@ import { api } from '../../lib/api';
 import { copyText, showError, showSuccess } from '../../lib/toast';
 import { useAppSelector } from '../../store';
 import { isAdminUser } from '../../store/account';
-import { ConfirmDialog, DataTable, PageHeader, QuotaText, StatusChip, TimeText, parseOrder, usePagedList, type DataColumn } from '../../components/data';
+import { ConfirmDialog, DataTable, PageHeader, QuotaText, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import TokenActions from './TokenActions';
 import TokenDialog from './TokenDialog';
 import { groupColor } from './use-token-lookups';
@@ -159,15 +159,9 @@ export default function TokenPage() {
         </Stack>
         <DataTable
           columns={columns}
-          rows={list.rows}
           rowKey={(tk) => tk.id}
-          loading={list.loading}
-          error={list.error}
-          onRetry={list.refresh}
           emptyText={t('empty')}
-          sort={parseOrder(list.order)}
-          onSort={list.toggleOrder}
-          pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+          {...pagedTableProps(list)}
         />
       </Card>
       <TokenDialog open={dialog !== null} id={dialog?.id} admin={inAdmin} onClose={() => setDialog(null)} onSaved={list.reload} />

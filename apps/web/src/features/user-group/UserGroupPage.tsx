@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { Page, UserGroup } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
-import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, parseOrder, usePagedList, type DataColumn } from '../../components/data';
+import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import UserGroupDialog from './UserGroupDialog';
 
 const fetchGroups = (q: { page: number; size: number; order?: string }) => api<Page<UserGroup>>('/api/user_group/', { query: { page: q.page, size: q.size, order: q.order } });
@@ -94,15 +94,9 @@ export default function UserGroupPage() {
         </Stack>
         <DataTable
           columns={columns}
-          rows={list.rows}
           rowKey={(g) => g.id}
-          loading={list.loading}
-          error={list.error}
-          onRetry={list.refresh}
           emptyText={t('empty')}
-          sort={parseOrder(list.order)}
-          onSort={list.toggleOrder}
-          pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+          {...pagedTableProps(list)}
         />
       </Card>
       <UserGroupDialog open={dialog !== null} id={dialog?.id} onClose={() => setDialog(null)} onSaved={list.reload} />

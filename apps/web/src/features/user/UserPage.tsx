@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { ROLE, USER_STATUS, type Page, type User } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
-import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, TimeText, parseOrder, usePagedList, type DataColumn } from '../../components/data';
+import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import { Bindings, RoleChip, Unknown, UserStats } from './user-cells';
 import UserDialog from './UserDialog';
 import QuotaDialog from './QuotaDialog';
@@ -127,15 +127,9 @@ export default function UserPage() {
         </Stack>
         <DataTable
           columns={columns}
-          rows={list.rows}
           rowKey={(u) => u.id}
-          loading={list.loading}
-          error={list.error}
-          onRetry={list.refresh}
           emptyText={t('empty')}
-          sort={parseOrder(list.order)}
-          onSort={list.toggleOrder}
-          pagination={{ page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize }}
+          {...pagedTableProps(list)}
         />
       </Card>
       <UserDialog open={dialog !== null} id={dialog?.id} onClose={() => setDialog(null)} onSaved={list.reload} />
