@@ -37,6 +37,12 @@ function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   return line ? Math.round(Number(line.replace(/\D+/g, '')) / 1024) : NaN;
 }
 
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'one-hub-bench-'));
   const upstream = await start(join(here, 'fake-upstream.ts'), {}, /http:\/\/127\.0\.0\.1:\d+/);
@@ -65,13 +71,15 @@ async function main() {
 
     const prompt = Array.from({ length: 1000 }, (_, i) => `word${i % 97}`).join(' '); // ≈1000 tokens
     const rows: string[] = [];
-    const header = 'mode     conc  direct rps  gateway rps  ratio   direct p50/p99 ms   gateway p50/p99 ms   added p50 ms';
+    const header = 'mode     conc  direct rps  gateway rps  ratio   direct p50/p99 ms   gateway p50/p99 ms   added p50 ms  gw CPU µs/req';
     for (const stream of MODES) {
       for (const concurrency of CONCURRENCY) {
         const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: prompt }], stream, ...(stream ? { stream_options: { include_usage: true } } : {}) });
         const common = { path: '/v1/chat/completions', body, concurrency, seconds: SECONDS };
         const direct: LoadResult = await runLoad({ ...common, origin: fakeUrl, headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' } });
+        const cpuBefore = cpuSeconds(gateway.child.pid!);
         const viaGw: LoadResult = await runLoad({ ...common, origin: gw, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } });
+        const cpuPerRequest = ((cpuSeconds(gateway.child.pid!) - cpuBefore) / viaGw.requests) * 1e6;
         const line = [
           (stream ? 'stream' : 'json').padEnd(8),
           String(concurrency).padStart(4),
@@ -81,6 +89,7 @@ async function main() {
           `${direct.p50.toFixed(2)}/${direct.p99.toFixed(2)}`.padStart(20),
           `${viaGw.p50.toFixed(2)}/${viaGw.p99.toFixed(2)}`.padStart(21),
           (viaGw.p50 - direct.p50).toFixed(2).padStart(14),
+          cpuPerRequest.toFixed(0).padStart(11),
           viaGw.errors ? `  (${viaGw.errors} errors)` : '',
         ].join(' ');
         rows.push(line);

@@ -2,12 +2,13 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config/env.js';
 import { createServer } from './bootstrap.js';
-import { trimHeapWhenIdle } from './common/idle-heap-trim.js';
+import { boundHeapGrowth, trimHeapWhenIdle } from './common/heap.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 async function main() {
   const config = loadConfig();
+  boundHeapGrowth(config.HEAP_GROWTH_PERCENT);
   const webDist = config.WEB_DIST ?? resolve(here, '../../web/dist');
   const server = await createServer(config, { webDist });
   const { app, ctx } = server;

@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   /** HTTP Basic credentials of GET /api/metrics; without both the route answers 404. */
   METRICS_USER: z.string().default(''),
   METRICS_PASSWORD: z.string().default(''),
+  /** How far (%) V8's old generation may grow past its live size before a full collection; 0 = V8's default. */
+  HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(20),
   /** Monthly bills: generate last month's bill daily and show the bill screen. */
   USER_INVOICE_MONTH: boolFlag,
 });

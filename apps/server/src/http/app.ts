@@ -13,6 +13,11 @@ import { registerMetrics } from './metrics.js';
 
 const RELAY_PREFIXES = ['/v1', '/claude', '/gemini', '/v1beta', '/mj', '/suno', '/kling', '/recraftAI'];
 
+/** Request ids: this process's start time and a random tag, then a counter (unique across nodes and restarts). */
+const idPrefix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+let idCounter = 0;
+const nextRequestId = () => `${idPrefix}${(++idCounter).toString(36)}`;
+
 export interface BuildAppOptions {
   sessionSecret: string;
   /** Folder of the built console; omitted in tests that need no web. */
@@ -26,18 +31,20 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     bodyLimit: 64 * 1024 * 1024,
     trustProxy: ctx.config.TRUST_PROXY,
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`,
+    genReqId: nextRequestId,
     routerOptions: { ignoreTrailingSlash: true },
   });
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('X-Oneapi-Request-Id', req.id);
+    done(null, payload);
   });
 
   registerMetrics(app, ctx);
-  await registerSession(app, opts.sessionSecret);
 
   await app.register(
     async (scope) => {
+      // Only the console reads the session cookie; the relay authenticates by key and skips its hooks.
+      await registerSession(scope, opts.sessionSecret);
       scope.setErrorHandler(consoleErrorHandler);
       await registerConsoleRoutes(scope, ctx);
     },

@@ -32,8 +32,12 @@ export function metricsOf(ctx: AppContext): Metrics {
   return m;
 }
 
+/** Metrics are recorded only when they can be read: without credentials `/api/metrics` is always a 404. */
+const enabled = (ctx: AppContext) => Boolean(ctx.config.METRICS_USER && ctx.config.METRICS_PASSWORD);
+
 /** One upstream attempt on a channel: `type` is success or error. */
 export function countProviderRequest(ctx: AppContext, channel: { id: number; type: number }, model: string, type: 'success' | 'error'): void {
+  if (!enabled(ctx)) return;
   metricsOf(ctx).providers.inc({ channel_type: String(channel.type), channel_id: String(channel.id), model, type });
 }
 
@@ -45,7 +49,6 @@ function sameText(a: string, b: string): boolean {
 
 function authorized(ctx: AppContext, req: FastifyRequest): boolean {
   const { METRICS_USER: user, METRICS_PASSWORD: password } = ctx.config;
-  if (!user || !password) return false;
   const header = req.headers.authorization ?? '';
   if (!header.startsWith('Basic ')) return false;
   const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
@@ -57,16 +60,22 @@ function authorized(ctx: AppContext, req: FastifyRequest): boolean {
  * Request counters for every route (measured when the response finishes, so streamed
  * and hijacked answers count too), unexpected-error counts, and `GET /api/metrics`
  * behind HTTP Basic auth: without configured credentials or with wrong ones it is an empty 404.
+ * A server without credentials records nothing (no per-request hooks at all).
  */
 export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
+  if (!enabled(ctx)) {
+    app.get('/api/metrics', async (_req, reply) => reply.status(404).send(''));
+    return;
+  }
   const m = metricsOf(ctx);
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     const started = process.hrtime.bigint();
     reply.raw.once('finish', () => {
       const labels = { method: req.method, path: req.routeOptions.url ?? 'unmatched', code: String(reply.raw.statusCode) };
       m.requests.inc(labels);
       m.duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     });
+    done();
   });
   app.addHook('onError', async (req, _reply, error) => {
     if (error instanceof HubError || ((error as { statusCode?: number }).statusCode ?? 500) < 500) return;

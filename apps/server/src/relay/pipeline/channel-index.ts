@@ -16,10 +16,14 @@ export interface IndexedChannel {
   disabledStream: Set<string>;
 }
 
+const MAX_CACHED_TIERS = 10_000;
+
 export class ChannelIndex {
   private readonly exact = new Map<string, Map<string, IndexedChannel[]>>();
   private readonly wildcards = new Map<string, Array<{ prefix: string; channels: IndexedChannel[] }>>();
   readonly byId = new Map<number, IndexedChannel>();
+  /** tiers() per group and model, computed once per index (the index never changes; a new one replaces it). */
+  private readonly tierCache = new Map<string, IndexedChannel[][]>();
 
   constructor(rows: ChannelRow[]) {
     for (const row of rows) {
@@ -53,6 +57,17 @@ export class ChannelIndex {
 
   /** Every channel of the group serving the model, highest priority tier first. */
   tiers(group: string, model: string): IndexedChannel[][] {
+    const key = `${group}\n${model}`;
+    let tiers = this.tierCache.get(key);
+    if (tiers) return tiers;
+    tiers = this.computeTiers(group, model);
+    // Callers may name any model: the cache is bounded, not a memory leak.
+    if (this.tierCache.size >= MAX_CACHED_TIERS) this.tierCache.clear();
+    this.tierCache.set(key, tiers);
+    return tiers;
+  }
+
+  private computeTiers(group: string, model: string): IndexedChannel[][] {
     const found = new Set<IndexedChannel>(this.exact.get(group)?.get(model) ?? []);
     for (const w of this.wildcards.get(group) ?? []) if (model.startsWith(w.prefix)) w.channels.forEach((c) => found.add(c));
     const byPriority = new Map<number, IndexedChannel[]>();

@@ -9,17 +9,58 @@ interface Chunk {
   usage?: unknown;
 }
 
+/** A chunk that carries a usage object (`"usage":null` does not count). */
+const HAS_USAGE = /"usage"\s*:\s*\{/;
+/** Unparsed chunks kept at most this long before their text is extracted. */
+const MAX_DEFERRED_CHARS = 1 << 20;
+
 /**
  * OpenAI chat/completions stream: frames pass through byte for byte; usage is
  * tapped; a usage-only chunk the caller did not ask for is held back.
+ * Content chunks are parsed only if their text is needed (upstream reported no
+ * usage): most streams do report it, so most chunks are never parsed at all.
+ * The text serves token counting only, so its pieces need not keep stream order.
  */
 export function createOpenAIStreamMapper(opts: { forwardUsage: boolean }): StreamMapper {
   let usage: Usage | null = null;
   const parts: string[] = [];
   let responsesApi = false;
+  let first = true;
+  let deferred: string[] = [];
+  let deferredChars = 0;
+
+  const collect = (chunk: Chunk) => {
+    for (const choice of chunk.choices ?? []) {
+      const d = choice.delta;
+      if (typeof d?.content === 'string') parts.push(d.content);
+      if (typeof d?.reasoning_content === 'string') parts.push(d.reasoning_content);
+      for (const call of d?.tool_calls ?? []) if (typeof call.function?.arguments === 'string') parts.push(call.function.arguments);
+      if (typeof choice.text === 'string') parts.push(choice.text);
+    }
+  };
+  const drain = () => {
+    for (const data of deferred) {
+      try {
+        collect(JSON.parse(data) as Chunk);
+      } catch {
+        // not JSON: passed through, no text to count
+      }
+    }
+    deferred = [];
+    deferredChars = 0;
+  };
+
   return {
     onEvent(data) {
       if (data === '[DONE]') return [];
+      // The first event tells a Responses API stream (response.created) from a chat stream.
+      if (!first && !responsesApi && !HAS_USAGE.test(data)) {
+        deferred.push(data);
+        deferredChars += data.length;
+        if (deferredChars > MAX_DEFERRED_CHARS) drain();
+        return [data];
+      }
+      first = false;
       let chunk: Chunk;
       try {
         chunk = JSON.parse(data) as Chunk;
@@ -36,18 +77,15 @@ export function createOpenAIStreamMapper(opts: { forwardUsage: boolean }): Strea
       }
       const seen = readOpenAIUsage(chunk.usage);
       if (seen && (seen.promptTokens || seen.completionTokens)) usage = seen;
-      for (const choice of chunk.choices ?? []) {
-        const d = choice.delta;
-        if (typeof d?.content === 'string') parts.push(d.content);
-        if (typeof d?.reasoning_content === 'string') parts.push(d.reasoning_content);
-        for (const call of d?.tool_calls ?? []) if (typeof call.function?.arguments === 'string') parts.push(call.function.arguments);
-        if (typeof choice.text === 'string') parts.push(choice.text);
-      }
+      collect(chunk);
       const usageOnly = chunk.usage != null && (!chunk.choices || chunk.choices.length === 0);
       return usageOnly && !opts.forwardUsage ? [] : [data];
     },
     usage: () => usage,
-    text: () => parts.join(''),
+    text: () => {
+      drain();
+      return parts.join('');
+    },
     // Chat streams end with [DONE]; Responses API streams end with response.completed alone.
     finish: () => (responsesApi ? [] : ['[DONE]']),
   };

@@ -2,6 +2,17 @@ import type { Server } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
+/**
+ * Lets V8's old generation grow only `percent` % beyond what survived the last full
+ * collection before it collects again (V8 reads the flag at each sizing decision). Under a
+ * burst the default growth lets garbage pile up to two or three times the live heap; a tight
+ * bound keeps resident memory near the live size for a few more, mostly concurrent, collections.
+ * 0 keeps V8's own heuristics.
+ */
+export function boundHeapGrowth(percent: number): void {
+  if (percent > 0) setFlagsFromString(`--heap-growing-percent=${Math.round(percent)}`);
+}
+
 /** V8's full collection, exposed at run time (no command-line flag needed). */
 function exposedGc(): () => void {
   setFlagsFromString('--expose-gc');

@@ -1,7 +1,27 @@
+import { execFileSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { trimHeapWhenIdle } from './idle-heap-trim.js';
+import { trimHeapWhenIdle } from './heap.js';
+
+/** Largest old space of a child that churns promoted garbage over a live set, with the given bound. */
+function churnOldSpace(percent: number): number {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/heap-churn.mjs', import.meta.url))], {
+    env: { ...process.env, PERCENT: String(percent), HEAP_MODULE: fileURLToPath(new URL('./heap.ts', import.meta.url)) },
+    encoding: 'utf8',
+  });
+  return (JSON.parse(out) as { max: number }).max;
+}
+
+describe('boundHeapGrowth', () => {
+  it('keeps the old generation near its live size under churn', () => {
+    const unbounded = churnOldSpace(0);
+    const bounded = churnOldSpace(20);
+    // Measured: about 245 MB with V8's default growth, 120 MB bounded at 20 %.
+    expect(bounded).toBeLessThan(unbounded * 0.7);
+  });
+});
 
 describe('trimHeapWhenIdle', () => {
   afterEach(() => vi.useRealTimers());
