@@ -14,6 +14,8 @@ interface Statements {
   token: BetterSqlite3.Statement;
   user: BetterSqlite3.Statement;
   undoToken: BetterSqlite3.Statement;
+  /** The batch as one transaction, wrapped once per connection. */
+  batch: (holds: HoldRequest[], now: number) => ReserveResult[];
 }
 
 const statements = new WeakMap<BetterSqlite3.Database, Statements>();
@@ -27,6 +29,7 @@ function prepared(raw: BetterSqlite3.Database): Statements {
       ),
       user: raw.prepare('UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?'),
       undoToken: raw.prepare('UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota - ? WHERE id = ?'),
+      batch: raw.transaction((holds: HoldRequest[], now: number) => holds.map((h) => holdOne(s!, h, now))),
     };
     statements.set(raw, s);
   }
@@ -46,9 +49,7 @@ function holdOne(s: Statements, h: HoldRequest, now: number): ReserveResult {
 
 /** Holds several requests in one SQLite transaction (one commit), each hold all-or-nothing. */
 export function holdBatchSync(raw: BetterSqlite3.Database, holds: HoldRequest[]): ReserveResult[] {
-  const s = prepared(raw);
-  const now = nowSeconds();
-  return raw.transaction(() => holds.map((h) => holdOne(s, h, now)))();
+  return prepared(raw).batch(holds, nowSeconds());
 }
 
 interface Queued extends HoldRequest {

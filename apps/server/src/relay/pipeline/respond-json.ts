@@ -78,8 +78,21 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
     usage = { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: await countText(p.model, text) };
   }
   settle(state, p, hold, { usage, estimated, requestId: reply.request.id, ip: reply.request.ip });
-  if (answerStarts(reply)) reply.raw.end(bytes); // a heartbeat already sent the 200
-  else reply.status(res.statusCode).header('content-type', contentType).send(bytes);
+  sendBytes(reply, res.statusCode, contentType, bytes);
+}
+
+/**
+ * Writes a complete answer straight to the socket (the reply's send pipeline has nothing
+ * to add to bytes that are already final); after a heartbeat only the body is left to send.
+ */
+function sendBytes(reply: FastifyReply, status: number, contentType: string, bytes: Buffer | string): void {
+  if (answerStarts(reply)) {
+    reply.raw.end(bytes);
+    return;
+  }
+  reply.hijack();
+  reply.raw.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(bytes), 'x-oneapi-request-id': reply.request.id });
+  reply.raw.end(bytes);
 }
 
 /** A converted answer: the channel's dialect → hub → the door's shape, billed on the normalised usage. */
@@ -102,6 +115,5 @@ async function respondConverted(state: RelayState, p: Prepared, hold: Hold, json
   const body = hubToDoorResponse(p.endpoint, converted.hub, normal!, p.body as Record<string, unknown>);
   if (p.endpoint === 'responses') chainResponse(state, p, (body as { id?: unknown }).id);
   if (p.endpoint === 'responses') await rememberResponse(state.ctx, p.caller.user.id, p.body as Record<string, unknown>, p.history, body as Parameters<typeof rememberResponse>[4]);
-  if (answerStarts(reply)) reply.raw.end(JSON.stringify(body));
-  else reply.status(200).header('content-type', 'application/json').send(JSON.stringify(body));
+  sendBytes(reply, 200, 'application/json', JSON.stringify(body));
 }
