@@ -27,7 +27,11 @@ function jsonObject(text: string | null, what: string): Record<string, string> {
 
 /** Applies the channel's model mapping; `+name` bills the requested model (relay.md §3.7). */
 export function mapModel(mappingText: string | null, requested: string): { upstream: string; billed: string } {
-  const mapped = jsonObject(mappingText, 'model_mapping')[requested];
+  return mapWith(jsonObject(mappingText, 'model_mapping'), requested);
+}
+
+function mapWith(mapping: Record<string, string>, requested: string): { upstream: string; billed: string } {
+  const mapped = mapping[requested];
   if (typeof mapped !== 'string' || !mapped) return { upstream: requested, billed: requested };
   if (mapped.startsWith('+')) return { upstream: mapped.slice(1), billed: requested };
   return { upstream: mapped, billed: mapped };
@@ -43,12 +47,48 @@ function pluginOf(text: string | null): Record<string, Record<string, unknown>> 
   }
 }
 
+/** A channel row's JSON settings, parsed once per row (index rows live until the next rebuild); read-only. */
+interface RowSettings {
+  texts: [string | null, string | null, string | null];
+  mapping: () => Record<string, string>;
+  headers: () => Record<string, string>;
+  plugin: Record<string, Record<string, unknown>>;
+}
+const settingsByRow = new WeakMap<ChannelRow, RowSettings>();
+
+/** A parsed object, or a function that throws the same fresh error on every call when the text is invalid. */
+function once(text: string | null, what: string): () => Record<string, string> {
+  try {
+    const value = jsonObject(text, what);
+    return () => value;
+  } catch (error) {
+    const message = (error as HubError).message;
+    return () => {
+      throw new HubError(503, message, { code: 'channel_misconfigured', retryable: true });
+    };
+  }
+}
+
+function settingsOf(row: ChannelRow): RowSettings {
+  const cached = settingsByRow.get(row);
+  if (cached && cached.texts[0] === row.model_mapping && cached.texts[1] === row.model_headers && cached.texts[2] === row.plugin) return cached;
+  const settings: RowSettings = {
+    texts: [row.model_mapping, row.model_headers, row.plugin],
+    mapping: once(row.model_mapping, 'model_mapping'),
+    headers: once(row.model_headers, 'model_headers'),
+    plugin: pluginOf(row.plugin),
+  };
+  settingsByRow.set(row, settings);
+  return settings;
+}
+
 /** Resolves adapter, base URL, headers and model names for one attempt on a channel. */
 export function routeTo(row: ChannelRow, requestedModel: string): RoutedChannel {
   const family = adapterFor(row.type);
   if (!family) throw new HubError(503, 'channel not implemented', { code: 'channel_not_implemented', retryable: true });
-  const { upstream, billed } = mapModel(row.model_mapping, requestedModel);
-  const plugin = pluginOf(row.plugin);
+  const settings = settingsOf(row);
+  const { upstream, billed } = mapWith(settings.mapping(), requestedModel);
+  const plugin = settings.plugin;
   const adapter = family.forModel?.(upstream) ?? family.forPlugin?.(plugin) ?? family;
   const baseUrl = (row.base_url || defaultBaseUrl(row.type)).replace(/\/+$/, '');
   if (!baseUrl && !adapter.regionalHost) throw new HubError(503, 'channel has no base URL', { code: 'channel_misconfigured', retryable: true });
@@ -58,7 +98,7 @@ export function routeTo(row: ChannelRow, requestedModel: string): RoutedChannel 
     adapter,
     upstreamModel: upstream,
     billedModel: billed,
-    target: { id: row.id, type: row.type, key, baseUrl, other: row.other ?? '', headers: jsonObject(row.model_headers, 'model_headers'), plugin },
+    target: { id: row.id, type: row.type, key, baseUrl, other: row.other ?? '', headers: settings.headers(), plugin },
   };
 }
 
