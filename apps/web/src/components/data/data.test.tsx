@@ -7,7 +7,7 @@ import { TextField } from '@mui/material';
 import i18n from '../../lib/i18n';
 import { ApiError } from '../../lib/api';
 import { makeStore } from '../../store';
-import { ConfirmDialog, DataTable, FilterBar, JsonField, QuotaText, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn, type PagedList } from '.';
+import { ConfirmDialog, DataTable, FilterBar, JsonField, QuotaText, RefreshButton, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn, type PagedList } from '.';
 import { jsonError } from './JsonField';
 
 const toasts = vi.hoisted(() => [] as { message: string; variant?: string }[]);
@@ -225,6 +225,13 @@ describe('pagedTableProps', () => {
 });
 
 describe('small pieces', () => {
+  it('RefreshButton is named by its label and reloads on click', () => {
+    const onClick = vi.fn();
+    render(<RefreshButton label="Reload" onClick={onClick} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    expect(onClick).toHaveBeenCalledOnce();
+  });
+
   it('ConfirmDialog asks "execute {title}?" and confirms', () => {
     const onConfirm = vi.fn();
     const onClose = vi.fn();

@@ -11,3 +11,4 @@ export { JsonField, jsonError, type JsonFieldProps } from './JsonField';
 export { PageHeader } from './PageHeader';
 export { RowMenu, type RowMenuItem } from './RowMenu';
 export { ClippedText } from './ClippedText';
+export { RefreshButton } from './RefreshButton';

@@ -1,11 +1,10 @@
-import { Box, Button, Card, IconButton, Stack, Tooltip, Typography } from '@mui/material';
-import Refresh from '@mui/icons-material/Refresh';
+import { Box, Button, Card, Stack, Typography } from '@mui/material';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { InvoiceMonth, Page } from '@one-hub/contract';
 import { api } from '../../lib/api';
-import { DataTable, PageHeader, QuotaText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
+import { DataTable, PageHeader, QuotaText, pagedTableProps, usePagedList, RefreshButton, type DataColumn } from '../../components/data';
 import { countText, monthOf } from './invoice-format';
 import { CountCell, DurationCell } from './InvoiceCells';
 
@@ -56,11 +55,7 @@ export default function InvoicePage() {
           <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
             {t('hint')}
           </Typography>
-          <Tooltip title={t('refresh')}>
-            <IconButton onClick={list.refresh} aria-label={t('refresh')}>
-              <Refresh />
-            </IconButton>
-          </Tooltip>
+          <RefreshButton label={t('refresh')} onClick={list.refresh} />
         </Stack>
         <DataTable
           columns={columns}

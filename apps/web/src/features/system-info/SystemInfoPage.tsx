@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Card, FormControlLabel, IconButton, InputAdornment, LinearProgress, MenuItem, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
-import Refresh from '@mui/icons-material/Refresh';
+import { Alert, Box, Button, Card, FormControlLabel, InputAdornment, LinearProgress, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
 import Search from '@mui/icons-material/Search';
 import ClearAll from '@mui/icons-material/ClearAll';
 import { useQuery } from '@tanstack/react-query';
@@ -8,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { formatTimestampMs, type SystemLogEntry } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { describeError } from '../../lib/error-handler';
-import { PageHeader, StatusChip } from '../../components/data';
+import { PageHeader, StatusChip, RefreshButton } from '../../components/data';
 import { DEFAULT_MAX_ENTRIES, DEFAULT_REFRESH, MAX_ENTRIES_LIMIT, REFRESH_SECONDS, entryCount, levelColor, visibleEntries } from './system-log';
 
 const fetchLog = (count: number) => api<SystemLogEntry[]>('/api/system_info/log', { method: 'POST', json: { count } });
@@ -103,11 +102,7 @@ export default function SystemInfoPage() {
             sx={{ flex: { xs: '1 1 100%', md: '1 1 200px' }, minWidth: 0, order: { xs: 1, md: 0 } }}
           />
           <Stack direction="row" sx={{ gap: 1, alignItems: 'center', ml: { md: 'auto' } }}>
-            <Tooltip title={t('refresh')}>
-              <IconButton onClick={() => void log.refetch()} aria-label={t('refresh')}>
-                <Refresh />
-              </IconButton>
-            </Tooltip>
+            <RefreshButton label={t('refresh')} onClick={() => void log.refetch()} />
             <Button variant="outlined" startIcon={<ClearAll />} onClick={clear} disabled={!entries.length} data-testid="log-clear">
               {t('clear')}
             </Button>

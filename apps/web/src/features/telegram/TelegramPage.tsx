@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Card, IconButton, InputAdornment, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, InputAdornment, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import Add from '@mui/icons-material/Add';
-import Refresh from '@mui/icons-material/Refresh';
 import Search from '@mui/icons-material/Search';
 import Sync from '@mui/icons-material/Sync';
 import EditOutlined from '@mui/icons-material/EditOutlined';
@@ -11,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { Page, TelegramMenu, TelegramStatus } from '@one-hub/contract';
 import { api, apiWithMessage } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
-import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
+import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, pagedTableProps, usePagedList, RefreshButton, type DataColumn } from '../../components/data';
 import TelegramDialog from './TelegramDialog';
 
 interface Filters {
@@ -115,11 +114,7 @@ export default function TelegramPage() {
             slotProps={{ input: { startAdornment: <InputAdornment position="start"><Search fontSize="small" /></InputAdornment> }, htmlInput: { 'data-testid': 'telegram-keyword', 'aria-label': t('searchPlaceholder') } }}
             sx={{ width: { xs: '100%', sm: 320 } }}
           />
-          <Tooltip title={t('refresh')}>
-            <IconButton onClick={() => (list.refresh(), void status.refetch())} aria-label={t('refresh')}>
-              <Refresh />
-            </IconButton>
-          </Tooltip>
+          <RefreshButton label={t('refresh')} onClick={() => (list.refresh(), void status.refetch())} />
         </Stack>
         <DataTable
           columns={columns}

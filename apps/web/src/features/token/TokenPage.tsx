@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Alert, Box, Button, Card, Collapse, IconButton, InputAdornment, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, Collapse, InputAdornment, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
 import Add from '@mui/icons-material/Add';
-import Refresh from '@mui/icons-material/Refresh';
 import Search from '@mui/icons-material/Search';
 import ManageSearch from '@mui/icons-material/ManageSearch';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +9,7 @@ import { api } from '../../lib/api';
 import { copyText, showError, showSuccess } from '../../lib/toast';
 import { useAppSelector } from '../../store';
 import { isAdminUser } from '../../store/account';
-import { ConfirmDialog, DataTable, PageHeader, QuotaText, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
+import { ConfirmDialog, DataTable, PageHeader, QuotaText, StatusChip, TimeText, pagedTableProps, usePagedList, RefreshButton, type DataColumn } from '../../components/data';
 import TokenActions from './TokenActions';
 import TokenDialog from './TokenDialog';
 import { groupColor } from './use-token-lookups';
@@ -151,11 +150,7 @@ export default function TokenPage() {
             sx={{ maxWidth: 420 }}
           />
           <Box sx={{ flex: 1 }} />
-          <Tooltip title={t('refresh')}>
-            <IconButton onClick={list.refresh} aria-label={t('refresh')}>
-              <Refresh />
-            </IconButton>
-          </Tooltip>
+          <RefreshButton label={t('refresh')} onClick={list.refresh} />
         </Stack>
         <DataTable
           columns={columns}

@@ -1,14 +1,13 @@
 import { useState } from 'react';
-import { Box, Button, Card, IconButton, Stack, Switch, Tooltip } from '@mui/material';
+import { Box, Button, Card, Stack, Switch } from '@mui/material';
 import Add from '@mui/icons-material/Add';
-import Refresh from '@mui/icons-material/Refresh';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Page, UserGroup } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
-import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
+import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, pagedTableProps, usePagedList, RefreshButton, type DataColumn } from '../../components/data';
 import UserGroupDialog from './UserGroupDialog';
 
 const fetchGroups = (q: { page: number; size: number; order?: string }) => api<Page<UserGroup>>('/api/user_group/', { query: { page: q.page, size: q.size, order: q.order } });
@@ -86,11 +85,7 @@ export default function UserGroupPage() {
       />
       <Card>
         <Stack direction="row" sx={{ p: 1, justifyContent: 'flex-end' }}>
-          <Tooltip title={t('refresh')}>
-            <IconButton onClick={list.refresh} aria-label={t('refresh')}>
-              <Refresh />
-            </IconButton>
-          </Tooltip>
+          <RefreshButton label={t('refresh')} onClick={list.refresh} />
         </Stack>
         <DataTable
           columns={columns}

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Box, Button, Card, IconButton, InputAdornment, Stack, Switch, TextField, Tooltip } from '@mui/material';
+import { Box, Button, Card, InputAdornment, Stack, Switch, TextField, Tooltip } from '@mui/material';
 import Add from '@mui/icons-material/Add';
-import Refresh from '@mui/icons-material/Refresh';
 import Search from '@mui/icons-material/Search';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
@@ -13,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { ROLE, USER_STATUS, type Page, type User } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
-import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
+import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, TimeText, pagedTableProps, usePagedList, RefreshButton, type DataColumn } from '../../components/data';
 import { Bindings, RoleChip, Unknown, UserStats } from './user-cells';
 import UserDialog from './UserDialog';
 import QuotaDialog from './QuotaDialog';
@@ -119,11 +118,7 @@ export default function UserPage() {
             sx={{ maxWidth: 420 }}
           />
           <Box sx={{ flex: 1 }} />
-          <Tooltip title={t('refresh')}>
-            <IconButton onClick={list.refresh} aria-label={t('refresh')}>
-              <Refresh />
-            </IconButton>
-          </Tooltip>
+          <RefreshButton label={t('refresh')} onClick={list.refresh} />
         </Stack>
         <DataTable
           columns={columns}
