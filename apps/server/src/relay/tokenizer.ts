@@ -5,7 +5,7 @@
  *   otherwise), loaded lazily, used only when upstream reports no usage.
  */
 import type { countTokens as CountFn } from 'gpt-tokenizer/encoding/o200k_base';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { imageTokens } from './image-tokens.js';
 
 type Encoders = { o200k: typeof CountFn; cl100k: typeof CountFn };
@@ -39,7 +39,7 @@ export async function countText(model: string, text: string, approximate = false
   const enc = encoders ?? (await loadTokenizer());
   const o200k = usesO200k(model);
   if (text.length < CACHE_FROM_CHARS) return o200k ? enc.o200k(text) : enc.cl100k(text);
-  const key = `${o200k ? 'o' : 'c'}${createHash('sha1').update(text).digest('base64')}`;
+  const key = `${o200k ? 'o' : 'c'}${hash('sha1', text, 'base64')}`;
   const hit = counted.get(key);
   if (hit !== undefined) return hit;
   const n = o200k ? enc.o200k(text) : enc.cl100k(text);

@@ -26,11 +26,7 @@ function jsonObject(text: string | null, what: string): Record<string, string> {
 }
 
 /** Applies the channel's model mapping; `+name` bills the requested model (relay.md §3.7). */
-export function mapModel(mappingText: string | null, requested: string): { upstream: string; billed: string } {
-  return mapWith(jsonObject(mappingText, 'model_mapping'), requested);
-}
-
-function mapWith(mapping: Record<string, string>, requested: string): { upstream: string; billed: string } {
+function mapModel(mapping: Record<string, string>, requested: string): { upstream: string; billed: string } {
   const mapped = mapping[requested];
   if (typeof mapped !== 'string' || !mapped) return { upstream: requested, billed: requested };
   if (mapped.startsWith('+')) return { upstream: mapped.slice(1), billed: requested };
@@ -56,16 +52,13 @@ interface RowSettings {
 }
 const settingsByRow = new WeakMap<ChannelRow, RowSettings>();
 
-/** A parsed object, or a function that throws the same fresh error on every call when the text is invalid. */
+/** The parsed object, kept; invalid text is parsed again on each call, so every attempt gets its own error. */
 function once(text: string | null, what: string): () => Record<string, string> {
   try {
     const value = jsonObject(text, what);
     return () => value;
-  } catch (error) {
-    const message = (error as HubError).message;
-    return () => {
-      throw new HubError(503, message, { code: 'channel_misconfigured', retryable: true });
-    };
+  } catch {
+    return () => jsonObject(text, what);
   }
 }
 
@@ -87,7 +80,7 @@ export function routeTo(row: ChannelRow, requestedModel: string): RoutedChannel 
   const family = adapterFor(row.type);
   if (!family) throw new HubError(503, 'channel not implemented', { code: 'channel_not_implemented', retryable: true });
   const settings = settingsOf(row);
-  const { upstream, billed } = mapWith(settings.mapping(), requestedModel);
+  const { upstream, billed } = mapModel(settings.mapping(), requestedModel);
   const plugin = settings.plugin;
   const adapter = family.forModel?.(upstream) ?? family.forPlugin?.(plugin) ?? family;
   const baseUrl = (row.base_url || defaultBaseUrl(row.type)).replace(/\/+$/, '');
