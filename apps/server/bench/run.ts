@@ -1,6 +1,6 @@
 // `npm run bench`: gateway overhead against a fake upstream, on this machine, loopback only.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,8 @@ function start(script: string, env: Record<string, string>, readyText: RegExp, n
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
+    // BENCH_GATEWAY_LOG=file keeps the processes' output (e.g. with BENCH_NODE_FLAGS=--trace-gc).
+    if (process.env.BENCH_GATEWAY_LOG) child.stdout!.pipe(createWriteStream(process.env.BENCH_GATEWAY_LOG, { flags: 'a' }));
     child.stdout!.on('data', (d) => {
       out += String(d);
       const match = readyText.exec(out);

@@ -37,11 +37,11 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
   const state = relayState(ctx);
   // Multipart (audio, image edits) passes through untouched as bytes.
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
-  // JSON bodies keep their original text so an unchanged body is forwarded without re-serialising.
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 64 * 1024 * 1024 }, (req, text, done) => {
+  // JSON bodies keep their original bytes so an unchanged body is forwarded without re-serialising.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (req, bytes, done) => {
     try {
-      const parsed = JSON.parse(text as string);
-      if (parsed && typeof parsed === 'object') rawBodies.set(parsed, text as string);
+      const parsed = JSON.parse((bytes as Buffer).toString('utf8'));
+      if (parsed && typeof parsed === 'object') rawBodies.set(parsed, bytes as Buffer);
       done(null, parsed);
     } catch (error) {
       done(new HubError(400, `invalid JSON body: ${(error as Error).message}`, { code: 'invalid_json' }), undefined);

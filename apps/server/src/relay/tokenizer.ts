@@ -26,7 +26,11 @@ function usesO200k(model: string): boolean {
 }
 
 const BYTES_TO_TOKENS = 0.38;
-const approx = (text: string) => Math.ceil(Buffer.byteLength(text) * BYTES_TO_TOKENS);
+/** The quick estimate for a text of `bytes` UTF-8 bytes. */
+export const estimateBytes = (bytes: number) => Math.ceil(bytes * BYTES_TO_TOKENS);
+const approx = (text: string) => estimateBytes(Buffer.byteLength(text));
+/** The quick estimate of texts joined by newlines, without joining them. */
+const approxParts = (parts: string[]) => estimateBytes(parts.reduce((bytes, part) => bytes + Buffer.byteLength(part), Math.max(0, parts.length - 1)));
 
 /** Counts of long texts seen recently (agents resend the same history each turn), by encoder and digest. */
 const counted = new Map<string, number>();
@@ -79,8 +83,8 @@ function contentText(content: unknown, model?: string): { text: string; imageTok
 }
 
 /** Chat messages as one text plus fixed overhead: +3 per message, +1 per name, +3 overall (relay.md §4.4). */
-function chatParts(messages: unknown, tools?: unknown, model?: string): { text: string; parts: string[]; overhead: number } {
-  if (!Array.isArray(messages)) return { text: '', parts: [], overhead: 0 };
+function chatParts(messages: unknown, tools?: unknown, model?: string): { parts: string[]; overhead: number } {
+  if (!Array.isArray(messages)) return { parts: [], overhead: 0 };
   let overhead = 3;
   const texts: string[] = [];
   for (const m of messages as ChatMessage[]) {
@@ -96,18 +100,18 @@ function chatParts(messages: unknown, tools?: unknown, model?: string): { text: 
     if (m?.tool_calls) texts.push(JSON.stringify(m.tool_calls));
   }
   if (tools) texts.push(JSON.stringify(tools));
-  return { text: texts.join('\n'), parts: texts, overhead };
+  return { parts: texts, overhead };
 }
 
 export function estimateChat(messages: unknown, tools?: unknown): number {
-  const { text, overhead } = chatParts(messages, tools);
-  return overhead + approx(text);
+  const { parts, overhead } = chatParts(messages, tools);
+  return overhead + approxParts(parts);
 }
 
 /** Counted part by part, so long parts a caller sends again (an agent's history) come from the cache. */
 export async function countChat(model: string, messages: unknown, tools?: unknown, approximate = false): Promise<number> {
-  const { text, parts, overhead } = chatParts(messages, tools, model);
-  if (approximate) return overhead + approx(text);
+  const { parts, overhead } = chatParts(messages, tools, model);
+  if (approximate) return overhead + approxParts(parts);
   let total = overhead;
   for (const part of parts) total += await countText(model, part);
   return total;
@@ -117,7 +121,10 @@ export async function countChat(model: string, messages: unknown, tools?: unknow
 function inputText(input: unknown, model?: string): { text: string; overhead: number } {
   if (typeof input === 'string') return { text: input, overhead: 0 };
   if (Array.isArray(input) && input.every((x) => typeof x === 'string')) return { text: input.join('\n'), overhead: 0 };
-  if (Array.isArray(input)) return chatParts(input, undefined, model);
+  if (Array.isArray(input)) {
+    const { parts, overhead } = chatParts(input, undefined, model);
+    return { text: parts.join('\n'), overhead };
+  }
   return { text: input == null ? '' : JSON.stringify(input), overhead: 0 };
 }
 

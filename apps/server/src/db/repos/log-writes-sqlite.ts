@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { NewLog } from './logs.js';
+import type { LogsTable } from '../schema.js';
 import type { StatRow } from './log-writes.js';
 
 const SUMS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
@@ -15,20 +16,46 @@ function statement(raw: BetterSqlite3.Database, key: string, text: () => string)
   return s;
 }
 
-const quote = (column: string) => `"${column.replace(/"/g, '""')}"`;
+/** Every column a log row may carry, with what the table gives an absent one (0, '' or NULL, as migration 0001 declares). */
+const LOG_DEFAULTS: { [K in Exclude<keyof LogsTable, 'id'>]-?: number | string | null } = {
+  user_id: 0,
+  created_at: 0,
+  type: 0,
+  content: null,
+  username: '',
+  token_name: '',
+  token_id: 0,
+  model_name: '',
+  quota: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+  reasoning_tokens: 0,
+  channel_id: 0,
+  request_time: 0,
+  is_stream: 0,
+  source_ip: '',
+  group: '',
+  request_id: '',
+  estimated: 0,
+  metadata: null,
+};
+const LOG_COLUMNS = Object.keys(LOG_DEFAULTS) as Array<keyof typeof LOG_DEFAULTS>;
 
 /**
  * Log rows and the daily roll-up in one synchronous SQLite transaction with
  * cached single-row statements: a 200-row multi-VALUES insert re-prepared on
- * every flush costs far more than the rows themselves.
+ * every flush costs far more than the rows themselves. Every row binds all
+ * columns (absent ones their defaults), so one statement serves every row shape.
  */
 export function writeLogsAndStatsSync(raw: BetterSqlite3.Database, logs: NewLog[], stats: StatRow[]): void {
   raw.transaction(() => {
+    const insert = statement(raw, 'logs', () => `INSERT INTO logs (${LOG_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`);
+    const values: unknown[] = new Array(LOG_COLUMNS.length);
     for (const row of logs) {
-      const columns = Object.keys(row).filter((c) => (row as Record<string, unknown>)[c] !== undefined);
-      const signature = columns.join(',');
-      const insert = statement(raw, `log:${signature}`, () => `INSERT INTO logs (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
-      insert.run(...columns.map((c) => (row as Record<string, unknown>)[c]));
+      for (let i = 0; i < LOG_COLUMNS.length; i++) values[i] = row[LOG_COLUMNS[i]] ?? LOG_DEFAULTS[LOG_COLUMNS[i]];
+      insert.run(values);
     }
     const upsert = statement(
       raw,

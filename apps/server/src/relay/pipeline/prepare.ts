@@ -3,7 +3,7 @@ import { HubError } from '../../common/errors.js';
 import type { Endpoint } from '../providers/types.js';
 import type { RelayState } from './relay-state.js';
 import { authenticate, checkModelAllowed, type Caller } from './caller.js';
-import { countChat, countInput, estimateChat, estimateInput } from '../tokenizer.js';
+import { countChat, countInput, estimateBytes, estimateChat, estimateInput } from '../tokenizer.js';
 import { imageVirtualTokens } from './image-cost.js';
 import type { HubRequest } from '../formats/index.js';
 import { doorToHub } from '../bridge/request.js';
@@ -90,7 +90,8 @@ async function promptSize(endpoint: Endpoint, body: Record<string, unknown>, c: 
     case 'messages':
     case 'generateContent':
       // The quick estimate sizes the hold from the text received; the exact count converts first.
-      return c === quick ? estimateInput(rawBodies.get(body) ?? JSON.stringify(body)) : 0;
+      if (c !== quick) return 0;
+      return estimateBytes(rawBodies.get(body)?.length ?? Buffer.byteLength(JSON.stringify(body)));
     case 'responses':
       return (await c.input(body.input)) + (typeof body.instructions === 'string' ? await c.input(body.instructions) : 0);
     case 'completions':

@@ -1,2 +1,2 @@
-/** Original request text by parsed body object; entries vanish with the request. */
-export const rawBodies = new WeakMap<object, string>();
+/** Original request bytes by parsed body object; entries vanish with the request. */
+export const rawBodies = new WeakMap<object, Buffer>();

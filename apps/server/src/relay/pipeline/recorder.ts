@@ -15,9 +15,17 @@ export interface Settlement {
 }
 
 /**
- * Settles holds and writes log rows, counters and the daily roll-up in
- * batches off the request path; flushed every BATCH_FLUSH_MS and on shutdown.
- * A hold is always settled exactly once by its caller; here it only waits.
+ * Rows queued before a flush is brought forward. Under load a batch then leaves within
+ * tens of milliseconds, so queued rows die young instead of being promoted to V8's old
+ * generation (where each costs a share of a full collection); one commit per batch stays.
+ */
+export const LOG_BATCH_ROWS = 256;
+
+/**
+ * Settles holds and writes log rows, counters and the daily roll-up in batches
+ * off the request path; flushed every BATCH_FLUSH_MS, whenever LOG_BATCH_ROWS
+ * rows are waiting, and on shutdown. A hold is always settled exactly once by
+ * its caller; here it only waits.
  */
 export class Recorder {
   private users = new Map<number, UserDelta>();
@@ -27,6 +35,7 @@ export class Recorder {
   private stats = new Map<string, StatRow>();
   private timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
+  private flushSoon = false;
 
   constructor(private readonly ctx: AppContext) {
     this.timer = setInterval(() => void this.flush(), ctx.config.BATCH_FLUSH_MS);
@@ -47,7 +56,13 @@ export class Recorder {
   }
 
   log(row: NewLog): void {
-    this.logs.push(row);
+    if (this.logs.push(row) >= LOG_BATCH_ROWS && !this.flushSoon) {
+      this.flushSoon = true;
+      setImmediate(() => {
+        this.flushSoon = false;
+        void this.flush();
+      });
+    }
     if (row.type !== 2) return;
     const date = new Date(row.created_at * 1000).toISOString().slice(0, 10);
     const key = `${date}|${row.user_id}|${row.channel_id}|${row.model_name}`;
