@@ -14,36 +14,53 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** Closed-loop load: `concurrency` workers each send back-to-back requests for `seconds`. */
-export async function runLoad(opts: {
+export interface Target {
   origin: string;
   path: string;
   headers: Record<string, string>;
   body: string;
-  concurrency: number;
-  seconds: number;
-}): Promise<LoadResult> {
-  const pool = new Pool(opts.origin, { connections: opts.concurrency, pipelining: 1, keepAliveTimeout: 30_000 });
-  const latencies: number[] = [];
-  let errors = 0;
-  const started = performance.now();
-  const deadline = started + opts.seconds * 1000;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      try {
-        const res = await pool.request({ method: 'POST', path: opts.path, headers: opts.headers, body: opts.body });
-        for await (const _ of res.body) void _; // read the whole answer, streamed or not
-        if (res.statusCode !== 200) errors++;
-        else latencies.push(performance.now() - t0);
-      } catch {
-        errors++;
+}
+
+/** One target under closed-loop load: `concurrency` workers send back-to-back requests over kept-alive connections. */
+export class Loader {
+  private readonly pool: Pool;
+  private readonly latencies: number[] = [];
+  private errors = 0;
+  private busySeconds = 0;
+
+  constructor(
+    private readonly target: Target,
+    private readonly concurrency: number,
+  ) {
+    this.pool = new Pool(target.origin, { connections: concurrency, pipelining: 1, keepAliveTimeout: 30_000 });
+  }
+
+  /** Loads the target for `seconds`; results add up over calls. */
+  async run(seconds: number): Promise<void> {
+    const started = performance.now();
+    const deadline = started + seconds * 1000;
+    const { path, headers, body } = this.target;
+    const worker = async () => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        try {
+          const res = await this.pool.request({ method: 'POST', path, headers, body });
+          for await (const _ of res.body) void _; // read the whole answer, streamed or not
+          if (res.statusCode !== 200) this.errors++;
+          else this.latencies.push(performance.now() - t0);
+        } catch {
+          this.errors++;
+        }
       }
-    }
-  };
-  await Promise.all(Array.from({ length: opts.concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, errors, seconds, rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+    };
+    await Promise.all(Array.from({ length: this.concurrency }, worker));
+    this.busySeconds += (performance.now() - started) / 1000;
+  }
+
+  async close(): Promise<LoadResult> {
+    await this.pool.close();
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    const seconds = this.busySeconds;
+    return { requests: sorted.length, errors: this.errors, seconds, rps: sorted.length / seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  }
 }

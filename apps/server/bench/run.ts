@@ -4,10 +4,13 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runLoad, type LoadResult } from './load.js';
+import { Loader } from './load.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+// Direct and gateway load alternate in slices this long, so a host whose speed drifts from
+// second to second (a shared machine) slows both sides alike instead of skewing the ratio.
+const SLICE_SECONDS = 0.5;
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,50,200').split(',').map(Number);
 // BENCH_MODES=json or =stream runs one mode only (handy with BENCH_PROFILE).
 const MODES = (process.env.BENCH_MODES ?? 'json,stream').split(',').map((m) => m.trim() === 'stream');
@@ -77,11 +80,19 @@ async function main() {
     for (const stream of MODES) {
       for (const concurrency of CONCURRENCY) {
         const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: prompt }], stream, ...(stream ? { stream_options: { include_usage: true } } : {}) });
-        const common = { path: '/v1/chat/completions', body, concurrency, seconds: SECONDS };
-        const direct: LoadResult = await runLoad({ ...common, origin: fakeUrl, headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' } });
-        const cpuBefore = cpuSeconds(gateway.child.pid!);
-        const viaGw: LoadResult = await runLoad({ ...common, origin: gw, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } });
-        const cpuPerRequest = ((cpuSeconds(gateway.child.pid!) - cpuBefore) / viaGw.requests) * 1e6;
+        const path = '/v1/chat/completions';
+        const toFake = new Loader({ origin: fakeUrl, path, body, headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' } }, concurrency);
+        const toGateway = new Loader({ origin: gw, path, body, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } }, concurrency);
+        let gatewayCpu = 0;
+        for (let slice = 0; slice < Math.max(1, Math.round(SECONDS / SLICE_SECONDS)); slice++) {
+          await toFake.run(SLICE_SECONDS);
+          const cpuBefore = cpuSeconds(gateway.child.pid!);
+          await toGateway.run(SLICE_SECONDS);
+          gatewayCpu += cpuSeconds(gateway.child.pid!) - cpuBefore;
+        }
+        const direct = await toFake.close();
+        const viaGw = await toGateway.close();
+        const cpuPerRequest = (gatewayCpu / viaGw.requests) * 1e6;
         const line = [
           (stream ? 'stream' : 'json').padEnd(8),
           String(concurrency).padStart(4),
