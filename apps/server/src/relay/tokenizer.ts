@@ -82,7 +82,7 @@ function contentText(content: unknown, model?: string): { text: string; imageTok
   return { text, imageTokens: images };
 }
 
-/** Chat messages as one text plus fixed overhead: +3 per message, +1 per name, +3 overall (relay.md §4.4). */
+/** Chat messages as text parts (one text when joined by newlines) plus fixed overhead: +3 per message, +1 per name, +3 overall (relay.md §4.4). */
 function chatParts(messages: unknown, tools?: unknown, model?: string): { parts: string[]; overhead: number } {
   if (!Array.isArray(messages)) return { parts: [], overhead: 0 };
   let overhead = 3;

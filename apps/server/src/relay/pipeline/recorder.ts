@@ -15,9 +15,9 @@ export interface Settlement {
 }
 
 /**
- * Rows queued before a flush is brought forward. Under load a batch then leaves within
- * tens of milliseconds, so queued rows die young instead of being promoted to V8's old
- * generation (where each costs a share of a full collection); one commit per batch stays.
+ * Rows queued before a flush is brought forward. A log row costs SQLite ≈8 µs with its
+ * indexes, and the batch is written synchronously: at 8 000 requests/s a whole interval's
+ * rows would stall every request for ≈60 ms, a batch of this size for ≈2 ms.
  */
 export const LOG_BATCH_ROWS = 256;
 
