@@ -29,7 +29,7 @@ export class Loader {
   private busySeconds = 0;
 
   constructor(
-    private readonly target: Target,
+    readonly target: Target,
     private readonly concurrency: number,
   ) {
     this.pool = new Pool(target.origin, { connections: concurrency, pipelining: 1, keepAliveTimeout: 30_000 });

@@ -11,6 +11,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 // Direct and gateway load alternate in slices this long, so a host whose speed drifts from
 // second to second (a shared machine) slows both sides alike instead of skewing the ratio.
 const SLICE_SECONDS = 0.5;
+// Each side first serves this long unmeasured, so the figures are the steady state and not
+// the JIT compiling the request path (on 2 cores its compiler thread competes for the CPU).
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,50,200').split(',').map(Number);
 // BENCH_MODES=json or =stream runs one mode only (handy with BENCH_PROFILE).
 const MODES = (process.env.BENCH_MODES ?? 'json,stream').split(',').map((m) => m.trim() === 'stream');
@@ -83,6 +86,11 @@ async function main() {
         const path = '/v1/chat/completions';
         const toFake = new Loader({ origin: fakeUrl, path, body, headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' } }, concurrency);
         const toGateway = new Loader({ origin: gw, path, body, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } }, concurrency);
+        for (const target of [toFake, toGateway].map((l) => l.target)) {
+          const warmup = new Loader(target, concurrency);
+          await warmup.run(WARMUP_SECONDS);
+          await warmup.close();
+        }
         let gatewayCpu = 0;
         for (let slice = 0; slice < Math.max(1, Math.round(SECONDS / SLICE_SECONDS)); slice++) {
           await toFake.run(SLICE_SECONDS);

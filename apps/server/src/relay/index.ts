@@ -6,7 +6,7 @@ import type { Endpoint } from './providers/types.js';
 import { handleRelay } from './pipeline/handle.js';
 import { describeModel, listModels } from './pipeline/models.js';
 import { relayState } from './state.js';
-import { rawBodies } from './pipeline/raw-body.js';
+import { rawBodies, readBody } from './pipeline/raw-body.js';
 import { registerClaudeDoor, anthropicModelList } from './doors/claude.js';
 import { registerGeminiDoor } from './doors/gemini.js';
 import { anthropicErrorBody, googleErrorBody } from './doors/errors.js';
@@ -27,6 +27,8 @@ function errorHandler(shape: ErrorShape) {
   };
 }
 
+const RELAY_BODY_LIMIT = 64 * 1024 * 1024;
+
 const POST_ENDPOINTS: Endpoint[] = [
   'chat/completions', 'completions', 'embeddings', 'moderations', 'images/generations', 'images/edits',
   'images/variations', 'audio/speech', 'audio/transcriptions', 'audio/translations', 'rerank', 'responses',
@@ -36,17 +38,20 @@ const POST_ENDPOINTS: Endpoint[] = [
 export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const state = relayState(ctx);
   // Multipart (audio, image edits) passes through untouched as bytes.
-  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: RELAY_BODY_LIMIT }, (_req, body, done) => done(null, body));
   // JSON bodies keep their original bytes so an unchanged body is forwarded without re-serialising.
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (req, bytes, done) => {
-    try {
-      const parsed = JSON.parse((bytes as Buffer).toString('utf8'));
-      if (parsed && typeof parsed === 'object') rawBodies.set(parsed, bytes as Buffer);
-      done(null, parsed);
-    } catch (error) {
-      done(new HubError(400, `invalid JSON body: ${(error as Error).message}`, { code: 'invalid_json' }), undefined);
-    }
-  });
+  app.addContentTypeParser('application/json', (_req, payload, done) =>
+    readBody(payload, RELAY_BODY_LIMIT, (error, bytes) => {
+      if (error) return done(error, undefined);
+      try {
+        const parsed = JSON.parse(bytes!.toString('utf8'));
+        if (parsed && typeof parsed === 'object') rawBodies.set(parsed, bytes!);
+        done(null, parsed);
+      } catch (error) {
+        done(new HubError(400, `invalid JSON body: ${(error as Error).message}`, { code: 'invalid_json' }), undefined);
+      }
+    }),
+  );
   app.setErrorHandler(errorHandler(openAIShape));
 
   // Claude Code asks for models with anthropic-version set: answer in Anthropic's shape.

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
@@ -103,6 +104,26 @@ describe.each(testDialects())('OpenAI relay on %s', (dialect) => {
     const raw = await fetch(`${f.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: key, 'content-type': 'application/json' }, body: '{bad' });
     expect(raw.status).toBe(400);
     expect((await raw.json()).error.message).toMatch(/JSON/);
+    // A body in several chunks arrives whole; one declared over the 64 MB limit is refused unread.
+    const parts = ['{"model":"test-model",', '"messages":[{"role":"user",', '"content":"chunked"}]}'];
+    const chunked = await fetch(`${f.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: key, 'content-type': 'application/json' },
+      body: new ReadableStream({ start: (c) => { for (const part of parts) c.enqueue(new TextEncoder().encode(part)); c.close(); } }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(200);
+    expect(f.fake.received.at(-1)!.body.messages).toEqual([{ role: 'user', content: 'chunked' }]);
+    const huge = await new Promise<number>((resolve, reject) => {
+      const req = request(`${f.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: key, 'content-type': 'application/json', 'content-length': String(65 * 1024 * 1024) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+        req.destroy();
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(huge).toBe(413);
   });
 
   it('lists only the models the token may use', async () => {

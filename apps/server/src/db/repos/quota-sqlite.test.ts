@@ -37,6 +37,27 @@ describe('holdBatchSync', () => {
     expect(db.balances()).toEqual({ token: { remain_quota: 100, used_quota: 0 }, user: 5 });
   });
 
+  it('takes one key\'s holds together when their sum fits, with one update per balance', () => {
+    const db = freshDb(1000, 1000);
+    const changes = () => (db.raw.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+    const before = changes();
+    expect(holdBatchSync(db.raw, Array.from({ length: 15 }, () => hold(10)))).toEqual(Array(15).fill('ok'));
+    expect(changes() - before).toBe(2); // the token row and the user row, once each
+    expect(db.balances()).toEqual({ token: { remain_quota: 850, used_quota: 150 }, user: 850 });
+  });
+
+  it('holds two tokens of one user as if one after another when the user runs short', () => {
+    const db = freshDb(1000, 45);
+    db.raw.prepare('INSERT INTO tokens VALUES (2, 1000, 0, 0)').run();
+    const other = (amount: number): HoldRequest => ({ tokenId: 2, userId: 7, unlimited: false, amount });
+    const results = holdBatchSync(db.raw, [hold(10), other(10), hold(10), other(10), hold(10)]);
+    // Token 1's three holds (30) fit together; token 2's two (20) do not fit the 15 left, one of them does.
+    expect(results).toEqual(['ok', 'ok', 'ok', 'user', 'ok']);
+    expect(db.balances().user).toBe(5);
+    expect(db.balances().token).toEqual({ remain_quota: 970, used_quota: 30 });
+    expect(db.raw.prepare('SELECT remain_quota, used_quota FROM tokens WHERE id = 2').get()).toEqual({ remain_quota: 990, used_quota: 10 });
+  });
+
   it('leaves an unlimited token untouched', () => {
     const db = freshDb(0, 50);
     expect(holdBatchSync(db.raw, [hold(20, true), hold(20, true), hold(20, true)])).toEqual(['ok', 'ok', 'user']);

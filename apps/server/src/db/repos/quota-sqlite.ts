@@ -29,7 +29,7 @@ function prepared(raw: BetterSqlite3.Database): Statements {
       ),
       user: raw.prepare('UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?'),
       undoToken: raw.prepare('UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota - ? WHERE id = ?'),
-      batch: raw.transaction((holds: HoldRequest[], now: number) => holds.map((h) => holdOne(s!, h, now))),
+      batch: raw.transaction((holds: HoldRequest[], now: number) => holdAll(s!, holds, now)),
     };
     statements.set(raw, s);
   }
@@ -45,6 +45,35 @@ function holdOne(s: Statements, h: HoldRequest, now: number): ReserveResult {
   if (s.user.run(h.amount, h.userId, h.amount).changes === 1) return 'ok';
   if (!h.unlimited) s.undoToken.run(h.amount, h.amount, h.tokenId);
   return 'user';
+}
+
+/**
+ * A batch's holds, those of one token and user taken together first: one busy key's
+ * concurrent requests cost one update instead of one each. When the sum does not fit,
+ * that group's holds go one by one, so the outcome is what holding them in turn gives
+ * (every prefix of a fitting sum fits too).
+ */
+function holdAll(s: Statements, holds: HoldRequest[], now: number): ReserveResult[] {
+  if (holds.length === 1) return [holdOne(s, holds[0], now)];
+  const groups = new Map<string, number[]>();
+  holds.forEach((h, i) => {
+    const key = `${h.tokenId}:${h.userId}:${h.unlimited}`;
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  });
+  const results = new Array<ReserveResult>(holds.length);
+  for (const group of groups.values()) {
+    if (group.length > 1) {
+      const amount = group.reduce((sum, i) => sum + holds[i].amount, 0);
+      if (holdOne(s, { ...holds[group[0]], amount }, now) === 'ok') {
+        for (const i of group) results[i] = 'ok';
+        continue;
+      }
+    }
+    for (const i of group) results[i] = holdOne(s, holds[i], now);
+  }
+  return results;
 }
 
 /** Holds several requests in one SQLite transaction (one commit), each hold all-or-nothing. */

@@ -64,7 +64,7 @@ export class Recorder {
       });
     }
     if (row.type !== 2) return;
-    const date = new Date(row.created_at * 1000).toISOString().slice(0, 10);
+    const date = this.dateOf(row.created_at);
     const key = `${date}|${row.user_id}|${row.channel_id}|${row.model_name}`;
     const s = this.stats.get(key) ?? {
       date,
@@ -83,6 +83,18 @@ export class Recorder {
     s.completion_tokens += row.completion_tokens ?? 0;
     s.request_time += row.request_time ?? 0;
     this.stats.set(key, s);
+  }
+
+  private lastSecond = -1;
+  private lastDate = '';
+
+  /** The UTC day of a timestamp; rows come in time order, so one second's answer serves them all. */
+  private dateOf(seconds: number): string {
+    if (seconds !== this.lastSecond) {
+      this.lastSecond = seconds;
+      this.lastDate = new Date(seconds * 1000).toISOString().slice(0, 10);
+    }
+    return this.lastDate;
   }
 
   /** Writes everything queued so far; concurrent calls run one after another. */

@@ -61,26 +61,31 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
     request_id: outcome.requestId,
     estimated: outcome.estimated ? 1 : 0,
     content: outcome.note ?? '',
-    metadata: JSON.stringify({
-      door: doorOf(p.endpoint),
-      usage_source: outcome.estimated ? 'estimated' : 'reported',
-      ...(hold.plan.converted ? { converted_to: hold.route.adapter.dialect } : {}),
-      group_name: p.group,
-      group_ratio: p.groupRatio,
-      price_type: hold.price.type,
-      input_ratio: hold.price.input,
-      output_ratio: hold.price.output,
-      reserved: hold.reserved,
-      ...(outcome.firstResponseMs !== undefined ? { first_response: outcome.firstResponseMs } : {}),
-      ...(u.cachedTokens ? { cached_tokens: u.cachedTokens } : {}),
-      ...(u.cacheReadTokens ? { cached_read_tokens: u.cacheReadTokens } : {}),
-      ...(u.cacheWriteTokens ? { cached_write_tokens: u.cacheWriteTokens } : {}),
-      ...(u.cacheWrite1hTokens ? { cached_write_1h_tokens: u.cacheWrite1hTokens } : {}),
-      ...(u.reasoningTokens ? { reasoning_tokens: u.reasoningTokens } : {}),
-      ...(hold.route.upstreamModel !== hold.route.billedModel ? { upstream_model: hold.route.upstreamModel } : {}),
-    }),
+    metadata: JSON.stringify(logMetadata(p, hold, outcome)),
   });
   return quota;
+}
+
+/** The log row's metadata: how the request was billed. Optional keys appear only when they apply. */
+function logMetadata(p: Prepared, hold: Hold, outcome: Outcome): Record<string, unknown> {
+  const u = outcome.usage;
+  const meta: Record<string, unknown> = { door: doorOf(p.endpoint), usage_source: outcome.estimated ? 'estimated' : 'reported' };
+  // Assigned one by one rather than spread from temporary objects: this runs once per request.
+  if (hold.plan.converted) meta.converted_to = hold.route.adapter.dialect;
+  meta.group_name = p.group;
+  meta.group_ratio = p.groupRatio;
+  meta.price_type = hold.price.type;
+  meta.input_ratio = hold.price.input;
+  meta.output_ratio = hold.price.output;
+  meta.reserved = hold.reserved;
+  if (outcome.firstResponseMs !== undefined) meta.first_response = outcome.firstResponseMs;
+  if (u.cachedTokens) meta.cached_tokens = u.cachedTokens;
+  if (u.cacheReadTokens) meta.cached_read_tokens = u.cacheReadTokens;
+  if (u.cacheWriteTokens) meta.cached_write_tokens = u.cacheWriteTokens;
+  if (u.cacheWrite1hTokens) meta.cached_write_1h_tokens = u.cacheWrite1hTokens;
+  if (u.reasoningTokens) meta.reasoning_tokens = u.reasoningTokens;
+  if (hold.route.upstreamModel !== hold.route.billedModel) meta.upstream_model = hold.route.upstreamModel;
+  return meta;
 }
 
 /** A failed attempt returns its whole hold; nothing is counted. */
