@@ -15,10 +15,13 @@ export function readBody(payload: IncomingMessage, limit: number, done: (error: 
   if (declared > limit) return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   const chunks: Buffer[] = [];
   let received = 0;
-  const finish = (error?: Error | null) => {
+  const detach = () => {
     payload.removeListener('data', onData);
     payload.removeListener('end', finish);
     payload.removeListener('error', finish);
+  };
+  const finish = (error?: Error | null) => {
+    detach();
     if (error) {
       const status = (error as { statusCode?: unknown }).statusCode;
       if (!(typeof status === 'number' && status >= 400)) Object.assign(error, { statusCode: 400 });
@@ -31,9 +34,7 @@ export function readBody(payload: IncomingMessage, limit: number, done: (error: 
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     received += bytes.length;
     if (received > limit) {
-      payload.removeListener('data', onData);
-      payload.removeListener('end', finish);
-      payload.removeListener('error', finish);
+      detach();
       return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
     }
     chunks.push(bytes);

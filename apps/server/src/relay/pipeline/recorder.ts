@@ -36,6 +36,8 @@ export class Recorder {
   private timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
   private flushSoon = false;
+  private lastSecond = -1;
+  private lastDate = '';
 
   constructor(private readonly ctx: AppContext) {
     this.timer = setInterval(() => void this.flush(), ctx.config.BATCH_FLUSH_MS);
@@ -84,9 +86,6 @@ export class Recorder {
     s.request_time += row.request_time ?? 0;
     this.stats.set(key, s);
   }
-
-  private lastSecond = -1;
-  private lastDate = '';
 
   /** The UTC day of a timestamp; rows come in time order, so one second's answer serves them all. */
   private dateOf(seconds: number): string {
