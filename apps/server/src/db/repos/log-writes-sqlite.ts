@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { NewLog } from './logs.js';
 import type { LogsTable } from '../schema.js';
 import type { StatRow } from './log-writes.js';
+import type { UserDelta } from './quota.js';
 
 const SUMS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
 const KEYS = ['date', 'user_id', 'channel_id', 'model_name'] as const;
@@ -17,7 +18,7 @@ function statement(raw: BetterSqlite3.Database, key: string, text: () => string)
 }
 
 /** Every column a log row may carry, with what the table gives an absent one (0, '' or NULL, as migration 0001 declares). */
-const LOG_DEFAULTS: { [K in Exclude<keyof LogsTable, 'id'>]-?: number | string | null } = {
+export const LOG_DEFAULTS: { [K in Exclude<keyof LogsTable, 'id'>]-?: number | string | null } = {
   user_id: 0,
   created_at: 0,
   type: 0,
@@ -41,29 +42,95 @@ const LOG_DEFAULTS: { [K in Exclude<keyof LogsTable, 'id'>]-?: number | string |
   estimated: 0,
   metadata: null,
 };
-const LOG_COLUMNS = Object.keys(LOG_DEFAULTS) as Array<keyof typeof LOG_DEFAULTS>;
+export const LOG_COLUMNS = Object.keys(LOG_DEFAULTS) as Array<keyof typeof LOG_DEFAULTS>;
+
+/** A row's values in LOG_COLUMNS order, absent ones their defaults; plain property reads (a keyed loop over the names is megamorphic). */
+export function logValues(r: NewLog, v: unknown[]): void {
+  v[0] = r.user_id ?? 0;
+  v[1] = r.created_at ?? 0;
+  v[2] = r.type ?? 0;
+  v[3] = r.content ?? null;
+  v[4] = r.username ?? '';
+  v[5] = r.token_name ?? '';
+  v[6] = r.token_id ?? 0;
+  v[7] = r.model_name ?? '';
+  v[8] = r.quota ?? 0;
+  v[9] = r.prompt_tokens ?? 0;
+  v[10] = r.completion_tokens ?? 0;
+  v[11] = r.cache_read_tokens ?? 0;
+  v[12] = r.cache_write_tokens ?? 0;
+  v[13] = r.reasoning_tokens ?? 0;
+  v[14] = r.channel_id ?? 0;
+  v[15] = r.request_time ?? 0;
+  v[16] = r.is_stream ?? 0;
+  v[17] = r.source_ip ?? '';
+  v[18] = r.group ?? '';
+  v[19] = r.request_id ?? '';
+  v[20] = r.estimated ?? 0;
+  v[21] = r.metadata ?? null;
+}
+
+/** Balance and usage changes gathered since the last flush, by user, token and channel id. */
+export interface CounterDeltas {
+  users: Map<number, UserDelta>;
+  /** Refund (or extra charge, negative) per limited token. */
+  tokens: Map<number, number>;
+  /** Quota used per channel. */
+  channels: Map<number, number>;
+}
+
+function applyCounters(raw: BetterSqlite3.Database, c: CounterDeltas): void {
+  const user = statement(
+    raw,
+    'users',
+    () => 'UPDATE users SET quota = CASE WHEN quota + ? < 0 THEN 0 ELSE quota + ? END, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?',
+  );
+  for (const [id, d] of c.users) user.run(d.quota, d.quota, d.usedQuota, d.requests, id);
+  const token = statement(raw, 'tokens', () => 'UPDATE tokens SET remain_quota = CASE WHEN remain_quota + ? < 0 THEN 0 ELSE remain_quota + ? END, used_quota = used_quota - ? WHERE id = ?');
+  for (const [id, refund] of c.tokens) if (refund !== 0) token.run(refund, refund, refund, id);
+  const channel = statement(raw, 'channels', () => 'UPDATE channels SET used_quota = used_quota + ? WHERE id = ?');
+  for (const [id, used] of c.channels) if (used !== 0) channel.run(used, id);
+}
+
+function insertLogs(raw: BetterSqlite3.Database, logs: NewLog[]): void {
+  const insert = statement(raw, 'logs', () => `INSERT INTO logs (${LOG_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`);
+  const values: unknown[] = new Array(LOG_COLUMNS.length);
+  for (const row of logs) {
+    logValues(row, values);
+    insert.run(values);
+  }
+}
+
+function upsertStats(raw: BetterSqlite3.Database, stats: StatRow[]): void {
+  const upsert = statement(
+    raw,
+    'statistics',
+    () =>
+      `INSERT INTO statistics (${[...KEYS, ...SUMS].join(', ')}) VALUES (${[...KEYS, ...SUMS].map(() => '?').join(', ')}) ` +
+      `ON CONFLICT (${KEYS.join(', ')}) DO UPDATE SET ${SUMS.map((c) => `${c} = statistics.${c} + excluded.${c}`).join(', ')}`,
+  );
+  for (const s of stats) upsert.run(...KEYS.map((k) => s[k]), ...SUMS.map((k) => s[k]));
+}
 
 /**
- * Log rows and the daily roll-up in one synchronous SQLite transaction with
- * cached single-row statements: a 200-row multi-VALUES insert re-prepared on
- * every flush costs far more than the rows themselves. Every row binds all
- * columns (absent ones their defaults), so one statement serves every row shape.
+ * A flush in one synchronous SQLite transaction (one commit) with cached statements:
+ * counters, log rows and the daily roll-up. Going through the query builder instead
+ * costs a compile and a prepare per statement and a second commit, several times what
+ * the rows themselves cost. Every log row binds all columns (absent ones their
+ * defaults), so one statement serves every row shape.
  */
+export function writeFlushSync(raw: BetterSqlite3.Database, counters: CounterDeltas, logs: NewLog[], stats: StatRow[]): void {
+  raw.transaction(() => {
+    applyCounters(raw, counters);
+    insertLogs(raw, logs);
+    upsertStats(raw, stats);
+  })();
+}
+
+/** Log rows and the daily roll-up alone, in one synchronous transaction. */
 export function writeLogsAndStatsSync(raw: BetterSqlite3.Database, logs: NewLog[], stats: StatRow[]): void {
   raw.transaction(() => {
-    const insert = statement(raw, 'logs', () => `INSERT INTO logs (${LOG_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`);
-    const values: unknown[] = new Array(LOG_COLUMNS.length);
-    for (const row of logs) {
-      for (let i = 0; i < LOG_COLUMNS.length; i++) values[i] = row[LOG_COLUMNS[i]] ?? LOG_DEFAULTS[LOG_COLUMNS[i]];
-      insert.run(values);
-    }
-    const upsert = statement(
-      raw,
-      'statistics',
-      () =>
-        `INSERT INTO statistics (${[...KEYS, ...SUMS].join(', ')}) VALUES (${[...KEYS, ...SUMS].map(() => '?').join(', ')}) ` +
-        `ON CONFLICT (${KEYS.join(', ')}) DO UPDATE SET ${SUMS.map((c) => `${c} = statistics.${c} + excluded.${c}`).join(', ')}`,
-    );
-    for (const s of stats) upsert.run(...KEYS.map((k) => s[k]), ...SUMS.map((k) => s[k]));
+    insertLogs(raw, logs);
+    upsertStats(raw, stats);
   })();
 }

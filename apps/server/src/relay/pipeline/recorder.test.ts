@@ -3,6 +3,7 @@ import { migrate, openDb, type DbHandle } from '../../db/index.js';
 import type { AppContext } from '../../app-context.js';
 import type { NewLog } from '../../db/repos/logs.js';
 import { LOG_BATCH_ROWS, Recorder } from './recorder.js';
+import { LOG_COLUMNS, LOG_DEFAULTS, logValues } from '../../db/repos/log-writes-sqlite.js';
 
 const row = (i: number): NewLog => ({ type: 2, created_at: 1_790_000_000, user_id: 1, model_name: 'm', quota: i, request_id: `r${i}` });
 
@@ -15,7 +16,7 @@ describe('Recorder', () => {
     handle = await openDb({ sqlitePath: ':memory:' });
     await migrate(handle.db);
     // An hour-long interval: only a full batch can explain a write.
-    const ctx = { config: { BATCH_FLUSH_MS: 3_600_000 }, db: handle.db, log: { error: () => undefined } } as unknown as AppContext;
+    const ctx = { config: { BATCH_FLUSH_MS: 3_600_000 }, db: handle.db, log: { error: () => undefined, warn: () => undefined } } as unknown as AppContext;
     recorder = new Recorder(ctx);
   });
   afterEach(async () => {
@@ -44,5 +45,42 @@ describe('Recorder', () => {
     const rows = await handle.db.selectFrom('logs').selectAll().orderBy('id').execute();
     expect(rows[0]).toMatchObject({ type: 3, content: 'top-up', user_id: 0, username: '', model_name: '', quota: 0, metadata: null });
     expect(rows[1]).toMatchObject({ type: 2, user_id: 1, model_name: 'm', quota: 7, request_id: 'r7', content: null });
+  });
+
+  it('stores every column of a row in its own column', async () => {
+    // Distinct values per column: a value bound to the wrong position shows up at once.
+    const full = Object.fromEntries(
+      LOG_COLUMNS.map((c, i) => [c, typeof LOG_DEFAULTS[c] === 'number' ? 1000 + i : `v-${c}`]),
+    ) as unknown as NewLog;
+    const values: unknown[] = [];
+    logValues(full, values);
+    expect(values).toEqual(LOG_COLUMNS.map((c) => full[c]));
+    recorder.log(full);
+    await recorder.flush();
+    const stored = await handle.db.selectFrom('logs').selectAll().executeTakeFirstOrThrow();
+    for (const c of LOG_COLUMNS) expect(stored[c as keyof typeof stored], c).toEqual(full[c]);
+  });
+
+  it('writes the counters, log rows and roll-up of a flush', async () => {
+    await handle.db.insertInto('users').values({ id: 5, username: 'u5', password: 'x', quota: 1000, used_quota: 0, request_count: 0 } as never).execute();
+    recorder.settle({ userId: 5, tokenId: 9, unlimited: true, channelId: 0, reserved: 300, actual: 120, counted: true });
+    recorder.log({ ...row(120), user_id: 5 });
+    await recorder.flush();
+    const user = await handle.db.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', 5).executeTakeFirstOrThrow();
+    expect(user).toEqual({ quota: 1180, used_quota: 120, request_count: 1 });
+    expect(await count()).toBe(1);
+    const stats = await handle.db.selectFrom('statistics').select(['user_id', 'quota', 'request_count']).execute();
+    expect(stats).toEqual([{ user_id: 5, quota: 120, request_count: 1 }]);
+  });
+
+  it('falls back to writing counters and rows separately when the one-transaction flush fails', async () => {
+    await handle.db.insertInto('users').values({ id: 6, username: 'u6', password: 'x', quota: 1000, used_quota: 0, request_count: 0 } as never).execute();
+    recorder.settle({ userId: 6, tokenId: 9, unlimited: true, channelId: 0, reserved: 100, actual: 40, counted: true });
+    // A value SQLite cannot bind makes the combined transaction roll back (and the rows alone fail again).
+    recorder.log({ ...row(40), user_id: 6, content: {} as never });
+    await recorder.flush();
+    expect(await count()).toBe(0);
+    const user = await handle.db.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', 6).executeTakeFirstOrThrow();
+    expect(user).toEqual({ quota: 1060, used_quota: 40, request_count: 1 });
   });
 });

@@ -1,6 +1,8 @@
 import type { AppContext } from '../../app-context.js';
 import type { NewLog } from '../../db/repos/logs.js';
+import { sqliteHandle } from '../../db/index.js';
 import { writeLogsAndStats, type StatRow } from '../../db/repos/log-writes.js';
+import { writeFlushSync } from '../../db/repos/log-writes-sqlite.js';
 import { applyChannelUsage, applyTokenDeltas, applyUserDeltas, type UserDelta } from '../../db/repos/quota.js';
 
 export interface Settlement {
@@ -115,6 +117,15 @@ export class Recorder {
     this.logs = [];
     this.stats = new Map();
     const db = this.ctx.db;
+    const raw = sqliteHandle(db);
+    if (raw && !raw.inTransaction) {
+      try {
+        return writeFlushSync(raw, { users, tokens, channels }, logs, stats);
+      } catch (error) {
+        // Rolled back whole: the two-step path below writes what it can and keeps failed counters.
+        this.ctx.log.warn({ err: error }, 'one-transaction flush failed; writing counters and log rows separately');
+      }
+    }
     try {
       await db.transaction().execute(async (trx) => {
         await applyUserDeltas(trx, users);
