@@ -168,6 +168,23 @@ describe.each(testDialects())('conversation-sticky routing on %s', (dialect) => 
     }
   });
 
+  it('keeps no session entry for a model only one channel serves, and keeps one once a second channel exists, even disabled', async () => {
+    const model = 'sticky-single';
+    await f.addChannel({ type: 1, key: `${model}-a`, base_url: f.fake.url, models: model, priority: 5, weight: 1 });
+    await f.unitPrice(model);
+    const ask = () => f.openai(key).chat.completions.create({ model, messages: [{ role: 'user', content: 'one' }], prompt_cache_key: 'single-session' } as never);
+    const before = await stickyEntries();
+    await ask();
+    expect(await stickyEntries()).toBe(before);
+    // A disabled channel may come back: the session is remembered so it stays where it is then.
+    const second = await f.addChannel({ type: 1, key: `${model}-b`, base_url: f.fake.url, models: model, priority: 5, weight: 1 });
+    await f.root.put('/api/channel/', { id: second, status: 2 });
+    await relayState(f.server.ctx).selector.reload();
+    await ask();
+    expect(await stickyEntries()).toBe(before + 1);
+    expect(f.fake.forKey(`${model}-a`)).toHaveLength(2);
+  });
+
   /** Live sticky entries in the store (memory store: read through its own get, which honours expiry). */
   async function stickyEntries(): Promise<number> {
     const memory = (f.server.ctx.store as unknown as { memory: Map<string, unknown> }).memory;

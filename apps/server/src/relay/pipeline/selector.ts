@@ -1,6 +1,7 @@
 import type { AppContext } from '../../app-context.js';
 import { EVENTS } from '../../cache/events.js';
-import { listEnabledChannels } from '../../db/repos/channels.js';
+import { listChannelsByStatus, listEnabledChannels } from '../../db/repos/channels.js';
+import { CHANNEL_STATUS } from '@one-hub/contract';
 import { ChannelIndex, pickWeighted, type IndexedChannel } from './channel-index.js';
 
 export interface SelectOptions {
@@ -12,6 +13,8 @@ export interface SelectOptions {
 /** Holds the live index, cooldowns and per-node disable flags; picks channels for requests. */
 export class ChannelSelector {
   index = new ChannelIndex([]);
+  /** Disabled channels, indexed alike: they may come back, so they count as alternatives. */
+  private standby = new ChannelIndex([]);
   private readonly cooldown = new Map<string, number>();
   private reloading: Promise<void> | null = null;
   private pending = false;
@@ -29,7 +32,12 @@ export class ChannelSelector {
     this.reloading = (async () => {
       do {
         this.pending = false;
-        this.index = new ChannelIndex(await listEnabledChannels(this.ctx.db));
+        const [enabled, disabled] = await Promise.all([
+          listEnabledChannels(this.ctx.db),
+          listChannelsByStatus(this.ctx.db, [CHANNEL_STATUS.manuallyDisabled, CHANNEL_STATUS.autoDisabled]),
+        ]);
+        this.index = new ChannelIndex(enabled);
+        this.standby = new ChannelIndex(disabled);
       } while (this.pending);
     })().finally(() => (this.reloading = null));
     return this.reloading;
@@ -60,6 +68,15 @@ export class ChannelSelector {
       if (usable.length) return usable;
     }
     return [];
+  }
+
+  /**
+   * Whether more than one channel of the group serves the model, disabled ones included
+   * (a session that moved while its channel was out should stay moved when it returns).
+   */
+  hasChoice(group: string, model: string): boolean {
+    const tiers = this.index.tiers(group, model);
+    return tiers.length > 1 || (tiers[0]?.length ?? 0) > 1 || this.standby.tiers(group, model).length > 0;
   }
 
   /** Highest tier first, weighted random inside it. */

@@ -110,14 +110,15 @@ async function stickyKey(state: RelayState, p: Prepared): Promise<string | undef
  * channel stays among the usable candidates of the best tier (so the upstream's prompt
  * cache stays warm). Frozen, disabled or already-failed channels drop out of the
  * candidates, and the session moves to whichever channel serves it next. One shared-store
- * read per conversation request (a map lookup, or a Redis GET when Redis is on); the
- * entry is rewritten only when the session moves or nears expiry.
+ * read per conversation request whose model has more than one channel (a map lookup, or a
+ * Redis GET when Redis is on); the entry is rewritten only when the session moves or nears expiry.
  */
 export async function selectSticky(state: RelayState, p: Prepared, group: string, opts: SelectOptions): Promise<IndexedChannel | undefined> {
   const usable = state.selector.candidates(group, p.model, opts);
   const ttl = state.ctx.options.get('StickySessionTTLSeconds');
-  // Looked up even with a single candidate, so a session that moved while its channel was out stays moved.
-  const key = usable.length && ttl > 0 ? await stickyKey(state, p) : undefined;
+  // Looked up even with a single candidate, so a session that moved while its channel was out stays moved;
+  // skipped when the model has only one channel at all (nothing to keep a session on).
+  const key = usable.length && ttl > 0 && state.selector.hasChoice(group, p.model) ? await stickyKey(state, p) : undefined;
   if (!key) return pickWeighted(usable);
   const now = Math.floor(Date.now() / 1000);
   const [id, refreshAt] = ((await state.ctx.store.get(key)) ?? '').split(':').map(Number);
