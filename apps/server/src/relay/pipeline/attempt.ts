@@ -45,7 +45,11 @@ function pluginOf(text: string | null): Record<string, Record<string, unknown>> 
 
 /** A channel row's JSON settings, parsed once per row (index rows live until the next rebuild); read-only. */
 interface RowSettings {
-  texts: [string | null, string | null, string | null];
+  texts: [string | null, string | null, string | null, string | null, string, number];
+  /** Base URL without trailing slashes (the type's default when the row has none). */
+  baseUrl: string;
+  /** The first of the row's keys. */
+  key: string;
   mapping: () => Record<string, string>;
   headers: () => Record<string, string>;
   plugin: Record<string, Record<string, unknown>>;
@@ -64,9 +68,12 @@ function once(text: string | null, what: string): () => Record<string, string> {
 
 function settingsOf(row: ChannelRow): RowSettings {
   const cached = settingsByRow.get(row);
-  if (cached && cached.texts[0] === row.model_mapping && cached.texts[1] === row.model_headers && cached.texts[2] === row.plugin) return cached;
+  const t = cached?.texts;
+  if (t && t[0] === row.model_mapping && t[1] === row.model_headers && t[2] === row.plugin && t[3] === row.base_url && t[4] === row.key && t[5] === row.type) return cached;
   const settings: RowSettings = {
-    texts: [row.model_mapping, row.model_headers, row.plugin],
+    texts: [row.model_mapping, row.model_headers, row.plugin, row.base_url, row.key, row.type],
+    baseUrl: (row.base_url || defaultBaseUrl(row.type)).replace(/\/+$/, ''),
+    key: row.key.split('\n')[0].trim(),
     mapping: once(row.model_mapping, 'model_mapping'),
     headers: once(row.model_headers, 'model_headers'),
     plugin: pluginOf(row.plugin),
@@ -83,9 +90,8 @@ export function routeTo(row: ChannelRow, requestedModel: string): RoutedChannel 
   const { upstream, billed } = mapModel(settings.mapping(), requestedModel);
   const plugin = settings.plugin;
   const adapter = family.forModel?.(upstream) ?? family.forPlugin?.(plugin) ?? family;
-  const baseUrl = (row.base_url || defaultBaseUrl(row.type)).replace(/\/+$/, '');
+  const { baseUrl, key } = settings;
   if (!baseUrl && !adapter.regionalHost) throw new HubError(503, 'channel has no base URL', { code: 'channel_misconfigured', retryable: true });
-  const key = row.key.split('\n')[0].trim();
   return {
     row,
     adapter,

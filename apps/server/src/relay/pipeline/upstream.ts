@@ -64,13 +64,28 @@ export function idleMessage(error: unknown, idleSeconds: number): string | undef
 const requestFailed = (error: Error) =>
   new HubError(502, `请求上游地址失败: ${error.message}`, { code: 'http_request_failed', type: 'upstream_error', retryable: true });
 
+const MAX_PARSED_URLS = 1024;
+const parsedUrls = new Map<string, { origin: string; path: string }>();
+
+/** Origin and path of an upstream URL; a channel sends to the same few URLs, so each is parsed once. */
+function splitUrl(text: string): { origin: string; path: string } {
+  let parts = parsedUrls.get(text);
+  if (!parts) {
+    const url = new URL(text);
+    parts = { origin: url.origin, path: url.pathname + url.search };
+    if (parsedUrls.size >= MAX_PARSED_URLS) parsedUrls.clear();
+    parsedUrls.set(text, parts);
+  }
+  return parts;
+}
+
 /**
  * Sends a request and collects the whole answer, without a body stream in
  * between (the common non-stream path; a stream object per request is measurable).
  */
 export function sendUpstreamBuffered(req: UpstreamRequest, opts: { method?: 'GET' | 'POST'; proxy?: string | null; proxyKey?: string }): Promise<BufferedResponse> {
   const body = bodyText(req);
-  const url = new URL(req.url);
+  const url = splitUrl(req.url);
   return new Promise((resolve, reject) => {
     let statusCode = 0;
     let headers: IncomingHttpHeaders = {};
@@ -84,7 +99,7 @@ export function sendUpstreamBuffered(req: UpstreamRequest, opts: { method?: 'GET
     };
     try {
       dispatcherFor(opts.proxy, opts.proxyKey ?? '').dispatch(
-        { origin: url.origin, path: url.pathname + url.search, method: opts.method ?? (body === undefined ? 'GET' : 'POST'), headers: req.headers, body },
+        { origin: url.origin, path: url.path, method: opts.method ?? (body === undefined ? 'GET' : 'POST'), headers: req.headers, body },
         {
           onRequestStart() {},
           onResponseStart(_controller, status, h) {

@@ -23,7 +23,7 @@ const CUSTOMIZE_MODE: Partial<Record<Endpoint, string>> = {
 };
 
 function url(channel: ChannelTarget, path: string): string {
-  const base = channel.baseUrl.replace(/\/+$/, '');
+  const base = channel.baseUrl.endsWith('/') ? channel.baseUrl.replace(/\/+$/, '') : channel.baseUrl;
   const custom = channel.plugin?.customize?.[CUSTOMIZE_MODE[path as Endpoint] ?? ''];
   if (custom === 'disable') throw new HubError(501, `this channel does not serve ${path} (customize plugin)`, { code: 'unsupported_endpoint' });
   if (typeof custom === 'string' && custom.trim()) return `${base}${custom.startsWith('/') ? '' : '/'}${custom.trim()}`;
@@ -31,11 +31,12 @@ function url(channel: ChannelTarget, path: string): string {
 }
 
 function headers(channel: ChannelTarget, json: boolean): Record<string, string> {
-  return {
-    ...(json ? { 'content-type': 'application/json' } : {}),
-    ...channel.headers,
-    authorization: `Bearer ${channel.key}`,
-  };
+  // Built by assignment: this runs once per request, and spreads allocate temporary objects.
+  const out: Record<string, string> = {};
+  if (json) out['content-type'] = 'application/json';
+  for (const name in channel.headers) out[name] = channel.headers[name];
+  out.authorization = `Bearer ${channel.key}`;
+  return out;
 }
 
 /** Removes anything that looks like a credential from upstream error text. */
