@@ -18,6 +18,8 @@ export interface Behaviour {
   cutBeforeFirstChunk?: boolean;
   /** Milliseconds between stream chunks. */
   chunkDelayMs?: number;
+  /** Milliseconds between a stream's `[DONE]` and the end of the response. */
+  endDelayMs?: number;
 }
 
 export interface Received {
@@ -170,6 +172,9 @@ export class FakeOpenAI {
     if (body.stream_options?.include_usage && !b.noUsage) {
       res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: USAGE(10, words.length) })}\n\n`);
     }
-    res.end('data: [DONE]\n\n');
+    if (!b.endDelayMs) return void res.end('data: [DONE]\n\n');
+    res.write('data: [DONE]\n\n');
+    await new Promise((r) => setTimeout(r, b.endDelayMs));
+    res.end();
   }
 }

@@ -162,6 +162,32 @@ describe.each(testDialects())('failover, limits and billing safety on %s', (dial
     expect(log.completion_tokens).toBeGreaterThan(0);
     expect(log.completion_tokens).toBeLessThan(6);
   });
+
+  it('sends the last events at once even when upstream ends its response late after [DONE]', async () => {
+    await f.addChannel({ key: 'late-end-key', models: 'late-end-model' });
+    f.fake.behave('late-end-key', { content: 'alpha beta', endDelayMs: 1500 });
+    const { key } = await f.newUser({ quota: 1_000_000 });
+    const started = Date.now();
+    const res = await fetch(`${f.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ask('late-end-model'), stream: true, stream_options: { include_usage: true } }),
+    });
+    let text = '';
+    let usageAt = 0;
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body!) {
+      text += decoder.decode(chunk as Uint8Array, { stream: true });
+      if (!usageAt && /"usage":\{/.test(text)) usageAt = Date.now() - started;
+    }
+    const endedAt = Date.now() - started;
+    // The usage chunk came in the same read as upstream's [DONE]: it is not held back until the late end.
+    expect(usageAt).toBeGreaterThan(0);
+    expect(usageAt).toBeLessThan(1000);
+    expect(endedAt).toBeGreaterThanOrEqual(1400);
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    expect(text).toContain('alpha');
+  });
 });
 
 describe.each(testDialects())('graceful restart on %s', (dialect) => {

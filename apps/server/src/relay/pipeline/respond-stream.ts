@@ -63,6 +63,9 @@ function responseIdOf(data: string): unknown {
   }
 }
 
+/** Resolves (with undefined) after the current event-loop turn's I/O callbacks. */
+const oneTurn = () => new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)));
+
 /** How long the gateway keeps reading after the client left, to learn the real usage. */
 export const DRAIN_AFTER_DISCONNECT_MS = 30_000;
 
@@ -169,10 +172,16 @@ export async function respondStream(
 
   try {
     if (!upstreamError) {
-      await flush();
-      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+      if (!sawEnd) await flush();
+      for (;;) {
+        const nextChunk = chunks.next();
+        // Frames from the end event on wait one event-loop turn for upstream's end, so they
+        // usually leave with the response's end in one write; a slow end only delays them a turn.
+        if (sawEnd && pending.length && (await Promise.race([nextChunk, oneTurn()])) === undefined) await flush();
+        const next = await nextChunk;
+        if (next.done) break;
         feed(next.value as Buffer);
-        await flush();
+        if (!sawEnd) await flush();
       }
     }
   } catch (error) {
@@ -185,19 +194,21 @@ export async function respondStream(
   const text = clientGone && !upstreamUsage ? (deliveredText ?? '') : mapper.text();
   const usage = upstreamUsage ?? { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: await countText(p.model, text) };
   let note: string | undefined;
+  // What is left to send goes out with the response's end: one write, not two.
+  let tail = '';
   if (clientGone) note = upstreamUsage ? 'client disconnected; billed on upstream usage' : 'client disconnected; billed on delivered tokens';
   else if (upstreamError || !(mapper.ended ? mapper.ended() : sawEnd)) {
     note = `upstream stream broke off: ${upstreamError ?? 'ended without a final event'}`;
     const error = { error: { message: note, type: 'upstream_error', code: 'stream_interrupted' } };
     const frames = mapper.fail ? mapper.fail(note) : [JSON.stringify(error)];
     // Events decoded from the last chunk before a decoder reported the failure still go out first.
-    raw.write(pending.join('') + frames.map((f) => writer.render(f)).join('') + writer.close());
+    tail = pending.join('') + frames.map((f) => writer.render(f)).join('') + writer.close();
   } else {
     const frames = mapper.finish();
     const final = hold.plan.converted && p.endpoint === 'responses' ? finalResponseOf(frames) : undefined;
     chainResponse(state, p, final?.id);
     if (final) await rememberResponse(state.ctx, p.caller.user.id, p.body as Record<string, unknown>, p.history, final);
-    raw.write(frames.map((f) => writer.render(f)).join('') + writer.close());
+    tail = pending.join('') + frames.map((f) => writer.render(f)).join('') + writer.close();
   }
   finished = true;
   settle(state, p, hold, {
@@ -208,5 +219,5 @@ export async function respondStream(
     requestId: reply.request.id,
     ip: reply.request.ip,
   });
-  if (!raw.writableEnded) raw.end();
+  if (!raw.writableEnded) raw.end(tail);
 }
