@@ -66,19 +66,28 @@ describe('holdBatchSync', () => {
 });
 
 describe('SqliteHoldBatcher', () => {
+  /** Counts the batch transactions run on a connection. */
+  function countCommits(raw: BetterSqlite3.Database): { commits: number } {
+    const counter = { commits: 0 };
+    const original = raw.transaction.bind(raw);
+    (raw as { transaction: typeof original }).transaction = ((fn: (...a: unknown[]) => unknown) => {
+      const run = original(fn);
+      return (...args: unknown[]) => {
+        counter.commits++;
+        return run(...args);
+      };
+    }) as typeof original;
+    return counter;
+  }
+
   it('writes holds asked for in one turn with one commit and never overdraws', async () => {
     const db = freshDb(30, 1000);
-    let commits = 0;
-    const original = db.raw.transaction.bind(db.raw);
-    (db.raw as { transaction: typeof original }).transaction = ((fn: (...a: unknown[]) => unknown) => {
-      commits++;
-      return original(fn);
-    }) as typeof original;
+    const counter = countCommits(db.raw);
     const batcher = new SqliteHoldBatcher(db.raw, () => Promise.reject(new Error('no fallback expected')));
     const results = await Promise.all(Array.from({ length: 20 }, () => batcher.hold(hold(10))));
     expect(results.filter((r) => r === 'ok')).toHaveLength(3);
     expect(results.filter((r) => r === 'token')).toHaveLength(17);
-    expect(commits).toBe(1);
+    expect(counter.commits).toBe(1);
     expect(db.balances().token.remain_quota).toBe(0);
   });
 
