@@ -6,7 +6,7 @@ import type { Endpoint } from './providers/types.js';
 import { handleRelay } from './pipeline/handle.js';
 import { describeModel, listModels } from './pipeline/models.js';
 import { relayState } from './state.js';
-import { rawBodies, readBody } from './pipeline/raw-body.js';
+import { keepRawBody, readBody } from './pipeline/raw-body.js';
 import { registerClaudeDoor, anthropicModelList } from './doors/claude.js';
 import { registerGeminiDoor } from './doors/gemini.js';
 import { anthropicErrorBody, googleErrorBody } from './doors/errors.js';
@@ -45,7 +45,7 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
       if (error) return done(error, undefined);
       try {
         const parsed = JSON.parse(bytes!.toString('utf8'));
-        if (parsed && typeof parsed === 'object') rawBodies.set(parsed, bytes!);
+        if (parsed && typeof parsed === 'object') keepRawBody(parsed, bytes!);
         done(null, parsed);
       } catch (error) {
         done(new HubError(400, `invalid JSON body: ${(error as Error).message}`, { code: 'invalid_json' }), undefined);

@@ -10,7 +10,7 @@ import { doorToHub } from '../bridge/request.js';
 import { suffixHub } from '../bridge/suffix.js';
 import { loadHistory, type HistoryItem } from '../bridge/responses-history.js';
 import { namedSession } from './sticky.js';
-import { rawBodies } from './raw-body.js';
+import { rawBodyOf } from './raw-body.js';
 
 /** What a door knows from outside the body (Gemini puts model and streaming in the path). */
 export interface DoorInput {
@@ -91,7 +91,7 @@ async function promptSize(endpoint: Endpoint, body: Record<string, unknown>, c: 
     case 'generateContent':
       // The quick estimate sizes the hold from the text received; the exact count converts first.
       if (c !== quick) return 0;
-      return estimateBytes(rawBodies.get(body)?.length ?? Buffer.byteLength(JSON.stringify(body)));
+      return estimateBytes(rawBodyOf(body)?.length ?? Buffer.byteLength(JSON.stringify(body)));
     case 'responses':
       return (await c.input(body.input)) + (typeof body.instructions === 'string' ? await c.input(body.instructions) : 0);
     case 'completions':

@@ -1,8 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 import { errorCodes } from 'fastify';
 
-/** Original request bytes by parsed body object; entries vanish with the request. */
-export const rawBodies = new WeakMap<object, Buffer>();
+/**
+ * Original request bytes, kept on the parsed body object under a non-enumerable symbol:
+ * a spread or rebuilt body does not carry them, so only an unchanged body goes out as
+ * received. (A WeakMap entry per request cost the garbage collector measurably more.)
+ */
+const RAW_BODY = Symbol('rawBody');
+
+export function keepRawBody(parsed: object, bytes: Buffer): void {
+  Object.defineProperty(parsed, RAW_BODY, { value: bytes });
+}
+
+export function rawBodyOf(body: object): Buffer | undefined {
+  return (body as { [RAW_BODY]?: Buffer })[RAW_BODY];
+}
 
 /**
  * Collects a request body as Fastify's buffer reader does (same limit and length checks,

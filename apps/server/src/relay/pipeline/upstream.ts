@@ -2,7 +2,7 @@ import { Agent, ProxyAgent, Socks5ProxyAgent, request, type Dispatcher } from 'u
 import type { IncomingHttpHeaders } from 'node:http';
 import { HubError } from '../../common/errors.js';
 import type { UpstreamRequest } from '../providers/types.js';
-import { rawBodies } from './raw-body.js';
+import { rawBodyOf } from './raw-body.js';
 
 /** One keep-alive pool for direct upstream traffic (undici pools per origin inside it). */
 const direct = new Agent({
@@ -53,7 +53,7 @@ export const MAX_BUFFERED_BODY = 256 * 1024 * 1024;
 function bodyText(req: UpstreamRequest): string | Buffer | undefined {
   if (req.body === undefined) return undefined;
   if (req.raw) return req.body as Buffer;
-  return rawBodies.get(req.body as object) ?? JSON.stringify(req.body); // unchanged bodies go out as received
+  return rawBodyOf(req.body as object) ?? JSON.stringify(req.body); // unchanged bodies go out as received
 }
 
 /** The message for an upstream body that went silent longer than its idle timeout (undici's body timeout). */
