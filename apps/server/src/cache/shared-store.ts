@@ -65,10 +65,21 @@ export class SharedStore {
     this.degraded = true;
   }
 
-  private async tryRedis<T>(op: (r: Redis) => Promise<T>, fallback: () => T): Promise<T> {
-    if (!this.redis || this.degraded) return fallback();
+  private tryRedis<T>(op: (r: Redis) => Promise<T>, fallback: () => T): Promise<T> {
+    // Without Redis no async function runs: the relay asks the store on every request.
+    if (!this.redis || this.degraded) {
+      try {
+        return Promise.resolve(fallback());
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    return this.viaRedis(this.redis, op, fallback);
+  }
+
+  private async viaRedis<T>(redis: Redis, op: (r: Redis) => Promise<T>, fallback: () => T): Promise<T> {
     try {
-      return await op(this.redis);
+      return await op(redis);
     } catch (e) {
       this.markDegraded(e);
       return fallback();
@@ -126,13 +137,16 @@ export class SharedStore {
         return count;
       },
       () => {
-        const count = Number(this.memGet(key) ?? 0) + 1;
-        const existing = this.memory.get(key);
-        this.memory.set(key, {
-          value: String(count),
-          expiresAt: existing?.expiresAt || Date.now() + windowSeconds * 1000,
-        });
-        return count;
+        const now = Date.now();
+        const hit = this.memory.get(key);
+        if (hit && !(hit.expiresAt && hit.expiresAt < now)) {
+          const count = Number(hit.value) + 1;
+          hit.value = String(count); // in place: the window keeps its first expiry
+          if (!hit.expiresAt) hit.expiresAt = now + windowSeconds * 1000;
+          return count;
+        }
+        this.memory.set(key, { value: '1', expiresAt: now + windowSeconds * 1000 });
+        return 1;
       },
     );
   }
