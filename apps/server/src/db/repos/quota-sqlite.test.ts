@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { holdBatchSync, SqliteHoldBatcher, type HoldRequest } from './quota-sqlite.js';
+import { holdBatchSync, SMALL_HOLD_BATCH, SqliteHoldBatcher, type HoldRequest } from './quota-sqlite.js';
 
 function freshDb(tokenQuota: number, userQuota: number) {
   const raw = new BetterSqlite3(':memory:');
@@ -89,6 +89,28 @@ describe('SqliteHoldBatcher', () => {
     expect(results.filter((r) => r === 'token')).toHaveLength(17);
     expect(counter.commits).toBe(1);
     expect(db.balances().token.remain_quota).toBe(0);
+  });
+
+  it('lets a small batch wait one turn for the next turn\'s holds, and writes a full one at once', async () => {
+    const db = freshDb(1000, 1000);
+    const counter = countCommits(db.raw);
+    const batcher = new SqliteHoldBatcher(db.raw, () => Promise.reject(new Error('no fallback expected')));
+    const nextTurn = () => new Promise((r) => setImmediate(r));
+    const done: number[] = [];
+    const first = batcher.hold(hold(10)).then(() => done.push(1));
+    await nextTurn();
+    expect(done).toEqual([]);
+    const second = batcher.hold(hold(10)).then(() => done.push(2));
+    await Promise.all([first, second]);
+    expect(done).toEqual([1, 2]);
+    expect(counter.commits).toBe(1);
+
+    const full = Array.from({ length: SMALL_HOLD_BATCH }, () => batcher.hold(hold(1)).then(() => done.push(3)));
+    await nextTurn();
+    expect(done).toHaveLength(2 + SMALL_HOLD_BATCH);
+    await Promise.all(full);
+    expect(counter.commits).toBe(2);
+    expect(db.balances().token.remain_quota).toBe(1000 - 20 - SMALL_HOLD_BATCH);
   });
 
   it('uses the fallback while an async transaction holds the connection', async () => {

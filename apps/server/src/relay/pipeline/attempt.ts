@@ -123,8 +123,8 @@ export function buildUpstream(
 }
 
 /** Runs the adapter's async authorization step (token exchanges go through the channel's proxy). */
-export async function authorizeUpstream(route: RoutedChannel, req: UpstreamRequest, proxy: string | null | undefined): Promise<UpstreamRequest> {
-  if (!route.adapter.authorize) return req;
+export function authorizeUpstream(route: RoutedChannel, req: UpstreamRequest, proxy: string | null | undefined): UpstreamRequest | Promise<UpstreamRequest> {
+  if (!route.adapter.authorize) return req; // most adapters: nothing to wait for
   return route.adapter.authorize(req, route.target, async (url, form) => {
     const res = await sendUpstreamBuffered(
       { url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from(form), raw: true },
