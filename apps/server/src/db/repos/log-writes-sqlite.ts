@@ -44,30 +44,32 @@ export const LOG_DEFAULTS: { [K in Exclude<keyof LogsTable, 'id'>]-?: number | s
 };
 export const LOG_COLUMNS = Object.keys(LOG_DEFAULTS) as Array<keyof typeof LOG_DEFAULTS>;
 
+const D = LOG_DEFAULTS;
+
 /** A row's values in LOG_COLUMNS order, absent ones their defaults; plain property reads (a keyed loop over the names is megamorphic). */
 export function logValues(r: NewLog, v: unknown[]): void {
-  v[0] = r.user_id ?? 0;
-  v[1] = r.created_at ?? 0;
-  v[2] = r.type ?? 0;
-  v[3] = r.content ?? null;
-  v[4] = r.username ?? '';
-  v[5] = r.token_name ?? '';
-  v[6] = r.token_id ?? 0;
-  v[7] = r.model_name ?? '';
-  v[8] = r.quota ?? 0;
-  v[9] = r.prompt_tokens ?? 0;
-  v[10] = r.completion_tokens ?? 0;
-  v[11] = r.cache_read_tokens ?? 0;
-  v[12] = r.cache_write_tokens ?? 0;
-  v[13] = r.reasoning_tokens ?? 0;
-  v[14] = r.channel_id ?? 0;
-  v[15] = r.request_time ?? 0;
-  v[16] = r.is_stream ?? 0;
-  v[17] = r.source_ip ?? '';
-  v[18] = r.group ?? '';
-  v[19] = r.request_id ?? '';
-  v[20] = r.estimated ?? 0;
-  v[21] = r.metadata ?? null;
+  v[0] = r.user_id ?? D.user_id;
+  v[1] = r.created_at ?? D.created_at;
+  v[2] = r.type ?? D.type;
+  v[3] = r.content ?? D.content;
+  v[4] = r.username ?? D.username;
+  v[5] = r.token_name ?? D.token_name;
+  v[6] = r.token_id ?? D.token_id;
+  v[7] = r.model_name ?? D.model_name;
+  v[8] = r.quota ?? D.quota;
+  v[9] = r.prompt_tokens ?? D.prompt_tokens;
+  v[10] = r.completion_tokens ?? D.completion_tokens;
+  v[11] = r.cache_read_tokens ?? D.cache_read_tokens;
+  v[12] = r.cache_write_tokens ?? D.cache_write_tokens;
+  v[13] = r.reasoning_tokens ?? D.reasoning_tokens;
+  v[14] = r.channel_id ?? D.channel_id;
+  v[15] = r.request_time ?? D.request_time;
+  v[16] = r.is_stream ?? D.is_stream;
+  v[17] = r.source_ip ?? D.source_ip;
+  v[18] = r.group ?? D.group;
+  v[19] = r.request_id ?? D.request_id;
+  v[20] = r.estimated ?? D.estimated;
+  v[21] = r.metadata ?? D.metadata;
 }
 
 /** Balance and usage changes gathered since the last flush, by user, token and channel id. */
