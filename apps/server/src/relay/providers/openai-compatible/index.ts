@@ -23,7 +23,7 @@ const CUSTOMIZE_MODE: Partial<Record<Endpoint, string>> = {
 };
 
 function url(channel: ChannelTarget, path: string): string {
-  const base = channel.baseUrl.endsWith('/') ? channel.baseUrl.replace(/\/+$/, '') : channel.baseUrl;
+  const base = channel.baseUrl.replace(/\/+$/, '');
   const custom = channel.plugin?.customize?.[CUSTOMIZE_MODE[path as Endpoint] ?? ''];
   if (custom === 'disable') throw new HubError(501, `this channel does not serve ${path} (customize plugin)`, { code: 'unsupported_endpoint' });
   if (typeof custom === 'string' && custom.trim()) return `${base}${custom.startsWith('/') ? '' : '/'}${custom.trim()}`;
