@@ -3,7 +3,7 @@ import type { Db } from '../index.js';
 import { dialectOf } from '../helpers.js';
 import type { NewLog } from './logs.js';
 import { sqliteHandle } from '../index.js';
-import { writeLogsAndStatsSync } from './log-writes-sqlite.js';
+import { writeFlushSync, writeLogsAndStatsSync, type CounterDeltas } from './log-writes-sqlite.js';
 
 /** Queued log rows and roll-up deltas in one go (SQLite: one synchronous transaction). */
 export async function writeLogsAndStats(db: Db, logs: NewLog[], stats: StatRow[]): Promise<void> {
@@ -11,6 +11,18 @@ export async function writeLogsAndStats(db: Db, logs: NewLog[], stats: StatRow[]
   if (raw && !raw.inTransaction) return writeLogsAndStatsSync(raw, logs, stats);
   await insertLogs(db, logs);
   await upsertStatistics(db, stats);
+}
+
+/**
+ * A whole flush (counters, log rows, roll-up) in one synchronous transaction, where the
+ * database allows it (SQLite with its connection free): answers false, writing nothing,
+ * elsewhere. Throws after rolling everything back.
+ */
+export function writeFlushAtOnce(db: Db, counters: CounterDeltas, logs: NewLog[], stats: StatRow[]): boolean {
+  const raw = sqliteHandle(db);
+  if (!raw || raw.inTransaction) return false;
+  writeFlushSync(raw, counters, logs, stats);
+  return true;
 }
 
 export async function insertLogs(db: Db, rows: NewLog[]): Promise<void> {

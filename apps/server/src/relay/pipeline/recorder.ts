@@ -1,8 +1,6 @@
 import type { AppContext } from '../../app-context.js';
 import type { NewLog } from '../../db/repos/logs.js';
-import { sqliteHandle } from '../../db/index.js';
-import { writeLogsAndStats, type StatRow } from '../../db/repos/log-writes.js';
-import { writeFlushSync } from '../../db/repos/log-writes-sqlite.js';
+import { writeFlushAtOnce, writeLogsAndStats, type StatRow } from '../../db/repos/log-writes.js';
 import { applyChannelUsage, applyTokenDeltas, applyUserDeltas, type UserDelta } from '../../db/repos/quota.js';
 
 export interface Settlement {
@@ -117,14 +115,11 @@ export class Recorder {
     this.logs = [];
     this.stats = new Map();
     const db = this.ctx.db;
-    const raw = sqliteHandle(db);
-    if (raw && !raw.inTransaction) {
-      try {
-        return writeFlushSync(raw, { users, tokens, channels }, logs, stats);
-      } catch (error) {
-        // Rolled back whole: the two-step path below writes what it can and keeps failed counters.
-        this.ctx.log.warn({ err: error }, 'one-transaction flush failed; writing counters and log rows separately');
-      }
+    try {
+      if (writeFlushAtOnce(db, { users, tokens, channels }, logs, stats)) return;
+    } catch (error) {
+      // Rolled back whole: the two-step path below writes what it can and keeps failed counters.
+      this.ctx.log.warn({ err: error }, 'one-transaction flush failed; writing counters and log rows separately');
     }
     try {
       await db.transaction().execute(async (trx) => {
