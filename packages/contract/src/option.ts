@@ -63,6 +63,10 @@ export const OPTION_DEFS = {
   QuotaForInviter: { kind: 'int', default: '0' },
   QuotaForInvitee: { kind: 'int', default: '0' },
   PreConsumedQuota: { kind: 'int', default: '500' },
+  /** Output tokens held for a request without max_tokens whose model has no known limit. */
+  DefaultMaxOutputTokens: { kind: 'int', default: '8192' },
+  /** A request whose worst case the balance cannot cover is served with max_tokens lowered to what it covers (else refused). */
+  LowerMaxTokensToBalance: { kind: 'bool', default: 'false' },
   QuotaRemindThreshold: { kind: 'int', default: '1000' },
   LogConsumeEnabled: { kind: 'bool', default: 'true' },
   ApproximateTokenEnabled: { kind: 'bool', default: 'false' },

@@ -10,4 +10,6 @@ export const EVENTS = {
   prices: 'prices:changed',
   userGroups: 'user_groups:changed',
   options: 'options:changed',
+  /** `kind:ownerId`: every lease on that balance was revoked (docs/decisions.md "Quota leases"). */
+  leases: 'quota_leases:revoked',
 } as const;

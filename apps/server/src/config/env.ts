@@ -29,6 +29,12 @@ const EnvSchema = z.object({
   /** Turnstile verification endpoint (overridable for tests). */
   TURNSTILE_VERIFY_URL: z.string().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   BATCH_FLUSH_MS: z.coerce.number().int().min(10).default(1000),
+  /** Quota leases (docs/decisions.md): a crashed node's slices return this long after its last renewal. */
+  QUOTA_LEASE_TTL_SECONDS: z.coerce.number().int().min(3).max(3600).default(60),
+  /** A slice covers this many seconds of a balance's recent demand. */
+  QUOTA_LEASE_SLICE_SECONDS: z.coerce.number().min(0.1).max(60).default(2),
+  /** A slice unused this long goes back to the balance. */
+  QUOTA_LEASE_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   /** Uptime Kuma status page shown on the dashboard (base URL and status page slug). */
   UPTIME_KUMA_ENABLE: boolFlag,
   UPTIME_KUMA_DOMAIN: z.string().default(''),

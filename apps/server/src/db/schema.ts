@@ -349,6 +349,17 @@ export interface StoredResponsesTable {
   expires_at: number;
 }
 
+/** A node's slice of a user's (kind 1) or token's (kind 2) balance; see migration 0005. */
+export interface QuotaLeasesTable {
+  id: Id;
+  node: string;
+  owner_kind: number;
+  owner_id: number;
+  amount: Def<number>;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -370,4 +381,5 @@ export interface Database {
   model_info: ModelInfoTable;
   webauthn_credentials: WebauthnCredentialsTable;
   stored_responses: StoredResponsesTable;
+  quota_leases: QuotaLeasesTable;
 }

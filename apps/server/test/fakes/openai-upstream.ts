@@ -20,6 +20,8 @@ export interface Behaviour {
   chunkDelayMs?: number;
   /** Milliseconds between a stream's `[DONE]` and the end of the response. */
   endDelayMs?: number;
+  /** Usage to report instead of the fixed one (prompt 10, a completion token per word). */
+  usage?: { prompt: number; completion: number };
 }
 
 export interface Received {
@@ -138,7 +140,7 @@ export class FakeOpenAI {
       created: 1700000000,
       model: body.model,
       choices: [{ index: 0, message: { role: 'assistant', content: words.join(' ') }, finish_reason: 'stop' }],
-      ...(b.noUsage ? {} : { usage: USAGE(10, words.length) }),
+      ...(b.noUsage ? {} : { usage: b.usage ? USAGE(b.usage.prompt, b.usage.completion) : USAGE(10, words.length) }),
     });
   }
 
@@ -170,7 +172,7 @@ export class FakeOpenAI {
     }
     res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
     if (body.stream_options?.include_usage && !b.noUsage) {
-      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: USAGE(10, words.length) })}\n\n`);
+      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: b.usage ? USAGE(b.usage.prompt, b.usage.completion) : USAGE(10, words.length) })}\n\n`);
     }
     if (!b.endDelayMs) return void res.end('data: [DONE]\n\n');
     res.write('data: [DONE]\n\n');

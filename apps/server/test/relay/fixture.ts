@@ -63,7 +63,11 @@ export async function relayFixture(dialect: TestDialect, env: Record<string, str
       return { userId: user.id, key: `sk-${token.key}`, tokenId: token.id, client };
     },
     openai: (key, opts) => new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: opts?.maxRetries ?? 0 }),
-    flush: () => relayState(server.ctx).recorder.flush(),
+    // Charges written, then every lease's free part back: the balance columns are exact.
+    async flush() {
+      await relayState(server.ctx).recorder.flush();
+      await relayState(server.ctx).leases.settleUp();
+    },
     async setOption(key, value) {
       const res = await root.put('/api/option/', { key, value });
       if (!res.body.success) throw new Error(JSON.stringify(res.body));

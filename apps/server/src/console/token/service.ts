@@ -5,6 +5,7 @@ import { HubError, notFound } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
 import { findUserGroupBySymbol } from '../../db/repos/user-groups.js';
+import { LEASE_KIND, setTokenRemain } from '../../db/repos/quota-leases.js';
 import { findUserById, type UserRow } from '../../db/repos/users.js';
 import {
   findTokenById,
@@ -112,14 +113,19 @@ export async function updateTokenFields(
   const patch = {
     name: body.name ?? row.name,
     expired_time: body.expired_time ?? row.expired_time,
-    remain_quota: body.remain_quota ?? row.remain_quota,
     unlimited_quota: body.unlimited_quota === undefined ? row.unlimited_quota : body.unlimited_quota ? 1 : 0,
     group: body.group ?? row.group,
     backup_group: body.backup_group ?? row.backup_group,
     setting: JSON.stringify(setting),
     ...(body.status !== undefined ? { status: body.status } : {}),
   };
-  await updateToken(ctx.db, row.id, patch);
+  // A new remaining quota replaces the old one whole: leases taken from the old value end with it.
+  const remain = body.remain_quota !== undefined && body.remain_quota !== row.remain_quota ? body.remain_quota : undefined;
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateToken(trx, row.id, patch);
+    if (remain !== undefined) await setTokenRemain(trx, row.id, remain);
+  });
+  if (remain !== undefined) await ctx.store.publish(EVENTS.leases, `${LEASE_KIND.token}:${row.id}`);
   await changed(ctx, row);
 }
 

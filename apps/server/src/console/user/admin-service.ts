@@ -17,6 +17,7 @@ import {
 } from '../../db/repos/users.js';
 import { findUserGroupBySymbol } from '../../db/repos/user-groups.js';
 import { hashPassword } from './passwords.js';
+import { deductWholeBalance, LEASE_KIND } from '../../db/repos/quota-leases.js';
 import { createAccount } from './auth-service.js';
 import { quotaText, writeUserLog } from './user-log.js';
 
@@ -142,8 +143,12 @@ export async function changeQuota(
 ): Promise<void> {
   const target = await loadTarget(ctx, id);
   checkRank(me, target, RANK_WRITE);
-  if (target.quota + body.quota < 0) throw new HubError(400, `额度不足：当前余额 ${target.quota}，不能减少 ${-body.quota}`);
-  await addUserQuota(ctx.db, id, body.quota);
+  if (body.quota < 0) {
+    // What nodes hold in leases counts as balance: they are ended, so every node sees the deduction at once.
+    const short = await deductWholeBalance(ctx.db, LEASE_KIND.user, id, -body.quota);
+    if (short !== undefined) throw new HubError(400, `额度不足：当前余额 ${short}，不能减少 ${-body.quota}`);
+    await ctx.store.publish(EVENTS.leases, `${LEASE_KIND.user}:${id}`);
+  } else await addUserQuota(ctx.db, id, body.quota);
   await changed(ctx, id);
   const remark = body.remark ? `, 备注: ${body.remark}` : '';
   await writeUserLog(ctx, { userId: id, kind: 'manage', content: `管理员增减用户额度 ${quotaText(ctx, body.quota)}${remark}`, quota: body.quota, ip });

@@ -2,7 +2,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { NewLog } from './logs.js';
 import type { LogsTable } from '../schema.js';
 import type { StatRow } from './log-writes.js';
-import type { UserDelta } from './quota.js';
+import type { TokenDelta, UserDelta } from './quota.js';
+import { LEASE_KIND, type LeaseSpend } from './quota-leases.js';
 
 const SUMS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
 const KEYS = ['date', 'user_id', 'channel_id', 'model_name'] as const;
@@ -72,24 +73,32 @@ export function logValues(r: NewLog, v: unknown[]): void {
   v[21] = r.metadata ?? D.metadata;
 }
 
-/** Balance and usage changes gathered since the last flush, by user, token and channel id. */
+/** Charges and usage gathered since the last flush, by user, token, lease row and channel id. */
 export interface CounterDeltas {
   users: Map<number, UserDelta>;
-  /** Refund (or extra charge, negative) per limited token. */
-  tokens: Map<number, number>;
+  tokens: Map<number, TokenDelta>;
+  /** Spend per lease row (quota_leases.id). */
+  leases: Map<number, LeaseSpend>;
   /** Quota used per channel. */
   channels: Map<number, number>;
 }
 
+const CLAMPED = (column: string) => `${column} = CASE WHEN ${column} + ? < 0 THEN 0 ELSE ${column} + ? END`;
+
+/** The same writes as quota.ts and quota-leases.ts `spendLeases`, as cached raw statements. */
 function applyCounters(raw: BetterSqlite3.Database, c: CounterDeltas): void {
-  const user = statement(
-    raw,
-    'users',
-    () => 'UPDATE users SET quota = CASE WHEN quota + ? < 0 THEN 0 ELSE quota + ? END, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?',
-  );
+  const user = statement(raw, 'users', () => `UPDATE users SET ${CLAMPED('quota')}, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?`);
   for (const [id, d] of c.users) user.run(d.quota, d.quota, d.usedQuota, d.requests, id);
-  const token = statement(raw, 'tokens', () => 'UPDATE tokens SET remain_quota = CASE WHEN remain_quota + ? < 0 THEN 0 ELSE remain_quota + ? END, used_quota = used_quota - ? WHERE id = ?');
-  for (const [id, refund] of c.tokens) if (refund !== 0) token.run(refund, refund, refund, id);
+  const token = statement(raw, 'tokens', () => `UPDATE tokens SET ${CLAMPED('remain_quota')}, used_quota = used_quota + ? WHERE id = ?`);
+  for (const [id, d] of c.tokens) token.run(d.remain, d.remain, d.usedQuota, id);
+  const lease = statement(raw, 'leases', () => 'UPDATE quota_leases SET amount = amount - ? WHERE id = ?');
+  const userCharge = statement(raw, 'userCharge', () => `UPDATE users SET ${CLAMPED('quota')} WHERE id = ?`);
+  const tokenCharge = statement(raw, 'tokenCharge', () => `UPDATE tokens SET ${CLAMPED('remain_quota')} WHERE id = ?`);
+  for (const [id, s] of c.leases) {
+    if (s.amount === 0 || lease.run(s.amount, id).changes === 1) continue;
+    // The row is gone (its amount went back to the balance): charge the balance.
+    (s.kind === LEASE_KIND.user ? userCharge : tokenCharge).run(-s.amount, -s.amount, s.ownerId);
+  }
   const channel = statement(raw, 'channels', () => 'UPDATE channels SET used_quota = used_quota + ? WHERE id = ?');
   for (const [id, used] of c.channels) if (used !== 0) channel.run(used, id);
 }

@@ -97,7 +97,7 @@ async function relayThrough(state: RelayState, req: FastifyRequest, reply: Fasti
 /** Nothing is billed; the call is counted and logged as `中继:<path>` with its real duration. */
 function record(state: RelayState, caller: Caller, row: ChannelRow, req: FastifyRequest, path: string, startedAt: number): void {
   const { user, token } = caller;
-  state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: row.id, reserved: 0, actual: 0, counted: true });
+  state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: row.id, billed: 0 });
   if (!state.ctx.options.get('LogConsumeEnabled')) return;
   state.recorder.log({
     type: LOG_TYPE.consume,

@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CHANNEL_STATUS } from '@one-hub/contract';
 import { HubError } from '../../common/errors.js';
 import { findChannelById } from '../../db/repos/channels.js';
-import { reserveQuota } from '../../db/repos/quota.js';
 import type { Endpoint } from '../providers/types.js';
 import type { RelayState } from './relay-state.js';
 import { hubOf, prepare, type DoorInput, type Prepared } from './prepare.js';
@@ -11,11 +10,14 @@ import { suffixBody } from '../bridge/suffix.js';
 import { authorizeUpstream, buildUpstream, routeTo, withModel, type RoutedChannel } from './attempt.js';
 import { readWhole, sendUpstream, sendUpstreamBuffered, type BufferedResponse, type UpstreamResponse } from './upstream.js';
 import { classifyFailure, cooldownSeconds, noChannel } from './failure.js';
-import { reserveQuota as reserveAmount, type Price } from './pricing.js';
+import { affordableOutput, reserveQuota as reserveAmount, type Price } from './pricing.js';
+import { CAPPED_OUTPUT } from './bound-usage.js';
+import { lowerMaxOutput, MIN_LOWERED_OUTPUT } from './max-output.js';
 import { autoDisable } from './auto-disable.js';
 import { respondJson, transformAnswer } from './respond-json.js';
 import { respondStream } from './respond-stream.js';
 import { releaseHold } from './settle.js';
+import type { LeaseHold } from './leases.js';
 import { startHeartbeat } from './heartbeat.js';
 import { withHistory } from '../bridge/responses-history.js';
 import { releaseSticky, selectSticky } from './sticky.js';
@@ -25,6 +27,12 @@ export interface Hold {
   route: RoutedChannel;
   price: Price;
   reserved: number;
+  /** The output tokens the hold covers: what the answer is bounded to when billed. */
+  maxOutput: number;
+  /** The request's output cap was lowered to what the balance covers (LowerMaxTokensToBalance). */
+  lowered?: boolean;
+  /** Where the hold was taken; absent when nothing was held (a free request). */
+  lease?: LeaseHold;
   /** Pass-through or conversion for this attempt. */
   plan: AttemptPlan;
 }
@@ -61,8 +69,10 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
     let hold: Hold | undefined;
     try {
       const route = routeTo(row, p.model);
-      const plan = planAttempt(endpoint, route.adapter, () => hubOf(p), route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
+      let plan = planAttempt(endpoint, route.adapter, () => hubOf(p), route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
       hold = await holdQuota(state, p, route, plan);
+      // A lowered output cap changed the body: the conversion is made again from it.
+      if (hold.lowered) hold.plan = plan = planAttempt(endpoint, route.adapter, () => hubOf(p), route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
       // Gemini bodies carry no model (it travels in the URL).
       const body = plan.converted ?? (endpoint === 'generateContent' ? p.body : withModel(passThroughBody(state, p, route.upstreamModel), route.upstreamModel, p.model));
       const built = buildUpstream(route, plan.endpoint, body, {
@@ -95,7 +105,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       countProviderRequest(ctx, row, p.model, 'success');
       return;
     } catch (error) {
-      if (hold) releaseHold(state, p, hold);
+      if (hold) releaseHold(state, hold);
       const hub = error instanceof HubError ? error : new HubError(502, (error as Error).message, { retryable: true });
       if (hub.code === 'insufficient_quota_local') throw hub;
       countProviderRequest(ctx, row, p.model, 'error');
@@ -143,10 +153,29 @@ function passThroughBody(state: RelayState, p: Prepared, upstreamModel: string):
 
 async function holdQuota(state: RelayState, p: Prepared, route: RoutedChannel, plan: AttemptPlan): Promise<Hold> {
   const price = state.prices.priceOf(route.billedModel);
-  const reserved = reserveAmount(price, p.groupRatio, p.promptEstimate, p.maxOutput, state.ctx.options.get('PreConsumedQuota'));
+  // The worst case: without its own cap, a text request may run to the model's output limit.
+  const maxOutput = CAPPED_OUTPUT.has(p.endpoint) ? (p.maxOutput ?? state.outputLimits.of(route.billedModel)) : p.maxOutput;
+  const preConsumed = state.ctx.options.get('PreConsumedQuota');
+  const reserved = reserveAmount(price, p.groupRatio, p.promptEstimate, maxOutput, preConsumed);
+  const hold: Hold = { route, price, reserved: 0, maxOutput: maxOutput ?? Number.MAX_SAFE_INTEGER, plan };
+  if (reserved <= 0) return hold;
   const { token, user } = p.caller;
-  const result = await reserveQuota(state.ctx.db, token.id, user.id, token.unlimited_quota === 1, reserved);
-  if (result === 'token') throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
-  if (result === 'user') throw new HubError(402, '用户额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
-  return { route, price, reserved, plan };
+  const limited = token.unlimited_quota !== 1;
+  let lease = await state.leases.hold(user.id, token.id, limited, reserved);
+  if (typeof lease === 'string' && maxOutput !== undefined && CAPPED_OUTPUT.has(p.endpoint) && state.ctx.options.get('LowerMaxTokensToBalance')) {
+    // Served with the output cap the balance covers, when it covers a useful answer.
+    const available = await state.leases.available(user.id, token.id, limited);
+    const fits = affordableOutput(price, p.groupRatio, p.promptEstimate, available, preConsumed);
+    if (fits >= MIN_LOWERED_OUTPUT && fits < maxOutput) {
+      const lowered = reserveAmount(price, p.groupRatio, p.promptEstimate, fits, preConsumed);
+      lease = await state.leases.hold(user.id, token.id, limited, lowered);
+      if (typeof lease !== 'string') {
+        lowerMaxOutput(p, fits);
+        return { ...hold, reserved: lowered, maxOutput: fits, lease, lowered: true };
+      }
+    }
+  }
+  if (lease === 'token') throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
+  if (lease === 'user') throw new HubError(402, '用户额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
+  return { ...hold, reserved, lease };
 }

@@ -55,8 +55,8 @@ export function computeQuota(usage: Usage, price: Price, groupRatio: number): nu
 }
 
 /**
- * The most a request may cost, held before the call: prompt estimate plus the
- * requested output cap (or the PreConsumedQuota floor when none is given).
+ * The most a request may cost, held before the call: prompt estimate plus its output cap
+ * (the request's, else the model's limit), at least the PreConsumedQuota floor for output.
  */
 export function reserveQuota(price: Price, groupRatio: number, promptEstimate: number, maxOutput: number | undefined, preConsumed: number): number {
   const inRatio = Math.max(price.input, 0) * groupRatio;
@@ -65,4 +65,13 @@ export function reserveQuota(price: Price, groupRatio: number, promptEstimate: n
   if (inRatio === 0 && outRatio === 0) return 0;
   const output = maxOutput !== undefined ? Math.ceil(maxOutput * outRatio) : 0;
   return Math.ceil(promptEstimate * inRatio) + Math.max(output, preConsumed);
+}
+
+/** The most output tokens a balance of `available` pays for beside the prompt, under the same formula. */
+export function affordableOutput(price: Price, groupRatio: number, promptEstimate: number, available: number, preConsumed: number): number {
+  const outRatio = Math.max(price.output, 0) * groupRatio;
+  if (price.type === 'times' || outRatio === 0) return 0;
+  const left = available - Math.ceil(promptEstimate * Math.max(price.input, 0) * groupRatio);
+  if (left < preConsumed) return 0;
+  return Math.max(0, Math.floor(left / outRatio));
 }

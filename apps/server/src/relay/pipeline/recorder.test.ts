@@ -61,13 +61,18 @@ describe('Recorder', () => {
     for (const c of LOG_COLUMNS) expect(stored[c as keyof typeof stored], c).toEqual(full[c]);
   });
 
-  it('writes the counters, log rows and roll-up of a flush', async () => {
-    await handle.db.insertInto('users').values({ id: 5, username: 'u5', password: 'x', quota: 1000, used_quota: 0, request_count: 0 } as never).execute();
-    recorder.settle({ userId: 5, tokenId: 9, unlimited: true, channelId: 0, reserved: 300, actual: 120, counted: true });
+  it('writes the counters, lease spend, log rows and roll-up of a flush', async () => {
+    await handle.db.insertInto('users').values({ id: 5, username: 'u5', password: 'x', quota: 700, used_quota: 0, request_count: 0 } as never).execute();
+    await handle.db.insertInto('quota_leases').values({ id: 3, node: 'n', owner_kind: 1, owner_id: 5, amount: 300, created_at: 0, expires_at: 9e9 }).execute();
+    recorder.settle({ userId: 5, tokenId: 9, unlimited: true, channelId: 0, billed: 120, spend: { user: { kind: 1, ownerId: 5, rowId: 3 } } });
+    // Spend held from a lease row that is gone is charged to the balance instead.
+    recorder.settle({ userId: 5, tokenId: 9, unlimited: true, channelId: 0, billed: 7, spend: { user: { kind: 1, ownerId: 5, rowId: 99 } } });
     recorder.log({ ...row(120), user_id: 5 });
     await recorder.flush();
     const user = await handle.db.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', 5).executeTakeFirstOrThrow();
-    expect(user).toEqual({ quota: 1180, used_quota: 120, request_count: 1 });
+    expect(user).toEqual({ quota: 693, used_quota: 127, request_count: 2 });
+    const lease = await handle.db.selectFrom('quota_leases').select('amount').where('id', '=', 3).executeTakeFirstOrThrow();
+    expect(lease.amount).toBe(180);
     expect(await count()).toBe(1);
     const stats = await handle.db.selectFrom('statistics').select(['user_id', 'quota', 'request_count']).execute();
     expect(stats).toEqual([{ user_id: 5, quota: 120, request_count: 1 }]);
@@ -75,12 +80,12 @@ describe('Recorder', () => {
 
   it('falls back to writing counters and rows separately when the one-transaction flush fails', async () => {
     await handle.db.insertInto('users').values({ id: 6, username: 'u6', password: 'x', quota: 1000, used_quota: 0, request_count: 0 } as never).execute();
-    recorder.settle({ userId: 6, tokenId: 9, unlimited: true, channelId: 0, reserved: 100, actual: 40, counted: true });
+    recorder.settle({ userId: 6, tokenId: 9, unlimited: true, channelId: 0, billed: 40 });
     // A value SQLite cannot bind makes the combined transaction roll back (and the rows alone fail again).
     recorder.log({ ...row(40), user_id: 6, content: {} as never });
     await recorder.flush();
     expect(await count()).toBe(0);
     const user = await handle.db.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', 6).executeTakeFirstOrThrow();
-    expect(user).toEqual({ quota: 1060, used_quota: 40, request_count: 1 });
+    expect(user).toEqual({ quota: 960, used_quota: 40, request_count: 1 });
   });
 });

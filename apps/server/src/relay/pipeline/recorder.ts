@@ -1,17 +1,19 @@
 import type { AppContext } from '../../app-context.js';
 import type { NewLog } from '../../db/repos/logs.js';
 import { writeFlushAtOnce, writeLogsAndStats, type StatRow } from '../../db/repos/log-writes.js';
-import { applyChannelUsage, applyTokenDeltas, applyUserDeltas, type UserDelta } from '../../db/repos/quota.js';
+import { applyChannelUsage, applyTokenDeltas, applyUserDeltas, type TokenDelta, type UserDelta } from '../../db/repos/quota.js';
+import { LEASE_KIND, spendLeases, type LeaseSpend } from '../../db/repos/quota-leases.js';
+import type { SpendTarget } from './leases.js';
 
 export interface Settlement {
   userId: number;
   tokenId: number;
   unlimited: boolean;
   channelId: number;
-  reserved: number;
-  actual: number;
-  /** False for a failed attempt: only the hold is released, nothing counts as a request. */
-  counted: boolean;
+  /** What the request is charged. */
+  billed: number;
+  /** Lease rows the charge is taken from (see LeaseBook); without them it is charged to the balances. */
+  spend?: { user: SpendTarget; token?: SpendTarget };
 }
 
 /**
@@ -22,14 +24,15 @@ export interface Settlement {
 export const LOG_BATCH_ROWS = 256;
 
 /**
- * Settles holds and writes log rows, counters and the daily roll-up in batches
- * off the request path; flushed every BATCH_FLUSH_MS, whenever LOG_BATCH_ROWS
- * rows are waiting, and on shutdown. A hold is always settled exactly once by
- * its caller; here it only waits.
+ * Writes charges, usage counters, log rows and the daily roll-up in batches off
+ * the request path; flushed every BATCH_FLUSH_MS, whenever LOG_BATCH_ROWS rows
+ * are waiting, and on shutdown. Holds are settled in memory by the LeaseBook;
+ * here their charges only wait to be written.
  */
 export class Recorder {
   private users = new Map<number, UserDelta>();
-  private tokens = new Map<number, number>();
+  private tokens = new Map<number, TokenDelta>();
+  private leases = new Map<number, LeaseSpend>();
   private channels = new Map<number, number>();
   private logs: NewLog[] = [];
   private stats = new Map<string, StatRow>();
@@ -44,17 +47,34 @@ export class Recorder {
     this.timer.unref();
   }
 
+  /** Counts a served request and queues its charge. */
   settle(s: Settlement): void {
-    const refund = s.reserved - s.actual;
     const u = this.users.get(s.userId) ?? { quota: 0, usedQuota: 0, requests: 0 };
-    u.quota += refund;
-    if (s.counted) {
-      u.usedQuota += s.actual;
-      u.requests += 1;
-    }
+    u.usedQuota += s.billed;
+    u.requests += 1;
     this.users.set(s.userId, u);
-    if (!s.unlimited) this.tokens.set(s.tokenId, (this.tokens.get(s.tokenId) ?? 0) + refund);
-    if (s.counted && s.actual) this.channels.set(s.channelId, (this.channels.get(s.channelId) ?? 0) + s.actual);
+    const t = s.unlimited ? undefined : (this.tokens.get(s.tokenId) ?? { remain: 0, usedQuota: 0 });
+    if (t) {
+      t.usedQuota += s.billed;
+      this.tokens.set(s.tokenId, t);
+    }
+    if (s.billed) {
+      this.channels.set(s.channelId, (this.channels.get(s.channelId) ?? 0) + s.billed);
+      this.charge(s.spend?.user ?? { kind: LEASE_KIND.user, ownerId: s.userId, rowId: undefined }, s.billed, u, undefined);
+      if (t) this.charge(s.spend?.token ?? { kind: LEASE_KIND.token, ownerId: s.tokenId, rowId: undefined }, s.billed, undefined, t);
+    }
+  }
+
+  /** A charge goes against the lease row it was held from, else straight to the balance. */
+  private charge(target: SpendTarget, amount: number, u: UserDelta | undefined, t: TokenDelta | undefined): void {
+    if (target.rowId === undefined) {
+      if (u) u.quota -= amount;
+      if (t) t.remain -= amount;
+      return;
+    }
+    const l = this.leases.get(target.rowId);
+    if (l) l.amount += amount;
+    else this.leases.set(target.rowId, { kind: target.kind, ownerId: target.ownerId, amount });
   }
 
   log(row: NewLog): void {
@@ -103,44 +123,56 @@ export class Recorder {
   }
 
   private async writeBatch(): Promise<void> {
-    const users = this.users;
-    const tokens = this.tokens;
-    const channels = this.channels;
+    const counters = { users: this.users, tokens: this.tokens, leases: this.leases, channels: this.channels };
     const logs = this.logs;
     const stats = [...this.stats.values()];
-    if (!users.size && !tokens.size && !channels.size && !logs.length) return;
+    if (!counters.users.size && !counters.tokens.size && !counters.leases.size && !counters.channels.size && !logs.length) return;
     this.users = new Map();
     this.tokens = new Map();
+    this.leases = new Map();
     this.channels = new Map();
     this.logs = [];
     this.stats = new Map();
     const db = this.ctx.db;
     try {
-      if (writeFlushAtOnce(db, { users, tokens, channels }, logs, stats)) return;
+      if (writeFlushAtOnce(db, counters, logs, stats)) return;
     } catch (error) {
       // Rolled back whole: the two-step path below writes what it can and keeps failed counters.
       this.ctx.log.warn({ err: error }, 'one-transaction flush failed; writing counters and log rows separately');
     }
     try {
       await db.transaction().execute(async (trx) => {
-        await applyUserDeltas(trx, users);
-        await applyTokenDeltas(trx, tokens);
-        await applyChannelUsage(trx, channels);
+        await applyUserDeltas(trx, counters.users);
+        await applyTokenDeltas(trx, counters.tokens);
+        await spendLeases(trx, counters.leases);
+        await applyChannelUsage(trx, counters.channels);
       });
     } catch (error) {
       this.ctx.log.error({ err: error }, 'counter flush failed; will retry');
-      for (const [id, d] of users) {
-        const u = this.users.get(id) ?? { quota: 0, usedQuota: 0, requests: 0 };
-        this.users.set(id, { quota: u.quota + d.quota, usedQuota: u.usedQuota + d.usedQuota, requests: u.requests + d.requests });
-      }
-      for (const [id, v] of tokens) this.tokens.set(id, (this.tokens.get(id) ?? 0) + v);
-      for (const [id, v] of channels) this.channels.set(id, (this.channels.get(id) ?? 0) + v);
+      this.requeue(counters);
     }
     try {
       await writeLogsAndStats(db, logs, stats);
     } catch (error) {
       this.ctx.log.error({ err: error, rows: logs.length }, 'log flush failed');
     }
+  }
+
+  /** Counters whose write failed wait for the next flush, added to what came meanwhile. */
+  private requeue(c: { users: Map<number, UserDelta>; tokens: Map<number, TokenDelta>; leases: Map<number, LeaseSpend>; channels: Map<number, number> }): void {
+    for (const [id, d] of c.users) {
+      const u = this.users.get(id) ?? { quota: 0, usedQuota: 0, requests: 0 };
+      this.users.set(id, { quota: u.quota + d.quota, usedQuota: u.usedQuota + d.usedQuota, requests: u.requests + d.requests });
+    }
+    for (const [id, d] of c.tokens) {
+      const t = this.tokens.get(id) ?? { remain: 0, usedQuota: 0 };
+      this.tokens.set(id, { remain: t.remain + d.remain, usedQuota: t.usedQuota + d.usedQuota });
+    }
+    for (const [id, d] of c.leases) {
+      const l = this.leases.get(id);
+      this.leases.set(id, { ...d, amount: d.amount + (l?.amount ?? 0) });
+    }
+    for (const [id, v] of c.channels) this.channels.set(id, (this.channels.get(id) ?? 0) + v);
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,8 @@ import { GroupTable } from './groups.js';
 import { ChannelSelector } from './selector.js';
 import { PriceIndex } from './price-index.js';
 import { Recorder } from './recorder.js';
+import { LeaseBook } from './leases.js';
+import { OutputLimits } from './output-limits.js';
 import { seedDefaultPrices } from './seed-prices.js';
 import { convertSettings } from '../bridge/plan.js';
 import type { ConvertSettings } from '../bridge/request.js';
@@ -17,6 +19,10 @@ export interface RelayState {
   selector: ChannelSelector;
   prices: PriceIndex;
   recorder: Recorder;
+  /** Quota holds, served from this node's slices of the balances. */
+  leases: LeaseBook;
+  /** Models' output limits, for requests without their own cap. */
+  outputLimits: OutputLimits;
   /** Settings the format converters read (live: options change without a restart). */
   convert: ConvertSettings;
 }
@@ -30,16 +36,26 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
     selector: new ChannelSelector(ctx),
     prices: new PriceIndex(ctx),
     recorder: new Recorder(ctx),
+    leases: new LeaseBook(ctx, {
+      ttlSeconds: ctx.config.QUOTA_LEASE_TTL_SECONDS,
+      sliceSeconds: ctx.config.QUOTA_LEASE_SLICE_SECONDS,
+      idleSeconds: ctx.config.QUOTA_LEASE_IDLE_SECONDS,
+    }),
+    outputLimits: new OutputLimits(ctx),
     convert: convertSettings(ctx),
   };
-  await Promise.all([state.groups.load(), state.selector.reload(), state.prices.load()]);
+  await Promise.all([state.groups.load(), state.selector.reload(), state.prices.load(), state.outputLimits.load(), state.leases.reclaim()]);
   // Safety net beside pub/sub: re-read routing data periodically on every node.
   const timer = setInterval(() => {
-    void Promise.all([state.groups.load(), state.selector.reload(), state.prices.load()]).catch((e) => ctx.log.warn({ err: e }, 'relay resync failed'));
+    void Promise.all([state.groups.load(), state.selector.reload(), state.prices.load(), state.outputLimits.load()]).catch((e) => ctx.log.warn({ err: e }, 'relay resync failed'));
   }, ctx.config.SYNC_FREQUENCY * 1000);
   timer.unref();
   ctx.onClose.push(() => clearInterval(timer));
-  ctx.onClose.push(() => state.recorder.close());
+  // The last flush writes every settled charge before the slices go back.
+  ctx.onClose.push(async () => {
+    await state.recorder.close();
+    await state.leases.close();
+  });
   sweepStoredResponses(ctx);
   return state;
 }

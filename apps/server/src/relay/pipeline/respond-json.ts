@@ -61,7 +61,7 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
       json = undefined;
     }
     if (json?.error && typeof json.error === 'object') {
-      releaseHold(state, p, hold);
+      releaseHold(state, hold);
       throw hold.route.adapter.mapError(400, bytes.toString('utf8'));
     }
     if (json && hold.plan.converted) return respondConverted(state, p, hold, json, reply);
@@ -101,7 +101,7 @@ async function respondConverted(state: RelayState, p: Prepared, hold: Hold, json
   try {
     converted = dialectResponseToHub(hold.route.adapter.dialect, json, p.model);
   } catch (error) {
-    releaseHold(state, p, hold);
+    releaseHold(state, hold);
     throw error;
   }
   let normal = converted.usage;

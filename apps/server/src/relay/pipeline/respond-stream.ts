@@ -131,7 +131,7 @@ export async function respondStream(
     else upstreamError = message;
   }
   if (failure) {
-    releaseHold(state, p, hold);
+    releaseHold(state, hold);
     res.body.destroy();
     // An exception the decoder mapped (Bedrock throttling → 429) keeps its status, so failover and the client see it;
     // throttling freezes the channel for the model like an upstream 429 does.

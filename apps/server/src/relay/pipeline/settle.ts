@@ -5,6 +5,7 @@ import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
 import type { Hold } from './handle.js';
 import { computeQuota } from './pricing.js';
+import { boundUsage, type Bounded } from './bound-usage.js';
 
 export interface Outcome {
   usage: Usage;
@@ -27,18 +28,20 @@ export function doorOf(endpoint: Endpoint): string {
 /** Settles a hold to the real cost and queues the consumption log row (relay.md §4.8–4.9). */
 export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outcome): number {
   const { token, user } = p.caller;
-  const quota = computeQuota(outcome.usage, hold.price, p.groupRatio);
+  const bounded = boundUsage(outcome.usage, p.endpoint, p.promptEstimate, hold.maxOutput);
+  const cost = computeQuota(bounded.usage, hold.price, p.groupRatio);
+  // What the slices cannot cover above the hold is not charged: a balance never goes below zero.
+  const quota = hold.lease ? state.leases.settle(hold.lease, cost) : cost;
   state.recorder.settle({
     userId: user.id,
     tokenId: token.id,
     unlimited: token.unlimited_quota === 1,
     channelId: hold.route.row.id,
-    reserved: hold.reserved,
-    actual: quota,
-    counted: true,
+    billed: quota,
+    spend: hold.lease && state.leases.spendTargets(hold.lease),
   });
   if (!state.ctx.options.get('LogConsumeEnabled')) return quota;
-  const u = outcome.usage;
+  const u = bounded.usage;
   state.recorder.log({
     type: LOG_TYPE.consume,
     created_at: nowSeconds(),
@@ -61,14 +64,13 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
     request_id: outcome.requestId,
     estimated: outcome.estimated ? 1 : 0,
     content: outcome.note ?? '',
-    metadata: JSON.stringify(logMetadata(p, hold, outcome)),
+    metadata: JSON.stringify(logMetadata(p, hold, outcome, bounded.usage, quota < cost ? cost : undefined, bounded.capped)),
   });
   return quota;
 }
 
 /** The log row's metadata: how the request was billed. Optional keys appear only when they apply. */
-function logMetadata(p: Prepared, hold: Hold, outcome: Outcome): Record<string, unknown> {
-  const u = outcome.usage;
+function logMetadata(p: Prepared, hold: Hold, outcome: Outcome, u: Usage, uncovered?: number, capped?: Bounded['capped']): Record<string, unknown> {
   const meta: Record<string, unknown> = { door: doorOf(p.endpoint), usage_source: outcome.estimated ? 'estimated' : 'reported' };
   // Assigned one by one rather than spread from temporary objects: this runs once per request.
   if (hold.plan.converted) meta.converted_to = hold.route.adapter.dialect;
@@ -85,18 +87,15 @@ function logMetadata(p: Prepared, hold: Hold, outcome: Outcome): Record<string, 
   if (u.cacheWrite1hTokens) meta.cached_write_1h_tokens = u.cacheWrite1hTokens;
   if (u.reasoningTokens) meta.reasoning_tokens = u.reasoningTokens;
   if (hold.route.upstreamModel !== hold.route.billedModel) meta.upstream_model = hold.route.upstreamModel;
+  if (hold.lowered) meta.lowered_max_tokens = hold.maxOutput;
+  // Upstream reported more than the request could use: billed at the bound.
+  if (capped) meta.usage_capped = capped;
+  // The cost was above what the balance held: billed what it covered, never below zero.
+  if (uncovered !== undefined) meta.uncovered_cost = uncovered;
   return meta;
 }
 
 /** A failed attempt returns its whole hold; nothing is counted. */
-export function releaseHold(state: RelayState, p: Prepared, hold: Hold): void {
-  state.recorder.settle({
-    userId: p.caller.user.id,
-    tokenId: p.caller.token.id,
-    unlimited: p.caller.token.unlimited_quota === 1,
-    channelId: hold.route.row.id,
-    reserved: hold.reserved,
-    actual: 0,
-    counted: false,
-  });
+export function releaseHold(state: RelayState, hold: Hold): void {
+  if (hold.lease) state.leases.settle(hold.lease, 0);
 }

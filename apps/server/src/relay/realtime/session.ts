@@ -117,7 +117,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
 function settleSession(info: SessionInfo, usage: Usage, quota: number): void {
   const { state, caller, route } = info;
   const { user, token } = caller;
-  state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: route.row.id, reserved: 0, actual: quota, counted: true });
+  state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: route.row.id, billed: quota });
   if (!state.ctx.options.get('LogConsumeEnabled')) return;
   state.recorder.log({
     type: LOG_TYPE.consume,
