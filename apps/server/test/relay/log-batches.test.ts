@@ -30,9 +30,9 @@ describe.each(testDialects())('log and roll-up flushes on %s', (dialect) => {
     server = await startTestServer(dialect);
     const executor = server.ctx.db.getExecutor();
     const execute = executor.executeQuery.bind(executor);
-    vi.spyOn(executor, 'executeQuery').mockImplementation((q: CompiledQuery, id) => {
+    vi.spyOn(executor, 'executeQuery').mockImplementation((q: CompiledQuery) => {
       statements.push(q.sql);
-      return execute(q, id);
+      return execute(q);
     });
     // An hour-long interval: only the test's flushes write.
     const ctx = { config: { BATCH_FLUSH_MS: 3_600_000 }, db: server.ctx.db, log: { error: (e: unknown) => errors.push(e), warn: () => undefined } } as unknown as AppContext;
