@@ -34,6 +34,9 @@ interface Row {
   line: string;
 }
 
+/** Clean-ups of the configuration under load, run by the finally below or, on Ctrl-C, by the signal handler. */
+const cleanups = new Set<() => Promise<void>>();
+
 async function api(base: string, path: string, init: RequestInit & { cookie?: string } = {}) {
   const res = await fetch(`${base}${path}`, { ...init, headers: { 'content-type': 'application/json', ...(init.cookie ? { cookie: init.cookie } : {}) } });
   return { res, json: (await res.json()) as any };
@@ -70,6 +73,15 @@ async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Pro
   const db = await provision(storage);
   const env = { DATA_DIR: dir, SQLITE_PATH: join(dir, 'bench.db'), ...db.env };
   const nodes: Array<{ child: ChildProcess; url: string }> = [];
+  let cleaned: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaned ??= (async () => {
+      await Promise.all(nodes.map((n) => stop(n.child)));
+      await db.drop();
+      rmSync(dir, { recursive: true, force: true });
+      cleanups.delete(cleanup);
+    })());
+  cleanups.add(cleanup);
   try {
     // The first node migrates, seeds and is configured; the others join afterwards as slaves.
     nodes.push(await startNode({ ...env, NODE_TYPE: 'master' }));
@@ -120,14 +132,21 @@ async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Pro
     await new Promise((r) => setTimeout(r, 10_000));
     console.log(`${storage.name}: gateway RSS 10 s after load ${rss('VmRSS')} MB`);
   } finally {
-    await Promise.all(nodes.map((n) => stop(n.child)));
-    await db.drop();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 }
 
 async function main() {
   const upstream = await start(join(here, 'fake-upstream.ts'), {}, /http:\/\/127\.0\.0\.1:\d+/);
+  // Interrupted: stop the nodes and drop the run's database and Redis keys before leaving.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`${signal}: cleaning up`);
+      void Promise.all([...cleanups].map((c) => c()))
+        .then(() => stop(upstream.child))
+        .finally(() => process.exit(130));
+    });
+  }
   try {
     const built = spawnSync(process.execPath, [join(here, '../../../scripts/build-server.mjs')], { stdio: 'inherit' });
     if (built.status !== 0) throw new Error('server build failed');
