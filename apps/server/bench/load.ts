@@ -15,7 +15,8 @@ function percentile(sorted: number[], p: number): number {
 }
 
 export interface Target {
-  origin: string;
+  /** Several origins (gateway nodes behind one load generator): connections are dealt round-robin across them. */
+  origin: string | string[];
   path: string;
   headers: Record<string, string>;
   body: string;
@@ -23,7 +24,7 @@ export interface Target {
 
 /** One target under closed-loop load: `concurrency` workers send back-to-back requests over kept-alive connections. */
 export class Loader {
-  private readonly pool: Pool;
+  private readonly pools: Pool[];
   private readonly latencies: number[] = [];
   private errors = 0;
   private busySeconds = 0;
@@ -32,7 +33,9 @@ export class Loader {
     readonly target: Target,
     private readonly concurrency: number,
   ) {
-    this.pool = new Pool(target.origin, { connections: concurrency, pipelining: 1, keepAliveTimeout: 30_000 });
+    const origins = Array.isArray(target.origin) ? target.origin : [target.origin];
+    const each = Math.ceil(concurrency / origins.length);
+    this.pools = origins.map((o) => new Pool(o, { connections: each, pipelining: 1, keepAliveTimeout: 30_000 }));
   }
 
   /** Loads the target for `seconds`; results add up over calls. */
@@ -40,11 +43,12 @@ export class Loader {
     const started = performance.now();
     const deadline = started + seconds * 1000;
     const { path, headers, body } = this.target;
-    const worker = async () => {
+    const worker = async (_worker: unknown, k: number) => {
+      const pool = this.pools[k % this.pools.length];
       while (performance.now() < deadline) {
         const t0 = performance.now();
         try {
-          const res = await this.pool.request({ method: 'POST', path, headers, body });
+          const res = await pool.request({ method: 'POST', path, headers, body });
           for await (const _ of res.body) void _; // read the whole answer, streamed or not
           if (res.statusCode !== 200) this.errors++;
           else this.latencies.push(performance.now() - t0);
@@ -58,7 +62,7 @@ export class Loader {
   }
 
   async close(): Promise<LoadResult> {
-    await this.pool.close();
+    await Promise.all(this.pools.map((p) => p.close()));
     const sorted = [...this.latencies].sort((a, b) => a - b);
     const seconds = this.busySeconds;
     return { requests: sorted.length, errors: this.errors, seconds, rps: sorted.length / seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };

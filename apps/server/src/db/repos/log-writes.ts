@@ -3,6 +3,7 @@ import type { Db } from '../index.js';
 import { dialectOf } from '../helpers.js';
 import type { NewLog } from './logs.js';
 import { sqliteHandle } from '../index.js';
+import { insertLogsBatched, upsertStatisticsBatched } from './log-writes-batch.js';
 import { writeFlushSync, writeLogsAndStatsSync, type CounterDeltas } from './log-writes-sqlite.js';
 
 /** Queued log rows and roll-up deltas in one go (SQLite: one synchronous transaction). */
@@ -25,7 +26,10 @@ export function writeFlushAtOnce(db: Db, counters: CounterDeltas, logs: NewLog[]
   return true;
 }
 
+/** Log rows outside the one-transaction SQLite path: multi-row INSERTs on PostgreSQL and MySQL. */
 export async function insertLogs(db: Db, rows: NewLog[]): Promise<void> {
+  const d = dialectOf(db);
+  if (d !== 'sqlite') return insertLogsBatched(db, d, rows);
   for (let i = 0; i < rows.length; i += 200) await db.insertInto('logs').values(rows.slice(i, i + 200)).execute();
 }
 
@@ -43,17 +47,16 @@ export interface StatRow {
 
 const SUMS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
 
-/** Adds to the daily roll-up, creating the row when it is the day's first. */
+/** Adds to the daily roll-up, creating the row when it is the day's first (PostgreSQL and MySQL: multi-row upserts). */
 export async function upsertStatistics(db: Db, rows: StatRow[]): Promise<void> {
-  const mysql = dialectOf(db) === 'mysql';
+  const d = dialectOf(db);
+  if (d !== 'sqlite') return upsertStatisticsBatched(db, d, rows);
   for (const row of rows) {
-    const insert = db.insertInto('statistics').values(row);
-    if (mysql) {
-      const set = Object.fromEntries(SUMS.map((c) => [c, sql`${sql.ref(c)} + VALUES(${sql.ref(c)})`]));
-      await insert.onDuplicateKeyUpdate(set).execute();
-    } else {
-      const set = Object.fromEntries(SUMS.map((c) => [c, sql`statistics.${sql.ref(c)} + excluded.${sql.ref(c)}`]));
-      await insert.onConflict((oc) => oc.columns(['date', 'user_id', 'channel_id', 'model_name']).doUpdateSet(set)).execute();
-    }
+    const set = Object.fromEntries(SUMS.map((c) => [c, sql`statistics.${sql.ref(c)} + excluded.${sql.ref(c)}`]));
+    await db
+      .insertInto('statistics')
+      .values(row)
+      .onConflict((oc) => oc.columns(['date', 'user_id', 'channel_id', 'model_name']).doUpdateSet(set))
+      .execute();
   }
 }

@@ -1,0 +1,143 @@
+import { CompiledQuery } from 'kysely';
+import type { Db } from '../index.js';
+import type { NewLog } from './logs.js';
+import type { StatRow } from './log-writes.js';
+import { LOG_COLUMNS, logValues } from './log-writes-sqlite.js';
+
+type Dialect = 'postgres' | 'mysql';
+
+/** PostgreSQL's ceiling on bind parameters in one statement (a 16-bit count in its protocol). */
+export const MAX_PARAMS = 65_535;
+/**
+ * Bytes of values one MySQL statement may carry. mysql2 inlines the values into the text, which
+ * must fit max_allowed_packet: 4 MB by default on MySQL 5.7, 16 MB on MariaDB, 64 MB on MySQL 8.
+ */
+export const MYSQL_MAX_BYTES = 1 << 20;
+
+/** An upper bound on a value's size in the statement: UTF-8 takes at most 3 bytes per UTF-16 unit, and so does an escaped character. */
+function valueBytes(v: unknown): number {
+  return typeof v === 'string' ? v.length * 3 + 2 : 24;
+}
+
+const quote = (d: Dialect, name: string) => (d === 'mysql' ? `\`${name}\`` : `"${name}"`);
+
+/** `(?, ?), (?, ?)` on MySQL, `($1, $2), ($3, $4)` on PostgreSQL: `rows` tuples of `width` placeholders. */
+function placeholders(d: Dialect, rows: number, width: number): string {
+  const tuples: string[] = new Array(rows);
+  if (d === 'mysql') return tuples.fill(`(${'?, '.repeat(width - 1)}?)`).join(', ');
+  let n = 0;
+  for (let r = 0; r < rows; r++) {
+    let t = `($${++n}`;
+    for (let c = 1; c < width; c++) t += `, $${++n}`;
+    tuples[r] = `${t})`;
+  }
+  return tuples.join(', ');
+}
+
+/** A constraint or bad-value error (SQLSTATE classes 22 and 23): the rows, not the database, are at fault. */
+function isDataError(error: unknown): boolean {
+  const e = error as { code?: unknown; sqlState?: unknown };
+  const state = String(e?.sqlState ?? e?.code ?? '');
+  return /^2[23][0-9A-Z]{3}$/.test(state);
+}
+
+interface MultiRow {
+  width: number;
+  count: number;
+  /** Writes row i's values into `out` (length `width`). */
+  values(i: number, out: unknown[]): void;
+  /** The statement for `rows` rows, given their placeholders. */
+  text(tuples: string): string;
+}
+
+/**
+ * Writes rows in as few multi-row statements as the limits allow (MAX_PARAMS values, and
+ * MYSQL_MAX_BYTES on MySQL). A statement refused for a bad row is retried one row at a time,
+ * so one bad row costs only itself; the first error is thrown at the end.
+ */
+async function writeMultiRow(db: Db, d: Dialect, m: MultiRow): Promise<void> {
+  const maxRows = Math.floor(MAX_PARAMS / m.width);
+  const row: unknown[] = new Array(m.width);
+  let params: unknown[] = [];
+  let rows = 0;
+  let bytes = 0;
+  let failure: unknown;
+  const run = async () => {
+    const batch = params;
+    const n = rows;
+    params = [];
+    rows = 0;
+    bytes = 0;
+    try {
+      await db.executeQuery(CompiledQuery.raw(m.text(placeholders(d, n, m.width)), batch));
+    } catch (error) {
+      if (n === 1 || !isDataError(error)) throw error;
+      for (let i = 0; i < n; i++) {
+        const one = batch.slice(i * m.width, (i + 1) * m.width);
+        await db.executeQuery(CompiledQuery.raw(m.text(placeholders(d, 1, m.width)), one)).catch((e: unknown) => (failure ??= e));
+      }
+    }
+  };
+  for (let i = 0; i < m.count; i++) {
+    m.values(i, row);
+    let size = 0;
+    if (d === 'mysql') for (const v of row) size += valueBytes(v);
+    if (rows && (rows === maxRows || bytes + size > MYSQL_MAX_BYTES)) await run();
+    for (const v of row) params.push(v);
+    rows++;
+    bytes += size;
+  }
+  if (rows) await run();
+  if (failure) throw failure;
+}
+
+const byDialect = (text: (d: Dialect) => string) => ({ postgres: text('postgres'), mysql: text('mysql') });
+const LOG_HEAD = byDialect((d) => `INSERT INTO logs (${LOG_COLUMNS.map((c) => quote(d, c)).join(', ')}) VALUES `);
+
+/** Log rows as multi-row INSERTs, every column bound (absent ones their defaults) so rows of any shape share a statement. */
+export function insertLogsBatched(db: Db, d: Dialect, logs: NewLog[]): Promise<void> {
+  const head = LOG_HEAD[d];
+  return writeMultiRow(db, d, {
+    width: LOG_COLUMNS.length,
+    count: logs.length,
+    values: (i, out) => logValues(logs[i], out),
+    text: (tuples) => head + tuples,
+  });
+}
+
+const KEYS = ['date', 'user_id', 'channel_id', 'model_name'] as const;
+const SUMS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
+const STAT_COLUMNS = [...KEYS, ...SUMS];
+const STAT_HEAD = byDialect((d) => `INSERT INTO statistics (${STAT_COLUMNS.map((c) => quote(d, c)).join(', ')}) VALUES `);
+const STAT_TAIL = byDialect((d) =>
+  d === 'mysql'
+    ? `ON DUPLICATE KEY UPDATE ${SUMS.map((c) => `${c} = ${c} + VALUES(${c})`).join(', ')}`
+    : `ON CONFLICT (${KEYS.map((c) => quote(d, c)).join(', ')}) DO UPDATE SET ${SUMS.map((c) => `${c} = statistics.${c} + excluded.${c}`).join(', ')}`,
+);
+
+/**
+ * Roll-up rows as multi-row upserts. Rows for the same day, user, channel and model are summed
+ * first (PostgreSQL refuses to update one row twice in a statement), and written in key order,
+ * so nodes flushing at the same time lock rows in the same order and cannot deadlock.
+ */
+export function upsertStatisticsBatched(db: Db, d: Dialect, rows: StatRow[]): Promise<void> {
+  const byKey = new Map<string, StatRow>();
+  for (const r of rows) {
+    const key = `${r.date}|${r.user_id}|${r.channel_id}|${r.model_name}`;
+    const s = byKey.get(key);
+    if (!s) byKey.set(key, { ...r });
+    else for (const c of SUMS) s[c] += r[c];
+  }
+  const merged = [...byKey.keys()].sort().map((k) => byKey.get(k)!);
+  const head = STAT_HEAD[d];
+  const tail = STAT_TAIL[d];
+  return writeMultiRow(db, d, {
+    width: STAT_COLUMNS.length,
+    count: merged.length,
+    values: (i, out) => {
+      const s = merged[i];
+      for (let c = 0; c < STAT_COLUMNS.length; c++) out[c] = s[STAT_COLUMNS[c]];
+    },
+    text: (tuples) => `${head}${tuples} ${tail}`,
+  });
+}

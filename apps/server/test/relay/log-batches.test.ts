@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CompiledQuery } from 'kysely';
+import type { AppContext } from '../../src/app-context.js';
+import type { NewLog } from '../../src/db/repos/logs.js';
+import { LOG_COLUMNS, LOG_DEFAULTS } from '../../src/db/repos/log-writes-sqlite.js';
+import { MAX_PARAMS } from '../../src/db/repos/log-writes-batch.js';
+import { Recorder } from '../../src/relay/pipeline/recorder.js';
+import { startTestServer, testDialects, type TestServer } from '../harness.js';
+
+const DAY = 1_790_000_000; // 2026-09-21 UTC
+
+/** A row whose every column differs from its neighbours' and from every other column's value. */
+function fullRow(i: number): NewLog {
+  const row = Object.fromEntries(LOG_COLUMNS.map((c, k) => [c, typeof LOG_DEFAULTS[c] === 'number' ? 1000 * k + i : `${c}-${i}`])) as Record<string, unknown>;
+  row.type = 2;
+  row.created_at = DAY + i;
+  row.user_id = 1 + (i % 2);
+  row.model_name = `m${i % 3}`;
+  row.channel_id = 7;
+  return row as NewLog;
+}
+
+describe.each(testDialects())('log and roll-up flushes on %s', (dialect) => {
+  let server: TestServer;
+  let recorder: Recorder;
+  let statements: string[] = [];
+  const errors: unknown[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect);
+    const executor = server.ctx.db.getExecutor();
+    const execute = executor.executeQuery.bind(executor);
+    vi.spyOn(executor, 'executeQuery').mockImplementation((q: CompiledQuery) => {
+      statements.push(q.sql);
+      return execute(q);
+    });
+    // An hour-long interval: only the test's flushes write.
+    const ctx = { config: { BATCH_FLUSH_MS: 3_600_000 }, db: server.ctx.db, log: { error: (e: unknown) => errors.push(e), warn: () => undefined } } as unknown as AppContext;
+    recorder = new Recorder(ctx);
+  });
+  afterAll(async () => {
+    await recorder.close();
+    await server.destroy();
+  });
+  beforeEach(async () => {
+    await server.ctx.db.deleteFrom('logs').execute();
+    await server.ctx.db.deleteFrom('statistics').execute();
+    statements = [];
+    errors.length = 0;
+  });
+  const inserts = (table: string) => statements.filter((s) => new RegExp(`^insert into [\`"]?${table}[\`"]? `, 'i').test(s)).length;
+  const stored = () => server.ctx.db.selectFrom('logs').selectAll().orderBy('created_at').execute();
+
+  it('writes a flush of 300 rows, every column in place, in one INSERT and one roll-up upsert', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => fullRow(i));
+    for (const r of rows) recorder.log(r);
+    await recorder.flush();
+    const got = await stored();
+    expect(got).toHaveLength(300);
+    for (let i = 0; i < 300; i++) for (const c of LOG_COLUMNS) expect(got[i][c as keyof (typeof got)[number]], `row ${i} ${c}`).toEqual(rows[i][c]);
+    const stats = await server.ctx.db.selectFrom('statistics').selectAll().orderBy('user_id').orderBy('model_name').execute();
+    const expected = [1, 2].flatMap((user) =>
+      ['m0', 'm1', 'm2'].map((model) => {
+        const mine = rows.filter((r) => r.user_id === user && r.model_name === model);
+        const sum = (c: 'quota' | 'prompt_tokens' | 'completion_tokens' | 'request_time') => mine.reduce((a, r) => a + Number(r[c]), 0);
+        return { date: '2026-09-21', user_id: user, channel_id: 7, model_name: model, request_count: mine.length, quota: sum('quota'), prompt_tokens: sum('prompt_tokens'), completion_tokens: sum('completion_tokens'), request_time: sum('request_time') };
+      }),
+    );
+    expect(stats).toEqual(expected);
+    if (dialect !== 'sqlite') {
+      // Before: two 200-row log INSERTs and one upsert per roll-up row (6).
+      expect(inserts('logs')).toBe(1);
+      expect(inserts('statistics')).toBe(1);
+    }
+    // A second flush adds to the same roll-up rows.
+    recorder.log(fullRow(0));
+    await recorder.flush();
+    const first = await server.ctx.db.selectFrom('statistics').selectAll().where('user_id', '=', 1).where('model_name', '=', 'm0').executeTakeFirstOrThrow();
+    expect(first.request_count).toBe(expected[0].request_count + 1);
+    expect(first.quota).toBe(expected[0].quota + Number(fullRow(0).quota));
+  });
+
+  it.skipIf(dialect !== 'postgres')('splits a flush larger than PostgreSQL’s bind-parameter limit', async () => {
+    const perStatement = Math.floor(MAX_PARAMS / LOG_COLUMNS.length);
+    const n = perStatement + 5;
+    for (let i = 0; i < n; i++) recorder.log(fullRow(i));
+    await recorder.flush();
+    expect(inserts('logs')).toBe(2);
+    const got = await stored();
+    expect(got).toHaveLength(n);
+    expect(got[n - 1]).toMatchObject({ request_id: `request_id-${n - 1}`, metadata: `metadata-${n - 1}` });
+  });
+
+  it.skipIf(dialect !== 'mysql')('keeps each MySQL statement well under max_allowed_packet', async () => {
+    const content = 'x'.repeat(20_000); // counted at 3 bytes a character: ≈60 KB a row
+    for (let i = 0; i < 60; i++) recorder.log({ ...fullRow(i), content: `${content}${i}` });
+    await recorder.flush();
+    expect(inserts('logs')).toBeGreaterThan(1);
+    expect(inserts('logs')).toBeLessThanOrEqual(5);
+    const got = await stored();
+    expect(got.map((r) => r.content)).toEqual(Array.from({ length: 60 }, (_, i) => `${content}${i}`));
+  });
+
+  it.skipIf(dialect === 'sqlite')('loses only the row the database refuses, and reports it', async () => {
+    for (let i = 0; i < 5; i++) recorder.log(i === 2 ? { ...fullRow(i), username: 'u'.repeat(100) } : fullRow(i));
+    await recorder.flush();
+    expect((await stored()).map((r) => r.request_id)).toEqual(['request_id-0', 'request_id-1', 'request_id-3', 'request_id-4']);
+    expect(errors).toHaveLength(1);
+  });
+});
