@@ -9,7 +9,7 @@ describe.each(testDialects())('logs and dashboard on %s', (dialect) => {
   beforeAll(async () => {
     f = await relayFixture(dialect);
     channelId = await f.addChannel({ key: 'log-key', models: 'test-model,other-model' });
-    user = await f.newUser({ quota: 100_000 });
+    user = await f.newUser({ quota: 10_000_000 });
     for (const model of ['test-model', 'test-model', 'other-model']) {
       await f.openai(user.key).chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
     }

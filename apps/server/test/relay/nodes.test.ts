@@ -26,7 +26,7 @@ describe.skipIf(!redisAvailable())('two gateway nodes sharing Redis', () => {
 
   it('routes a channel created on node A from node B, and stops using it once A disables it', async () => {
     const channel = await a.addChannel({ key: 'node-key', models: 'node-model' });
-    const { key, tokenId, client } = await a.newUser({ quota: 100_000 });
+    const { key, tokenId, client } = await a.newUser({ quota: 10_000_000 });
     await expect.poll(async () => (await outcome(bUrl, key)), { timeout: 3000 }).toBe('ok');
 
     await a.root.put('/api/channel/', { id: channel, status: 2 });

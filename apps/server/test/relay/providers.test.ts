@@ -203,7 +203,7 @@ describe.each(testDialects())('provider adapters on %s', (dialect) => {
   it('provider errors reach the caller in OpenAI shape with the provider message', async () => {
     const badId = await f.addChannel({ type: 17, key: 'ali-bad', base_url: up.url, models: 'qwen-bad' });
     up.behave('ali-bad', { status: 400 });
-    const { key } = await f.newUser({ quota: 100_000 });
+    const { key } = await f.newUser({ quota: 10_000_000 });
     const error = await f.openai(key).chat.completions.create({ model: 'qwen-bad', messages: [{ role: 'user', content: 'hi' }] }).catch((e) => e);
     expect(error.status).toBe(400);
     expect(error.message).toContain('Invalid API-key provided.');

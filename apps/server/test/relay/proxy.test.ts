@@ -24,7 +24,7 @@ describe('channel proxies', () => {
   });
 
   async function ask(model: string, stream = false) {
-    const { key } = await f.newUser({ quota: 100_000 });
+    const { key } = await f.newUser({ quota: 10_000_000 });
     const client = f.openai(key);
     if (!stream) return (await client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] })).choices[0].message.content;
     let text = '';
