@@ -65,6 +65,7 @@ export const OPTION_DEFS = {
   PreConsumedQuota: { kind: 'int', default: '500' },
   QuotaRemindThreshold: { kind: 'int', default: '1000' },
   LogConsumeEnabled: { kind: 'bool', default: 'true' },
+  LogErrorEnabled: { kind: 'bool', default: 'true' },
   ApproximateTokenEnabled: { kind: 'bool', default: 'false' },
   // Channel management
   AutomaticDisableChannelEnabled: { kind: 'bool', default: 'false' },
