@@ -69,6 +69,7 @@ export const OPTION_DEFS = {
   LowerMaxTokensToBalance: { kind: 'bool', default: 'false' },
   QuotaRemindThreshold: { kind: 'int', default: '1000' },
   LogConsumeEnabled: { kind: 'bool', default: 'true' },
+  LogErrorEnabled: { kind: 'bool', default: 'true' },
   ApproximateTokenEnabled: { kind: 'bool', default: 'false' },
   // Channel management
   AutomaticDisableChannelEnabled: { kind: 'bool', default: 'false' },

@@ -209,15 +209,15 @@ describe.each(testDialects())('OpenAI Responses door on %s', (dialect) => {
     f.claude.behave('resp-claude-key', { status: 529 });
     const overloaded = await f.openai(key).responses.create({ model: 'resp-claude', input: 'go', stream: true }).catch((e) => e);
     expect(overloaded.status).toBeGreaterThanOrEqual(500);
-    expect(overloaded.error.message).toMatch(/overloaded/i);
+    expect(overloaded.error.message).toMatch(/unavailable/i);
 
     f.claude.behave('resp-claude-key', {});
     const bad = await fetch(`${f.url}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'resp-claude', input: 42 }) });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toMatchObject({ message: expect.any(String) });
     const unknown = await fetch(`${f.url}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'no-such-model', input: 'x' }) });
-    // As the original: no channel carries the model in the caller's group → 503.
-    expect(unknown.status).toBe(503);
+    // No channel of any group carries the model: a 404 the client does not retry.
+    expect(unknown.status).toBe(404);
     expect((await unknown.json()).error.message).toContain('no-such-model');
     const poor = await f.newUser({ quota: 1 });
     const broke = await f.openai(poor.key).responses.create({ model: 'resp-claude', input: 'x', max_output_tokens: 1000 }).catch((e) => e);

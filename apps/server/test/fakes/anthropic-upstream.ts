@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FakeHttp, sendJson, sleep, writePaced, type Received } from './fake-http.js';
+import { FakeHttp, answerFault, sendJson, sleep, writePaced, type Received } from './fake-http.js';
 import {
   checkClaudeRequest,
   claudeAnswer,
@@ -48,6 +48,7 @@ export class FakeAnthropic extends FakeHttp<ClaudeBehaviour> {
     if (!req.headers['anthropic-version']) return fail(400, 'anthropic-version: header is required');
     const b = this.behaviour(req.key);
     if (b.delayMs) await sleep(b.delayMs);
+    if (answerFault(res, b)) return;
     if (b.status && b.status >= 400) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (b.retryAfter) headers['retry-after'] = String(b.retryAfter);

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { StreamPacing } from './fake-http.js';
+import type { Faults, StreamPacing } from './fake-http.js';
 
 /**
  * How a Claude fake (Anthropic, Bedrock, Vertex) answers, chosen per credential.
  * Usage is fixed so billing is predictable: 10 uncached input tokens, one
  * output token per word of text and thinking, plus 10 per tool call.
  */
-export interface ClaudeBehaviour extends StreamPacing {
+export interface ClaudeBehaviour extends StreamPacing, Faults {
   status?: number;
   /** Replaces the error body of `status` (default: Anthropic's error shape). */
   errorBody?: unknown;

@@ -99,6 +99,30 @@ export function sendJson(res: ServerResponse, value: unknown, status = 200, head
   res.end(JSON.stringify(value));
 }
 
+/** Faults any fake can inject instead of its answer (issue 20: broken successes, error pages). */
+export interface Faults {
+  /** Answer exactly this: an HTML error page, an empty or truncated 200, a huge invalid body. */
+  raw?: { status: number; contentType: string; body: string };
+  /** A 200 event stream of exactly these pieces (a non-JSON frame first, or good frames then a broken one). */
+  rawStream?: string[];
+}
+
+/** Writes a fault when the behaviour has one; true when it answered. */
+export function answerFault(res: ServerResponse, f: Faults): boolean {
+  if (f.raw) {
+    res.writeHead(f.raw.status, { 'content-type': f.raw.contentType });
+    res.end(f.raw.body);
+    return true;
+  }
+  if (f.rawStream) {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const piece of f.rawStream) res.write(piece);
+    res.end();
+    return true;
+  }
+  return false;
+}
+
 /** Stream pacing shared by the fakes: cuts and delays counted in content chunks. */
 export interface StreamPacing {
   /** Close the connection after this many content chunks. */

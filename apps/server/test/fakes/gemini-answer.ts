@@ -1,4 +1,4 @@
-import type { StreamPacing } from './fake-http.js';
+import type { Faults, StreamPacing } from './fake-http.js';
 
 /**
  * How a Gemini fake (Google AI, Vertex) answers, chosen per credential. Usage
@@ -6,7 +6,7 @@ import type { StreamPacing } from './fake-http.js';
  * cached ones, which Gemini counts inside promptTokenCount), one candidate
  * token per word, one thought token per thought word, 10 per function call.
  */
-export interface GeminiBehaviour extends StreamPacing {
+export interface GeminiBehaviour extends StreamPacing, Faults {
   status?: number;
   /** Replaces the error body of `status` (default: Google's error shape). */
   errorBody?: unknown;

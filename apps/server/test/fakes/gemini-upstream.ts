@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FakeHttp, sendJson, sleep, writePaced, type Received } from './fake-http.js';
+import { FakeHttp, answerFault, sendJson, sleep, writePaced, type Received } from './fake-http.js';
 import {
   checkGeminiRequest,
   geminiAnswer,
@@ -73,6 +73,7 @@ export class FakeGemini extends FakeHttp<GeminiBehaviour> {
     }
     const b = this.behaviour(req.key);
     if (b.delayMs) await sleep(b.delayMs);
+    if (answerFault(res, b)) return;
     if (behaviourFailure(res, b)) return;
     if (req.method === 'GET' && LIST_PATH.test(req.path)) return this.models(req, res);
     const match = ACTION_PATH.exec(req.path);

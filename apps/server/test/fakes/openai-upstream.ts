@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as endpoints from './openai-endpoints.js';
+import { answerFault, type Faults } from './fake-http.js';
 
 /** How the fake answers a request; chosen per channel key. */
-export interface Behaviour {
+export interface Behaviour extends Faults {
   status?: number;
   errorBody?: unknown;
   retryAfter?: number;
@@ -94,6 +95,7 @@ export class FakeOpenAI {
     this.received.push({ path, headers: req.headers, body, raw: text, key });
     const b = this.behaviours.get(key) ?? {};
     if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
+    if (answerFault(res, b)) return;
     if (b.status && b.status >= 400) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (b.retryAfter) headers['retry-after'] = String(b.retryAfter);

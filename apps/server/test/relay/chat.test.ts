@@ -99,8 +99,8 @@ describe.each(testDialects())('OpenAI relay on %s', (dialect) => {
     });
     const { key } = await f.newUser({ quota: 100_000 });
     const err = await f.openai(key).chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] }).catch((e) => e);
-    expect(err.status).toBe(503);
-    expect(err.error.message).toContain('无可用渠道');
+    expect(err.status).toBe(404);
+    expect(err.error).toMatchObject({ code: 'model_not_found', message: expect.stringContaining('no-such-model') });
     const raw = await fetch(`${f.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: key, 'content-type': 'application/json' }, body: '{bad' });
     expect(raw.status).toBe(400);
     expect((await raw.json()).error.message).toMatch(/JSON/);

@@ -75,6 +75,13 @@ export class ChannelIndex {
     return [...byPriority.entries()].sort((a, b) => b[0] - a[0]).map(([, list]) => list);
   }
 
+  /** Whether a channel of any group serves the model (exactly or by a wildcard). */
+  servesAnywhere(model: string): boolean {
+    for (const models of this.exact.values()) if (models.has(model)) return true;
+    for (const list of this.wildcards.values()) if (list.some((w) => model.startsWith(w.prefix))) return true;
+    return false;
+  }
+
   /** Model names (as declared, wildcards included) the group can reach. */
   models(group: string): string[] {
     const names = new Set<string>(this.exact.get(group)?.keys() ?? []);

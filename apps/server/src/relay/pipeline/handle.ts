@@ -9,7 +9,10 @@ import { planAttempt, type AttemptPlan } from '../bridge/plan.js';
 import { suffixBody } from '../bridge/suffix.js';
 import { authorizeUpstream, buildUpstream, routeTo, withModel, type RoutedChannel } from './attempt.js';
 import { readWhole, sendUpstream, sendUpstreamBuffered, type BufferedResponse, type UpstreamResponse } from './upstream.js';
-import { classifyFailure, cooldownSeconds, noChannel } from './failure.js';
+import { classifyFailure, cooldownSeconds, noChannel, unknownModel } from './failure.js';
+import { callerError, isAdmin, scrubIdentity } from './caller-error.js';
+import { logFailure } from './failure-log.js';
+import { checkAnswer } from './answer-check.js';
 import { affordableOutput, reserveQuota as reserveAmount, type Price } from './pricing.js';
 import { CAPPED_OUTPUT } from './bound-usage.js';
 import { lowerMaxOutput, MIN_LOWERED_OUTPUT } from './max-output.js';
@@ -64,7 +67,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
 
   for (let attempt = 0; attempt <= extraAttempts; attempt++) {
     const row = await pickChannel(state, p, tried);
-    if (!row) throw lastError ?? noChannel(p.group, p.model);
+    if (!row) throw lastError ?? noChannelFor(state, p);
     tried.add(row.id);
     let hold: Hold | undefined;
     try {
@@ -98,9 +101,11 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       if (abort && !streamed && route.adapter.streamFraming) throw route.adapter.mapError(502, (await readWhole(res as UpstreamResponse)).body.toString('utf8'));
       // A stream request may still get a plain answer: read it whole before the responder owns the hold.
       const whole = streamed ? undefined : transformAnswer(route.adapter, plan.endpoint, Buffer.isBuffer(res.body) ? (res as BufferedResponse) : await readWhole(res as UpstreamResponse), body);
+      // A 200 that is not the endpoint's answer is a failed attempt: found before the hold changes hands.
+      const json = whole && checkAnswer(plan.endpoint, whole);
       const h = hold;
       hold = undefined; // from here the responder owns the hold and settles it
-      if (whole) await respondJson(state, p, h, whole, reply);
+      if (whole) await respondJson(state, p, h, whole, reply, json);
       else await respondStream(state, p, h, res as UpstreamResponse, reply, abort!);
       countProviderRequest(ctx, row, p.model, 'success');
       return;
@@ -108,16 +113,23 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       if (hold) releaseHold(state, hold);
       const hub = error instanceof HubError ? error : new HubError(502, (error as Error).message, { retryable: true });
       if (hub.code === 'insufficient_quota_local') throw hub;
-      countProviderRequest(ctx, row, p.model, 'error');
       const verdict = classifyFailure(hub, ctx.options.get('DisableChannelKeywords').split('\n').map((k) => k.trim()));
-      if (verdict.channelFault) void autoDisable(state, row, hub.message);
+      // The caller's own 4xx is not the channel's failure.
+      if (verdict.retry || verdict.channelFault) countProviderRequest(ctx, row, p.model, 'error');
+      logFailure(state, p, row, hub, req.id, req.ip);
+      if (verdict.channelFault) void autoDisable(state, row, scrubIdentity(hub.message, row, true));
       if (verdict.retry || verdict.channelFault) releaseSticky(state, p);
-      lastError = hub;
-      if (!verdict.retry) throw hub;
-      if (Date.now() - p.startedAt > ctx.options.get('RetryTimeOut') * 1000 && attempt < extraAttempts) throw hub;
+      lastError = callerError(hub, verdict, row, isAdmin(p.caller.user.role));
+      if (!verdict.retry) throw lastError;
+      if (Date.now() - p.startedAt > ctx.options.get('RetryTimeOut') * 1000 && attempt < extraAttempts) throw lastError;
     }
   }
-  throw lastError ?? noChannel(p.group, p.model);
+  throw lastError ?? noChannelFor(state, p);
+}
+
+/** 404 for a model no channel anywhere serves (clients retry a 503, and should not retry a typo). */
+function noChannelFor(state: RelayState, p: Prepared) {
+  return state.selector.knowsModel(p.model) ? noChannel(p.group, p.model) : unknownModel(p.model);
 }
 
 async function pickChannel(state: RelayState, p: Prepared, tried: Set<number>) {

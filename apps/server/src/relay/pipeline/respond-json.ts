@@ -48,17 +48,19 @@ export function transformAnswer(adapter: ProviderAdapter, endpoint: Endpoint, re
 }
 
 /** Sends a complete upstream answer through unchanged and settles on its usage. */
-export async function respondJson(state: RelayState, p: Prepared, hold: Hold, res: BufferedResponse, reply: FastifyReply): Promise<void> {
+export async function respondJson(state: RelayState, p: Prepared, hold: Hold, res: BufferedResponse, reply: FastifyReply, parsed?: Record<string, unknown>): Promise<void> {
   const bytes = res.body;
   const contentType = String(res.headers['content-type'] ?? 'application/octet-stream');
   let usage: Usage | null = null;
   let estimated = false;
   if (contentType.includes('json')) {
-    let json: Record<string, unknown> | undefined;
-    try {
-      json = JSON.parse(bytes.toString('utf8'));
-    } catch {
-      json = undefined;
+    let json: Record<string, unknown> | undefined = parsed;
+    if (!json) {
+      try {
+        json = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        json = undefined;
+      }
     }
     if (json?.error && typeof json.error === 'object') {
       releaseHold(state, hold);

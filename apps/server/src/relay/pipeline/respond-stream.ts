@@ -16,6 +16,12 @@ import { finalResponseOf, rememberResponse } from '../bridge/responses-history.j
 import { chainResponse } from './sticky.js';
 import { chainMappers } from '../providers/shared/chain.js';
 import type { Frame, StreamMapper } from '../providers/types.js';
+import { plausibleFrame } from './answer-check.js';
+import { isAdmin, scrubIdentity } from './caller-error.js';
+
+/** An upstream event that reports an error (its text may name the channel's key or host). */
+const errorEvent = (data: string, event?: string) =>
+  event === 'error' || event === 'response.failed' || data.startsWith('{"error"') || data.startsWith('{"type":"error"');
 
 /** Writes frames as SSE, or as the elements of one JSON array (Gemini without `alt=sse`). */
 class FrameWriter {
@@ -95,11 +101,27 @@ export async function respondStream(
   const pending: string[] = [];
   let events = 0;
   let sawEnd = false;
+  /** A frame that is not JSON (an HTML line, a cut-off object): the stream is broken from there on. */
+  let broken: string | undefined;
+  // A converted stream carries only the door's framing, never the channel's event names.
+  const passEventNames = !hold.plan.converted && !hold.route.adapter.convertsStream;
+  const row = hold.route.row;
   const onEvent = (event: { data: string; event?: string }) => {
+    if (broken) return;
+    if (!framing && !plausibleFrame(event.data)) {
+      broken = 'upstream sent a broken stream frame';
+      return;
+    }
     events++;
     if (event.data === '[DONE]' || event.event === 'response.completed' || event.event === 'message_stop') sawEnd = true;
     if (event.event === 'response.completed' && p.endpoint === 'responses' && !hold.plan.converted) chainResponse(state, p, responseIdOf(event.data));
-    for (const frame of mapper.onEvent(event.data, event.event)) pending.push(writer.render(frame, event.event));
+    const name = passEventNames ? event.event : undefined;
+    if (!errorEvent(event.data, event.event)) {
+      for (const frame of mapper.onEvent(event.data, event.event)) pending.push(writer.render(frame, name));
+      return;
+    }
+    const admin = isAdmin(p.caller.user.role);
+    for (const frame of mapper.onEvent(event.data, event.event)) pending.push(scrubIdentity(writer.render(frame, name), row, admin));
   };
   const parser = createParser({ onEvent });
   // Upstreams that do not speak SSE (Bedrock's binary event stream) bring their own decoder.
@@ -122,6 +144,7 @@ export async function respondStream(
       else {
         firstByteMs ??= Date.now() - p.startedAt;
         feed(next.value as Buffer);
+        if (broken && events === 0) [failure, failureError] = [broken, new HubError(502, broken, { code: 'broken_answer', retryable: true })];
       }
     }
   } catch (error) {
@@ -170,6 +193,7 @@ export async function respondStream(
     if (!clientGone && frames && !raw.write(frames)) await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
   };
 
+  if (broken) upstreamError ??= broken;
   try {
     if (!upstreamError) {
       if (!sawEnd) await flush();
@@ -181,6 +205,10 @@ export async function respondStream(
         const next = await nextChunk;
         if (next.done) break;
         feed(next.value as Buffer);
+        if (broken) {
+          upstreamError = broken;
+          break;
+        }
         if (!sawEnd) await flush();
       }
     }

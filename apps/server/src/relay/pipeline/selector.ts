@@ -79,6 +79,11 @@ export class ChannelSelector {
     return tiers.length > 1 || (tiers[0]?.length ?? 0) > 1 || this.standby.tiers(group, model).length > 0;
   }
 
+  /** Whether any channel of any group, enabled or disabled, serves the model (only asked when none could be picked). */
+  knowsModel(model: string): boolean {
+    return this.index.servesAnywhere(model) || this.standby.servesAnywhere(model);
+  }
+
   /** Highest tier first, weighted random inside it. */
   select(group: string, model: string, opts: SelectOptions): IndexedChannel | undefined {
     return pickWeighted(this.candidates(group, model, opts));

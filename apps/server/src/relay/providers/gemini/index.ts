@@ -17,13 +17,15 @@ export function googleError(status: number, body: string): HubError {
   try {
     // Streaming calls without alt=sse wrap the error in an array.
     const value = JSON.parse(body) as unknown;
-    const parsed = (Array.isArray(value) ? value[0] : value) as { error?: { message?: string; status?: string } };
+    const parsed = (Array.isArray(value) ? value[0] : value) as { error?: { message?: string; status?: string; details?: Array<{ reason?: unknown }> } };
     if (parsed.error?.message) message = parsed.error.message;
     code = parsed.error?.status ?? null;
+    // Google answers a bad key with 400 INVALID_ARGUMENT; the reason says it is about the key, not the request.
+    if (parsed.error?.details?.some((d) => d?.reason === 'API_KEY_INVALID')) code = 'API_KEY_INVALID';
   } catch {
     // not JSON: keep the text
   }
-  const type = status === 400 ? 'invalid_request_error' : status === 401 || status === 403 ? 'authentication_error' : 'upstream_error';
+  const type = code === 'API_KEY_INVALID' ? 'authentication_error' : status === 400 ? 'invalid_request_error' : status === 401 || status === 403 ? 'authentication_error' : 'upstream_error';
   return new HubError(status, `Provider API error: ${scrubSecrets(message).slice(0, 1000)}`, { type, code, upstream: body.slice(0, 2000) });
 }
 
