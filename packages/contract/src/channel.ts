@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isHttpUrl } from './format/net.js';
 
 export interface Channel {
   id: number;
@@ -57,6 +58,9 @@ export const ModelName = z
   });
 
 /** Channel fields without defaults: the create schema adds defaults, the update schema leaves absent fields alone. */
+/** Empty means the channel type's default address. */
+const BaseUrl = z.string().trim().max(500).refine((u) => u === '' || isHttpUrl(u), 'base_url must be an http(s) URL');
+
 const channelFields = {
   type: z.coerce.number().int().min(0),
   key: z.string().trim().min(1, 'key cannot be empty'),
@@ -64,7 +68,7 @@ const channelFields = {
   status: z.coerce.number().int().min(1).max(3),
   weight: z.coerce.number().int().min(1, 'weight must be at least 1'),
   priority: z.coerce.number().int().min(0, 'priority must not be negative'),
-  base_url: z.string().trim().max(500),
+  base_url: BaseUrl,
   other: z.string().trim().max(2000),
   models: z
     .string()
@@ -141,7 +145,7 @@ export const ProviderModelsBody = z.object({
   id: z.coerce.number().int().positive().optional(),
   type: z.coerce.number().int().min(0),
   key: z.string().optional(),
-  base_url: z.string().trim().max(500).optional(),
+  base_url: BaseUrl.optional(),
   other: z.string().trim().max(2000).optional(),
   proxy: channelFields.proxy.optional(),
 });

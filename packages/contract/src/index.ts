@@ -19,3 +19,4 @@ export * from './format/validation.js';
 export * from './payment.js';
 export * from './telegram.js';
 export * from './task.js';
+export * from './format/net.js';

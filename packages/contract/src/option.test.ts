@@ -57,3 +57,21 @@ describe('PageQuery', () => {
     expect(PageQuery.safeParse({ size: '101' }).success).toBe(false);
   });
 });
+
+describe('option bounds', () => {
+  it('refuses negative and absurd values of the numeric options and accepts the edges', () => {
+    expect(checkOptionText('PreConsumedQuota', '-1')).toMatch(/at least 0/);
+    expect(checkOptionText('PreConsumedQuota', '9007199254740992')).toMatch(/integer/);
+    expect(checkOptionText('PreConsumedQuota', String(Number.MAX_SAFE_INTEGER))).toBeNull();
+    expect(checkOptionText('QuotaForNewUser', '99999999999999999999')).toMatch(/integer/);
+    expect(checkOptionText('RetryTimes', '-3')).toMatch(/at least 0/);
+    expect(checkOptionText('RetryTimes', '1000000')).toMatch(/at most 10/);
+    expect(checkOptionText('RetryTimes', '10')).toBeNull();
+    expect(checkOptionText('RetryCooldownSeconds', '-5')).toMatch(/at least 0/);
+    expect(checkOptionText('RetryTimeOut', '99999999')).toMatch(/at most/);
+    expect(checkOptionText('StreamIdleTimeoutSeconds', '0')).toBeNull();
+    expect(checkOptionText('ClaudeBudgetTokensPercentage', '1.5')).toMatch(/at most 1/);
+    expect(checkOptionText('SMTPPort', '70000')).toMatch(/at most 65535/);
+    expect(checkOptionText('OldTokenMaxId', '-1')).toMatch(/at least 0/);
+  });
+});

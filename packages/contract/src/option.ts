@@ -11,7 +11,15 @@ export interface OptionDef {
   kind: OptionKind;
   default: string;
   secret?: boolean;
+  /** Bounds of numeric options; an int without them must still be a safe integer (|v| ≤ 2^53 − 1). */
+  min?: number;
+  max?: number;
 }
+
+/** Largest quota anywhere: beyond 2^53 − 1 integers lose precision in JavaScript and JSON clients. */
+export const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
+const quota = { min: 0, max: MAX_QUOTA };
+const DAY = 86_400;
 
 export const OPTION_DEFS = {
   // General
@@ -58,52 +66,52 @@ export const OPTION_DEFS = {
   OIDCScopes: { kind: 'string', default: '' },
   OIDCUsernameClaims: { kind: 'string', default: '' },
   // Quota and billing
-  QuotaPerUnit: { kind: 'float', default: '500000' },
-  QuotaForNewUser: { kind: 'int', default: '0' },
-  QuotaForInviter: { kind: 'int', default: '0' },
-  QuotaForInvitee: { kind: 'int', default: '0' },
-  PreConsumedQuota: { kind: 'int', default: '500' },
+  QuotaPerUnit: { kind: 'float', default: '500000', min: 0.000001, max: 1e12 },
+  QuotaForNewUser: { kind: 'int', default: '0', ...quota },
+  QuotaForInviter: { kind: 'int', default: '0', ...quota },
+  QuotaForInvitee: { kind: 'int', default: '0', ...quota },
+  PreConsumedQuota: { kind: 'int', default: '500', ...quota },
   /** Output tokens held for a request without max_tokens whose model has no known limit. */
-  DefaultMaxOutputTokens: { kind: 'int', default: '8192' },
+  DefaultMaxOutputTokens: { kind: 'int', default: '8192', min: 1, max: 10_000_000 },
   /** A request whose worst case the balance cannot cover is served with max_tokens lowered to what it covers (else refused). */
   LowerMaxTokensToBalance: { kind: 'bool', default: 'false' },
-  QuotaRemindThreshold: { kind: 'int', default: '1000' },
+  QuotaRemindThreshold: { kind: 'int', default: '1000', ...quota },
   LogConsumeEnabled: { kind: 'bool', default: 'true' },
   LogErrorEnabled: { kind: 'bool', default: 'true' },
   ApproximateTokenEnabled: { kind: 'bool', default: 'false' },
   // Channel management
   AutomaticDisableChannelEnabled: { kind: 'bool', default: 'false' },
   AutomaticEnableChannelEnabled: { kind: 'bool', default: 'false' },
-  ChannelDisableThreshold: { kind: 'float', default: '5' },
+  ChannelDisableThreshold: { kind: 'float', default: '5', min: 0, max: 3600 },
   DisableChannelKeywords: { kind: 'text', default: 'Your credit balance is too low\nThis organization has been disabled.\nYou exceeded your current quota\nPermission denied\nQuota exceeded for quota metric\nAPI key not valid\nThe security token included in the request is invalid\nOperation not allowed\nYour account is not authorized\nyour account balance is insufficient\nYour account is currently blocked\ntoo many invalid requests' },
   // Relay
-  RetryTimes: { kind: 'int', default: '0' },
-  RetryCooldownSeconds: { kind: 'int', default: '5' },
-  RetryTimeOut: { kind: 'int', default: '10' },
+  RetryTimes: { kind: 'int', default: '0', min: 0, max: 10 },
+  RetryCooldownSeconds: { kind: 'int', default: '5', min: 0, max: DAY },
+  RetryTimeOut: { kind: 'int', default: '10', min: 0, max: 3600 },
   // Ours: a stream that sends nothing for this many seconds is cut (between bytes, not in total); 0 = never.
-  StreamIdleTimeoutSeconds: { kind: 'int', default: '300' },
+  StreamIdleTimeoutSeconds: { kind: 'int', default: '300', min: 0, max: DAY },
   GeminiAPIEnabled: { kind: 'bool', default: 'true' },
   ClaudeAPIEnabled: { kind: 'bool', default: 'true' },
   ClaudeDefaultMaxTokens: { kind: 'json', default: '{"default":8192}' },
-  ClaudeBudgetTokensPercentage: { kind: 'float', default: '0.8' },
+  ClaudeBudgetTokensPercentage: { kind: 'float', default: '0.8', min: 0, max: 1 },
   // Ours: count_tokens asks an Anthropic channel for the exact count, counting locally when that fails.
   ClaudeCountTokensForward: { kind: 'bool', default: 'true' },
   GeminiOpenThink: { kind: 'json', default: '{}' },
   // Hours a response converted for a non-OpenAI channel is kept for previous_response_id; 0 keeps none.
-  ResponsesRetentionHours: { kind: 'int', default: '72' },
+  ResponsesRetentionHours: { kind: 'int', default: '72', min: 0, max: 24 * 365 },
   // Seconds an agent session stays on the channel that served it (conversation-sticky routing); 0 turns it off.
-  StickySessionTTLSeconds: { kind: 'int', default: '3600' },
+  StickySessionTTLSeconds: { kind: 'int', default: '3600', min: 0, max: 30 * DAY },
   MjNotifyEnabled: { kind: 'bool', default: 'false' },
   ChatImageRequestProxy: { kind: 'string', default: '' },
   CFWorkerImageUrl: { kind: 'string', default: '' },
   CFWorkerImageKey: { kind: 'string', default: '', secret: true },
   // Payment
-  PaymentUSDRate: { kind: 'float', default: '7.3' },
-  PaymentMinAmount: { kind: 'int', default: '1' },
+  PaymentUSDRate: { kind: 'float', default: '7.3', min: 0.000001, max: 1e6 },
+  PaymentMinAmount: { kind: 'int', default: '1', min: 1, max: 1_000_000 },
   RechargeDiscount: { kind: 'json', default: '' },
   // Mail
   SMTPServer: { kind: 'string', default: '' },
-  SMTPPort: { kind: 'int', default: '587' },
+  SMTPPort: { kind: 'int', default: '587', min: 1, max: 65_535 },
   SMTPAccount: { kind: 'string', default: '' },
   SMTPFrom: { kind: 'string', default: '' },
   SMTPToken: { kind: 'string', default: '', secret: true },
@@ -115,7 +123,7 @@ export const OPTION_DEFS = {
   SafeToolName: { kind: 'string', default: 'Keyword' },
   SafeKeyWords: { kind: 'text', default: '' },
   // Misc
-  OldTokenMaxId: { kind: 'int', default: '0' },
+  OldTokenMaxId: { kind: 'int', default: '0', min: 0 },
 } as const satisfies Record<string, OptionDef>;
 
 export type OptionKey = keyof typeof OPTION_DEFS;
@@ -128,16 +136,24 @@ export function isOptionKey(key: string): key is OptionKey {
   return Object.prototype.hasOwnProperty.call(OPTION_DEFS, key);
 }
 
-/** Checks the text form of a value against its kind; answers an error message or null. */
+function outOfBounds(key: string, def: OptionDef, value: number): string | null {
+  if (def.min !== undefined && value < def.min) return `${key} must be at least ${def.min}`;
+  if (def.max !== undefined && value > def.max) return `${key} must be at most ${def.max}`;
+  return null;
+}
+
+/** Checks the text form of a value against its kind and bounds; answers an error message or null. */
 export function checkOptionText(key: OptionKey, text: string): string | null {
   const def: OptionDef = OPTION_DEFS[key];
   switch (def.kind) {
     case 'bool':
       return text === 'true' || text === 'false' ? null : `${key} must be true or false`;
     case 'int':
-      return /^-?\d+$/.test(text.trim()) ? null : `${key} must be an integer`;
+      if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(Number(text))) return `${key} must be an integer`;
+      return outOfBounds(key, def, Number(text));
     case 'float':
-      return text.trim() !== '' && Number.isFinite(Number(text)) ? null : `${key} must be a number`;
+      if (text.trim() === '' || !Number.isFinite(Number(text))) return `${key} must be a number`;
+      return outOfBounds(key, def, Number(text));
     case 'json':
       if (text.trim() === '') return null;
       try {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isIpOrCidr } from './format/net.js';
 
 export interface TokenSetting {
   heartbeat: { enabled: boolean; timeout_seconds: number };
@@ -30,9 +31,10 @@ export interface Token {
 const IpOrCidr = z
   .string()
   .trim()
-  .regex(/^[0-9a-fA-F:.]+(\/\d{1,3})?$/, 'whitelist entries must be IP addresses or CIDR ranges');
+  .refine(isIpOrCidr, { error: (issue) => `${String(issue.input)} is not an IP address or CIDR range` });
 
-export const TokenSettingSchema = z
+/** The token setting; `entry` checks each IP whitelist entry (strict when saving, any text when reading stored rows). */
+const tokenSettingSchema = (entry: z.ZodType<string>) => z
   .object({
     heartbeat: z
       .object({ enabled: z.boolean().default(false), timeout_seconds: z.coerce.number().int().default(0) })
@@ -46,7 +48,7 @@ export const TokenSettingSchema = z
           .object({ enabled: z.boolean().default(false), models: z.array(z.string().trim().min(1)).default([]) })
           .default({ enabled: false, models: [] }),
         limits_ip_setting: z
-          .object({ enabled: z.boolean().default(false), whitelist: z.array(IpOrCidr).default([]) })
+          .object({ enabled: z.boolean().default(false), whitelist: z.array(entry).default([]) })
           .default({ enabled: false, whitelist: [] }),
       })
       .default({ limit_model_setting: { enabled: false, models: [] }, limits_ip_setting: { enabled: false, whitelist: [] } }),
@@ -56,6 +58,14 @@ export const TokenSettingSchema = z
     heartbeat: { enabled: false, timeout_seconds: 0 },
     limits: { limit_model_setting: { enabled: false, models: [] }, limits_ip_setting: { enabled: false, whitelist: [] } },
   });
+
+export const TokenSettingSchema = tokenSettingSchema(IpOrCidr);
+
+/**
+ * Stored settings, read leniently: a row saved before entries were checked keeps its other
+ * entries and limits (the relay skips the entries it cannot read) instead of losing them all.
+ */
+export const StoredTokenSettingSchema = tokenSettingSchema(z.string());
 
 const tokenFields = {
   name: z

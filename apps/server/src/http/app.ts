@@ -10,6 +10,7 @@ import { registerConsoleRoutes } from '../console/index.js';
 import { registerRelayRoutes } from '../relay/index.js';
 import { registerRelayExtras } from '../relay/extra-routes.js';
 import { registerMetrics } from './metrics.js';
+import { registerConsoleJsonParser } from './json-body.js';
 
 const RELAY_PREFIXES = ['/v1', '/claude', '/gemini', '/v1beta', '/mj', '/suno', '/kling', '/recraftAI'];
 
@@ -46,6 +47,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
       // Only the console reads the session cookie; the relay authenticates by key and skips its hooks.
       await registerSession(scope, opts.sessionSecret);
       scope.setErrorHandler(consoleErrorHandler);
+      registerConsoleJsonParser(scope);
       await registerConsoleRoutes(scope, ctx);
     },
     { prefix: '/api' },

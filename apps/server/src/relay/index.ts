@@ -7,6 +7,7 @@ import { handleRelay } from './pipeline/handle.js';
 import { describeModel, listModels } from './pipeline/models.js';
 import { relayState } from './state.js';
 import { keepRawBody, readBody } from './pipeline/raw-body.js';
+import { jsonTooDeep, tooDeepMessage } from '../common/json-depth.js';
 import { registerClaudeDoor, anthropicModelList } from './doors/claude.js';
 import { registerGeminiDoor } from './doors/gemini.js';
 import { anthropicErrorBody, googleErrorBody } from './doors/errors.js';
@@ -45,6 +46,7 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
       if (error) return done(error, undefined);
       try {
         const parsed = JSON.parse(bytes!.toString('utf8'));
+        if (jsonTooDeep(parsed)) return done(new HubError(400, tooDeepMessage, { code: 'json_too_deep' }), undefined);
         if (parsed && typeof parsed === 'object') keepRawBody(parsed, bytes!);
         done(null, parsed);
       } catch (error) {

@@ -1,4 +1,4 @@
-import { TokenSettingSchema, type TokenSetting } from '@one-hub/contract';
+import { StoredTokenSettingSchema, type TokenSetting } from '@one-hub/contract';
 import { parseJsonOr } from '../../common/json.js';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../index.js';
@@ -10,8 +10,8 @@ export type TokenRow = Selectable<TokensTable>;
 
 /** The `setting` column with every member filled in; malformed text reads as the defaults. */
 export function readTokenSetting(text: string | null): TokenSetting {
-  const parsed = TokenSettingSchema.safeParse(parseJsonOr<unknown>(text, undefined));
-  return parsed.success ? parsed.data : TokenSettingSchema.parse(undefined);
+  const parsed = StoredTokenSettingSchema.safeParse(parseJsonOr<unknown>(text, undefined));
+  return parsed.success ? parsed.data : StoredTokenSettingSchema.parse(undefined);
 }
 
 /** 48 random characters of [0-9a-zA-Z] (≈285 bits); shown to callers as `sk-` + key. */

@@ -1,7 +1,7 @@
 import { HubError } from '../../common/errors.js';
 import {
-  anthropicRequestToHub, FormatError, GEMINI_BLOCK_NONE_SAFETY, geminiRequestToHub, hubRequestToAnthropic, hubRequestToGemini, parseResponsesRequest, responsesRequestToHub,
-  type AnthropicRequest, type GeminiRequest, type HubRequest, type ResponsesRequest,
+  anthropicRequestToHub, FormatError, GEMINI_BLOCK_NONE_SAFETY, geminiRequestToHub, hubRequestToAnthropic, hubRequestToGemini, parseAnthropicRequest, parseGeminiRequest,
+  parseHubRequest, parseResponsesRequest, responsesRequestToHub, type HubRequest, type ResponsesRequest,
 } from '../formats/index.js';
 import type { Dialect, Endpoint } from '../providers/types.js';
 import { unknownPrevious, type HistoryItem } from './responses-history.js';
@@ -37,7 +37,8 @@ export function asBadRequest<T>(fn: () => T): T {
     return fn();
   } catch (error) {
     if (error instanceof FormatError) {
-      throw new HubError(400, error.field ? `${error.field}: ${error.message}` : error.message, { type: 'invalid_request_error', code: 'invalid_request' });
+      const named = !error.field || error.message.includes(`${error.field}:`);
+      throw new HubError(400, named ? error.message : `${error.field}: ${error.message}`, { type: 'invalid_request_error', code: 'invalid_request' });
     }
     if (error && typeof error === 'object' && 'issues' in error) throw new HubError(400, `invalid request: ${String((error as { message?: unknown }).message)}`, { type: 'invalid_request_error', code: 'invalid_request' });
     throw error;
@@ -48,12 +49,13 @@ export function asBadRequest<T>(fn: () => T): T {
 export function doorToHub(door: Endpoint, body: Record<string, unknown>, model: string, stream: boolean, history?: HistoryItem[]): HubRequest {
   return asBadRequest(() => {
     switch (door) {
+      // The converters' shapes are checked here, on the way into conversion only.
       case 'chat/completions':
-        return body as unknown as HubRequest;
+        return parseHubRequest(body);
       case 'messages':
-        return anthropicRequestToHub(body as unknown as AnthropicRequest).value;
+        return anthropicRequestToHub(parseAnthropicRequest(body)).value;
       case 'generateContent':
-        return geminiRequestToHub(body as unknown as GeminiRequest, { model, stream }).value;
+        return geminiRequestToHub(parseGeminiRequest(body), { model, stream }).value;
       case 'responses': {
         const req = parseResponsesRequest(body);
         if (req.previous_response_id && !history) throw unknownPrevious(req.previous_response_id);

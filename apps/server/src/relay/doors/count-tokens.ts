@@ -29,6 +29,7 @@ export async function countDoorTokens(state: RelayState, req: FastifyRequest, do
     const exact = await upstreamMessageTokens(state, req, callerGroup(caller), model, request);
     if (exact !== null) return exact;
   }
-  const hub = doorToHub(door, { ...request, model }, model, false);
+  // count_tokens bodies carry no max_tokens, which the Messages schema otherwise requires.
+  const hub = doorToHub(door, door === 'messages' ? { max_tokens: 1, ...request, model } : { ...request, model }, model, false);
   return countChat(model, hub.messages, hub.tools);
 }

@@ -11,6 +11,7 @@ import { suffixHub } from '../bridge/suffix.js';
 import { loadHistory, type HistoryItem } from '../bridge/responses-history.js';
 import { namedSession } from './sticky.js';
 import { rawBodyOf } from './raw-body.js';
+import { checkDoorBody } from './door-body.js';
 
 /** What a door knows from outside the body (Gemini puts model and streaming in the path). */
 export interface DoorInput {
@@ -166,14 +167,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
   const [base, suffix] = rawModel.split('#');
   const model = base.trim();
   checkModelAllowed(caller, model);
-  if (!multipart) {
-    const b = body as Record<string, unknown>;
-    if (b.max_tokens !== undefined && (typeof b.max_tokens !== 'number' || b.max_tokens < 0 || b.max_tokens > 1_073_741_823)) {
-      throw new HubError(400, 'max_tokens is invalid', { code: 'invalid_parameter' });
-    }
-    if ((endpoint === 'chat/completions' || endpoint === 'messages') && !Array.isArray(b.messages)) throw new HubError(400, 'field messages is required', { code: 'invalid_parameter' });
-    if (endpoint === 'generateContent' && !Array.isArray(b.contents)) throw new HubError(400, 'field contents is required', { code: 'invalid_parameter' });
-  }
+  if (!multipart) checkDoorBody(endpoint, body as Record<string, unknown>);
 
   const group = callerGroup(caller);
   const groupRow = state.groups.get(group);

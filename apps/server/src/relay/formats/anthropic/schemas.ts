@@ -1,9 +1,31 @@
 import { z } from 'zod';
 import { parseWith } from '../openai/schemas.js';
+import { tagged } from '../shared/tagged.js';
 import type { AnthropicRequest, AnthropicResponse, AnthropicStreamEvent } from './types.js';
 
 const block = z.looseObject({ type: z.string() });
-const content = z.union([z.string(), z.array(block)]);
+const source = tagged({
+  base64: z.looseObject({ media_type: z.string(), data: z.string() }),
+  url: z.looseObject({ url: z.string() }),
+  text: z.looseObject({ data: z.string() }),
+});
+const media = z.looseObject({ source });
+const text = z.looseObject({ text: z.string() });
+/** Blocks as the converter reads them; other block types pass with their tag checked. */
+const requestBlock = tagged({
+  text,
+  image: media,
+  document: media,
+  thinking: z.looseObject({ thinking: z.string(), signature: z.string().optional() }),
+  redacted_thinking: z.looseObject({ data: z.string() }),
+  tool_use: z.looseObject({ id: z.string(), name: z.string() }),
+  tool_result: z.looseObject({
+    tool_use_id: z.string(),
+    content: z.union([z.string(), z.array(tagged({ text, image: media, document: media }))], { error: 'must be a string or an array of blocks' }).optional(),
+  }),
+});
+const content = z.union([z.string(), z.array(requestBlock)], { error: 'must be a string or an array of content blocks' });
+const doorContent = z.union([z.string(), z.array(block)], { error: 'must be a string or an array of content blocks' });
 
 export const anthropicRequestSchema = z.looseObject({
   model: z.string().min(1),
@@ -15,9 +37,19 @@ export const anthropicRequestSchema = z.looseObject({
   top_p: z.number().optional(),
   top_k: z.number().int().optional(),
   stream: z.boolean().optional(),
-  tools: z.array(z.looseObject({ name: z.string() })).optional(),
-  tool_choice: z.looseObject({ type: z.enum(['auto', 'any', 'tool', 'none']) }).optional(),
+  tools: z.array(z.looseObject({ name: z.string(), type: z.string().optional(), input_schema: z.looseObject({}).optional() })).optional(),
+  tool_choice: tagged({ tool: z.looseObject({ name: z.string() }), auto: z.looseObject({}), any: z.looseObject({}), none: z.looseObject({}) }).optional(),
   thinking: z.looseObject({ type: z.string(), budget_tokens: z.number().int().optional() }).optional(),
+  metadata: z.looseObject({ user_id: z.string().nullable().optional() }).nullable().optional(),
+});
+
+/** The cheap check at the door (see openai/door-schemas.ts); blocks are checked deeply only when converted. */
+export const anthropicDoorSchema = z.looseObject({
+  max_tokens: z.number().int().positive().max(1_073_741_823),
+  messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant']), content: doorContent }), { error: 'must be an array of messages' }),
+  system: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))], { error: 'must be a string or an array of text blocks' }).optional(),
+  stream: z.boolean().optional(),
+  tools: z.array(z.looseObject({}), { error: 'must be an array of tools' }).optional(),
 });
 
 export const anthropicResponseSchema = z.looseObject({

@@ -1,21 +1,29 @@
 import { z } from 'zod';
 import type { HubChunk, HubRequest, HubResponse } from './types.js';
 import { FormatError } from '../shared/errors.js';
+import { tagged } from '../shared/tagged.js';
 
 /*
  * Lenient wire schemas: they check what conversion and billing read and keep
  * every other field (loose objects). Types come from ./types.ts.
  */
-const textPart = z.looseObject({ type: z.literal('text'), text: z.string() });
-const imagePart = z.looseObject({ type: z.literal('image_url'), image_url: z.looseObject({ url: z.string() }) });
-const otherPart = z.looseObject({ type: z.string() });
-const content = z.union([z.string(), z.array(z.union([textPart, imagePart, otherPart])), z.null()]);
+const part = tagged({
+  text: z.looseObject({ text: z.string() }),
+  image_url: z.looseObject({ image_url: z.looseObject({ url: z.string() }) }),
+  input_audio: z.looseObject({ input_audio: z.looseObject({ data: z.string(), format: z.string() }) }),
+  file: z.looseObject({ file: z.looseObject({ file_data: z.string().optional(), file_id: z.string().optional() }) }),
+});
+const content = z.union([z.string(), z.array(part), z.null()], { error: 'must be a string, an array of content parts or null' });
 
 const toolCall = z.looseObject({
   id: z.string().optional(),
   type: z.string().optional(),
   function: z.looseObject({ name: z.string(), arguments: z.string().optional() }),
 });
+
+const tool = tagged({ function: z.looseObject({ function: z.looseObject({ name: z.string(), parameters: z.looseObject({}).optional() }) }) });
+const toolChoice = z.union([z.string(), z.looseObject({ type: z.string(), function: z.looseObject({ name: z.string() }) })], { error: 'must be a string or {type, function:{name}}' });
+const responseFormat = tagged({ json_schema: z.looseObject({ json_schema: z.looseObject({}) }) });
 
 export const chatMessageSchema = z.looseObject({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
@@ -33,7 +41,12 @@ export const chatRequestSchema = z.looseObject({
   temperature: z.number().optional().nullable(),
   top_p: z.number().optional().nullable(),
   stop: z.union([z.string(), z.array(z.string())]).optional().nullable(),
-  tools: z.array(z.looseObject({ type: z.string() })).optional(),
+  tools: z.array(tool).optional().nullable(),
+  tool_choice: toolChoice.optional(),
+  response_format: responseFormat.optional().nullable(),
+  reasoning_effort: z.string().optional().nullable(),
+  reasoning: z.looseObject({ effort: z.string().optional(), max_tokens: z.number().int().nonnegative().optional() }).optional().nullable(),
+  n: z.number().int().positive().max(128).optional().nullable(),
 });
 
 export const openAIUsageSchema = z.looseObject({
