@@ -20,6 +20,12 @@ export interface Behaviour {
   chunkDelayMs?: number;
   /** Milliseconds between a stream's `[DONE]` and the end of the response. */
   endDelayMs?: number;
+  /** Accept the request and never answer (no headers, no body). */
+  silent?: boolean;
+  /** Send the 200 headers, then nothing more. */
+  silentAfterHeaders?: boolean;
+  /** Keep the answer back until `release()` is called. */
+  hold?: boolean;
 }
 
 export interface Received {
@@ -50,6 +56,9 @@ const USAGE = (prompt: number, completion: number) => ({
 export class FakeOpenAI {
   readonly received: Received[] = [];
   private behaviours = new Map<string, Behaviour>();
+  private held: Array<() => void> = [];
+  /** Requests whose connection closed before the fake finished its answer. */
+  abandoned = 0;
   private server: Server;
   url = '';
 
@@ -65,6 +74,18 @@ export class FakeOpenAI {
 
   behave(key: string, behaviour: Behaviour): void {
     this.behaviours.set(key, behaviour);
+  }
+
+  /** Answers held requests waiting now (`hold`); returns how many. */
+  release(): number {
+    const waiting = this.held.splice(0);
+    for (const answer of waiting) answer();
+    return waiting.length;
+  }
+
+  /** Requests held back right now. */
+  get holding(): number {
+    return this.held.length;
   }
 
   forKey(key: string): Received[] {
@@ -91,6 +112,15 @@ export class FakeOpenAI {
     const path = (req.url ?? '').split('?')[0];
     this.received.push({ path, headers: req.headers, body, raw: text, key });
     const b = this.behaviours.get(key) ?? {};
+    res.on('close', () => {
+      if (!res.writableFinished) this.abandoned++;
+    });
+    if (b.silentAfterHeaders) {
+      res.writeHead(200, { 'content-type': body?.stream ? 'text/event-stream' : 'application/json' });
+      res.flushHeaders();
+    }
+    if (b.silent || b.silentAfterHeaders) return; // the gateway has to give up on its own
+    if (b.hold) await new Promise<void>((resolve) => this.held.push(resolve));
     if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
     if (b.status && b.status >= 400) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };

@@ -16,6 +16,7 @@ import { finalResponseOf, rememberResponse } from '../bridge/responses-history.j
 import { chainResponse } from './sticky.js';
 import { chainMappers } from '../providers/shared/chain.js';
 import type { Frame, StreamMapper } from '../providers/types.js';
+import type { FirstByteWatch } from './first-byte.js';
 
 /** Writes frames as SSE, or as the elements of one JSON array (Gemini without `alt=sse`). */
 class FrameWriter {
@@ -87,6 +88,7 @@ export async function respondStream(
   res: UpstreamResponse,
   reply: FastifyReply,
   abort: AbortController,
+  watch?: FirstByteWatch,
 ): Promise<void> {
   const body = p.body as Record<string, unknown>;
   const askedUsage = Boolean((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage);
@@ -120,6 +122,7 @@ export async function respondStream(
       const next = await chunks.next();
       if (next.done) failure = 'ended';
       else {
+        if (firstByteMs === undefined) watch?.stop();
         firstByteMs ??= Date.now() - p.startedAt;
         feed(next.value as Buffer);
       }
@@ -157,13 +160,16 @@ export async function respondStream(
   let deliveredText: string | null = null;
   let finished = false;
   let drainTimer: NodeJS.Timeout | undefined;
-  raw.on('close', () => {
-    if (finished) return;
+  const onClose = () => {
+    if (finished || clientGone) return;
     clientGone = true;
     deliveredText = mapper.text();
     drainTimer = setTimeout(() => abort.abort(), DRAIN_AFTER_DISCONNECT_MS);
     drainTimer.unref();
-  });
+  };
+  raw.on('close', onClose);
+  // The client may have left between the first event and here: its 'close' has already fired.
+  if (raw.destroyed) onClose();
   const flush = async () => {
     const frames = pending.join('');
     pending.length = 0;
