@@ -19,10 +19,11 @@ describe('option catalogue', () => {
   });
 
   it('registers the 72 keys of api.md §4, the two Lark credentials and our own relay settings, with their defaults', () => {
-    const ours = ['StreamIdleTimeoutSeconds', 'ClaudeCountTokensForward', 'ResponsesRetentionHours', 'StickySessionTTLSeconds'];
+    const ours = ['StreamIdleTimeoutSeconds', 'ClaudeCountTokensForward', 'ResponsesRetentionHours', 'StickySessionTTLSeconds', 'FirstByteTimeoutSeconds', 'UserMaxInflight'];
     for (const key of ours) expect(OPTION_DEFS).toHaveProperty(key);
     expect(Object.keys(OPTION_DEFS)).toHaveLength(72 + 2 + ours.length);
     expect([OPTION_DEFS.StreamIdleTimeoutSeconds.default, OPTION_DEFS.ResponsesRetentionHours.default, OPTION_DEFS.StickySessionTTLSeconds.default]).toEqual(['300', '72', '3600']);
+    expect([OPTION_DEFS.FirstByteTimeoutSeconds.default, OPTION_DEFS.UserMaxInflight.default]).toEqual(['60', '128']);
     expect(OPTION_DEFS.LarkClientId.default).toBe('');
     expect(OPTION_DEFS.ServerAddress.default).toBe('http://localhost:3000');
     expect(OPTION_DEFS.ClaudeDefaultMaxTokens).toMatchObject({ kind: 'json', default: '{"default":8192}' });

@@ -90,6 +90,10 @@ export const OPTION_DEFS = {
   RetryTimeOut: { kind: 'int', default: '10', min: 0, max: 3600 },
   // Ours: a stream that sends nothing for this many seconds is cut (between bytes, not in total); 0 = never.
   StreamIdleTimeoutSeconds: { kind: 'int', default: '300', min: 0, max: DAY },
+  // Ours: an upstream attempt that has sent no byte (headers or body) after this many seconds fails over; 0 = no limit.
+  FirstByteTimeoutSeconds: { kind: 'int', default: '60', min: 0, max: DAY },
+  // Ours: requests one user may have in flight on one node; one more gets a 429; 0 = no limit.
+  UserMaxInflight: { kind: 'int', default: '128', min: 0, max: 1_000_000 },
   GeminiAPIEnabled: { kind: 'bool', default: 'true' },
   ClaudeAPIEnabled: { kind: 'bool', default: 'true' },
   ClaudeDefaultMaxTokens: { kind: 'json', default: '{"default":8192}' },

@@ -23,6 +23,12 @@ export interface Behaviour extends Faults {
   endDelayMs?: number;
   /** Usage to report instead of the fixed one (prompt 10, a completion token per word). */
   usage?: { prompt: number; completion: number };
+  /** Accept the request and never answer (no headers, no body). */
+  silent?: boolean;
+  /** Send the 200 headers, then nothing more. */
+  silentAfterHeaders?: boolean;
+  /** Keep the answer back until `release()` is called. */
+  hold?: boolean;
 }
 
 export interface Received {
@@ -53,6 +59,9 @@ const USAGE = (prompt: number, completion: number) => ({
 export class FakeOpenAI {
   readonly received: Received[] = [];
   private behaviours = new Map<string, Behaviour>();
+  private held: Array<() => void> = [];
+  /** Requests whose connection closed before the fake finished its answer. */
+  abandoned = 0;
   private server: Server;
   url = '';
 
@@ -68,6 +77,18 @@ export class FakeOpenAI {
 
   behave(key: string, behaviour: Behaviour): void {
     this.behaviours.set(key, behaviour);
+  }
+
+  /** Answers held requests waiting now (`hold`); returns how many. */
+  release(): number {
+    const waiting = this.held.splice(0);
+    for (const answer of waiting) answer();
+    return waiting.length;
+  }
+
+  /** Requests held back right now. */
+  get holding(): number {
+    return this.held.length;
   }
 
   forKey(key: string): Received[] {
@@ -94,6 +115,15 @@ export class FakeOpenAI {
     const path = (req.url ?? '').split('?')[0];
     this.received.push({ path, headers: req.headers, body, raw: text, key });
     const b = this.behaviours.get(key) ?? {};
+    res.on('close', () => {
+      if (!res.writableFinished) this.abandoned++;
+    });
+    if (b.silentAfterHeaders) {
+      res.writeHead(200, { 'content-type': body?.stream ? 'text/event-stream' : 'application/json' });
+      res.flushHeaders();
+    }
+    if (b.silent || b.silentAfterHeaders) return; // the gateway has to give up on its own
+    if (b.hold) await new Promise<void>((resolve) => this.held.push(resolve));
     if (b.delayMs) await new Promise((r) => setTimeout(r, b.delayMs));
     if (answerFault(res, b)) return;
     if (b.status && b.status >= 400) {

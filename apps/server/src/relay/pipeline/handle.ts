@@ -25,6 +25,7 @@ import { startHeartbeat } from './heartbeat.js';
 import { withHistory } from '../bridge/responses-history.js';
 import { releaseSticky, selectSticky } from './sticky.js';
 import { countProviderRequest } from '../../http/metrics.js';
+import { FirstByteWatch, logClientLeft } from './first-byte.js';
 
 export interface Hold {
   route: RoutedChannel;
@@ -46,15 +47,21 @@ export interface Hold {
  */
 export async function handleRelay(state: RelayState, req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, door?: DoorInput): Promise<void> {
   const p = await prepare(state, req, endpoint, door);
-  const beat = startHeartbeat(p, reply);
-  if (!beat) return attempts(state, req, reply, endpoint, p);
+  const userId = p.caller.user.id;
+  state.inflight.enter(userId, state.ctx.options.get('UserMaxInflight'));
   try {
-    await attempts(state, req, reply, endpoint, p);
-  } catch (error) {
-    // Once a keep-alive has opened the response, the final error is written into it.
-    if (!beat.writeError(error)) throw error;
+    const beat = startHeartbeat(p, reply);
+    if (!beat) return await attempts(state, req, reply, endpoint, p);
+    try {
+      await attempts(state, req, reply, endpoint, p);
+    } catch (error) {
+      // Once a keep-alive has opened the response, the final error is written into it.
+      if (!beat.writeError(error)) throw error;
+    } finally {
+      beat.stop();
+    }
   } finally {
-    beat.stop();
+    state.inflight.leave(userId);
   }
 }
 
@@ -70,6 +77,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
     if (!row) throw lastError ?? noChannelFor(state, p);
     tried.add(row.id);
     let hold: Hold | undefined;
+    let watch: FirstByteWatch | undefined;
     try {
       const route = routeTo(row, p.model);
       let plan = planAttempt(endpoint, route.adapter, () => hubOf(p), route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
@@ -88,7 +96,9 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       const upstreamOpts = { proxy: row.proxy, proxyKey: route.target.key };
       const abort = p.stream ? new AbortController() : undefined;
       const idleTimeoutMs = Math.max(0, ctx.options.get('StreamIdleTimeoutSeconds')) * 1000;
-      const res = abort ? await sendUpstream(upstreamReq, { ...upstreamOpts, signal: abort.signal, idleTimeoutMs }) : await sendUpstreamBuffered(upstreamReq, upstreamOpts);
+      watch = new FirstByteWatch(reply, ctx.options.get('FirstByteTimeoutSeconds'));
+      if (abort) watch.onCancel((reason) => abort.abort(reason));
+      const res = abort ? await sendUpstream(upstreamReq, { ...upstreamOpts, signal: abort.signal, idleTimeoutMs }) : await sendUpstreamBuffered(upstreamReq, { ...upstreamOpts, watch });
       if (res.statusCode >= 400) {
         const text = Buffer.isBuffer(res.body) ? res.body.toString('utf8') : await res.body.text();
         const error = route.adapter.mapError(res.statusCode, text);
@@ -97,6 +107,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       }
       const contentType = String(res.headers['content-type'] ?? '');
       const streamed = abort && (contentType.includes('text/event-stream') || Boolean(route.adapter.streamFraming && contentType.includes(route.adapter.streamFraming.contentType)));
+      if (!streamed) watch.stop(); // a plain answer to a stream request: its body is read whole below
       // Bedrock answers a stream request with a plain body only to report an error (relay.md §5.8).
       if (abort && !streamed && route.adapter.streamFraming) throw route.adapter.mapError(502, (await readWhole(res as UpstreamResponse)).body.toString('utf8'));
       // A stream request may still get a plain answer: read it whole before the responder owns the hold.
@@ -106,13 +117,19 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       const h = hold;
       hold = undefined; // from here the responder owns the hold and settles it
       if (whole) await respondJson(state, p, h, whole, reply, json);
-      else await respondStream(state, p, h, res as UpstreamResponse, reply, abort!);
+      else await respondStream(state, p, h, res as UpstreamResponse, reply, abort!, watch);
       countProviderRequest(ctx, row, p.model, 'success');
       return;
     } catch (error) {
       if (hold) releaseHold(state, hold);
       const hub = error instanceof HubError ? error : new HubError(502, (error as Error).message, { retryable: true });
       if (hub.code === 'insufficient_quota_local') throw hub;
+      if (watch?.reason?.code === 'client_closed') {
+        // Nobody is left to answer; upstream was cancelled and nothing is billed.
+        logClientLeft(state, p, row.id, req.id, req.ip);
+        reply.hijack();
+        return;
+      }
       const verdict = classifyFailure(hub, ctx.options.get('DisableChannelKeywords').split('\n').map((k) => k.trim()));
       // The caller's own 4xx is not the channel's failure.
       if (verdict.retry || verdict.channelFault) countProviderRequest(ctx, row, p.model, 'error');
@@ -122,6 +139,8 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       lastError = callerError(hub, verdict, row, isAdmin(p.caller.user.role));
       if (!verdict.retry) throw lastError;
       if (Date.now() - p.startedAt > ctx.options.get('RetryTimeOut') * 1000 && attempt < extraAttempts) throw lastError;
+    } finally {
+      watch?.stop();
     }
   }
   throw lastError ?? noChannelFor(state, p);

@@ -10,6 +10,7 @@ import { seedDefaultPrices } from './seed-prices.js';
 import { convertSettings } from '../bridge/plan.js';
 import type { ConvertSettings } from '../bridge/request.js';
 import { sweepStoredResponses } from '../bridge/responses-history.js';
+import { InflightCounter } from './inflight.js';
 
 /** The relay's long-lived in-memory state, one per process. */
 export interface RelayState {
@@ -25,6 +26,8 @@ export interface RelayState {
   outputLimits: OutputLimits;
   /** Settings the format converters read (live: options change without a restart). */
   convert: ConvertSettings;
+  /** Relay requests in flight per user on this node (UserMaxInflight). */
+  inflight: InflightCounter;
 }
 
 export async function createRelayState(ctx: AppContext): Promise<RelayState> {
@@ -43,6 +46,7 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
     }),
     outputLimits: new OutputLimits(ctx),
     convert: convertSettings(ctx),
+    inflight: new InflightCounter(),
   };
   await Promise.all([state.groups.load(), state.selector.reload(), state.prices.load(), state.outputLimits.load(), state.leases.reclaim()]);
   // Safety net beside pub/sub: re-read routing data periodically on every node.

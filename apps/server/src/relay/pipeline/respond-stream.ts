@@ -22,6 +22,7 @@ import { isAdmin, scrubIdentity } from './caller-error.js';
 /** An upstream event that reports an error (its text may name the channel's key or host). */
 const errorEvent = (data: string, event?: string) =>
   event === 'error' || event === 'response.failed' || data.startsWith('{"error"') || data.startsWith('{"type":"error"');
+import type { FirstByteWatch } from './first-byte.js';
 
 /** Writes frames as SSE, or as the elements of one JSON array (Gemini without `alt=sse`). */
 class FrameWriter {
@@ -93,6 +94,7 @@ export async function respondStream(
   res: UpstreamResponse,
   reply: FastifyReply,
   abort: AbortController,
+  watch?: FirstByteWatch,
 ): Promise<void> {
   const body = p.body as Record<string, unknown>;
   const askedUsage = Boolean((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage);
@@ -142,6 +144,7 @@ export async function respondStream(
       const next = await chunks.next();
       if (next.done) failure = 'ended';
       else {
+        if (firstByteMs === undefined) watch?.stop();
         firstByteMs ??= Date.now() - p.startedAt;
         feed(next.value as Buffer);
         if (broken && events === 0) [failure, failureError] = [broken, new HubError(502, broken, { code: 'broken_answer', retryable: true })];
@@ -180,13 +183,16 @@ export async function respondStream(
   let deliveredText: string | null = null;
   let finished = false;
   let drainTimer: NodeJS.Timeout | undefined;
-  raw.on('close', () => {
-    if (finished) return;
+  const onClose = () => {
+    if (finished || clientGone) return;
     clientGone = true;
     deliveredText = mapper.text();
     drainTimer = setTimeout(() => abort.abort(), DRAIN_AFTER_DISCONNECT_MS);
     drainTimer.unref();
-  });
+  };
+  raw.on('close', onClose);
+  // The client may have left between the first event and here: its 'close' has already fired.
+  if (raw.destroyed) onClose();
   const flush = async () => {
     const frames = pending.join('');
     pending.length = 0;

@@ -3,11 +3,17 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { HubError } from '../../common/errors.js';
 import type { UpstreamRequest } from '../providers/types.js';
 import { rawBodyOf } from './raw-body.js';
+import type { FirstByteWatch } from './first-byte.js';
 
-/** One keep-alive pool for direct upstream traffic (undici pools per origin inside it). */
+/**
+ * One keep-alive pool for direct upstream traffic (undici pools per origin inside it).
+ * No cap on connections per origin: a capped pool queues every caller's request behind
+ * one caller's hundreds (head-of-line blocking); UserMaxInflight bounds each caller
+ * instead, and FirstByteTimeoutSeconds bounds the wait.
+ */
 const direct = new Agent({
   keepAliveTimeout: 30_000,
-  connections: 256,
+  connections: null,
   headersTimeout: 300_000, // reasoning models may think for minutes before the first byte
   bodyTimeout: 120_000, // idle time between body chunks, not a total limit
   connect: { timeout: 5_000 },
@@ -82,8 +88,12 @@ function splitUrl(text: string): { origin: string; path: string } {
 /**
  * Sends a request and collects the whole answer, without a body stream in
  * between (the common non-stream path; a stream object per request is measurable).
+ * `watch` cancels the request until its first body byte (timeout or client gone).
  */
-export function sendUpstreamBuffered(req: UpstreamRequest, opts: { method?: 'GET' | 'POST'; proxy?: string | null; proxyKey?: string }): Promise<BufferedResponse> {
+export function sendUpstreamBuffered(
+  req: UpstreamRequest,
+  opts: { method?: 'GET' | 'POST'; proxy?: string | null; proxyKey?: string; watch?: FirstByteWatch },
+): Promise<BufferedResponse> {
   const body = bodyText(req);
   const url = splitUrl(req.url);
   return new Promise((resolve, reject) => {
@@ -97,16 +107,28 @@ export function sendUpstreamBuffered(req: UpstreamRequest, opts: { method?: 'GET
       failed = true;
       reject(error);
     };
+    const watch = opts.watch;
+    let started: Dispatcher.DispatchController | undefined;
+    // A request still queued for a connection is rejected here and aborted once it starts.
+    watch?.onCancel((reason) => {
+      fail(reason);
+      started?.abort(reason);
+    });
+    if (failed) return;
     try {
       dispatcherFor(opts.proxy, opts.proxyKey ?? '').dispatch(
         { origin: url.origin, path: url.path, method: opts.method ?? (body === undefined ? 'GET' : 'POST'), headers: req.headers, body },
         {
-          onRequestStart() {},
+          onRequestStart(controller) {
+            started = controller;
+            if (watch?.reason) controller.abort(watch.reason);
+          },
           onResponseStart(_controller, status, h) {
             statusCode = status;
             headers = h;
           },
           onResponseData(controller, chunk) {
+            if (size === 0) watch?.stop();
             size += chunk.length;
             if (size > MAX_BUFFERED_BODY) {
               controller.abort(new Error('upstream answer too large'));
@@ -116,6 +138,7 @@ export function sendUpstreamBuffered(req: UpstreamRequest, opts: { method?: 'GET
             chunks.push(chunk);
           },
           onResponseEnd() {
+            watch?.stop();
             if (!failed) resolve({ statusCode, headers, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) });
           },
           onResponseError(_controller, error) {
@@ -146,7 +169,10 @@ export async function sendUpstream(
       ...(opts.idleTimeoutMs !== undefined ? { bodyTimeout: opts.idleTimeoutMs } : {}),
     });
   } catch (error) {
-    if (opts.signal?.aborted) throw new HubError(499, 'client closed the request', { code: 'client_closed' });
+    if (opts.signal?.aborted) {
+      const reason: unknown = opts.signal.reason;
+      throw reason instanceof HubError ? reason : new HubError(499, 'client closed the request', { code: 'client_closed' });
+    }
     throw requestFailed(error as Error);
   }
 }

@@ -21,6 +21,8 @@ const GENERAL: FieldSpec[] = [
   { key: 'RetryCooldownSeconds', input: 'number', min: 0 },
   { key: 'RetryTimeOut', input: 'number', min: 0 },
   { key: 'StreamIdleTimeoutSeconds', input: 'number', min: 0 },
+  { key: 'FirstByteTimeoutSeconds', input: 'number', min: 0 },
+  { key: 'UserMaxInflight', input: 'number', min: 0 },
   { key: 'StickySessionTTLSeconds', input: 'number', min: 0 },
   { key: 'ResponsesRetentionHours', input: 'number', min: 0 },
 ];
