@@ -44,7 +44,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   await app.register(
     async (scope) => {
       // Only the console reads the session cookie; the relay authenticates by key and skips its hooks.
-      await registerSession(scope, opts.sessionSecret);
+      await registerSession(scope, opts.sessionSecret, ctx.config.SESSION_SECURE_COOKIE);
       scope.setErrorHandler(consoleErrorHandler);
       await registerConsoleRoutes(scope, ctx);
     },

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { z } from 'zod';
 import { ROLE, USER_STATUS, type RegisterBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
@@ -150,6 +151,11 @@ export async function resetPassword(ctx: AppContext, email: string, token: strin
   await consumeCode(ctx.store, 'reset', email);
   const password = randomHex(6);
   const hash = await hashPassword(password);
-  await ctx.db.updateTable('users').set({ password: hash }).where('email', '=', email).where('deleted_at', 'is', null).execute();
+  await ctx.db
+    .updateTable('users')
+    .set({ password: hash, session_version: sql`session_version + 1` })
+    .where('email', '=', email)
+    .where('deleted_at', 'is', null)
+    .execute();
   return password;
 }
