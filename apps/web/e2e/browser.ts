@@ -58,6 +58,10 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
       }, lang);
       const page = await context.newPage();
       page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+      // The console's Content-Security-Policy must not block anything it needs.
+      page.on('console', (m) => {
+        if (/Content[- ]Security[- ]Policy/i.test(m.text())) errors.push(`${page.url()}: ${m.text()}`);
+      });
       return page;
     },
     async close() {
