@@ -9,6 +9,7 @@ import { buildApp } from './http/app.js';
 import { resolveSessionSecret } from './config/secret.js';
 import { initServices } from './init.js';
 import { LogRing } from './common/log-ring.js';
+import { setPrivateNetworksAllowed } from './egress/guard.js';
 
 export const VERSION = process.env.ONE_HUB_VERSION ?? 'v0.1.0';
 
@@ -42,6 +43,9 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
   const options = new OptionStore(handle.db, store);
   await store.ready();
   await options.load();
+  const egress = () => setPrivateNetworksAllowed(options.get('FetchAllowPrivateNetworks'));
+  egress();
+  options.onChange(egress);
   const ctx: AppContext = {
     config,
     db: handle.db,

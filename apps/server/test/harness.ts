@@ -52,6 +52,8 @@ export interface TestServerOptions {
   redis?: boolean;
   /** Reuse the database of an earlier server (restart tests). */
   reuse?: TestServer;
+  /** FetchAllowPrivateNetworks; on by default, since the fakes listen on loopback. */
+  privateNetworks?: boolean;
 }
 
 /** A full server on a fresh, isolated database of the chosen dialect. */
@@ -72,6 +74,7 @@ export async function startTestServer(dialect: TestDialect, opts: TestServerOpti
   let running: Running;
   try {
     running = await createServer(config, { pgSchema: env.PG_SCHEMA, webDist: env.WEB_DIST });
+    await running.ctx.options.save({ FetchAllowPrivateNetworks: String(opts.privateNetworks ?? true) });
   } catch (error) {
     if (!opts.reuse) await drop(dialect, env);
     throw error;

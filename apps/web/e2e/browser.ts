@@ -58,6 +58,13 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
       }, lang);
       const page = await context.newPage();
       page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+      // The console's Content-Security-Policy must not block anything it needs. Blocked inline event
+      // handlers are the tests' own XSS payloads (`<img onerror=…>` in notices and footers): React never
+      // writes inline handlers, so those reports are the policy working, not the console broken.
+      page.on('console', (m) => {
+        const text = m.text();
+        if (/Content[- ]Security[- ]Policy/i.test(text) && !/inline event handler/i.test(text)) errors.push(`${page.url()}: ${text}`);
+      });
       return page;
     },
     async close() {

@@ -60,6 +60,9 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     const frame = page.locator('iframe[title="ChatGPT Web & Midjourney"]');
     await frame.waitFor();
     expect(decodeURIComponent((await frame.getAttribute('src'))!)).toMatch(/"key":"sk-[0-9a-zA-Z]{48}"/);
+    // Sandboxed: the chat client runs, but cannot navigate the console away.
+    expect(await frame.getAttribute('sandbox')).toMatch(/allow-scripts/);
+    expect(await frame.getAttribute('sandbox')).not.toMatch(/allow-top-navigation/);
     await page.getByRole('tab', { name: '对话' }).click();
     expect(await page.getByTestId('chat-user').innerText()).toContain('show me code');
   });

@@ -126,6 +126,8 @@ export const OPTION_DEFS = {
   EnableSafe: { kind: 'bool', default: 'false' },
   SafeToolName: { kind: 'string', default: 'Keyword' },
   SafeKeyWords: { kind: 'text', default: '' },
+  // Ours: let server-side fetches to admin-typed addresses (channels, proxies, WeChat server) reach loopback and private networks.
+  FetchAllowPrivateNetworks: { kind: 'bool', default: 'false' },
   // Misc
   OldTokenMaxId: { kind: 'int', default: '0', min: 0 },
 } as const satisfies Record<string, OptionDef>;

@@ -14,6 +14,8 @@ const EnvSchema = z.object({
   /** Prefix for every Redis key and channel, so several installs (or test runs) can share one Redis. */
   REDIS_KEY_PREFIX: z.string().default(''),
   SESSION_SECRET: z.string().optional(),
+  /** Always mark the session cookie Secure (behind a TLS-terminating proxy without TRUST_PROXY). */
+  SESSION_SECURE_COOKIE: boolFlag,
   INITIAL_ROOT_PASSWORD: z.string().optional(),
   NODE_TYPE: z.enum(['master', 'slave']).default('master'),
   SYNC_FREQUENCY: z.coerce.number().int().min(1).default(600),

@@ -51,6 +51,8 @@ export interface UsersTable {
   last_login_ip: Def<string>;
   created_time: Def<number>;
   deleted_at: Def<number | null>;
+  /** Bumped to end every session of the user (logout, password change, ban, role change). */
+  session_version: Def<number>;
 }
 
 export interface TokensTable {

@@ -11,6 +11,7 @@ import { registerRelayRoutes } from '../relay/index.js';
 import { registerRelayExtras } from '../relay/extra-routes.js';
 import { registerMetrics } from './metrics.js';
 import { registerConsoleJsonParser } from './json-body.js';
+import { consoleHeaders } from './security-headers.js';
 
 const RELAY_PREFIXES = ['/v1', '/claude', '/gemini', '/v1beta', '/mj', '/suno', '/kling', '/recraftAI'];
 
@@ -41,11 +42,17 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   });
 
   registerMetrics(app, ctx);
+  // Console answers only (the SPA and /api); relay answers do not carry them.
+  const securityHeaders = consoleHeaders(ctx.options);
 
   await app.register(
     async (scope) => {
       // Only the console reads the session cookie; the relay authenticates by key and skips its hooks.
-      await registerSession(scope, opts.sessionSecret);
+      scope.addHook('onRequest', (_req, reply, done) => {
+        reply.headers(securityHeaders());
+        done();
+      });
+      await registerSession(scope, opts.sessionSecret, ctx.config.SESSION_SECURE_COOKIE);
       scope.setErrorHandler(consoleErrorHandler);
       registerConsoleJsonParser(scope);
       await registerConsoleRoutes(scope, ctx);
@@ -58,7 +65,12 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   const dist = opts.webDist ? resolve(opts.webDist) : undefined;
   const hasWeb = dist !== undefined && existsSync(resolve(dist, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: dist, wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: dist,
+      wildcard: false,
+      index: ['index.html'],
+      setHeaders: (reply) => void reply.headers(securityHeaders()),
+    });
   }
 
   app.setNotFoundHandler((req, reply) => {
@@ -73,6 +85,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return reply.status(404).send({ success: false, message: 'not found' });
     }
+    reply.headers(securityHeaders());
     if (hasWeb) return reply.type('text/html').sendFile('index.html');
     return reply.type('text/html').send(placeholderPage(ctx));
   });

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import { HubError } from '../common/errors.js';
 import type { AppContext } from '../app-context.js';
 import { findUserByAccessToken, findUserById, type UserRow } from '../db/repos/users.js';
+import { sessionCurrent } from './session.js';
 
 export const ROLE = { guest: 0, common: 1, admin: 10, root: 100 } as const;
 export const USER_STATUS = { enabled: 1, disabled: 2 } as const;
@@ -26,12 +27,16 @@ export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHo
   };
 }
 
+/** The signed-in session user, if the session is still current (no access-token fallback). */
+export async function sessionUser(ctx: AppContext, req: FastifyRequest): Promise<UserRow | undefined> {
+  if (!req.session.id) return undefined;
+  const user = await findUserById(ctx.db, req.session.id);
+  return user && sessionCurrent(req.session, user.session_version) ? user : undefined;
+}
+
 async function identify(ctx: AppContext, req: FastifyRequest): Promise<UserRow> {
-  const sessionId = req.session.id;
-  if (sessionId) {
-    const user = await findUserById(ctx.db, sessionId);
-    if (user) return user;
-  }
+  const fromSession = await sessionUser(ctx, req);
+  if (fromSession) return fromSession;
   const header = req.headers.authorization;
   if (!header) throw new HubError(401, '无权进行此操作，未登录且未提供 access token', { code: 'unauthorized' });
   const token = header.replace(/^Bearer\s+/i, '').trim();
@@ -42,7 +47,6 @@ async function identify(ctx: AppContext, req: FastifyRequest): Promise<UserRow> 
 
 /** Reads the session user without rejecting (for public routes that adapt to a signed-in caller). */
 export async function optionalUser(ctx: AppContext, req: FastifyRequest): Promise<UserRow | undefined> {
-  if (!req.session.id) return undefined;
-  const user = await findUserById(ctx.db, req.session.id);
-  return user && user.status === USER_STATUS.enabled ? user : undefined;
+  const user = await sessionUser(ctx, req);
+  return user?.status === USER_STATUS.enabled ? user : undefined;
 }

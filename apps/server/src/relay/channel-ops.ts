@@ -67,7 +67,7 @@ export async function fetchUpstreamModels(ctx: AppContext, channel: ChannelRow):
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new HubError(502, `model list answer is not JSON: ${text.slice(0, 200)}`);
+      throw new HubError(502, 'model list answer is not JSON');
     }
   };
   if (adapter.listModels) return adapter.listModels(route.target, get, splitList(channel.models));
@@ -86,7 +86,7 @@ export async function queryBalance(ctx: AppContext, channel: ChannelRow): Promis
     try {
       return JSON.parse(text);
     } catch {
-      throw new HubError(502, `balance answer is not JSON: ${text.slice(0, 200)}`);
+      throw new HubError(502, 'balance answer is not JSON');
     }
   });
   if (balance !== null) {

@@ -78,6 +78,7 @@ describe.each(testDialects())('user administration on %s', (dialect) => {
     const { id: plainId } = await signUp('plain');
     expect((await root.post('/api/user/manage', { username: 'ada', action: 'promote' })).body.data.role).toBe(10);
     expect((await root.post('/api/user/manage', { username: 'peer', action: 'promote' })).body.data.role).toBe(10);
+    await admin.login('ada', 'password123'); // the role change ended the old session
 
     expect((await admin.get(`/api/user/${plainId}`)).body.data.username).toBe('plain');
     expect((await admin.get(`/api/user/${peerId}`)).status).toBe(403);

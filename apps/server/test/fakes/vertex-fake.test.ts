@@ -6,6 +6,7 @@ import { vertexClaudeBody, vertexUrl } from '../../src/relay/providers/vertex/re
 import { parseServiceAccount } from '../../src/relay/providers/vertex/service-account.js';
 import { VertexTokenCache } from '../../src/relay/providers/vertex/token.js';
 import { FakeVertex } from './vertex-upstream.js';
+import { setPrivateNetworksAllowed } from '../../src/egress/guard.js';
 
 // Our token exchange meets the fake's token endpoint; then the official SDKs call the model routes with the
 // token: @google/genai in Vertex mode, and @anthropic-ai/sdk with its requests reshaped the way Vertex wants them.
@@ -19,6 +20,7 @@ describe('FakeVertex', () => {
   let token = '';
 
   beforeAll(async () => {
+    setPrivateNetworksAllowed(true); // the fake token endpoint listens on loopback
     url = await fake.start();
     keyFile = fake.serviceAccount(EMAIL, 'proj-v');
     token = await new VertexTokenCache().get(parseServiceAccount(keyFile));

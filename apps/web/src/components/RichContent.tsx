@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { Box, type SxProps, type Theme } from '@mui/material';
+import { FRAME_SANDBOX } from '../lib/frame';
 import { contentKind, renderMarkdown, sanitizeHtml } from '../lib/content';
 
 export const proseSx: SxProps<Theme> = {
@@ -18,7 +19,7 @@ export default function RichContent({ text, minHeight }: { text: string; minHeig
   const html = useMemo(() => (kind === 'html' ? sanitizeHtml(text) : kind === 'markdown' ? renderMarkdown(text) : ''), [kind, text]);
   if (kind === 'empty') return null;
   if (kind === 'url') {
-    return <Box component="iframe" title="content" src={text.trim()} sx={{ border: 0, width: '100%', height: minHeight ?? 'calc(100vh - 136px)', display: 'block' }} />;
+    return <Box component="iframe" title="content" sandbox={FRAME_SANDBOX} src={text.trim()} sx={{ border: 0, width: '100%', height: minHeight ?? 'calc(100vh - 136px)', display: 'block' }} />;
   }
   return <Box sx={{ ...proseSx, fontSize: kind === 'markdown' ? 17 : undefined }} dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -75,7 +75,8 @@ export async function updateUserByAdmin(ctx: AppContext, me: UserRow, body: z.in
     patch.group = body.group;
   }
   if (body.role !== undefined) patch.role = body.role;
-  if (Object.keys(patch).length) await updateUser(ctx.db, target.id, patch);
+  const endSessions = Boolean(patch.password) || (patch.role !== undefined && patch.role !== target.role);
+  if (Object.keys(patch).length) await updateUser(ctx.db, target.id, patch, endSessions);
   await changed(ctx, target.id);
 }
 
@@ -128,7 +129,8 @@ export async function manageUser(
       patch = { role: ROLE.reliable };
       break;
   }
-  await updateUser(ctx.db, target.id, patch);
+  // A ban or a role change ends the target's sessions; enabling again does not revive them.
+  await updateUser(ctx.db, target.id, patch, body.action !== 'enable');
   await changed(ctx, target.id);
   return { role: patch.role ?? target.role, status: patch.status ?? target.status };
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { z } from 'zod';
 import { ROLE, USER_STATUS, type RegisterBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
@@ -15,6 +16,7 @@ import {
   type UserRow,
 } from '../../db/repos/users.js';
 import { checkPassword, hashPassword } from './passwords.js';
+import { accountKey, checkLoginAllowed, recordLoginFailure, recordLoginSuccess } from './login-guard.js';
 import { checkCode, consumeCode, issueCode } from './codes.js';
 import { sendMail } from './mail.js';
 import { quotaText, writeUserLog } from './user-log.js';
@@ -24,10 +26,15 @@ const fail = (message: string) => new HubError(400, message);
 export async function login(ctx: AppContext, username: string, password: string, ip: string): Promise<UserRow> {
   if (!ctx.options.get('PasswordLoginEnabled')) throw new HubError(403, '管理员关闭了密码登录');
   const user = (await findUserByUsername(ctx.db, username)) ?? (await findUserByEmail(ctx.db, username));
-  const ok = user !== undefined && (await checkPassword(password, user.password));
+  const account = accountKey(user?.id, username);
+  await checkLoginAllowed(ctx.store, account, ip);
+  // Runs the hash comparison even for an unknown user (against a dummy hash): same timing.
+  const ok = await checkPassword(password, user?.password);
   if (!user || !ok || user.status !== USER_STATUS.enabled) {
+    await recordLoginFailure(ctx.store, account, ip);
     throw new HubError(401, '用户名或密码错误，或用户已被封禁', { code: 'login_failed' });
   }
+  await recordLoginSuccess(ctx.store, account, ip);
   const now = nowSeconds();
   await updateUser(ctx.db, user.id, { last_login_time: now, last_login_ip: ip });
   return { ...user, last_login_time: now, last_login_ip: ip };
@@ -150,6 +157,11 @@ export async function resetPassword(ctx: AppContext, email: string, token: strin
   await consumeCode(ctx.store, 'reset', email);
   const password = randomHex(6);
   const hash = await hashPassword(password);
-  await ctx.db.updateTable('users').set({ password: hash }).where('email', '=', email).where('deleted_at', 'is', null).execute();
+  await ctx.db
+    .updateTable('users')
+    .set({ password: hash, session_version: sql`session_version + 1` })
+    .where('email', '=', email)
+    .where('deleted_at', 'is', null)
+    .execute();
   return password;
 }

@@ -1,5 +1,6 @@
 import type { UnbindType } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
+import { guardedFetch, isEgressRefused, REFUSED_MESSAGE } from '../../egress/guard.js';
 import { HubError } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
 import { findUserByEmail, findUserByWechatId, updateUser, type UserPatch, type UserRow } from '../../db/repos/users.js';
@@ -46,13 +47,14 @@ async function wechatIdOf(ctx: AppContext, code: string): Promise<string> {
   if (!base) throw new HubError(400, '管理员未配置微信服务器地址');
   let body: { success?: boolean; message?: string; data?: unknown };
   try {
-    const res = await fetch(`${base}/api/wechat/user?code=${encodeURIComponent(code)}`, {
+    const res = await guardedFetch(`${base}/api/wechat/user?code=${encodeURIComponent(code)}`, {
       headers: { Authorization: ctx.options.get('WeChatServerToken') },
       signal: AbortSignal.timeout(5000),
     });
     body = (await res.json()) as typeof body;
   } catch (e) {
-    throw new HubError(502, `微信服务器请求失败: ${(e as Error).message}`);
+    // A generic reason only: the answer of an address the admin typed is not reflected.
+    throw new HubError(502, `微信服务器请求失败: ${isEgressRefused(e) ? REFUSED_MESSAGE : 'no valid answer'}`);
   }
   if (!body.success) throw new HubError(400, body.message || '验证码错误或已过期');
   if (typeof body.data !== 'string' || !body.data) throw new HubError(400, '验证码错误或已过期');

@@ -18,10 +18,10 @@ import {
   WeChatBindQuery,
 } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { requireRole } from '../../http/auth.js';
+import { requireRole, sessionUser } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
 import { ok } from '../../http/envelope.js';
-import { clearSession, writeSession } from '../../http/session.js';
+import { clearSession, writeLoginSession } from '../../http/session.js';
 import { criticalLimiter } from '../../http/rate-limit.js';
 import { turnstileCheck } from '../../http/turnstile.js';
 import { paginate } from '../../db/paginate.js';
@@ -41,10 +41,13 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.post('/user/login', { preHandler: critical }, async (req, reply) => {
     const body = parse(LoginBody, req.body);
     const row = await auth.login(ctx, body.username, body.password, req.ip);
-    writeSession(reply, { id: row.id, username: row.username });
+    writeLoginSession(reply, row);
     return ok(toLoginJson(row));
   });
-  app.get('/user/logout', async (_req, reply) => {
+  // Ends every session of the user, so a copy of this cookie taken earlier stops working too.
+  app.get('/user/logout', async (req, reply) => {
+    const current = await sessionUser(ctx, req);
+    if (current) await self.endSessions(ctx, current.id);
     clearSession(reply);
     return ok();
   });
@@ -66,8 +69,10 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
   });
 
   app.get('/user/self', { preHandler: user }, async (req) => ok(toUserJson(req.user!)));
-  app.put('/user/self', { preHandler: user }, async (req) => {
-    await self.updateSelf(ctx, req.user!, parse(UpdateSelfBody, req.body));
+  app.put('/user/self', { preHandler: user }, async (req, reply) => {
+    const renewed = await self.updateSelf(ctx, req.user!, parse(UpdateSelfBody, req.body));
+    // A password change ends the other sessions; this one continues under the new version.
+    if (renewed && req.session.id === renewed.id) writeLoginSession(reply, renewed);
     return ok();
   });
   app.get('/user/token', { preHandler: user }, async (req) => ok(await self.regenerateAccessToken(ctx, req.user!)));

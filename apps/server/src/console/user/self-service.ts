@@ -19,11 +19,18 @@ import { newAffCode } from './auth-service.js';
 import { quotaText, writeUserLog } from './user-log.js';
 import { promoteAfterTopup } from '../user-group/promotion.js';
 
-export async function updateSelf(ctx: AppContext, user: UserRow, body: z.infer<typeof UpdateSelfBody>): Promise<void> {
+/** Answers the updated user when the password changed (every session was ended), else undefined. */
+export async function updateSelf(ctx: AppContext, user: UserRow, body: z.infer<typeof UpdateSelfBody>): Promise<UserRow | undefined> {
   const patch: { display_name?: string; password?: string } = {};
   if (body.display_name) patch.display_name = body.display_name;
   if (body.password) patch.password = await hashPassword(body.password);
-  if (Object.keys(patch).length) await updateUser(ctx.db, user.id, patch);
+  if (Object.keys(patch).length) await updateUser(ctx.db, user.id, patch, Boolean(patch.password));
+  return patch.password ? findUserById(ctx.db, user.id) : undefined;
+}
+
+/** Logout: every session of the user issued so far is refused from now on. */
+export async function endSessions(ctx: AppContext, userId: number): Promise<void> {
+  await updateUser(ctx.db, userId, {}, true);
 }
 
 export async function regenerateAccessToken(ctx: AppContext, user: UserRow): Promise<string> {

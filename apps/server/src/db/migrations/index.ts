@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_initial.js';
 import * as m0002 from './0002_prices_unique_model.js';
 import * as m0003 from './0003_stored_responses.js';
+import * as m0004 from './0004_session_version.js';
 import * as m0005 from './0005_quota_leases.js';
 
 /** Static, ordered list of migrations (frozen files; append only). */
@@ -9,5 +10,6 @@ export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_prices_unique_model': m0002,
   '0003_stored_responses': m0003,
+  '0004_session_version': m0004,
   '0005_quota_leases': m0005,
 };

@@ -48,8 +48,14 @@ export async function insertUser(db: Db, user: NewUser): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }
 
-export async function updateUser(db: Db, id: number, patch: UserPatch): Promise<void> {
-  await db.updateTable('users').set(patch).where('id', '=', id).where('deleted_at', 'is', null).execute();
+/** `endSessions` also bumps the session version, so every session issued before is refused. */
+export async function updateUser(db: Db, id: number, patch: UserPatch, endSessions = false): Promise<void> {
+  await db
+    .updateTable('users')
+    .set(endSessions ? { ...patch, session_version: sql`session_version + 1` } : patch)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 /** Adds a signed delta to a user's quota. */

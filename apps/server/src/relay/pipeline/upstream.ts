@@ -1,9 +1,10 @@
-import { Agent, ProxyAgent, Socks5ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, Pool, ProxyAgent, Socks5ProxyAgent, request, type buildConnector, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { HubError } from '../../common/errors.js';
 import type { UpstreamRequest } from '../providers/types.js';
 import { rawBodyOf } from './raw-body.js';
 import type { FirstByteWatch } from './first-byte.js';
+import { guardConnector, guardedConnector, guardedLookup } from '../../egress/guard.js';
 
 /**
  * One keep-alive pool for direct upstream traffic (undici pools per origin inside it).
@@ -16,9 +17,13 @@ const direct = new Agent({
   connections: null,
   headersTimeout: 300_000, // reasoning models may think for minutes before the first byte
   bodyTimeout: 120_000, // idle time between body chunks, not a total limit
-  connect: { timeout: 5_000 },
+  connect: guardedConnector({ timeout: 5_000 }), // refuses private addresses (FetchAllowPrivateNetworks), per new connection
 });
 const proxies = new Map<string, Dispatcher>();
+const guardedPool = (origin: URL, opts: object) => {
+  const { connect } = opts as { connect: buildConnector.connector };
+  return new Pool(origin, { ...opts, connect: guardConnector(connect) });
+};
 const MAX_PROXY_AGENTS = 256;
 const PROXY_TIMEOUTS = { headersTimeout: 300_000, bodyTimeout: 120_000 };
 
@@ -32,8 +37,9 @@ export function dispatcherFor(proxy: string | null | undefined, key: string): Di
   const url = proxy.trim().replace('%s', key);
   let agent = proxies.get(url);
   if (agent) return agent;
-  if (/^https?:\/\//i.test(url)) agent = new ProxyAgent({ uri: url, ...PROXY_TIMEOUTS });
-  else if (/^socks5?:\/\//i.test(url)) agent = new Socks5ProxyAgent(url);
+  // The connection to the proxy itself passes the egress guard (what the proxy reaches is its own network).
+  if (/^https?:\/\//i.test(url)) agent = new ProxyAgent({ uri: url, proxyTls: { lookup: guardedLookup }, clientFactory: guardedPool, ...PROXY_TIMEOUTS });
+  else if (/^socks5?:\/\//i.test(url)) agent = new Socks5ProxyAgent(url, { connect: guardedConnector() });
   else throw new HubError(503, 'channel proxy must be an http://, https:// or socks5:// URL', { code: 'channel_misconfigured', retryable: true });
   if (proxies.size >= MAX_PROXY_AGENTS) {
     const [oldestUrl, oldest] = proxies.entries().next().value!;

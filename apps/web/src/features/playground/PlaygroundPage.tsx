@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { buildChatLinks, fillChatLink } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { useAppSelector } from '../../store';
+import { FRAME_SANDBOX } from '../../lib/frame';
 import ChatPanel from './components/ChatPanel';
 
 /**
@@ -61,7 +62,7 @@ export default function PlaygroundPage() {
           <Typography variant="h6">{t('unavailable')}</Typography>
         </Card>
       ) : (
-        <Box component="iframe" title={link.name} src={fillChatLink(link.url, key.data, server)} sx={{ width: '100%', height: '85vh', border: 0, borderRadius: 3, bgcolor: 'background.paper' }} />
+        <Box component="iframe" title={link.name} sandbox={FRAME_SANDBOX} src={fillChatLink(link.url, key.data, server)} sx={{ width: '100%', height: '85vh', border: 0, borderRadius: 3, bgcolor: 'background.paper' }} />
       )}
     </Box>
   );

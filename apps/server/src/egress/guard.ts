@@ -1,0 +1,72 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import { isPrivateAddress } from './address.js';
+
+/**
+ * One egress guard for every server-side connection to an address an admin typed
+ * (channel base URLs and proxies, the relay included; WeChat server; Vertex token URLs).
+ * The check runs when a connection is opened, after DNS resolution, on the address the
+ * socket then connects to, so a hostname that resolves (or rebinds) to 127.0.0.1 is refused.
+ * Pooled keep-alive connections are not re-checked, so the relay pays nothing per request.
+ *
+ * The switch is process-wide: it follows option FetchAllowPrivateNetworks (set in bootstrap).
+ */
+let allowPrivate = false;
+
+export function setPrivateNetworksAllowed(allowed: boolean): void {
+  allowPrivate = allowed;
+}
+
+export const REFUSED_MESSAGE = 'address refused: private or local network (FetchAllowPrivateNetworks is off)';
+
+export class EgressRefused extends Error {
+  readonly code = 'EGRESS_REFUSED';
+  constructor() {
+    super(REFUSED_MESSAGE);
+  }
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** dns.lookup for net/tls.connect that refuses when any resolved address is private. */
+export function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, []);
+    if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) return callback(new EgressRefused(), []);
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0];
+    callback(null, first.address, first.family);
+  });
+}
+
+type Connector = buildConnector.connector;
+
+/** Wraps an undici connector: literal IP hosts are checked here (net.connect skips the lookup for them). */
+export function guardConnector(inner: Connector): Connector {
+  return (opts, callback) => {
+    if (!allowPrivate && isPrivateAddress(opts.hostname)) {
+      callback(new EgressRefused(), null);
+      return;
+    }
+    inner(opts, callback);
+  };
+}
+
+/** An undici connector with both checks. */
+export const guardedConnector = (options: buildConnector.BuildOptions = {}): Connector =>
+  guardConnector(buildConnector({ ...options, lookup: guardedLookup } as buildConnector.BuildOptions));
+
+const guardedAgent = new Agent({ connect: guardedConnector({ timeout: 10_000 }) });
+
+/** fetch() for admin-typed URLs (WeChat server, token endpoints): refused like the relay's upstream calls. */
+export function guardedFetch(url: string, init: Parameters<typeof undiciFetch>[1] = {}): ReturnType<typeof undiciFetch> {
+  return undiciFetch(url, { ...init, dispatcher: guardedAgent });
+}
+
+/** True when an error (or its cause) is the guard's refusal. */
+export function isEgressRefused(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e.code === 'EGRESS_REFUSED') return true;
+  }
+  return false;
+}
