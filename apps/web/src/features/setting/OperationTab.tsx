@@ -34,6 +34,7 @@ const MONITOR: FieldSpec[] = [
 const QUOTA: FieldSpec[] = [
   { key: 'QuotaForNewUser', input: 'number', min: 0 },
   { key: 'PreConsumedQuota', input: 'number', min: 0 },
+  { key: 'DefaultMaxOutputTokens', input: 'number', min: 1 },
   { key: 'QuotaForInviter', input: 'number', min: 0 },
   { key: 'QuotaForInvitee', input: 'number', min: 0 },
 ];
@@ -72,7 +73,7 @@ export function OperationTab({ options }: { options: OptionMap }) {
         <OptionFields fields={OTHER} options={options} />
       </SettingSection>
       <SettingSection title={t('section.log')}>
-        <SwitchGrid names={['LogConsumeEnabled']} options={options} />
+        <SwitchGrid names={['LogConsumeEnabled', 'LogErrorEnabled']} options={options} />
         <LogCleanup />
       </SettingSection>
       {invoices && (
@@ -81,10 +82,11 @@ export function OperationTab({ options }: { options: OptionMap }) {
         </SettingSection>
       )}
       <SettingSection title={t('section.monitor')}>
-        <SwitchGrid names={['AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled']} options={options} />
+        <SwitchGrid names={['AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled', 'FetchAllowPrivateNetworks']} options={options} />
         <OptionFields fields={MONITOR} options={options} />
       </SettingSection>
       <SettingSection title={t('section.quota')}>
+        <SwitchGrid names={['LowerMaxTokensToBalance']} options={options} />
         <OptionFields fields={QUOTA} options={options} />
       </SettingSection>
       <SettingSection title={t('section.payment')}>

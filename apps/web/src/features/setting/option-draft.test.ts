@@ -39,6 +39,9 @@ describe('settings drafts', () => {
     expect(checkEntries(fields, [['QuotaPerUnit', 'abc']])).toEqual({ QuotaPerUnit: 'validation.required' });
     expect(checkEntries(fields, [['SMTPPort', '5.5']])).toEqual({ SMTPPort: 'validation.integer' });
     expect(checkEntries(fields, [['RechargeDiscount', '{oops']])).toEqual({ RechargeDiscount: 'validation.json' });
-    expect(checkEntries(fields, [['QuotaPerUnit', '0']])).toEqual({});
+    // A quota unit of 0 would divide by zero wherever quota is shown as money: the contract's bound refuses it.
+    expect(checkEntries(fields, [['QuotaPerUnit', '0']])).toEqual({ QuotaPerUnit: 'validation.min' });
+    expect(checkEntries(fields, [['SMTPPort', '70000']])).toEqual({ SMTPPort: 'validation.max' });
+    expect(checkEntries(fields, [['QuotaPerUnit', '0.5']])).toEqual({});
   });
 });

@@ -1,4 +1,4 @@
-import { checkOptionText, isOptionKey, OPTION_DEFS, trimTrailingSlash, type OptionKey } from '@one-hub/contract';
+import { checkOptionText, isOptionKey, OPTION_DEFS, trimTrailingSlash, type OptionDef, type OptionKey } from '@one-hub/contract';
 import type { OptionMap } from './use-options';
 
 /** How a settings field is edited (console-screens §9). */
@@ -75,9 +75,13 @@ export function checkEntries(fields: readonly FieldSpec[], entries: Array<[Optio
   for (const [key, value] of entries) {
     const f = fields.find((x) => x.key === key);
     if (!f || !isOptionKey(key)) continue;
-    const kind = OPTION_DEFS[key].kind;
-    if (checkOptionText(key, value)) errors[key] = kind === 'json' ? 'validation.json' : kind === 'int' ? 'validation.integer' : 'validation.required';
-    else if (f.min !== undefined && Number(value) < f.min) errors[key] = 'validation.min';
+    const def: OptionDef = OPTION_DEFS[key];
+    const n = Number(value);
+    const numeric = (def.kind === 'int' || def.kind === 'float') && value.trim() !== '' && Number.isFinite(n);
+    // The contract's bounds and the field's own minimum, worded as such rather than as a type error.
+    if (numeric && n < Math.max(f.min ?? -Infinity, def.min ?? -Infinity)) errors[key] = 'validation.min';
+    else if (numeric && def.max !== undefined && n > def.max) errors[key] = 'validation.max';
+    else if (checkOptionText(key, value)) errors[key] = def.kind === 'json' ? 'validation.json' : def.kind === 'int' ? 'validation.integer' : 'validation.required';
   }
   return errors;
 }
