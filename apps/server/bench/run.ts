@@ -61,6 +61,7 @@ async function configure(gw: string, fakeUrl: string): Promise<string> {
   const login = await api(gw, '/api/user/login', { method: 'POST', body: JSON.stringify({ username: 'root', password: PASSWORD }) });
   const cookie = String(login.res.headers.get('set-cookie')).split(';')[0];
   await api(gw, '/api/user_group/', { method: 'PUT', cookie, body: JSON.stringify({ id: 1, name: 'default', ratio: 1, api_rate: 1_000_000, public: true }) });
+  await api(gw, '/api/option/', { method: 'PUT', cookie, body: JSON.stringify({ key: 'FetchAllowPrivateNetworks', value: 'true' }) }); // the fake is on loopback
   await api(gw, '/api/channel/', { method: 'POST', cookie, body: JSON.stringify({ type: 1, name: 'bench', key: 'bench-key', base_url: fakeUrl, models: 'gpt-4o-mini', group: 'default' }) });
   await api(gw, '/api/token/', { method: 'POST', cookie, body: JSON.stringify({ name: 'bench', unlimited_quota: true }) });
   const tokens = await api(gw, '/api/token/', { cookie });

@@ -78,6 +78,12 @@ describe('a gateway killed under load', () => {
     };
     const login = await api('/api/user/login', { username: 'root', password: PASSWORD });
     const cookie = String(login.res.headers.get('set-cookie')).split(';')[0];
+    const allowLoopback = await fetch(`${gateway.url}/api/option/`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ key: 'FetchAllowPrivateNetworks', value: 'true' }), // the fake listens on loopback
+    });
+    expect(((await allowLoopback.json()) as { success: boolean }).success).toBe(true);
     expect((await api('/api/channel/', { type: 1, name: 'crash', key: 'crash-key', base_url: fake.url, models: 'gpt-4o-mini', group: 'default' }, cookie)).json.success).toBe(true);
     expect((await api('/api/token/', { name: 'crash', unlimited_quota: true }, cookie)).json.success).toBe(true);
     const key = (await api('/api/token/', undefined, cookie)).json.data.data[0].key;

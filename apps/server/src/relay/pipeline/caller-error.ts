@@ -70,12 +70,16 @@ export const isAdmin = (role: number) => role >= ROLE.admin;
 export function callerError(hub: HubError, verdict: Verdict, row: ChannelRow, admin: boolean): HubError {
   if (hub.code === 'client_closed') return hub;
   const detail = scrubIdentity(hub.message, row, admin);
+  if (GATEWAY_WORDED.has(hub.code ?? '')) return new HubError(hub.status, detail, { type: hub.type, code: hub.code, retryable: hub.retryable });
   if (!verdict.retry && !verdict.channelFault && hub.status >= 400 && hub.status < 500) {
     return new HubError(hub.status, detail, { type: hub.type, code: hub.code });
   }
   const [status, code, reason] = generic(hub, verdict);
   return new HubError(status, admin ? `${reason}: ${detail}` : reason, { type: 'upstream_error', code, retryable: verdict.retry });
 }
+
+/** Errors the gateway words itself (no upstream text in them): the caller sees them as they are. */
+const GATEWAY_WORDED = new Set(['first_byte_timeout', 'channel_misconfigured']);
 
 function generic(hub: HubError, verdict: Verdict): [number, string, string] {
   if (verdict.channelFault) return [503, 'upstream_unavailable', 'upstream service unavailable, please try again later'];
