@@ -21,8 +21,11 @@ export async function startGateway(c: Console) {
       expect(res.body.success, JSON.stringify(res.body)).toBe(true);
       await relayState(c.server.ctx).selector.reload();
     },
-    /** Registers a user holding `quota` and answers its id. */
-    async addUser(username: string, password: string, quota = 5_000_000) {
+    /**
+     * Registers a user holding `quota` and answers its id. The default covers a worst-case hold
+     * on the models above: no max_tokens means the default output limit (8192) at `ratio` each.
+     */
+    async addUser(username: string, password: string, quota = 200_000_000) {
       const anon = new ApiClient(c.server.app);
       const reg = await anon.post('/api/user/register', { username, password });
       expect(reg.body.success, JSON.stringify(reg.body)).toBe(true);
