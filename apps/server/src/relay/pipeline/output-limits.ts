@@ -42,6 +42,8 @@ export function knownMaxOutput(model: string): number | undefined {
 /** Per-model output limits: model info rows first, then the known table, then the option. */
 export class OutputLimits {
   private fromInfo = new Map<string, number>();
+  /** knownMaxOutput by model name (the table is fixed; names repeat on every request). */
+  private readonly known = new Map<string, number | null>();
 
   constructor(private readonly ctx: AppContext) {
     ctx.store.subscribe(EVENTS.prices, () => void this.load().catch((e) => ctx.log.warn({ err: e }, 'model info reload failed')));
@@ -53,6 +55,15 @@ export class OutputLimits {
   }
 
   of(model: string): number {
-    return this.fromInfo.get(model) ?? knownMaxOutput(model) ?? Math.max(1, this.ctx.options.get('DefaultMaxOutputTokens'));
+    return this.fromInfo.get(model) ?? this.knownOf(model) ?? Math.max(1, this.ctx.options.get('DefaultMaxOutputTokens'));
+  }
+
+  private knownOf(model: string): number | null {
+    let tokens = this.known.get(model);
+    if (tokens === undefined) {
+      if (this.known.size >= 10_000) this.known.clear(); // names come from callers: bounded
+      this.known.set(model, (tokens = knownMaxOutput(model) ?? null));
+    }
+    return tokens;
   }
 }
