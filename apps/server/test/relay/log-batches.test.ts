@@ -80,7 +80,8 @@ describe.each(testDialects())('log and roll-up flushes on %s', (dialect) => {
     expect(first.quota).toBe(expected[0].quota + Number(fullRow(0).quota));
   });
 
-  it.skipIf(dialect !== 'postgres')('splits a flush larger than PostgreSQL’s bind-parameter limit', async () => {
+  // Dialect-specific limits: defined only where they apply, so nothing shows as skipped.
+  if (dialect === 'postgres') it('splits a flush larger than PostgreSQL’s bind-parameter limit', async () => {
     const perStatement = Math.floor(MAX_PARAMS / LOG_COLUMNS.length);
     const n = perStatement + 5;
     for (let i = 0; i < n; i++) recorder.log(fullRow(i));
@@ -91,7 +92,7 @@ describe.each(testDialects())('log and roll-up flushes on %s', (dialect) => {
     expect(got[n - 1]).toMatchObject({ request_id: `request_id-${n - 1}`, metadata: `metadata-${n - 1}` });
   });
 
-  it.skipIf(dialect !== 'mysql')('keeps each MySQL statement well under max_allowed_packet', async () => {
+  if (dialect === 'mysql') it('keeps each MySQL statement well under max_allowed_packet', async () => {
     const content = 'x'.repeat(20_000); // counted at 3 bytes a character: ≈60 KB a row
     for (let i = 0; i < 60; i++) recorder.log({ ...fullRow(i), content: `${content}${i}` });
     await recorder.flush();
@@ -101,7 +102,7 @@ describe.each(testDialects())('log and roll-up flushes on %s', (dialect) => {
     expect(got.map((r) => r.content)).toEqual(Array.from({ length: 60 }, (_, i) => `${content}${i}`));
   });
 
-  it.skipIf(dialect === 'sqlite')('loses only the row the database refuses, and reports it', async () => {
+  if (dialect !== 'sqlite') it('loses only the row the database refuses, and reports it', async () => {
     for (let i = 0; i < 5; i++) recorder.log(i === 2 ? { ...fullRow(i), username: 'u'.repeat(100) } : fullRow(i));
     await recorder.flush();
     expect((await stored()).map((r) => r.request_id)).toEqual(['request_id-0', 'request_id-1', 'request_id-3', 'request_id-4']);
