@@ -127,11 +127,11 @@ export class SharedStore {
     );
   }
 
-  /** Adds one to a counter that lives `windowSeconds` from its first hit; answers the new count. */
-  incrWindow(key: string, windowSeconds: number): Promise<number> {
+  /** Adds `by` (default one) to a counter that lives `windowSeconds` from its first hit; answers the new count. */
+  incrWindow(key: string, windowSeconds: number, by = 1): Promise<number> {
     return this.tryRedis(
       async (r) => {
-        const [[, count]] = (await r.multi().incr(key).expire(key, windowSeconds, 'NX').exec()) as [
+        const [[, count]] = (await r.multi().incrby(key, by).expire(key, windowSeconds, 'NX').exec()) as [
           [unknown, number],
         ];
         return count;
@@ -140,13 +140,13 @@ export class SharedStore {
         const now = Date.now();
         const hit = this.memory.get(key);
         if (hit && !(hit.expiresAt && hit.expiresAt < now)) {
-          const count = Number(hit.value) + 1;
+          const count = Number(hit.value) + by;
           hit.value = String(count); // in place: the window keeps its first expiry
           if (!hit.expiresAt) hit.expiresAt = now + windowSeconds * 1000;
           return count;
         }
-        this.memory.set(key, { value: '1', expiresAt: now + windowSeconds * 1000 });
-        return 1;
+        this.memory.set(key, { value: String(by), expiresAt: now + windowSeconds * 1000 });
+        return by;
       },
     );
   }

@@ -196,10 +196,8 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
   };
 }
 
-/** Per-user requests per minute of the user's group: a fixed 60 s window with exact integer limits. */
+/** Per-user requests per minute of the user's group: a fixed 60 s window shared by every node (rpm-window.ts). */
 export async function checkRate(state: RelayState, userId: number, rpm: number): Promise<void> {
   if (rpm <= 0) throw new HubError(429, 'API requests are not allowed', { code: 'rate_limited' });
-  const minute = Math.floor(Date.now() / 60_000);
-  const count = await state.ctx.store.incrWindow(`relay-rpm:${userId}:${minute}`, 60);
-  if (count > rpm) throw new HubError(429, '您的速率达到上限，请稍后再试。', { type: 'one_hub_error', code: 'rate_limited' });
+  if (!(await state.rpm.admit(userId, rpm))) throw new HubError(429, '您的速率达到上限，请稍后再试。', { type: 'one_hub_error', code: 'rate_limited' });
 }

@@ -11,6 +11,7 @@ import { convertSettings } from '../bridge/plan.js';
 import type { ConvertSettings } from '../bridge/request.js';
 import { sweepStoredResponses } from '../bridge/responses-history.js';
 import { InflightCounter } from './inflight.js';
+import { RpmWindows } from './rpm-window.js';
 
 /** The relay's long-lived in-memory state, one per process. */
 export interface RelayState {
@@ -28,6 +29,8 @@ export interface RelayState {
   convert: ConvertSettings;
   /** Relay requests in flight per user on this node (UserMaxInflight). */
   inflight: InflightCounter;
+  /** Per-user requests per minute, taken from the shared window in chunks. */
+  rpm: RpmWindows;
 }
 
 export async function createRelayState(ctx: AppContext): Promise<RelayState> {
@@ -47,6 +50,7 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
     outputLimits: new OutputLimits(ctx),
     convert: convertSettings(ctx),
     inflight: new InflightCounter(),
+    rpm: new RpmWindows(ctx.store),
   };
   await Promise.all([state.groups.load(), state.selector.reload(), state.prices.load(), state.outputLimits.load(), state.leases.reclaim()]);
   // Safety net beside pub/sub: re-read routing data periodically on every node.

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { RpmWindows } from './rpm-window.js';
+
+/** A shared window counter like the store's, counting the round trips made to it. */
+function sharedCounter() {
+  const counts = new Map<string, number>();
+  const store = {
+    trips: 0,
+    async incrWindow(key: string, _seconds: number, by = 1) {
+      store.trips++;
+      await Promise.resolve();
+      const n = (counts.get(key) ?? 0) + by;
+      counts.set(key, n);
+      return n;
+    },
+    count: (key: string) => counts.get(key) ?? 0,
+  };
+  return store;
+}
+
+const minute = 29_000_000; // a fixed minute, so no test straddles a window boundary
+const clock = () => minute * 60_000 + 1_000;
+
+describe('per-user requests per minute', () => {
+  it('admits exactly the limit on one node, in any order of concurrent callers', async () => {
+    const store = sharedCounter();
+    const rpm = new RpmWindows(store, clock);
+    const answers = await Promise.all(Array.from({ length: 250 }, () => rpm.admit(7, 100)));
+    expect(answers.filter(Boolean)).toHaveLength(100);
+    expect(store.count(`relay-rpm:7:${minute}`)).toBe(100);
+  });
+
+  it('costs a store round trip every few hundred requests for a busy user, not one per request', async () => {
+    const store = sharedCounter();
+    const rpm = new RpmWindows(store, clock);
+    for (let i = 0; i < 5_000; i++) expect(await rpm.admit(1, 1_000_000)).toBe(true);
+    expect(store.trips).toBeLessThan(30);
+  });
+
+  it('never lets two nodes together pass the limit, and leaves nothing stranded once both are refused', async () => {
+    const store = sharedCounter();
+    const a = new RpmWindows(store, clock);
+    const b = new RpmWindows(store, clock);
+    let admitted = 0;
+    for (let i = 0; i < 400; i++) {
+      const results = await Promise.all([a.admit(3, 200), b.admit(3, 200), a.admit(3, 200)]);
+      admitted += results.filter(Boolean).length;
+    }
+    expect(admitted).toBe(200);
+    expect(store.count(`relay-rpm:3:${minute}`)).toBe(200);
+  });
+
+  it('starts counting afresh in the next minute', async () => {
+    const store = sharedCounter();
+    let now = clock();
+    const rpm = new RpmWindows(store, () => now);
+    expect(await rpm.admit(9, 1)).toBe(true);
+    expect(await rpm.admit(9, 1)).toBe(false);
+    now += 60_000;
+    expect(await rpm.admit(9, 1)).toBe(true);
+  });
+});
