@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { LOG_TYPE } from '@one-hub/contract';
 import { HubError } from '../../common/errors.js';
-import { nowSeconds } from '../../common/time.js';
+import { requestLogFields } from './settle.js';
 import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
 
@@ -60,22 +60,12 @@ export function firstByteTimeout(seconds: number): HubError {
 /** The log row of a request whose client left before upstream's first byte: nothing billed. */
 export function logClientLeft(state: RelayState, p: Prepared, channelId: number, requestId: string, ip: string): void {
   if (!state.ctx.options.get('LogConsumeEnabled')) return;
-  const { token, user } = p.caller;
   state.recorder.log({
     type: LOG_TYPE.consume,
-    created_at: nowSeconds(),
-    user_id: user.id,
-    username: user.username,
-    token_id: token.id,
-    token_name: token.name,
+    ...requestLogFields(p, requestId, ip),
     channel_id: channelId,
     model_name: p.model,
     quota: 0,
-    request_time: Date.now() - p.startedAt,
-    is_stream: p.stream ? 1 : 0,
-    source_ip: ip,
-    group: p.group,
-    request_id: requestId,
     content: CLIENT_LEFT,
   });
 }

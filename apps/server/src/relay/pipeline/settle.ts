@@ -44,11 +44,7 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
   const u = bounded.usage;
   state.recorder.log({
     type: LOG_TYPE.consume,
-    created_at: nowSeconds(),
-    user_id: user.id,
-    username: user.username,
-    token_id: token.id,
-    token_name: token.name,
+    ...requestLogFields(p, outcome.requestId, outcome.ip),
     channel_id: hold.route.row.id,
     model_name: hold.route.billedModel,
     quota,
@@ -57,16 +53,28 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
     cache_read_tokens: u.cachedTokens + u.cacheReadTokens,
     cache_write_tokens: u.cacheWriteTokens + u.cacheWrite1hTokens,
     reasoning_tokens: u.reasoningTokens,
-    request_time: Date.now() - p.startedAt,
-    is_stream: p.stream ? 1 : 0,
-    source_ip: outcome.ip,
-    group: p.group,
-    request_id: outcome.requestId,
     estimated: outcome.estimated ? 1 : 0,
     content: outcome.note ?? '',
     metadata: JSON.stringify(logMetadata(p, hold, outcome, bounded.usage, quota < cost ? cost : undefined, bounded.capped)),
   });
   return quota;
+}
+
+/** The fields every log row of a relay request carries: who asked, when, how long it took, from where. */
+export function requestLogFields(p: Prepared, requestId: string, ip: string) {
+  const { token, user } = p.caller;
+  return {
+    created_at: nowSeconds(),
+    user_id: user.id,
+    username: user.username,
+    token_id: token.id,
+    token_name: token.name,
+    request_time: Date.now() - p.startedAt,
+    is_stream: p.stream ? 1 : 0,
+    source_ip: ip,
+    group: p.group,
+    request_id: requestId,
+  };
 }
 
 /** The log row's metadata: how the request was billed. Optional keys appear only when they apply. */
