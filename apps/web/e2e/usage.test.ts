@@ -143,6 +143,7 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     await page.screenshot({ path: `${SHOTS}/log-desktop-light.png` });
     await page.getByTestId('log-tab-system').click();
     await page.getByTestId('table-empty').waitFor();
+    expect(await page.getByTestId('log-tab-error').count()).toBe(0); // upstream's own words are for administrators
 
     // hidden columns stay hidden after a reload
     await page.getByTestId('column-settings').click();
@@ -165,6 +166,7 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     await admin.getByRole('columnheader', { name: '用户' }).waitFor();
     await admin.getByTestId('filter-username').fill('chatter');
     await admin.getByTestId('filter-search').click();
+    await admin.getByTestId('log-tab-error').getByText('错误').waitFor();
     await admin.getByTestId('log-tab-consume').click();
     await expect.poll(() => admin.getByTestId('table-row').count()).toBe(2);
     expect(await admin.getByTestId('table-row').first().innerText()).toMatch(/\(e2e-\d\)[\s\S]*chatter/);

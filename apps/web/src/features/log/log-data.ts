@@ -9,7 +9,9 @@ export const LOG_TYPES = [
   { value: 2, key: 'consume', tone: 'orange' },
   { value: 3, key: 'manage', tone: 'default' },
   { value: 4, key: 'system', tone: 'secondary' },
-] as const satisfies ReadonlyArray<{ value: number; key: string; tone: ChipTone }>;
+  // Failed upstream attempts with upstream's full text (LogErrorEnabled): administrators only.
+  { value: 5, key: 'error', tone: 'error', adminOnly: true },
+] as const satisfies ReadonlyArray<{ value: number; key: string; tone: ChipTone; adminOnly?: boolean }>;
 
 export const logType = (type: number) => LOG_TYPES.find((t) => t.value === type);
 
