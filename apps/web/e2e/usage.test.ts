@@ -167,6 +167,7 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     await admin.getByTestId('filter-username').fill('chatter');
     await admin.getByTestId('filter-search').click();
     await admin.getByTestId('log-tab-error').getByText('错误').waitFor();
+    await admin.screenshot({ path: `${SHOTS}/log-admin-desktop-light.png` });
     await admin.getByTestId('log-tab-consume').click();
     await expect.poll(() => admin.getByTestId('table-row').count()).toBe(2);
     expect(await admin.getByTestId('table-row').first().innerText()).toMatch(/\(e2e-\d\)[\s\S]*chatter/);
