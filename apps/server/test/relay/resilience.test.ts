@@ -3,6 +3,7 @@ import { startTestServer, testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { estimateChat } from '../../src/relay/tokenizer.js';
 import { relayState } from '../../src/relay/state.js';
+import { dashboardRate } from '../../src/console/dashboard/service.js';
 
 const ask = (model: string) => ({ model, messages: [{ role: 'user' as const, content: 'hello there' }] });
 
@@ -111,6 +112,18 @@ describe.each(testDialects())('failover, limits and billing safety on %s', (dial
     const results = [];
     for (let i = 0; i < 3; i++) results.push(await f.openai(key).chat.completions.create(ask('rpm-model')).then(() => 200, (e) => e.status));
     expect(results).toEqual([200, 200, 429]);
+  });
+
+  it('shows on the dashboard the requests made this minute, not what the limiter took ahead', async () => {
+    await f.root.post('/api/user_group/', { symbol: 'wide', name: 'wide lane', api_rate: 600 });
+    await f.addChannel({ key: 'rpm-wide-key', models: 'rpm-wide', group: 'wide' });
+    const { key, userId } = await f.newUser({ quota: 10_000_000 });
+    await f.root.put('/api/user/', { id: userId, group: 'wide' });
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 55_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    for (let i = 0; i < 5; i++) await f.openai(key).chat.completions.create(ask('rpm-wide'));
+    const user = await f.server.ctx.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+    expect(await dashboardRate(f.server.ctx, user)).toMatchObject({ rpm: 5, maxRPM: 600 });
   });
 
   it('bills and logs a stream the client abandons midway', async () => {

@@ -2,6 +2,7 @@ import type { AnalyticsPeriod, AnalyticsPeriodQuery, AnalyticsTotals, DashboardR
 import type { AppContext } from '../../app-context.js';
 import type { UserRow } from '../../db/repos/users.js';
 import { findUserGroupBySymbol } from '../../db/repos/user-groups.js';
+import { relayState } from '../../relay/state.js';
 import { labelledUsage, modelUsageByUsername, usageTotalsByUsername, userDailyUsage } from '../../db/repos/statistics.js';
 import * as analytics from '../../db/repos/analytics.js';
 import { dayOf, lastDays, ordersPerDay, periodSeries, redemptionsPerDay, registrationsPerDay, toCsv, usageRate, zeroFilledDashboard } from './series.js';
@@ -15,14 +16,14 @@ export async function userDashboard(ctx: AppContext, userId: number, nowMs = Dat
 }
 
 /**
- * Requests this minute against the group's per-minute allowance. Reads the
- * relay limiter's counter (`relay-rpm:<user>:<minute>`); a user whose group is
+ * Requests this minute against the group's per-minute allowance, as the relay
+ * limiter counts them (rpm-window.ts); a user whose group is
  * missing gets 0/0 instead of the original's crash (§31.18).
  */
 export async function dashboardRate(ctx: AppContext, user: UserRow): Promise<DashboardRate> {
   const group = await findUserGroupBySymbol(ctx.db, user.group);
   const maxRPM = group && group.enable !== 0 ? Number(group.api_rate) : 0;
-  const rpm = Number((await ctx.store.get(`relay-rpm:${user.id}:${Math.floor(Date.now() / 60_000)}`)) ?? 0);
+  const rpm = await relayState(ctx).rpm.count(user.id);
   return { rpm, maxRPM, usageRpmRate: usageRate(rpm, maxRPM), tpm: 0, maxTPM: 0, usageTpmRate: 0 };
 }
 

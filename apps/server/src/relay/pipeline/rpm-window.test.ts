@@ -14,6 +14,7 @@ function sharedCounter() {
       return n;
     },
     count: (key: string) => counts.get(key) ?? 0,
+    get: async (key: string) => (counts.has(key) ? String(counts.get(key)) : null),
   };
   return store;
 }
@@ -48,6 +49,15 @@ describe('per-user requests per minute', () => {
     }
     expect(admitted).toBe(200);
     expect(store.count(`relay-rpm:3:${minute}`)).toBe(200);
+  });
+
+  it('counts for the dashboard only the requests admitted, not the admissions taken ahead', async () => {
+    const store = sharedCounter();
+    const rpm = new RpmWindows(store, clock);
+    for (let i = 0; i < 5; i++) await rpm.admit(4, 600); // takes 1 + 2 + 4 from the shared count
+    expect(store.count(`relay-rpm:4:${minute}`)).toBe(7);
+    expect(await rpm.count(4)).toBe(5);
+    expect(await rpm.count(5)).toBe(0);
   });
 
   it('starts counting afresh in the next minute', async () => {

@@ -10,6 +10,8 @@ interface Window {
   taking?: Promise<number>;
 }
 
+const windowKey = (userId: number, minute: number) => `relay-rpm:${userId}:${minute}`;
+
 /** A take is at most this share of the limit, so a node never sits on much that another node could use. */
 const MAX_CHUNK_SHARE = 20;
 const MAX_CHUNK = 256;
@@ -26,7 +28,7 @@ export class RpmWindows {
   private readonly windows = new Map<number, Window>();
 
   constructor(
-    private readonly store: Pick<SharedStore, 'incrWindow'>,
+    private readonly store: Pick<SharedStore, 'incrWindow' | 'get'>,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -51,7 +53,7 @@ export class RpmWindows {
   /** Takes the next chunk from the shared count; answers how many admissions it brought. */
   private async take(userId: number, w: Window, rpm: number): Promise<number> {
     const want = Math.max(1, Math.min(w.chunk, Math.floor(rpm / MAX_CHUNK_SHARE), MAX_CHUNK));
-    const key = `relay-rpm:${userId}:${w.minute}`;
+    const key = windowKey(userId, w.minute);
     const count = await this.store.incrWindow(key, 60, want);
     const granted = Math.max(0, Math.min(want, rpm - (count - want)));
     // What the limit refuses goes back, so other nodes are not refused for admissions nobody has.
@@ -59,6 +61,17 @@ export class RpmWindows {
     w.left += granted;
     if (granted === want) w.chunk = Math.min(w.chunk * 2, MAX_CHUNK);
     return granted;
+  }
+
+  /**
+   * The user's requests this minute, for the dashboard: the shared count minus what this node
+   * took and has not admitted yet (other nodes' untaken admissions still count, at most a chunk each).
+   */
+  async count(userId: number): Promise<number> {
+    const minute = Math.floor(this.now() / 60_000);
+    const shared = Number((await this.store.get(windowKey(userId, minute))) ?? 0);
+    const w = this.windows.get(userId);
+    return Math.max(0, shared - (w?.minute === minute ? w.left : 0));
   }
 
   private sweep(minute: number): void {
