@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { request } from 'undici';
 import { CHANNEL_STATUS, LOG_TYPE } from '@one-hub/contract';
 import { HubError } from '../../common/errors.js';
-import { nowSeconds } from '../../common/time.js';
+import { requestLogFields } from '../pipeline/settle.js';
 import { findChannelById, type ChannelRow } from '../../db/repos/channels.js';
 import { adapterFor, defaultBaseUrl } from '../providers/index.js';
 import { AZURE_DEFAULT_VERSION } from '../providers/openai-family/urls.js';
@@ -101,18 +101,10 @@ function record(state: RelayState, caller: Caller, row: ChannelRow, req: Fastify
   if (!state.ctx.options.get('LogConsumeEnabled')) return;
   state.recorder.log({
     type: LOG_TYPE.consume,
-    created_at: nowSeconds(),
-    user_id: user.id,
-    username: user.username,
-    token_id: token.id,
-    token_name: token.name,
+    ...requestLogFields({ caller, startedAt, stream: false, group: token.group || user.group }, req.id, req.ip),
     channel_id: row.id,
     model_name: '',
     quota: 0,
-    request_time: Date.now() - startedAt,
-    source_ip: req.ip,
-    group: caller.token.group || user.group,
-    request_id: req.id,
     content: `中继:${path}`,
   });
 }

@@ -3,6 +3,7 @@ import { nowSeconds } from '../../common/time.js';
 import type { Endpoint, Usage } from '../providers/types.js';
 import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
+import type { Caller } from './caller.js';
 import type { Hold } from './handle.js';
 import { computeQuota } from './pricing.js';
 import { boundUsage, type Bounded } from './bound-usage.js';
@@ -60,8 +61,16 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
   return quota;
 }
 
+/** What every log row of a relay request says about it (a Prepared request has all of it). */
+export interface RequestFacts {
+  caller: Caller;
+  startedAt: number;
+  stream: boolean;
+  group: string;
+}
+
 /** The fields every log row of a relay request carries: who asked, when, how long it took, from where. */
-export function requestLogFields(p: Prepared, requestId: string, ip: string) {
+export function requestLogFields(p: RequestFacts, requestId: string, ip: string) {
   const { token, user } = p.caller;
   return {
     created_at: nowSeconds(),

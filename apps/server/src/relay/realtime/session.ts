@@ -1,6 +1,6 @@
 import { WebSocket, type RawData } from 'ws';
 import { LOG_TYPE } from '@one-hub/contract';
-import { nowSeconds } from '../../common/time.js';
+import { requestLogFields } from '../pipeline/settle.js';
 import { emptyUsage, type Usage } from '../providers/types.js';
 import { computeQuota, type Price } from '../pipeline/pricing.js';
 import type { RelayState } from '../pipeline/relay-state.js';
@@ -121,22 +121,13 @@ function settleSession(info: SessionInfo, usage: Usage, quota: number): void {
   if (!state.ctx.options.get('LogConsumeEnabled')) return;
   state.recorder.log({
     type: LOG_TYPE.consume,
-    created_at: nowSeconds(),
-    user_id: user.id,
-    username: user.username,
-    token_id: token.id,
-    token_name: token.name,
+    ...requestLogFields({ ...info, stream: true }, info.requestId, info.ip),
     channel_id: route.row.id,
     model_name: route.billedModel,
     quota,
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
     cache_read_tokens: usage.cachedTokens,
-    request_time: Date.now() - info.startedAt,
-    is_stream: 1,
-    source_ip: info.ip,
-    group: info.group,
-    request_id: info.requestId,
     content: 'realtime session',
     metadata: JSON.stringify({
       group_name: info.group,
