@@ -68,9 +68,9 @@ describe('a gateway killed under load', () => {
 
   it('conserves quota exactly once the dead node\'s leases expire', async () => {
     gateway = await startGateway(env);
-    const api = async (path: string, body?: unknown, cookie = '') => {
+    const api = async (path: string, body?: unknown, cookie = '', method = body === undefined ? 'GET' : 'POST') => {
       const res = await fetch(`${gateway!.url}${path}`, {
-        method: body === undefined ? 'GET' : 'POST',
+        method,
         headers: { 'content-type': 'application/json', cookie },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
@@ -78,12 +78,8 @@ describe('a gateway killed under load', () => {
     };
     const login = await api('/api/user/login', { username: 'root', password: PASSWORD });
     const cookie = String(login.res.headers.get('set-cookie')).split(';')[0];
-    const allowLoopback = await fetch(`${gateway.url}/api/option/`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ key: 'FetchAllowPrivateNetworks', value: 'true' }), // the fake listens on loopback
-    });
-    expect(((await allowLoopback.json()) as { success: boolean }).success).toBe(true);
+    // The fake listens on loopback.
+    expect((await api('/api/option/', { key: 'FetchAllowPrivateNetworks', value: 'true' }, cookie, 'PUT')).json.success).toBe(true);
     expect((await api('/api/channel/', { type: 1, name: 'crash', key: 'crash-key', base_url: fake.url, models: 'gpt-4o-mini', group: 'default' }, cookie)).json.success).toBe(true);
     expect((await api('/api/token/', { name: 'crash', unlimited_quota: true }, cookie)).json.success).toBe(true);
     const key = (await api('/api/token/', undefined, cookie)).json.data.data[0].key;

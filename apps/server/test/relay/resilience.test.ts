@@ -5,6 +5,12 @@ import { estimateChat } from '../../src/relay/tokenizer.js';
 import { relayState } from '../../src/relay/state.js';
 import { dashboardRate } from '../../src/console/dashboard/service.js';
 
+/** The rate window is the calendar minute: waits for the next one when this one has under 5 s left. */
+async function startOfRoomyMinute(): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 55_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+}
+
 const ask = (model: string) => ({ model, messages: [{ role: 'user' as const, content: 'hello there' }] });
 
 describe.each(testDialects())('failover, limits and billing safety on %s', (dialect) => {
@@ -106,9 +112,7 @@ describe.each(testDialects())('failover, limits and billing safety on %s', (dial
     const { key, userId } = await f.newUser({ quota: 1_000_000 });
     await f.root.put('/api/user/', { id: userId, group: 'slow' });
     expect(groups[0].api_rate).toBe(2);
-    // The window is the calendar minute: keep the three calls inside one.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 55_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    await startOfRoomyMinute();
     const results = [];
     for (let i = 0; i < 3; i++) results.push(await f.openai(key).chat.completions.create(ask('rpm-model')).then(() => 200, (e) => e.status));
     expect(results).toEqual([200, 200, 429]);
@@ -119,8 +123,7 @@ describe.each(testDialects())('failover, limits and billing safety on %s', (dial
     await f.addChannel({ key: 'rpm-wide-key', models: 'rpm-wide', group: 'wide' });
     const { key, userId } = await f.newUser({ quota: 10_000_000 });
     await f.root.put('/api/user/', { id: userId, group: 'wide' });
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 55_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    await startOfRoomyMinute();
     for (let i = 0; i < 5; i++) await f.openai(key).chat.completions.create(ask('rpm-wide'));
     const user = await f.server.ctx.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
     expect(await dashboardRate(f.server.ctx, user)).toMatchObject({ rpm: 5, maxRPM: 600 });
