@@ -5,6 +5,7 @@ import { createRelayState } from './relay/pipeline/relay-state.js';
 import { attachRelayState } from './relay/state.js';
 import { seedModelOwners } from './console/price/service.js';
 import { startInvoiceJob } from './console/dashboard/invoice-service.js';
+import { startBot } from './bot/index.js';
 
 /**
  * Start-up work after migrations and before routes: seeding, cache warm-up,
@@ -16,6 +17,7 @@ export async function initServices(ctx: AppContext): Promise<void> {
     await ensureRootUser(ctx);
     await seedModelOwners(ctx);
     if (ctx.config.USER_INVOICE_MONTH) startInvoiceJob(ctx);
+    if (ctx.config.TG_BOT_API_KEY) await startBot(ctx);
   }
   attachRelayState(ctx, await createRelayState(ctx));
 }

@@ -48,6 +48,35 @@ const EnvSchema = z.object({
   HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(20),
   /** Monthly bills: generate last month's bill daily and show the bill screen. */
   USER_INVOICE_MONTH: boolFlag,
+  /** Telegram bot (api.md §5 tg.*): empty key = no bot; a webhook secret = webhook mode, else long polling. */
+  TG_BOT_API_KEY: z.string().default(''),
+  TG_WEBHOOK_SECRET: z.string().default(''),
+  TG_HTTP_PROXY: z.string().default(''),
+  TELEGRAM_API_BASE_URL: z.string().url().default('https://api.telegram.org'),
+  /** Admin notifications (api.md §5 notify.*); each target is on when its address is set. */
+  NOTIFY_EMAIL_DISABLE: boolFlag,
+  NOTIFY_EMAIL_SMTP_TO: z.string().default(''),
+  NOTIFY_WECOM_DISABLE: boolFlag,
+  NOTIFY_WECOM_WEBHOOK: z.string().default(''),
+  NOTIFY_DINGTALK_TOKEN: z.string().default(''),
+  NOTIFY_DINGTALK_SECRET: z.string().default(''),
+  NOTIFY_DINGTALK_KEYWORD: z.string().default(''),
+  NOTIFY_DINGTALK_URL: z.string().url().default('https://oapi.dingtalk.com/robot/send'),
+  NOTIFY_LARK_TOKEN: z.string().default(''),
+  NOTIFY_LARK_SECRET: z.string().default(''),
+  NOTIFY_LARK_KEYWORD: z.string().default(''),
+  NOTIFY_LARK_URL: z.string().url().default('https://open.feishu.cn/open-apis/bot/v2/hook'),
+  NOTIFY_PUSHDEER_URL: z.string().default('https://api2.pushdeer.com'),
+  NOTIFY_PUSHDEER_PUSHKEY: z.string().default(''),
+  NOTIFY_TELEGRAM_BOT_API_KEY: z.string().default(''),
+  NOTIFY_TELEGRAM_CHAT_ID: z.string().default(''),
+  NOTIFY_TELEGRAM_HTTP_PROXY: z.string().default(''),
+  NOTIFY_WEBHOOK_URL: z.string().default(''),
+  NOTIFY_WEBHOOK_SECRET: z.string().default(''),
+  /** First retry delay of a failed notification (doubles per attempt, 4 attempts). */
+  NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(2000),
+  /** How often users' low-balance alerts are checked (master node). */
+  USER_ALERT_INTERVAL_SECONDS: z.coerce.number().min(0.05).default(60),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SiteStatus } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { ok } from '../../http/envelope.js';
+import { botOf } from '../../bot/registry.js';
 
 /** GET /api/status: everything the console needs before sign-in (api.md §11.1). No secrets. */
 export function siteStatus(ctx: AppContext): SiteStatus {
@@ -29,7 +30,7 @@ export function siteStatus(ctx: AppContext): SiteStatus {
     chat_link: o.get('ChatLink'),
     quota_per_unit: o.get('QuotaPerUnit'),
     display_in_currency: o.get('DisplayInCurrencyEnabled'),
-    telegram_bot: '',
+    telegram_bot: botOf(ctx)?.running() ? botOf(ctx)!.username() : '',
     mj_notify_enabled: o.get('MjNotifyEnabled'),
     chat_links: o.get('ChatLinks'),
     PaymentUSDRate: o.get('PaymentUSDRate'),

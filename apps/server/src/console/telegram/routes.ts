@@ -15,8 +15,8 @@ export function registerTelegramRoutes(app: FastifyInstance, ctx: AppContext): v
     const q = parse(PageQuery, req.query);
     return ok(await paginate(telegramMenuListQuery(ctx.db, q.keyword), q, TELEGRAM_MENU_ORDER_COLUMNS, service.toTelegramMenuJson));
   });
-  app.get('/option/telegram/status', { preHandler: root }, async () => ok(service.botStatus()));
-  app.put('/option/telegram/reload', { preHandler: root }, async () => service.reloadBot());
+  app.get('/option/telegram/status', { preHandler: root }, async () => ok(service.botStatus(ctx)));
+  app.put('/option/telegram/reload', { preHandler: root }, async () => ok(undefined, await service.reloadBot(ctx)));
   app.get('/option/telegram/:id', { preHandler: root }, async (req) => ok(await service.getTelegramMenu(ctx, parse(IdParam, req.params).id)));
   app.post('/option/telegram/', { preHandler: root }, async (req) => ok(undefined, await service.saveTelegramMenu(ctx, parse(TelegramMenuBody, req.body))));
   app.delete('/option/telegram/:id', { preHandler: root }, async (req) => {

@@ -6,9 +6,11 @@ import {
   findTelegramMenuByCommand,
   findTelegramMenuById,
   insertTelegramMenu,
+  telegramMenuListQuery,
   updateTelegramMenu,
   type TelegramMenuRow,
 } from '../../db/repos/telegram-menus.js';
+import { botOf } from '../../bot/registry.js';
 
 export function toTelegramMenuJson(row: TelegramMenuRow): TelegramMenu {
   return { id: row.id, command: row.command, description: row.description, parse_mode: row.parse_mode, reply_message: row.reply_message ?? '' };
@@ -29,22 +31,39 @@ export async function saveTelegramMenu(ctx: AppContext, body: TelegramMenuBody):
   const { id, ...fields } = body;
   if (!id) {
     await insertTelegramMenu(ctx.db, fields);
+    await reloadQuietly(ctx);
     return '添加成功';
   }
   if (!(await findTelegramMenuById(ctx.db, id))) throw notFound('menu not found');
   await updateTelegramMenu(ctx.db, id, fields);
+  await reloadQuietly(ctx);
   return '修改成功';
 }
 
 export async function removeTelegramMenu(ctx: AppContext, id: number): Promise<void> {
   if (!(await deleteTelegramMenu(ctx.db, id))) throw notFound('menu not found');
+  await reloadQuietly(ctx);
 }
 
-/** The bot itself comes with the Telegram issue; until then it is reported offline. */
-export function botStatus(): TelegramStatus {
-  return { status: false, is_webhook: false };
+/** Every custom menu, for the bot's command table. */
+export function allTelegramMenus(ctx: AppContext): Promise<TelegramMenu[]> {
+  return telegramMenuListQuery(ctx.db, '').orderBy('id').execute().then((rows) => rows.map(toTelegramMenuJson));
 }
 
-export function reloadBot(): never {
-  throw new HubError(409, 'telegram bot is not enabled', { code: 'telegram_disabled' });
+export function botStatus(ctx: AppContext): TelegramStatus {
+  const bot = botOf(ctx);
+  return { status: Boolean(bot?.running()), is_webhook: Boolean(bot?.webhook) };
+}
+
+export async function reloadBot(ctx: AppContext): Promise<string> {
+  const bot = botOf(ctx);
+  if (!bot?.running()) throw new HubError(409, 'telegram bot is not enabled', { code: 'telegram_disabled' });
+  await bot.reload();
+  return '重载成功';
+}
+
+/** Menu edits reach a bot running on this node at once; other nodes' console calls need the reload route. */
+async function reloadQuietly(ctx: AppContext): Promise<void> {
+  const bot = botOf(ctx);
+  if (bot?.running()) await bot.reload().catch((e) => ctx.log.warn({ err: (e as Error).message }, 'telegram menu reload failed'));
 }

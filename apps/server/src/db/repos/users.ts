@@ -123,3 +123,19 @@ export const USER_ORDER_COLUMNS = [
   'quota',
   'used_quota',
 ] as const;
+
+export function findUserByTelegramId(db: Db, telegramId: number): Promise<UserRow | undefined> {
+  return live(db).selectAll().where('telegram_id', '=', telegramId).orderBy('id').executeTakeFirst();
+}
+
+/** Sets (or clears, with 0) the Telegram id only while it still holds `expected`; true when it changed. */
+export async function swapTelegramId(db: Db, id: number, expected: number, telegramId: number): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ telegram_id: telegramId })
+    .where('id', '=', id)
+    .where('telegram_id', '=', expected)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
