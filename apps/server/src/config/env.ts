@@ -73,6 +73,8 @@ const EnvSchema = z.object({
   NOTIFY_TELEGRAM_HTTP_PROXY: z.string().default(''),
   NOTIFY_WEBHOOK_URL: z.string().default(''),
   NOTIFY_WEBHOOK_SECRET: z.string().default(''),
+  /** Admins are told when a channel's fetched balance falls below this (0 = never). */
+  NOTIFY_CHANNEL_BALANCE_THRESHOLD: z.coerce.number().min(0).default(0),
   /** First retry delay of a failed notification (doubles per attempt, 4 attempts). */
   NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(2000),
   /** How often users' low-balance alerts are checked (master node). */

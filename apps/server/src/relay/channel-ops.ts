@@ -12,6 +12,7 @@ import { relayState } from './state.js';
 import type { UpstreamRequest } from './providers/types.js';
 import type { HubRequest } from './formats/index.js';
 import { testRequest } from './test-request.js';
+import { notifyAdmins } from '../notify/index.js';
 
 /**
  * What the console's channel screens ask of the relay: it alone knows how to
@@ -91,6 +92,12 @@ export async function queryBalance(ctx: AppContext, channel: ChannelRow): Promis
   });
   if (balance !== null) {
     await ctx.db.updateTable('channels').set({ balance, balance_updated_time: nowSeconds() }).where('id', '=', channel.id).execute();
+    const threshold = ctx.config.NOTIFY_CHANNEL_BALANCE_THRESHOLD;
+    // Told once per crossing: only when the previous reading was above the threshold (or never taken).
+    const before = channel.balance_updated_time ? channel.balance : Infinity;
+    if (threshold > 0 && balance < threshold && before >= threshold) {
+      notifyAdmins(ctx, { event: 'channel_balance_low', title: `通道「${channel.name}」（#${channel.id}）余额不足 (channel balance low)`, text: `余额 (balance): ${balance} < ${threshold}` });
+    }
   }
   return balance;
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { paginate } from '../../db/paginate.js';
+import { notifyAdmins } from '../../notify/index.js';
 import { INVOICE_ORDER_COLUMNS, buildMonth, monthGenerated, userMonthLines, userMonthsQuery } from '../../db/repos/invoices.js';
 
 /** First day of the month holding `day` and of the month after, both 'YYYY-MM-DD' (UTC, like the daily roll-up). */
@@ -62,6 +63,7 @@ export async function billLastMonth(ctx: AppContext): Promise<void> {
   if (await monthGenerated(ctx.db, last)) return;
   const count = await generateInvoices(ctx, last, false);
   ctx.log.info({ month: last, rows: count }, 'monthly bills generated');
+  notifyAdmins(ctx, { event: 'monthly_bills', title: `${last.slice(0, 7)} 月度账单已生成 (monthly bills generated)`, text: `${count} rows` });
 }
 
 /** USER_INVOICE_MONTH on the master node: bill last month at start-up and daily at 04:00. */

@@ -4,6 +4,7 @@ import { HubError, notFound } from '../../common/errors.js';
 import { findEnabledPaymentByUuid } from '../../db/repos/payments.js';
 import { completeOrder } from './complete-order.js';
 import { payProviderFor } from './providers.js';
+import { notifyAdmins } from '../../notify/index.js';
 
 /**
  * ANY /api/payment/notify/:uuid (api.md §23.4), public. Bodies stay raw Buffers in this scope so a
@@ -22,7 +23,10 @@ export async function registerPaymentNotifyRoute(app: FastifyInstance, ctx: AppC
       const { notice, ack } = await provider.handleNotify(gateway, req);
       if (notice) {
         const result = await completeOrder(ctx, { ...notice, gatewayId: gateway.id, ip: req.ip });
-        if (result !== 'credited' && result !== 'already_done') ctx.log.warn({ gateway: gateway.id, tradeNo: notice.tradeNo, result }, 'payment notice not applied');
+        if (result !== 'credited' && result !== 'already_done') {
+          ctx.log.warn({ gateway: gateway.id, tradeNo: notice.tradeNo, result }, 'payment notice not applied');
+          notifyAdmins(ctx, { event: 'payment_notify_failed', title: `支付回调未入账 (payment notice not applied)`, text: `gateway #${gateway.id}, order ${notice.tradeNo}: ${result}` });
+        }
       }
       if (ack.contentType) reply.type(ack.contentType);
       return reply.code(ack.status).send(ack.body);

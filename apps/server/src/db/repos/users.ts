@@ -139,3 +139,8 @@ export async function swapTelegramId(db: Db, id: number, expected: number, teleg
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** The first live root account (the one created at install). */
+export function findRootUser(db: Db): Promise<UserRow | undefined> {
+  return live(db).selectAll().where('role', '=', 100).orderBy('id').executeTakeFirst();
+}

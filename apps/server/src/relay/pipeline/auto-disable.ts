@@ -2,6 +2,7 @@ import { CHANNEL_STATUS } from '@one-hub/contract';
 import { EVENTS } from '../../cache/events.js';
 import type { ChannelRow } from '../../db/repos/channels.js';
 import type { RelayState } from './relay-state.js';
+import { notifyAdmins } from '../../notify/index.js';
 
 /**
  * Disables a channel after a channel-attributable failure when the option is on.
@@ -20,6 +21,7 @@ export async function autoDisable(state: RelayState, row: ChannelRow, reason: st
     if (Number(result.numUpdatedRows) > 0) {
       ctx.log.warn({ channel: row.id, reason }, `通道「${row.name}」（#${row.id}）已被禁用`);
       await ctx.store.publish(EVENTS.channels, String(row.id));
+      notifyAdmins(ctx, { event: 'channel_disabled', title: `通道「${row.name}」（#${row.id}）已被禁用 (channel disabled)`, text: `原因 (reason): ${reason}` });
     }
   } catch (error) {
     ctx.log.error({ err: error, channel: row.id }, 'auto-disable failed');
@@ -36,6 +38,8 @@ export async function autoEnable(state: RelayState, row: ChannelRow): Promise<bo
     .where('id', '=', row.id)
     .where('status', '=', CHANNEL_STATUS.autoDisabled)
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) > 0) await ctx.store.publish(EVENTS.channels, String(row.id));
-  return Number(result.numUpdatedRows) > 0;
+  if (Number(result.numUpdatedRows) === 0) return false;
+  await ctx.store.publish(EVENTS.channels, String(row.id));
+  notifyAdmins(ctx, { event: 'channel_enabled', title: `通道「${row.name}」（#${row.id}）已被启用 (channel re-enabled)`, text: '测试通过 (the channel passed a test)' });
+  return true;
 }

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/env.js';
+import { dingTalkTarget } from '../../src/notify/dingtalk/index.js';
+import { larkTarget } from '../../src/notify/lark/index.js';
+import { webhookTarget } from '../../src/notify/webhook/index.js';
+import { FakeSmtp } from '../accounts/fake-smtp.js';
+import { FakeDingTalk } from '../fakes/dingtalk.js';
+import { FakeLark } from '../fakes/lark.js';
+import { FakeOpenAI } from '../fakes/openai-upstream.js';
+import { FakePushDeer } from '../fakes/pushdeer.js';
+import { FakeTelegram } from '../fakes/telegram.js';
+import { FakeWebhookReceiver } from '../fakes/webhook-receiver.js';
+import { FakeWeCom } from '../fakes/wecom.js';
+import { consoleFixture, type ConsoleFixture } from './setup.js';
+
+const NOTIFY_BOT = '555000111:AAHnotifyBotToken';
+const until = async (done: () => boolean) => {
+  while (!done()) await new Promise((r) => setTimeout(r, 10));
+};
+
+/** Admin notifications to every target kind, each robot checking its own signature scheme. */
+describe('admin notifications', () => {
+  const smtp = new FakeSmtp();
+  const telegram = new FakeTelegram(NOTIFY_BOT);
+  const dingtalk = new FakeDingTalk('ding-token', { secret: 'SECding-secret' });
+  const lark = new FakeLark('lark-token', { secret: 'lark-secret', keyword: 'OneHub' });
+  const wecom = new FakeWeCom('wecom-key');
+  const pushdeer = new FakePushDeer('PDU1key');
+  const receiver = new FakeWebhookReceiver('hook-secret');
+  const upstream = new FakeOpenAI();
+  let f: ConsoleFixture;
+  let env: Record<string, string>;
+
+  const counts = () => ({
+    email: smtp.mails.length,
+    telegram: telegram.sent.length,
+    dingtalk: dingtalk.messages.length,
+    lark: lark.messages.length,
+    wecom: wecom.messages.length,
+    pushdeer: pushdeer.messages.length,
+    webhook: receiver.events.length,
+  });
+
+  beforeAll(async () => {
+    const smtpPort = await smtp.start();
+    for (const fake of [telegram, dingtalk, lark, wecom, pushdeer, receiver]) await fake.start();
+    await upstream.start();
+    env = {
+      NOTIFY_EMAIL_SMTP_TO: 'ops@example.com',
+      TELEGRAM_API_BASE_URL: telegram.url,
+      NOTIFY_TELEGRAM_BOT_API_KEY: NOTIFY_BOT,
+      NOTIFY_TELEGRAM_CHAT_ID: '-1001234',
+      NOTIFY_DINGTALK_URL: `${dingtalk.url}/robot/send`,
+      NOTIFY_DINGTALK_TOKEN: 'ding-token',
+      NOTIFY_DINGTALK_SECRET: 'SECding-secret',
+      NOTIFY_LARK_URL: `${lark.url}/open-apis/bot/v2/hook`,
+      NOTIFY_LARK_TOKEN: 'lark-token',
+      NOTIFY_LARK_SECRET: 'lark-secret',
+      NOTIFY_LARK_KEYWORD: 'OneHub',
+      NOTIFY_WECOM_WEBHOOK: wecom.webhook,
+      NOTIFY_PUSHDEER_URL: pushdeer.url,
+      NOTIFY_PUSHDEER_PUSHKEY: 'PDU1key',
+      NOTIFY_WEBHOOK_URL: `${receiver.url}/hooks/one-hub`,
+      NOTIFY_WEBHOOK_SECRET: 'hook-secret',
+      NOTIFY_RETRY_BASE_MS: '20',
+    };
+    f = await consoleFixture('sqlite', { env });
+    for (const [key, value] of [
+      ['SMTPServer', '127.0.0.1'],
+      ['SMTPPort', String(smtpPort)],
+      ['SMTPFrom', 'hub@example.com'],
+      ['AutomaticDisableChannelEnabled', 'true'],
+      ['AutomaticEnableChannelEnabled', 'true'],
+    ]) {
+      expect((await f.root.put('/api/option/', { key, value })).body.success).toBe(true);
+    }
+  });
+  afterAll(async () => {
+    await f?.close();
+    for (const fake of [telegram, dingtalk, lark, wecom, pushdeer, receiver, upstream]) await fake.close();
+    await smtp.close();
+  });
+
+  it('sends exactly one notice to each target when a channel is disabled automatically, retrying failures', async () => {
+    upstream.behave('dead-key', { status: 401, errorBody: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } });
+    const created = await f.root.post('/api/channel/', { type: 1, name: 'flaky-upstream', key: 'dead-key', models: 'gpt-4o', group: 'default', base_url: upstream.url });
+    expect(created.body.success).toBe(true);
+    const id = (await f.root.get('/api/channel/?name=flaky-upstream')).body.data.data[0].id;
+    dingtalk.failures = 1;
+    receiver.failures = 2;
+
+    const test = await f.root.get(`/api/channel/test/${id}`);
+    expect(test.body.success).toBe(false);
+    expect((await f.root.get(`/api/channel/${id}`)).body.data.status).toBe(3);
+
+    await until(() => Object.values(counts()).every((n) => n >= 1));
+    await new Promise((r) => setTimeout(r, 300)); // room for a duplicate to show up
+    expect(counts()).toEqual({ email: 1, telegram: 1, dingtalk: 1, lark: 1, wecom: 1, pushdeer: 1, webhook: 1 });
+    expect(smtp.mails[0].to.join()).toContain('ops@example.com');
+    expect(smtp.lastTo('ops@example.com')).toContain('Incorrect API key provided');
+    expect(telegram.sent[0]).toMatchObject({ chat_id: -1001234 });
+    expect(telegram.sent[0].text).toContain('flaky-upstream');
+    expect(lark.messages[0]).toMatch(/^OneHub /);
+    expect(wecom.messages[0]).toContain(`#${id}`);
+    expect(pushdeer.messages[0].desp).toContain('Incorrect API key provided');
+    expect(receiver.events[0]).toMatchObject({ event: 'channel_disabled', title: expect.stringContaining('flaky-upstream') });
+    // The failed attempts were logged, not lost.
+    const log = f.server.ctx.recentLogs.last(500).map((l) => l.Message).join('\n');
+    expect(log).toMatch(/notification to dingtalk failed \(attempt 1\), retrying: dingtalk refused: system busy/);
+    expect(log).toMatch(/notification to webhook failed \(attempt 2\)/);
+    expect(log).not.toContain(NOTIFY_BOT);
+  });
+
+  it('tells the targets when a channel passes its test and is re-enabled', async () => {
+    upstream.behave('dead-key', { content: 'ok' });
+    const id = (await f.root.get('/api/channel/?name=flaky-upstream')).body.data.data[0].id;
+    expect((await f.root.get(`/api/channel/test/${id}`)).body.success).toBe(true);
+    await until(() => receiver.events.length === 2 && dingtalk.messages.length === 2);
+    expect(receiver.events[1]).toMatchObject({ event: 'channel_enabled' });
+  });
+
+  it('signs like each robot requires: a wrong secret or keyword is refused by the fakes', async () => {
+    const wrong = loadConfig({ ...env, NOTIFY_DINGTALK_SECRET: 'SECother', NOTIFY_LARK_SECRET: 'other', NOTIFY_WEBHOOK_SECRET: 'other' });
+    const notice = { event: 'monthly_bills' as const, title: 't', text: 'x' };
+    await expect(dingTalkTarget(wrong).send(notice)).rejects.toThrow('sign not match');
+    await expect(larkTarget(wrong).send(notice)).rejects.toThrow('sign match fail');
+    await expect(webhookTarget(wrong).send(notice)).rejects.toThrow('HTTP 401');
+    const noKeyword = loadConfig({ ...env, NOTIFY_LARK_KEYWORD: '' });
+    await expect(larkTarget(noKeyword).send(notice)).rejects.toThrow('Key Words Not Found');
+  });
+});
