@@ -6,6 +6,7 @@ import { attachRelayState } from './relay/state.js';
 import { seedModelOwners } from './console/price/service.js';
 import { startInvoiceJob } from './console/dashboard/invoice-service.js';
 import { startBot } from './bot/index.js';
+import { startQuotaAlerts } from './notify/user-alerts.js';
 
 /**
  * Start-up work after migrations and before routes: seeding, cache warm-up,
@@ -18,6 +19,7 @@ export async function initServices(ctx: AppContext): Promise<void> {
     await seedModelOwners(ctx);
     if (ctx.config.USER_INVOICE_MONTH) startInvoiceJob(ctx);
     if (ctx.config.TG_BOT_API_KEY) await startBot(ctx);
+    startQuotaAlerts(ctx);
   }
   attachRelayState(ctx, await createRelayState(ctx));
 }

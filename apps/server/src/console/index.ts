@@ -17,6 +17,7 @@ import { registerPaymentNotifyRoute } from './payment/notify-route.js';
 import { registerTelegramRoutes } from './telegram/routes.js';
 import { registerTaskRoutes } from './task/routes.js';
 import { registerTelegramWebhook } from '../bot/webhook-route.js';
+import { registerQuotaAlertRoutes } from './user/alert-routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -37,4 +38,5 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerTelegramRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
   registerTelegramWebhook(app, ctx);
+  registerQuotaAlertRoutes(app, ctx);
 }

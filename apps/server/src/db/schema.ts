@@ -53,6 +53,10 @@ export interface UsersTable {
   deleted_at: Def<number | null>;
   /** Bumped to end every session of the user (logout, password change, ban, role change). */
   session_version: Def<number>;
+  /** Own low-balance alert (migration 0009): threshold in quota units (0 = off), 'email' | 'telegram', 1 once told. */
+  quota_alert_threshold: Def<number>;
+  quota_alert_channel: Def<string>;
+  quota_alert_sent: Def<number>;
 }
 
 export interface TokensTable {
