@@ -11,6 +11,8 @@ import { FakePushDeer } from '../fakes/pushdeer.js';
 import { FakeTelegram } from '../fakes/telegram.js';
 import { FakeWebhookReceiver } from '../fakes/webhook-receiver.js';
 import { FakeWeCom } from '../fakes/wecom.js';
+import { FakeNativeProviders } from '../fakes/native-providers.js';
+import { billLastMonth } from '../../src/console/dashboard/invoice-service.js';
 import { consoleFixture, type ConsoleFixture } from './setup.js';
 
 const NOTIFY_BOT = '555000111:AAHnotifyBotToken';
@@ -28,6 +30,7 @@ describe('admin notifications', () => {
   const pushdeer = new FakePushDeer('PDU1key');
   const receiver = new FakeWebhookReceiver('hook-secret');
   const upstream = new FakeOpenAI();
+  const billing = new FakeNativeProviders();
   let f: ConsoleFixture;
   let env: Record<string, string>;
 
@@ -45,6 +48,7 @@ describe('admin notifications', () => {
     const smtpPort = await smtp.start();
     for (const fake of [telegram, dingtalk, lark, wecom, pushdeer, receiver]) await fake.start();
     await upstream.start();
+    await billing.start();
     env = {
       NOTIFY_EMAIL_SMTP_TO: 'ops@example.com',
       TELEGRAM_API_BASE_URL: telegram.url,
@@ -63,6 +67,7 @@ describe('admin notifications', () => {
       NOTIFY_WEBHOOK_URL: `${receiver.url}/hooks/one-hub`,
       NOTIFY_WEBHOOK_SECRET: 'hook-secret',
       NOTIFY_RETRY_BASE_MS: '20',
+      NOTIFY_CHANNEL_BALANCE_THRESHOLD: '100',
     };
     f = await consoleFixture('sqlite', { env });
     for (const [key, value] of [
@@ -77,7 +82,7 @@ describe('admin notifications', () => {
   });
   afterAll(async () => {
     await f?.close();
-    for (const fake of [telegram, dingtalk, lark, wecom, pushdeer, receiver, upstream]) await fake.close();
+    for (const fake of [telegram, dingtalk, lark, wecom, pushdeer, receiver, upstream, billing]) await fake.close();
     await smtp.close();
   });
 
@@ -117,6 +122,22 @@ describe('admin notifications', () => {
     expect((await f.root.get(`/api/channel/test/${id}`)).body.success).toBe(true);
     await until(() => receiver.events.length === 2 && dingtalk.messages.length === 2);
     expect(receiver.events[1]).toMatchObject({ event: 'channel_enabled' });
+  });
+
+  it('tells once when a channel balance crosses below the threshold, and when the monthly bills are generated', async () => {
+    const created = await f.root.post('/api/channel/', { type: 1, name: 'billed', key: 'bk', models: 'gpt-4o', group: 'default', base_url: billing.url });
+    expect(created.body.success).toBe(true);
+    const id = (await f.root.get('/api/channel/?name=billed')).body.data.data[0].id;
+    const low = () => receiver.events.filter((e) => e.event === 'channel_balance_low');
+    expect((await f.root.get(`/api/channel/update_balance/${id}`)).body.balance).toBeCloseTo(87.66); // 100 - 1234 cents
+    await until(() => low().length === 1);
+    expect(low()[0].text).toContain('87.66 < 100');
+    await f.root.get(`/api/channel/update_balance/${id}`); // still below: not a new crossing
+    await new Promise((r) => setTimeout(r, 200));
+    expect(low()).toHaveLength(1);
+
+    await billLastMonth(f.server.ctx);
+    await until(() => receiver.events.some((e) => e.event === 'monthly_bills'));
   });
 
   it('signs like each robot requires: a wrong secret or keyword is refused by the fakes', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeTelegram } from '../fakes/telegram.js';
+import { startHttpProxy, type FakeProxy } from '../fakes/proxies.js';
 import { consoleFixture, type ConsoleFixture } from './setup.js';
 import { converse, newTelegramUser, replyAfter, type Say } from './telegram-bot-drive.js';
 
@@ -9,6 +10,7 @@ const TOKEN = '123456789:AAHpollingTestToken_x-y';
 describe('telegram bot by long polling', () => {
   const fake = new FakeTelegram(TOKEN);
   let f: ConsoleFixture;
+  let proxy: FakeProxy;
   const logText = () => f.server.ctx.recentLogs.last(500).map((l) => l.Message).join('\n');
 
   const say: Say = async (text, from, chat) => {
@@ -19,15 +21,18 @@ describe('telegram bot by long polling', () => {
 
   beforeAll(async () => {
     await fake.start();
-    f = await consoleFixture('sqlite', { env: { TG_BOT_API_KEY: TOKEN, TELEGRAM_API_BASE_URL: fake.url } });
+    proxy = await startHttpProxy();
+    f = await consoleFixture('sqlite', { env: { TG_BOT_API_KEY: TOKEN, TELEGRAM_API_BASE_URL: fake.url, TG_HTTP_PROXY: proxy.url } });
     while (!fake.calls('getUpdates').length) await new Promise((r) => setTimeout(r, 10));
   });
   afterAll(async () => {
     await f?.close();
     await fake.close();
+    await proxy?.close();
   });
 
-  it('starts polling: deletes any webhook, registers the commands and reports itself running', async () => {
+  it('starts polling through TG_HTTP_PROXY: deletes any webhook, registers the commands and reports itself running', async () => {
+    expect(proxy.tunnels).toContain(new URL(fake.url).host);
     expect(fake.calls('deleteWebhook').length).toBeGreaterThan(0);
     expect(fake.commands.map((c) => c.command)).toEqual(['start', 'help', 'bind', 'unbind', 'balance', 'recharge', 'apikey', 'aff']);
     expect(fake.commands[0].description).toBe('开始使用');
@@ -58,11 +63,15 @@ describe('telegram bot by long polling', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(900); // waited retry_after
     expect(fake.calls('sendMessage').length).toBeGreaterThanOrEqual(2);
 
+    // Failed polls: dropped connections and 5xx retried after 0.2, 0.4, 0.8 s, then a 429's retry_after.
+    fake.failNext('getUpdates', 0, 'dropped', 2);
+    fake.failNext('getUpdates', 502, 'Bad Gateway', 1);
     fake.failNext('getUpdates', 429, 'Too Many Requests: retry after 1', 1, 1);
     fake.feed({ message: { message_id: 1, text: '/help' } }); // no chat, no sender
     fake.feed({ edited_message: { nonsense: true } });
     fake.feed({ message: { message_id: 2, date: 0, chat: { id: tg.id, type: 'private' }, from: { id: tg.id }, text: null } });
     expect((await say('/help', tg)).text).toMatch(/^This is the One Hub bot/);
+    expect(fake.faultsLeft()).toBe(0);
   });
 
   it('never writes the bot token to the log and stops polling on shutdown', async () => {

@@ -73,9 +73,14 @@ export class FakeTelegram extends FakeHttp<object> {
     };
   }
 
-  /** The next `times` calls of `method` fail with this status (429 carries retry_after in parameters). */
+  /** The next `times` calls of `method` fail with this status (429 carries retry_after in parameters; 0 drops the connection). */
   failNext(method: string, status: number, description: string, times = 1, retry_after?: number): void {
     this.faults.push({ method, status, description, times, retry_after });
+  }
+
+  /** Injected failures not answered yet. */
+  faultsLeft(): number {
+    return this.faults.reduce((n, f) => n + f.times, 0);
   }
 
   /** Resolves once a message to the chat matches; the wait ends with the test's timeout otherwise. */
@@ -104,6 +109,7 @@ export class FakeTelegram extends FakeHttp<object> {
     const fault = this.faults.find((f) => f.method === method && f.times > 0);
     if (fault) {
       fault.times--;
+      if (fault.status === 0) return void res.socket?.destroy(); // a network failure, no answer at all
       const parameters = fault.retry_after === undefined ? undefined : { retry_after: fault.retry_after };
       return sendJson(res, { ok: false, error_code: fault.status, description: fault.description, parameters }, fault.status);
     }
