@@ -13,6 +13,7 @@ import { FakeWebhookReceiver } from '../fakes/webhook-receiver.js';
 import { FakeWeCom } from '../fakes/wecom.js';
 import { FakeNativeProviders } from '../fakes/native-providers.js';
 import { billLastMonth } from '../../src/console/dashboard/invoice-service.js';
+import { registerPayProvider } from '../../src/console/payment/providers.js';
 import { consoleFixture, type ConsoleFixture } from './setup.js';
 
 const NOTIFY_BOT = '555000111:AAHnotifyBotToken';
@@ -138,6 +139,28 @@ describe('admin notifications', () => {
 
     await billLastMonth(f.server.ctx);
     await until(() => receiver.events.some((e) => e.event === 'monthly_bills'));
+  });
+
+  it('tells when a verified payment notice cannot be applied (amount differs from the order)', async () => {
+    // A stand-in gateway whose notices are taken as verified; the order service still checks the amount.
+    const remove = registerPayProvider('stripe', {
+      createPayment: async (_g, order) => ({ type: 1, data: { url: `https://checkout.example/${order.tradeNo}` } }),
+      handleNotify: async (_g, req) => {
+        const event = JSON.parse((req.body as Buffer).toString('utf8'));
+        return { notice: { tradeNo: event.trade_no, gatewayNo: 'pi_9', paid: { amount: event.amount, currency: 'usd' } }, ack: { status: 200, body: '' } };
+      },
+    });
+    try {
+      const gw = (await f.root.post('/api/payment/', { type: 'stripe', name: 'Stripe', icon: 'https://pay.example/icon.png', currency: 'USD', percent_fee: 0, config: JSON.stringify({ secret_key: 'sk', webhook_secret: 'whsec_test' }) })).body.data;
+      const buyer = await f.newUser();
+      const { trade_no: tradeNo } = (await buyer.client.post('/api/user/order', { uuid: gw.uuid, amount: 10 })).body.data;
+      const res = await f.server.app.inject({ method: 'POST', url: `/api/payment/notify/${gw.uuid}`, payload: JSON.stringify({ trade_no: tradeNo, amount: 0.01 }), headers: { 'content-type': 'application/json' } });
+      expect(res.statusCode).toBe(200);
+      await until(() => receiver.events.some((e) => e.event === 'payment_notify_failed'));
+      expect(receiver.events.find((e) => e.event === 'payment_notify_failed')!.text).toBe(`gateway #${gw.id}, order ${tradeNo}: amount_mismatch`);
+    } finally {
+      remove();
+    }
   });
 
   it('signs like each robot requires: a wrong secret or keyword is refused by the fakes', async () => {
