@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../server/test/harness';
 import { FakeSmtp } from '../../server/test/accounts/fake-smtp';
 import { chromiumAvailable, noSidewaysScroll, SHOTS, signIn, startConsole, toasts, type Console } from './browser';
+import { shootThemes } from './shoot';
 
 describe.skipIf(!chromiumAvailable)('profile in Chromium', () => {
   let c: Console;
@@ -124,5 +125,25 @@ describe.skipIf(!chromiumAvailable)('profile in Chromium', () => {
     const stored = await c.server.ctx.db.selectFrom('users').select('github_id').where('username', '=', 'profiler').executeTakeFirstOrThrow();
     expect(stored.github_id).toBe('');
     await page.screenshot({ path: `${SHOTS}/profile-binding-desktop-light.png` });
+  });
+
+  it('sets a low-balance alert to the bound e-mail, with Telegram offered only once bound', async () => {
+    const page = await c.open();
+    await signIn(page, 'profiler', 'new-password-1');
+    await page.goto('/panel/profile');
+    const openTab = async () => {
+      await page.getByTestId('profile-tab-alert').click();
+      await page.getByTestId('alert-threshold').waitFor();
+    };
+    await openTab();
+    await page.getByTestId('alert-threshold').fill('2.5');
+    await page.getByRole('combobox').click();
+    expect(await page.getByRole('option', { name: /Telegram/ }).getAttribute('aria-disabled')).toBe('true');
+    await page.getByRole('option', { name: '邮件（pro@example.com）' }).click();
+    await page.getByTestId('alert-submit').click();
+    await expect.poll(() => toasts(page)).toContainEqual(expect.stringContaining('保存成功'));
+    const stored = await c.server.ctx.db.selectFrom('users').select(['quota_alert_threshold', 'quota_alert_channel']).where('username', '=', 'profiler').executeTakeFirstOrThrow();
+    expect([Number(stored.quota_alert_threshold), stored.quota_alert_channel]).toEqual([1_250_000, 'email']);
+    await shootThemes(page, 'profile-alert', openTab);
   });
 });

@@ -73,6 +73,11 @@ export async function converse(f: ConsoleFixture, fake: FakeTelegram, say: Say):
   expect(broken).toEqual(expect.objectContaining({ text: 'a <blink>b</blink> & c', parse_mode: undefined }));
   expect(fake.commands.map((c) => c.command)).toEqual(expect.arrayContaining(['start', 'help', 'bind', 'balance', 'price', 'broken']));
 
+  // Quota units when the site does not display currency.
+  await f.root.put('/api/option/', { key: 'DisplayInCurrencyEnabled', value: 'false' });
+  expect((await say('/balance', tg)).text).toBe('Balance: 1.5M\nUsed: 0\nRequests: 0');
+  await f.root.put('/api/option/', { key: 'DisplayInCurrencyEnabled', value: 'true' });
+
   expect((await say('/unbind', tg)).text).toBe('Your account is unlinked.');
   expect((await user.client.get('/api/user/self')).body.data.telegram_id).toBe(0);
   expect((await say('/balance', tg)).text).toMatch(/^Link your account first/);

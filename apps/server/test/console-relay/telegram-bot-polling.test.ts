@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from '../harness.js';
 import { FakeTelegram } from '../fakes/telegram.js';
 import { startHttpProxy, type FakeProxy } from '../fakes/proxies.js';
 import { consoleFixture, type ConsoleFixture } from './setup.js';
@@ -67,11 +68,26 @@ describe('telegram bot by long polling', () => {
     fake.failNext('getUpdates', 0, 'dropped', 2);
     fake.failNext('getUpdates', 502, 'Bad Gateway', 1);
     fake.failNext('getUpdates', 429, 'Too Many Requests: retry after 1', 1, 1);
-    fake.feed({ message: { message_id: 1, text: '/help' } }); // no chat, no sender
+    fake.feed({ message: { message_id: 1, text: '/help' } }); // ends the pending poll; no chat, no sender
+    while (fake.faultsLeft()) await new Promise((r) => setTimeout(r, 10));
     fake.feed({ edited_message: { nonsense: true } });
     fake.feed({ message: { message_id: 2, date: 0, chat: { id: tg.id, type: 'private' }, from: { id: tg.id }, text: null } });
     expect((await say('/help', tg)).text).toMatch(/^This is the One Hub bot/);
     expect(fake.faultsLeft()).toBe(0);
+  });
+
+  it('runs no bot on a slave node', async () => {
+    const other = new FakeTelegram(TOKEN);
+    await other.start();
+    const slave = await startTestServer('sqlite', { env: { NODE_TYPE: 'slave', TG_BOT_API_KEY: TOKEN, TELEGRAM_API_BASE_URL: other.url } });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect(other.received).toHaveLength(0);
+      expect(JSON.parse((await slave.app.inject({ method: 'GET', url: '/api/status' })).body).data.telegram_bot).toBe('');
+    } finally {
+      await slave.destroy();
+      await other.close();
+    }
   });
 
   it('never writes the bot token to the log and stops polling on shutdown', async () => {
