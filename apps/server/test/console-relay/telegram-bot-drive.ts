@@ -58,6 +58,9 @@ export async function converse(f: ConsoleFixture, fake: FakeTelegram, say: Say):
   const group = { id: -100_000 - tg.id, type: 'supergroup' };
   expect((await say('/apikey', tg, group)).text).toBe('Please use this command in a private chat with the bot.');
   expect((await say(`/help@${fake.username}`, tg, group)).text).toMatch(/^This is the One Hub bot/);
+  // A token posted in a group is deleted from it, and nothing is bound.
+  expect((await say(`/bind ${accessToken}`, tg, group)).text).toBe('Please use this command in a private chat with the bot.');
+  expect(fake.deleted.filter((d) => d.chat_id === group.id)).toHaveLength(1);
 
   // The user's language, else zh_CN.
   expect((await say('/balance', { id: tg.id, language_code: 'ja' })).text).toMatch(/^残高：\$3\.00/);
