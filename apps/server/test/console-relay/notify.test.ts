@@ -117,10 +117,15 @@ describe('admin notifications', () => {
     expect(log).not.toContain(NOTIFY_BOT);
   });
 
-  it('tells the targets when a channel passes its test and is re-enabled', async () => {
+  it('tells the targets when a channel passes its test and is re-enabled, without the request waiting for them', async () => {
     upstream.behave('dead-key', { content: 'ok' });
     const id = (await f.root.get('/api/channel/?name=flaky-upstream')).body.data.data[0].id;
+    const release = receiver.hold();
     expect((await f.root.get(`/api/channel/test/${id}`)).body.success).toBe(true);
+    // The console answered while the webhook target still holds the notice.
+    await until(() => receiver.waiting === 1);
+    expect(receiver.events).toHaveLength(1);
+    release();
     await until(() => receiver.events.length === 2 && dingtalk.messages.length === 2);
     expect(receiver.events[1]).toMatchObject({ event: 'channel_enabled' });
   });

@@ -20,7 +20,26 @@ export class FakeWebhookReceiver extends FakeHttp<object> {
     return '';
   }
 
-  protected handle(req: Received, res: ServerResponse): void {
+  /** Requests waiting behind `hold()`. */
+  waiting = 0;
+  private gate?: Promise<void>;
+
+  /** Keeps every request unanswered until the returned release is called. */
+  hold(): () => void {
+    let release = () => {};
+    this.gate = new Promise<void>((r) => (release = r));
+    return () => {
+      this.gate = undefined;
+      release();
+    };
+  }
+
+  protected async handle(req: Received, res: ServerResponse): Promise<void> {
+    if (this.gate) {
+      this.waiting++;
+      await this.gate;
+      this.waiting--;
+    }
     if (this.failures > 0) {
       this.failures--;
       return sendJson(res, { error: 'unavailable' }, 503);
