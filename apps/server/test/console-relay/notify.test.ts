@@ -5,7 +5,7 @@ import { larkTarget } from '../../src/notify/lark/index.js';
 import { webhookTarget } from '../../src/notify/webhook/index.js';
 import { FakeSmtp } from '../accounts/fake-smtp.js';
 import { FakeDingTalk } from '../fakes/dingtalk.js';
-import { FakeLark } from '../fakes/lark.js';
+import { FakeLark } from '../fakes/lark-robot.js';
 import { FakeOpenAI } from '../fakes/openai-upstream.js';
 import { FakePushDeer } from '../fakes/pushdeer.js';
 import { FakeTelegram } from '../fakes/telegram.js';
