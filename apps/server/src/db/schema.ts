@@ -53,6 +53,8 @@ export interface UsersTable {
   deleted_at: Def<number | null>;
   /** Bumped to end every session of the user (logout, password change, ban, role change). */
   session_version: Def<number>;
+  /** Request limits set by an admin (RequestLimits JSON); NULL: none. */
+  limits: Text;
 }
 
 export interface TokensTable {
@@ -176,6 +178,8 @@ export interface UserGroupsTable {
   min: Def<number>;
   max: Def<number>;
   enable: Def<number | null>;
+  /** Per-model request limits for each user of the group (ModelLimits JSON); NULL: none. */
+  model_limits: Text;
 }
 
 export interface PaymentsTable {
