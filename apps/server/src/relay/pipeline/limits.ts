@@ -19,6 +19,8 @@ const DAY = 86_400_000;
 /** A crashed node's in-flight counts fade this long after the scope's last change. */
 const INFLIGHT_TTL_SECONDS = 900;
 
+const NONE: LimitScope[] = [];
+
 /** The scopes whose limits apply to one request, in precedence order (token → model in group → user). */
 export function limitScopes(
   token: { id: number; limits?: RequestLimits },
@@ -27,6 +29,7 @@ export function limitScopes(
   model: string,
   groupLimits: ModelLimits | undefined,
 ): LimitScope[] {
+  if (!token.limits && !user.limits && !groupLimits) return NONE;
   const scopes: LimitScope[] = [];
   if (hasLimits(token.limits)) scopes.push({ name: `t${token.id}`, label: 'token', limits: token.limits });
   const perModel = groupLimits?.[model];
