@@ -17,10 +17,13 @@ import { registerPaymentNotifyRoute } from './payment/notify-route.js';
 import { registerTelegramRoutes } from './telegram/routes.js';
 import { registerTaskRoutes } from './task/routes.js';
 import { registerLimitRoutes } from './limits/routes.js';
+import { registerAuditHooks } from './audit/recorder.js';
+import { registerAuditRoutes } from './audit/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.addHook('preHandler', globalApiLimiter(ctx));
+  registerAuditHooks(app, ctx);
   registerStatusRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerUserGroupRoutes(app, ctx);
@@ -37,4 +40,5 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerTelegramRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
   registerLimitRoutes(app, ctx);
+  registerAuditRoutes(app, ctx);
 }

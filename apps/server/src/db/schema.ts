@@ -182,6 +182,21 @@ export interface UserGroupsTable {
   model_limits: Text;
 }
 
+export interface AuditLogsTable {
+  id: Id;
+  created_at: number;
+  actor_id: number;
+  actor_name: Def<string>;
+  actor_role: Def<number>;
+  ip: Def<string>;
+  /** `create`, `update`, `delete`, `reveal_key`, or the route's own verb for batch operations. */
+  action: string;
+  target_kind: string;
+  target_id: Def<string>;
+  /** JSON `{field: {before, after}}`, secrets masked. */
+  diff: Text;
+}
+
 export interface PaymentsTable {
   id: Id;
   type: string;
@@ -388,4 +403,5 @@ export interface Database {
   webauthn_credentials: WebauthnCredentialsTable;
   stored_responses: StoredResponsesTable;
   quota_leases: QuotaLeasesTable;
+  audit_logs: AuditLogsTable;
 }
