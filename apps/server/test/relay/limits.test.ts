@@ -44,6 +44,15 @@ describe.each(testDialects())('token, user and per-model request limits on %s', 
     expect(err.headers.get('retry-after')).toBe('30');
     expect(err.error).toMatchObject({ code: 'rpm_limit_exceeded', type: 'one_hub_error' });
     expect(err.error.message).toContain('token limit reached: 2 requests per minute (RPM)');
+    // The Gemini door refuses in Google's shape, with the same header.
+    const gemini = await fetch(`${f.url}/v1beta/models/test-model:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': key.slice(3), 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+    });
+    expect(gemini.status).toBe(429);
+    expect(gemini.headers.get('retry-after')).toBe('30');
+    expect(await gemini.json()).toMatchObject({ error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: expect.stringContaining('(RPM)') } });
     const calls = f.fake.forKey('lim').length;
     clock += 30_000;
     await sdk.chat.completions.create(ask('test-model'));
