@@ -44,6 +44,7 @@ describe.each(testDialects())('token, user and per-model request limits on %s', 
     expect(err.headers.get('retry-after')).toBe('30');
     expect(err.error).toMatchObject({ code: 'rpm_limit_exceeded', type: 'one_hub_error' });
     expect(err.error.message).toContain('token limit reached: 2 requests per minute (RPM)');
+    expect(await status(sdk.responses.create({ model: 'test-model', input: 'hi' }))).toBe(429); // the Responses door too
     // The Gemini door refuses in Google's shape, with the same header.
     const gemini = await fetch(`${f.url}/v1beta/models/test-model:generateContent`, {
       method: 'POST',
