@@ -20,9 +20,8 @@ function maskDeep(value: unknown, depth = 0): unknown {
 
 const isSecret = (name: string) => SECRET.test(name) && !PLAIN.has(name);
 
-/** JSON text fields (a payment's `config`) are masked inside; unreadable text is masked whole. */
-function maskJsonText(text: unknown): unknown {
-  if (typeof text !== 'string' || !text.trim().startsWith('{')) return text;
+/** JSON text fields (a payment's `config`, a channel's `plugin`) are masked inside; unreadable text is masked whole. */
+function maskJsonText(text: string): unknown {
   try {
     return JSON.stringify(maskDeep(JSON.parse(text)));
   } catch {
@@ -38,6 +37,6 @@ export function maskRecord(kind: string, row: Record<string, unknown> | undefine
     return def?.secret || isSecret(String(row.key)) ? { ...row, value: maskValue(row.value) } : row;
   }
   const out = maskDeep(row) as Record<string, unknown>;
-  if ('config' in out) out.config = maskJsonText(out.config);
+  for (const [k, v] of Object.entries(out)) if (typeof v === 'string' && v.trim().startsWith('{')) out[k] = maskJsonText(v);
   return out;
 }
