@@ -21,3 +21,5 @@ export * from './telegram.js';
 export * from './task.js';
 export * from './format/net.js';
 export * from './alert.js';
+export * from './limits.js';
+export * from './audit.js';

@@ -130,6 +130,8 @@ export const OPTION_DEFS = {
   FetchAllowPrivateNetworks: { kind: 'bool', default: 'false' },
   // Misc
   OldTokenMaxId: { kind: 'int', default: '0', min: 0 },
+  // Ours: admin audit log rows older than this many days are deleted (0 = kept forever).
+  AuditLogRetentionDays: { kind: 'int', default: '365', min: 0, max: 36_500 },
 } as const satisfies Record<string, OptionDef>;
 
 export type OptionKey = keyof typeof OPTION_DEFS;

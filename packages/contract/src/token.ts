@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { isIpOrCidr } from './format/net.js';
+import { RequestLimitsSchema, type RequestLimits } from './limits.js';
 
 export interface TokenSetting {
   heartbeat: { enabled: boolean; timeout_seconds: number };
   limits: {
     limit_model_setting: { enabled: boolean; models: string[] };
     limits_ip_setting: { enabled: boolean; whitelist: string[] };
+    /** RPM, TPM, in-flight and spending caps (0 = none); absent on tokens saved before them. */
+    request_limits?: RequestLimits;
   };
   billing_tag?: string;
 }
@@ -50,6 +53,7 @@ const tokenSettingSchema = (entry: z.ZodType<string>) => z
         limits_ip_setting: z
           .object({ enabled: z.boolean().default(false), whitelist: z.array(entry).default([]) })
           .default({ enabled: false, whitelist: [] }),
+        request_limits: RequestLimitsSchema.optional(),
       })
       .default({ limit_model_setting: { enabled: false, models: [] }, limits_ip_setting: { enabled: false, whitelist: [] } }),
     billing_tag: z.string().max(64).optional(),

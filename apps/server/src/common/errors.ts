@@ -11,11 +11,13 @@ export class HubError extends Error {
   readonly retryable: boolean;
   /** Raw upstream body, kept for logs; never sent to non-admins unscrubbed. */
   readonly upstream?: unknown;
+  /** Seconds the caller should wait before retrying; sent as `Retry-After`. */
+  readonly retryAfter?: number;
 
   constructor(
     status: number,
     message: string,
-    opts: { type?: string; code?: string | null; retryable?: boolean; upstream?: unknown } = {},
+    opts: { type?: string; code?: string | null; retryable?: boolean; upstream?: unknown; retryAfter?: number } = {},
   ) {
     super(message);
     this.name = 'HubError';
@@ -24,6 +26,7 @@ export class HubError extends Error {
     this.code = opts.code ?? null;
     this.retryable = opts.retryable ?? false;
     this.upstream = opts.upstream;
+    this.retryAfter = opts.retryAfter;
   }
 }
 

@@ -18,10 +18,14 @@ import { registerTelegramRoutes } from './telegram/routes.js';
 import { registerTaskRoutes } from './task/routes.js';
 import { registerTelegramWebhook } from '../bot/webhook-route.js';
 import { registerQuotaAlertRoutes } from './user/alert-routes.js';
+import { registerLimitRoutes } from './limits/routes.js';
+import { registerAuditHooks } from './audit/recorder.js';
+import { registerAuditRoutes } from './audit/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.addHook('preHandler', globalApiLimiter(ctx));
+  registerAuditHooks(app, ctx);
   registerStatusRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerUserGroupRoutes(app, ctx);
@@ -39,4 +43,6 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerTaskRoutes(app, ctx);
   registerTelegramWebhook(app, ctx);
   registerQuotaAlertRoutes(app, ctx);
+  registerLimitRoutes(app, ctx);
+  registerAuditRoutes(app, ctx);
 }

@@ -57,6 +57,8 @@ export interface UsersTable {
   quota_alert_threshold: Def<number>;
   quota_alert_channel: Def<string>;
   quota_alert_sent: Def<number>;
+  /** Request limits set by an admin (RequestLimits JSON); NULL: none. */
+  limits: Text;
 }
 
 export interface TokensTable {
@@ -180,6 +182,23 @@ export interface UserGroupsTable {
   min: Def<number>;
   max: Def<number>;
   enable: Def<number | null>;
+  /** Per-model request limits for each user of the group (ModelLimits JSON); NULL: none. */
+  model_limits: Text;
+}
+
+export interface AuditLogsTable {
+  id: Id;
+  created_at: number;
+  actor_id: number;
+  actor_name: Def<string>;
+  actor_role: Def<number>;
+  ip: Def<string>;
+  /** `create`, `update`, `delete`, `reveal_key`, or the route's own verb for batch operations. */
+  action: string;
+  target_kind: string;
+  target_id: Def<string>;
+  /** JSON `{field: {before, after}}`, secrets masked. */
+  diff: Text;
 }
 
 export interface PaymentsTable {
@@ -388,4 +407,5 @@ export interface Database {
   webauthn_credentials: WebauthnCredentialsTable;
   stored_responses: StoredResponsesTable;
   quota_leases: QuotaLeasesTable;
+  audit_logs: AuditLogsTable;
 }

@@ -24,6 +24,7 @@ function errorHandler(shape: ErrorShape) {
   return (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const hub = toHubError(error);
     if (hub.status >= 500 && !(error instanceof HubError)) req.log.error({ err: error }, 'relay request failed');
+    if (hub.retryAfter) reply.header('Retry-After', String(hub.retryAfter));
     return reply.status(hub.status).send(shape(hub, `${hub.message} (request id: ${req.id})`));
   };
 }

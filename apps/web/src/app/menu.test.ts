@@ -26,8 +26,9 @@ describe('sidebar menu (console-spec §2)', () => {
 
   it('shows root the system info item and everybody the monthly bills only when the site bills by month', () => {
     const group = (menu: ReturnType<typeof buildMenu>, id: string) => menu.find((g) => g.id === id)!.children.map((c) => c.id);
-    expect(group(buildMenu(SCREENS, true, { root: true }), 'dashboard')).toEqual(['dashboard', 'analytics', 'playground', 'system_info']);
+    expect(group(buildMenu(SCREENS, true, { root: true }), 'dashboard')).toEqual(['dashboard', 'analytics', 'playground', 'system_info', 'audit_log']);
     expect(group(buildMenu(SCREENS, true, { root: false }), 'dashboard')).not.toContain('system_info');
+    expect(group(buildMenu(SCREENS, true, { root: false }), 'dashboard')).not.toContain('audit_log');
     expect(group(buildMenu(SCREENS, false, { site: { UserInvoiceMonth: true } }), 'usage')).toEqual(['log', 'invoice', 'midjourney', 'task']);
     expect(group(buildMenu(SCREENS, true, { root: true, site: { UserInvoiceMonth: false } }), 'usage')).not.toContain('invoice');
   });

@@ -5,6 +5,7 @@ import * as m0003 from './0003_stored_responses.js';
 import * as m0004 from './0004_session_version.js';
 import * as m0005 from './0005_quota_leases.js';
 import * as m0009 from './0009_quota_alerts.js';
+import * as m0012 from './0012_limits_and_audit.js';
 
 /** Static, ordered list of migrations (frozen files; append only). */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_session_version': m0004,
   '0005_quota_leases': m0005,
   '0009_quota_alerts': m0009,
+  '0012_limits_and_audit': m0012,
 };

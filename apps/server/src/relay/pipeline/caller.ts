@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ROLE, TOKEN_STATUS, USER_STATUS, type TokenSetting } from '@one-hub/contract';
+import { readLimits, ROLE, TOKEN_STATUS, USER_STATUS, type RequestLimits, type TokenSetting } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
@@ -12,6 +12,8 @@ export interface Caller {
   token: TokenRow;
   user: UserRow;
   setting: TokenSetting;
+  /** The owner's request limits, set by an admin (parsed once per cache entry). */
+  userLimits?: RequestLimits;
   /** Admin `#<id>` pin and `#!<id>` exclusion. */
   pinnedChannel?: number;
   excludedChannel?: number;
@@ -21,6 +23,7 @@ interface Entry {
   token: TokenRow;
   user: UserRow;
   setting: TokenSetting;
+  userLimits?: RequestLimits;
   expires: number;
 }
 
@@ -43,7 +46,7 @@ export class CallerCache {
     const user = token ? await findUserById(this.ctx.db, token.user_id) : undefined;
     if (!token || !user) return null;
     const setting = readTokenSetting(token.setting);
-    const entry = { token, user, setting, expires: Date.now() + TTL_MS };
+    const entry = { token, user, setting, userLimits: readLimits(user.limits), expires: Date.now() + TTL_MS };
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(key, entry);
     return entry;
@@ -69,7 +72,7 @@ export async function authenticate(ctx: AppContext, cache: CallerCache, req: Fas
   if (!key || key.length < 32) throw invalid();
   const entry = await cache.lookup(key);
   if (!entry || entry.user.status !== USER_STATUS.enabled) throw invalid();
-  const { token, user, setting } = entry;
+  const { token, user, setting, userLimits } = entry;
   if (token.status === TOKEN_STATUS.exhausted) throw new HubError(401, '令牌额度已用尽', { type: 'one_hub_error', code: 'token_exhausted' });
   if (token.status === TOKEN_STATUS.expired) throw new HubError(401, '令牌已过期', { type: 'one_hub_error', code: 'token_expired' });
   if (token.status !== TOKEN_STATUS.enabled) throw new HubError(401, '令牌状态不可用', { type: 'one_hub_error', code: 'token_disabled' });
@@ -78,7 +81,7 @@ export async function authenticate(ctx: AppContext, cache: CallerCache, req: Fas
   if (ipRule.enabled && ipRule.whitelist.length && !ipAllowed(req.ip, ipRule.whitelist)) {
     throw new HubError(403, `IP ${req.ip} is not allowed to access`, { type: 'one_hub_error', code: 'ip_not_allowed' });
   }
-  const caller: Caller = { token, user, setting };
+  const caller: Caller = { token, user, setting, userLimits };
   if (directive !== undefined) {
     if (user.role < ROLE.admin) throw new HubError(403, '普通用户不支持指定渠道', { type: 'one_hub_error' });
     if (directive.startsWith('!')) caller.excludedChannel = Number(directive.slice(1)) || 0;

@@ -26,6 +26,7 @@ import { withHistory } from '../bridge/responses-history.js';
 import { releaseSticky, selectSticky } from './sticky.js';
 import { countProviderRequest } from '../../http/metrics.js';
 import { FirstByteWatch, logClientLeft } from './first-byte.js';
+import { limitScopes } from './limits.js';
 
 export interface Hold {
   route: RoutedChannel;
@@ -50,6 +51,12 @@ export async function handleRelay(state: RelayState, req: FastifyRequest, reply:
   const userId = p.caller.user.id;
   state.inflight.enter(userId, state.ctx.options.get('UserMaxInflight'));
   try {
+    await enterLimits(state, p);
+  } catch (error) {
+    state.inflight.leave(userId);
+    throw error;
+  }
+  try {
     const beat = startHeartbeat(p, reply);
     if (!beat) return await attempts(state, req, reply, endpoint, p);
     try {
@@ -62,7 +69,17 @@ export async function handleRelay(state: RelayState, req: FastifyRequest, reply:
     }
   } finally {
     state.inflight.leave(userId);
+    if (p.limits) void state.limits.leave(p.limits).catch((e) => state.ctx.log.warn({ err: e }, 'limit leave failed'));
   }
+}
+
+/** Token, user and per-model limits; a caller with none set pays three property reads. */
+async function enterLimits(state: RelayState, p: Prepared): Promise<void> {
+  const { token, user, setting, userLimits } = p.caller;
+  const scopes = limitScopes({ id: token.id, limits: setting.limits.request_limits }, { id: user.id, limits: userLimits }, p.group, p.model, state.groups.limitsOf(p.group));
+  if (!scopes.length) return;
+  await state.limits.enter(scopes);
+  p.limits = scopes;
 }
 
 async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, p: Prepared): Promise<void> {

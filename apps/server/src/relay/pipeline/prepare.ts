@@ -12,6 +12,7 @@ import { loadHistory, type HistoryItem } from '../bridge/responses-history.js';
 import { namedSession } from './sticky.js';
 import { rawBodyOf } from './raw-body.js';
 import { checkDoorBody } from './door-body.js';
+import type { LimitScope } from './limits.js';
 
 /** What a door knows from outside the body (Gemini puts model and streaming in the path). */
 export interface DoorInput {
@@ -52,6 +53,8 @@ export interface Prepared {
   namedSession?: string;
   /** Set once a sticky pick was made for this request. */
   stickyKey?: string;
+  /** The request-limit scopes the request was counted into (limits.ts); absent when none apply. */
+  limits?: LimitScope[];
 }
 
 /** The request as a hub (OpenAI chat) request; converted at most once. */

@@ -10,7 +10,10 @@ interface Window {
   taking?: Promise<number>;
 }
 
-const windowKey = (userId: number, minute: number) => `relay-rpm:${userId}:${minute}`;
+/** A user id (the group's `api_rate`), or a limit scope's name (limits.ts). */
+type Who = number | string;
+
+const windowKey = (who: Who, minute: number) => `relay-rpm:${who}:${minute}`;
 
 /** A take is at most this share of the limit, so a node never sits on much that another node could use. */
 const MAX_CHUNK_SHARE = 20;
@@ -25,7 +28,7 @@ const MAX_CHUNK = 256;
  * chunk per other node early, while those nodes still hold admissions they took.
  */
 export class RpmWindows {
-  private readonly windows = new Map<number, Window>();
+  private readonly windows = new Map<Who, Window>();
 
   constructor(
     private readonly store: Pick<SharedStore, 'incrWindow' | 'get'>,
@@ -33,7 +36,7 @@ export class RpmWindows {
   ) {}
 
   /** Counts one request of the user in; false when the minute's limit is reached. */
-  async admit(userId: number, rpm: number): Promise<boolean> {
+  async admit(userId: Who, rpm: number): Promise<boolean> {
     const minute = Math.floor(this.now() / 60_000);
     let w = this.windows.get(userId);
     if (!w || w.minute !== minute) {
@@ -51,7 +54,7 @@ export class RpmWindows {
   }
 
   /** Takes the next chunk from the shared count; answers how many admissions it brought. */
-  private async take(userId: number, w: Window, rpm: number): Promise<number> {
+  private async take(userId: Who, w: Window, rpm: number): Promise<number> {
     const want = Math.max(1, Math.min(w.chunk, Math.floor(rpm / MAX_CHUNK_SHARE), MAX_CHUNK));
     const key = windowKey(userId, w.minute);
     const count = await this.store.incrWindow(key, 60, want);
@@ -67,7 +70,7 @@ export class RpmWindows {
    * The user's requests this minute, for the dashboard: the shared count minus what this node
    * took and has not admitted yet (other nodes' untaken admissions still count, at most a chunk each).
    */
-  async count(userId: number): Promise<number> {
+  async count(userId: Who): Promise<number> {
     const minute = Math.floor(this.now() / 60_000);
     const shared = Number((await this.store.get(windowKey(userId, minute))) ?? 0);
     const w = this.windows.get(userId);

@@ -41,6 +41,10 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
     billed: quota,
     spend: hold.lease && state.leases.spendTargets(hold.lease),
   });
+  if (p.limits) {
+    const tokens = bounded.usage.promptTokens + bounded.usage.completionTokens;
+    void state.limits.settled(p.limits, tokens, quota).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
+  }
   if (!state.ctx.options.get('LogConsumeEnabled')) return quota;
   const u = bounded.usage;
   state.recorder.log({

@@ -72,12 +72,16 @@ describe('token dialog', { timeout: 30_000 }, () => {
     fireEvent.change(screen.getByLabelText('Heartbeat timeout (seconds)'), { target: { value: '95' } });
     fireEvent.click(screen.getByLabelText('IP whitelist'));
     fireEvent.change(screen.getByLabelText('Allowed IPs'), { target: { value: '10.0.0.1\nlocalhost' } });
+    fireEvent.change(screen.getByLabelText('Requests per minute (RPM)'), { target: { value: '2.5' } });
     fireEvent.click(screen.getByTestId('token-submit'));
+    expect(await screen.findByText('Enter a whole number ≥ 0')).toBeTruthy();
     expect(await screen.findByText('The timeout must be between 30 and 90 seconds')).toBeTruthy();
     expect(screen.getByText('Each line must be an IP address or CIDR range')).toBeTruthy();
 
     fireEvent.change(screen.getByLabelText('Heartbeat timeout (seconds)'), { target: { value: '60' } });
     fireEvent.change(screen.getByLabelText('Allowed IPs'), { target: { value: '10.0.0.1\n\n192.168.0.0/16' } });
+    fireEvent.change(screen.getByLabelText('Requests per minute (RPM)'), { target: { value: '30' } });
+    fireEvent.change(screen.getByLabelText('Daily spending cap (quota)'), { target: { value: '500000' } });
     fireEvent.click(screen.getByTestId('token-submit'));
     await waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
     const post = calls.find((c) => c.method === 'POST')!;
@@ -86,7 +90,11 @@ describe('token dialog', { timeout: 30_000 }, () => {
       name: 'bot',
       expired_time: -1,
       unlimited_quota: true,
-      setting: { heartbeat: { enabled: true, timeout_seconds: 60 }, limits: { limits_ip_setting: { enabled: true, whitelist: ['10.0.0.1', '192.168.0.0/16'] } } },
+      setting: { heartbeat: { enabled: true, timeout_seconds: 60 }, limits: {
+          limits_ip_setting: { enabled: true, whitelist: ['10.0.0.1', '192.168.0.0/16'] },
+          request_limits: { rpm: 30, tpm: 0, max_inflight: 0, daily_quota: 500000, monthly_quota: 0 },
+        },
+      },
     });
     expect(toasts).toContain('Token created, copy it from the list!');
   });

@@ -28,6 +28,7 @@ import { showError, showSuccess } from '../../lib/toast';
 import { useAppSelector } from '../../store';
 import { formToBody, tokenToForm, validateTokenForm, type TokenFormErrors, type TokenFormState } from './token-form';
 import { useAvailableModels, useGroupMap, useOwnerIcons } from './use-token-lookups';
+import RequestLimitFields from '../../components/RequestLimitFields';
 
 export interface TokenDialogProps {
   open: boolean;
@@ -214,6 +215,8 @@ export default function TokenDialog({ open, id, admin = false, onClose, onSaved 
             {form.limitIp && (
               <TextField label={t('ipWhitelist')} multiline rows={6} value={form.ipText} onChange={(e) => set('ipText', e.target.value)} error={Boolean(errors.ipText)} helperText={err('ipText') ?? t('ipHelp')} placeholder={'127.0.0.1\n10.0.0.0/8'} />
             )}
+            <Divider />
+            <RequestLimitFields value={form.limits} onChange={(v) => set('limits', v)} />
             {reliable && (
               <TextField select label={t('billingTag')} value={form.billingTag} slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} onChange={(e) => set('billingTag', e.target.value)}>
                 <MenuItem value="">{t('none')}</MenuItem>

@@ -18,7 +18,11 @@ const token: Token = {
   backup_group: 'default',
   setting: {
     heartbeat: { enabled: true, timeout_seconds: 45 },
-    limits: { limit_model_setting: { enabled: true, models: ['gpt-4o'] }, limits_ip_setting: { enabled: true, whitelist: ['10.0.0.0/8'] } },
+    limits: {
+      limit_model_setting: { enabled: true, models: ['gpt-4o'] },
+      limits_ip_setting: { enabled: true, whitelist: ['10.0.0.0/8'] },
+      request_limits: { rpm: 60, tpm: 0, max_inflight: 2, daily_quota: 0, monthly_quota: 900000 },
+    },
     billing_tag: 'vip',
   },
 };
@@ -26,6 +30,8 @@ const token: Token = {
 describe('token form', () => {
   it('starts a new token never-expiring and unlimited', () => {
     const f = tokenToForm();
+    expect(f.limits).toEqual({ rpm: '', tpm: '', max_inflight: '', daily_quota: '', monthly_quota: '' });
+    expect(formToBody({ ...f, name: 'n' }, false).setting.limits.request_limits).toEqual({ rpm: 0, tpm: 0, max_inflight: 0, daily_quota: 0, monthly_quota: 0 });
     expect(f).toMatchObject({ name: '', neverExpires: true, unlimited: true, remainQuota: '0', heartbeatTimeout: '30', group: '', limitModels: false });
     expect(validateTokenForm(f)).toEqual({ name: 'errors.nameRequired' });
   });
@@ -41,7 +47,11 @@ describe('token form', () => {
       backup_group: 'default',
       setting: {
         heartbeat: { enabled: true, timeout_seconds: 45 },
-        limits: { limit_model_setting: { enabled: true, models: ['gpt-4o'] }, limits_ip_setting: { enabled: true, whitelist: ['10.0.0.0/8'] } },
+        limits: {
+          limit_model_setting: { enabled: true, models: ['gpt-4o'] },
+          limits_ip_setting: { enabled: true, whitelist: ['10.0.0.0/8'] },
+          request_limits: { rpm: 60, tpm: 0, max_inflight: 2, daily_quota: 0, monthly_quota: 900000 },
+        },
         billing_tag: 'vip',
       },
     });
@@ -50,7 +60,8 @@ describe('token form', () => {
   });
 
   it('reports each rule', () => {
-    const f = { ...tokenToForm(token), name: 'x'.repeat(31), remainQuota: '-1', heartbeatTimeout: '20', ipText: '10.0.0.1\n\nnot-an-ip', expiry: 'nonsense', transferTo: 'abc' };
+    const limits = { ...tokenToForm(token).limits, tpm: '1.5' };
+    const f = { ...tokenToForm(token), name: 'x'.repeat(31), remainQuota: '-1', heartbeatTimeout: '20', ipText: '10.0.0.1\n\nnot-an-ip', expiry: 'nonsense', transferTo: 'abc', limits };
     expect(validateTokenForm(f)).toEqual({
       name: 'errors.nameTooLong',
       remainQuota: 'errors.quota',
@@ -58,6 +69,7 @@ describe('token form', () => {
       ipText: 'errors.ip',
       expiry: 'errors.badDate',
       transferTo: 'errors.userId',
+      limits: 'errors.limits',
     });
     // 10 CJK characters are 30 bytes: allowed; 11 are not
     expect(validateTokenForm({ ...f, name: '令'.repeat(10) }).name).toBeUndefined();

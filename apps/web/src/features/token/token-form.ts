@@ -1,4 +1,5 @@
 import type { Token } from '@one-hub/contract';
+import { badLimits, limitsToTexts, textsToLimits, type LimitTexts } from '../../components/RequestLimitFields';
 
 /** The token dialog's fields as the user edits them (console-screens §3.7). */
 export interface TokenFormState {
@@ -17,6 +18,8 @@ export interface TokenFormState {
   limitIp: boolean;
   ipText: string;
   billingTag: string;
+  /** RPM, TPM, in flight, daily and monthly spending caps. */
+  limits: LimitTexts;
   /** Admin edit only: move the token to this user id. */
   transferTo: string;
 }
@@ -50,6 +53,7 @@ export function tokenToForm(t?: Token | null, now = Date.now()): TokenFormState 
     limitIp: s?.limits.limits_ip_setting.enabled ?? false,
     ipText: (s?.limits.limits_ip_setting.whitelist ?? []).join('\n'),
     billingTag: s?.billing_tag ?? '',
+    limits: limitsToTexts(s?.limits.request_limits),
     transferTo: t ? String(t.user_id) : '',
   };
 }
@@ -76,6 +80,7 @@ export function validateTokenForm(f: TokenFormState): TokenFormErrors {
     if (!Number.isInteger(s) || s < 30 || s > 90) e.heartbeatTimeout = 'errors.heartbeat';
   }
   if (f.limitIp && ipLines(f.ipText).some((l) => !IP_OR_CIDR.test(l))) e.ipText = 'errors.ip';
+  if (badLimits(f.limits).length) e.limits = 'errors.limits';
   if (f.transferTo.trim() && !/^\d+$/.test(f.transferTo.trim())) e.transferTo = 'errors.userId';
   return e;
 }
@@ -94,6 +99,7 @@ export function formToBody(f: TokenFormState, withBillingTag: boolean) {
       limits: {
         limit_model_setting: { enabled: f.limitModels, models: f.limitModels ? f.models : [] },
         limits_ip_setting: { enabled: f.limitIp, whitelist: f.limitIp ? ipLines(f.ipText) : [] },
+        request_limits: textsToLimits(f.limits),
       },
       ...(withBillingTag ? { billing_tag: f.billingTag } : {}),
     },

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Box, Button, Card, Stack, Switch } from '@mui/material';
 import Add from '@mui/icons-material/Add';
+import SpeedOutlined from '@mui/icons-material/SpeedOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +10,7 @@ import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
 import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, pagedTableProps, usePagedList, RefreshButton, type DataColumn } from '../../components/data';
 import UserGroupDialog from './UserGroupDialog';
+import GroupLimitsDialog from './GroupLimitsDialog';
 
 const fetchGroups = (q: { page: number; size: number; order?: string }) => api<Page<UserGroup>>('/api/user_group/', { query: { page: q.page, size: q.size, order: q.order } });
 
@@ -17,6 +19,7 @@ export default function UserGroupPage() {
   const { t } = useTranslation('user-group');
   const list = usePagedList<UserGroup, Record<string, never>>({ key: 'userGroup', fetch: fetchGroups, initialFilters: {} });
   const [dialog, setDialog] = useState<{ id?: number } | null>(null);
+  const [limitsOf, setLimitsOf] = useState<UserGroup | null>(null);
   const [deleting, setDeleting] = useState<UserGroup | null>(null);
 
   const toggle = async (g: UserGroup) => {
@@ -66,6 +69,7 @@ export default function UserGroupPage() {
         <RowMenu
           items={[
             { label: t('edit'), icon: <EditOutlined fontSize="small" />, onClick: () => setDialog({ id: g.id }) },
+            { label: t('common:limits.title'), icon: <SpeedOutlined fontSize="small" />, onClick: () => setLimitsOf(g) },
             { label: t('delete'), icon: <DeleteOutline fontSize="small" />, danger: true, onClick: () => setDeleting(g) },
           ]}
         />
@@ -95,6 +99,7 @@ export default function UserGroupPage() {
         />
       </Card>
       <UserGroupDialog open={dialog !== null} id={dialog?.id} onClose={() => setDialog(null)} onSaved={list.reload} />
+      <GroupLimitsDialog group={limitsOf} onClose={() => setLimitsOf(null)} />
       <ConfirmDialog
         open={deleting !== null}
         danger

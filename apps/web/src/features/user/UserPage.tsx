@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Box, Button, Card, InputAdornment, Stack, Switch, TextField, Tooltip } from '@mui/material';
 import Add from '@mui/icons-material/Add';
+import SpeedOutlined from '@mui/icons-material/SpeedOutlined';
 import Search from '@mui/icons-material/Search';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
@@ -16,6 +17,7 @@ import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, TimeText, pa
 import { Bindings, RoleChip, Unknown, UserStats } from './user-cells';
 import UserDialog from './UserDialog';
 import QuotaDialog from './QuotaDialog';
+import UserLimitsDialog from './UserLimitsDialog';
 
 interface Filters {
   keyword: string;
@@ -31,6 +33,7 @@ export default function UserPage() {
   const [keyword, setKeyword] = useState('');
   const [dialog, setDialog] = useState<{ id?: number } | null>(null);
   const [quotaUser, setQuotaUser] = useState<User | null>(null);
+  const [limitsUser, setLimitsUser] = useState<User | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
 
   const manage = async (u: User, action: Action) => {
@@ -87,6 +90,7 @@ export default function UserPage() {
             { label: t('promote'), icon: <AdminPanelSettingsOutlined fontSize="small" />, hidden: u.role === ROLE.admin || u.role === ROLE.root, onClick: () => void manage(u, 'promote') },
             { label: t('edit'), icon: <EditOutlined fontSize="small" />, onClick: () => setDialog({ id: u.id }) },
             { label: t('changeQuota'), icon: <PaidOutlined fontSize="small" />, onClick: () => setQuotaUser(u) },
+            { label: t('common:limits.title'), icon: <SpeedOutlined fontSize="small" />, onClick: () => setLimitsUser(u) },
             { label: t('delete'), icon: <DeleteOutline fontSize="small" />, danger: true, onClick: () => setDeleting(u) },
           ]}
         />
@@ -129,6 +133,7 @@ export default function UserPage() {
       </Card>
       <UserDialog open={dialog !== null} id={dialog?.id} onClose={() => setDialog(null)} onSaved={list.reload} />
       <QuotaDialog user={quotaUser} onClose={() => setQuotaUser(null)} onSaved={list.reload} />
+      <UserLimitsDialog user={limitsUser} onClose={() => setLimitsUser(null)} />
       <ConfirmDialog
         open={deleting !== null}
         danger

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/** One change an administrator made through /api (or a channel key revealed). */
+export interface AuditEntry {
+  id: number;
+  created_at: number;
+  actor_id: number;
+  actor_name: string;
+  actor_role: number;
+  ip: string;
+  action: string;
+  target_kind: string;
+  target_id: string;
+  /** Changed fields with their masked values; `null` stands for "did not exist". */
+  diff: Record<string, { before: unknown; after: unknown }>;
+}
+
+export const AUDIT_TARGET_KINDS = ['channel', 'token', 'user', 'user_group', 'price', 'option', 'payment', 'redemption', 'limits', 'log', 'model'] as const;
+
+export const AuditListQuery = z.object({
+  actor: z.string().trim().max(64).optional(),
+  target_kind: z.enum(AUDIT_TARGET_KINDS).optional(),
+  target_id: z.string().trim().max(255).optional(),
+  start_timestamp: z.coerce.number().int().min(0).optional(),
+  end_timestamp: z.coerce.number().int().min(0).optional(),
+});
+export type AuditListQuery = z.infer<typeof AuditListQuery>;
