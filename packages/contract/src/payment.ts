@@ -68,6 +68,8 @@ export interface Order {
   fee: number;
   discount: number;
   status: string;
+  /** Why a payment notice was refused (amount or currency mismatch); '' otherwise. */
+  fail_reason: string;
   created_at: number;
 }
 

@@ -1,4 +1,4 @@
-import { ApiClient, ROOT_PASSWORD, startTestServer, type TestDialect, type TestServer } from '../harness.js';
+import { ApiClient, ROOT_PASSWORD, startTestServer, type TestDialect, type TestServer, type TestServerOptions } from '../harness.js';
 import { insertLog, type NewLog } from '../../src/db/repos/logs.js';
 import { upsertStatistics, type StatRow } from '../../src/db/repos/log-writes.js';
 
@@ -21,8 +21,8 @@ export interface ConsoleFixture {
 
 let seq = 0;
 
-export async function consoleFixture(dialect: TestDialect): Promise<ConsoleFixture> {
-  const server = await startTestServer(dialect);
+export async function consoleFixture(dialect: TestDialect, opts: TestServerOptions = {}): Promise<ConsoleFixture> {
+  const server = await startTestServer(dialect, opts);
   const root = new ApiClient(server.app);
   await root.login('root', ROOT_PASSWORD);
   return {

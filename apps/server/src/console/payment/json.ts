@@ -47,6 +47,7 @@ export function toOrderJson(row: OrderRow): Order {
     fee: row.fee,
     discount: row.discount,
     status: row.status,
+    fail_reason: row.fail_reason,
     created_at: row.created_at,
   };
 }

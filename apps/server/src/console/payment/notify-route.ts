@@ -22,7 +22,7 @@ export async function registerPaymentNotifyRoute(app: FastifyInstance, ctx: AppC
       const { notice, ack } = await provider.handleNotify(gateway, req);
       if (notice) {
         const result = await completeOrder(ctx, { ...notice, gatewayId: gateway.id, ip: req.ip });
-        if (result !== 'credited' && result !== 'already_done') ctx.log.warn({ gateway: gateway.id, tradeNo: notice.tradeNo, result }, 'payment notice not applied');
+        if (!['credited', 'credited_late', 'already_done'].includes(result)) ctx.log.warn({ gateway: gateway.id, tradeNo: notice.tradeNo, result }, 'payment notice not applied');
       }
       if (ack.contentType) reply.type(ack.contentType);
       return reply.code(ack.status).send(ack.body);

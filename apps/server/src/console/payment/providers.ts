@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { PayRequest } from '@one-hub/contract';
 import type { PaymentRow } from '../../db/repos/payments.js';
 import type { PaidNotice } from './complete-order.js';
+import { epay } from './providers/epay/index.js';
 
 export interface PayOrder {
   tradeNo: string;
@@ -29,13 +30,17 @@ export interface PayProvider {
   handleNotify?(gateway: PaymentRow, req: FastifyRequest): Promise<NotifyOutcome>;
 }
 
-// Filled by the payment-provider issue; until then orders are created but no payment is started.
-const providers = new Map<string, PayProvider>();
+const providers = new Map<string, PayProvider>([['epay', epay]]);
 
 /** Answers a function that takes the provider out again (tests). */
 export function registerPayProvider(type: string, provider: PayProvider): () => void {
+  const before = providers.get(type);
   providers.set(type, provider);
-  return () => void (providers.get(type) === provider && providers.delete(type));
+  return () => {
+    if (providers.get(type) !== provider) return;
+    if (before) providers.set(type, before);
+    else providers.delete(type);
+  };
 }
 
 export function payProviderFor(type: string): PayProvider | undefined {
