@@ -48,6 +48,10 @@ const EnvSchema = z.object({
   HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(20),
   /** Monthly bills: generate last month's bill daily and show the bill screen. */
   USER_INVOICE_MONTH: boolFlag,
+  /** Payment providers' API base URLs (sandboxes and tests point them elsewhere). */
+  STRIPE_BASE_URL: z.string().url().default('https://api.stripe.com'),
+  ALIPAY_BASE_URL: z.string().url().default('https://openapi.alipay.com/gateway.do'),
+  WECHATPAY_BASE_URL: z.string().url().default('https://api.mch.weixin.qq.com'),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -48,15 +48,15 @@ describe.each(testDialects())('payment gateways and orders on %s', (dialect) => 
   });
 
   it('updates only the fields sent, never the uuid, and soft-deletes', async () => {
-    const created = (await admin.client.post('/api/payment/', { ...epay, name: 'Stripe', type: 'stripe', currency: 'USD', config: '' })).body.data;
-    expect((await admin.client.put('/api/payment/', { id: created.id, sort: 0 })).body.data).toMatchObject({ sort: 0, name: 'Stripe', enable: true });
+    const created = (await admin.client.post('/api/payment/', { ...epay, name: 'Alipay', type: 'alipay', currency: 'USD', config: '' })).body.data;
+    expect((await admin.client.put('/api/payment/', { id: created.id, sort: 0 })).body.data).toMatchObject({ sort: 0, name: 'Alipay', enable: true });
     expect((await admin.client.put('/api/payment/', { id: created.id, enable: false })).body.data).toMatchObject({ sort: 0, enable: false });
-    const full = await admin.client.put('/api/payment/', { ...created, uuid: 'ffffffffffffffffffffffffffffffff', name: 'Stripe EU', fixed_fee: 0.3, percent_fee: 0 });
-    expect(full.body.data).toMatchObject({ uuid: created.uuid, name: 'Stripe EU', fixed_fee: 0.3, created_at: created.created_at });
+    const full = await admin.client.put('/api/payment/', { ...created, uuid: 'ffffffffffffffffffffffffffffffff', name: 'Alipay EU', fixed_fee: 0.3, percent_fee: 0 });
+    expect(full.body.data).toMatchObject({ uuid: created.uuid, name: 'Alipay EU', fixed_fee: 0.3, created_at: created.created_at });
     expect((await admin.client.put('/api/payment/', { id: 999999, sort: 2 })).status).toBe(404);
 
-    expect((await gateways('name=Stri')).map((g) => g.name)).toEqual(['Stripe EU']);
-    expect((await gateways('type=stripe&currency=USD')).map((g) => g.id)).toEqual([created.id]);
+    expect((await gateways('name=Alip')).map((g) => g.name)).toEqual(['Alipay EU']);
+    expect((await gateways('type=alipay&currency=USD')).map((g) => g.id)).toEqual([created.id]);
     expect((await gateways(`uuid=${created.uuid}`)).map((g) => g.id)).toEqual([created.id]);
     expect((await gateways('name=%25')).length).toBe(0);
 

@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { PayRequest } from '@one-hub/contract';
+import type { Config } from '../../config/env.js';
 import type { PaymentRow } from '../../db/repos/payments.js';
 import type { PaidNotice } from './complete-order.js';
 import { epay } from './providers/epay/index.js';
+import { stripe } from './providers/stripe/index.js';
 
 export interface PayOrder {
   tradeNo: string;
@@ -10,8 +12,17 @@ export interface PayOrder {
   pay: number;
   amount: number;
   userId: number;
+  /** The user's e-mail, '' when none. */
+  email: string;
+  /** `<SystemName>-Token充值:<amount>` (api.md §23.2). */
+  subject: string;
   notifyUrl: string;
   returnUrl: string;
+}
+
+/** What providers read besides the gateway: the outside base URLs of the config. */
+export interface PayEnv {
+  config: Config;
 }
 
 export interface NotifyOutcome {
@@ -21,7 +32,9 @@ export interface NotifyOutcome {
 
 /** One payment provider (Epay, Alipay, WeChat Pay, Stripe): turns an order into a pay request. */
 export interface PayProvider {
-  createPayment(gateway: PaymentRow, order: PayOrder): Promise<Pick<PayRequest, 'type' | 'data'>>;
+  createPayment(gateway: PaymentRow, order: PayOrder, env: PayEnv): Promise<Pick<PayRequest, 'type' | 'data'>>;
+  /** Runs once when the gateway is created (Stripe provisions its webhook); answers config keys to store. */
+  setup?(gateway: PaymentRow, notifyUrl: string, env: PayEnv): Promise<Record<string, string>>;
   /**
    * Verifies a callback (`req.body` is the raw Buffer, for signatures over the exact bytes). Answers the
    * payment it proves (or null) and the acknowledgement the gateway expects, which is sent only after
@@ -30,7 +43,10 @@ export interface PayProvider {
   handleNotify?(gateway: PaymentRow, req: FastifyRequest): Promise<NotifyOutcome>;
 }
 
-const providers = new Map<string, PayProvider>([['epay', epay]]);
+const providers = new Map<string, PayProvider>([
+  ['epay', epay],
+  ['stripe', stripe],
+]);
 
 /** Answers a function that takes the provider out again (tests). */
 export function registerPayProvider(type: string, provider: PayProvider): () => void {
