@@ -28,7 +28,7 @@ describe.each(testDialects())('payment gateways and orders on %s', (dialect) => 
     expect(res.body).toMatchObject({ success: true, message: 'Payment added successfully' });
     expect(res.body.data).toMatchObject({ type: 'epay', name: 'Epay', currency: 'CNY', percent_fee: 0.05, fixed_fee: 0, sort: 5, enable: true, notify_domain: '' });
     expect(res.body.data.uuid).toMatch(/^[0-9a-f]{32}$/);
-    expect(JSON.parse(res.body.data.config)).toMatchObject({ key: 'SECRET-KEY' });
+    expect(JSON.parse(res.body.data.config)).toEqual({ pay_domain: 'https://pay.example', partner_id: '1001', key: '********', pay_type: 'alipay' });
     expect((await admin.client.get(`/api/payment/${res.body.data.id}`)).body.data).toEqual(res.body.data);
   });
 
@@ -64,6 +64,30 @@ describe.each(testDialects())('payment gateways and orders on %s', (dialect) => 
     expect((await admin.client.get(`/api/payment/${created.id}`)).status).toBe(404);
     expect((await admin.client.delete(`/api/payment/${created.id}`)).status).toBe(404);
     expect((await gateways()).map((g) => g.id)).not.toContain(created.id);
+  });
+
+  it('keeps secrets write-only: lists and gets show a placeholder, a blank or placeholder on update keeps the stored one', async () => {
+    const config = { secret_key: 'sk_live_TOPSECRET', webhook_secret: 'whsec_TOPSECRET' };
+    // Stripe's setup would call Stripe; a stand-in without one keeps this about the console API.
+    const remove = registerPayProvider('stripe', { createPayment: async () => ({ type: 0, data: null }) });
+    try {
+      const created = (await admin.client.post('/api/payment/', { ...epay, type: 'stripe', name: 'Secretive', config: JSON.stringify(config) })).body.data;
+      const stored = async () => JSON.parse((await f.server.ctx.db.selectFrom('payments').select('config').where('id', '=', created.id).executeTakeFirstOrThrow()).config ?? '');
+      const seen = JSON.stringify([created, (await admin.client.get(`/api/payment/${created.id}`)).body, (await admin.client.get('/api/payment/?size=100')).body]);
+      expect(seen).not.toContain('TOPSECRET');
+      expect(JSON.parse(created.config)).toEqual({ secret_key: '********', webhook_secret: '********' });
+
+      const put = async (cfg: Record<string, string>) => (await admin.client.put('/api/payment/', { id: created.id, config: JSON.stringify(cfg) })).body;
+      expect(JSON.stringify(await put({ secret_key: '********', webhook_secret: '' }))).not.toContain('TOPSECRET');
+      expect(await stored()).toEqual(config);
+      await put({ secret_key: 'sk_live_NEW' });
+      expect(await stored()).toEqual({ secret_key: 'sk_live_NEW', webhook_secret: 'whsec_TOPSECRET' });
+      await admin.client.put('/api/payment/', { ...created, name: 'Secretive 2' }); // the whole object sent back as read
+      expect(await stored()).toEqual({ secret_key: 'sk_live_NEW', webhook_secret: 'whsec_TOPSECRET' });
+      await admin.client.delete(`/api/payment/${created.id}`);
+    } finally {
+      remove();
+    }
   });
 
   it('keeps gateway administration and order lists to admins, and secrets out of the user list', async () => {

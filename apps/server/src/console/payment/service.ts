@@ -10,6 +10,7 @@ import { closeStaleOrders, findUserOrder, insertOrder } from '../../db/repos/ord
 import { toOrderJson, toPaymentJson } from './json.js';
 import { payProviderFor } from './providers.js';
 import { gatewayConfig } from './providers/config.js';
+import { mergeConfig } from './secrets.js';
 
 const STALE_ORDER_SECONDS = 3 * 3600;
 
@@ -45,8 +46,14 @@ export async function createPayment(ctx: AppContext, body: PaymentBody) {
 }
 
 export async function updatePaymentById(ctx: AppContext, body: UpdatePaymentBody) {
-  const { id, enable, ...rest } = body;
-  const patch = { ...rest, ...(enable === undefined ? {} : { enable: enable ? 1 : 0 }), updated_at: nowSeconds() };
+  const { id, enable, config, ...rest } = body;
+  const stored = config === undefined ? undefined : await findPaymentById(ctx.db, id);
+  const patch = {
+    ...rest,
+    ...(enable === undefined ? {} : { enable: enable ? 1 : 0 }),
+    ...(config === undefined ? {} : { config: mergeConfig(stored?.config ?? null, config) }),
+    updated_at: nowSeconds(),
+  };
   if (!(await updatePayment(ctx.db, id, patch))) throw notFound('payment not found');
   return getPayment(ctx, id);
 }
