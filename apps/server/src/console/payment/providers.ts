@@ -3,6 +3,7 @@ import type { PayRequest } from '@one-hub/contract';
 import type { Config } from '../../config/env.js';
 import type { PaymentRow } from '../../db/repos/payments.js';
 import type { PaidNotice } from './complete-order.js';
+import { alipay } from './providers/alipay/index.js';
 import { epay } from './providers/epay/index.js';
 import { stripe } from './providers/stripe/index.js';
 
@@ -45,6 +46,7 @@ export interface PayProvider {
 
 const providers = new Map<string, PayProvider>([
   ['epay', epay],
+  ['alipay', alipay],
   ['stripe', stripe],
 ]);
 
