@@ -16,7 +16,7 @@ export const PAY_ACTION = { redirect: 1, qrcode: 2 } as const;
 export const PAYMENT_CONFIG_KEYS: Record<PaymentType, readonly string[]> = {
   epay: ['pay_domain', 'partner_id', 'key', 'pay_type'],
   alipay: ['app_id', 'private_key', 'public_key', 'pay_type'],
-  wxpay: ['app_id', 'mch_id', 'mch_certificate_serial_number', 'mch_apiv3_key', 'mch_private_key', 'pay_type'],
+  wxpay: ['app_id', 'mch_id', 'mch_certificate_serial_number', 'mch_apiv3_key', 'mch_private_key', 'wechatpay_public_key_id', 'wechatpay_public_key', 'pay_type'],
   stripe: ['secret_key', 'webhook_secret'],
 };
 /** Config keys that are secrets: write-only, answered as SECRET_PLACEHOLDER when set. */

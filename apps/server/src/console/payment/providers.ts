@@ -6,6 +6,7 @@ import type { PaidNotice } from './complete-order.js';
 import { alipay } from './providers/alipay/index.js';
 import { epay } from './providers/epay/index.js';
 import { stripe } from './providers/stripe/index.js';
+import { wxpay } from './providers/wxpay/index.js';
 
 export interface PayOrder {
   tradeNo: string;
@@ -47,6 +48,7 @@ export interface PayProvider {
 const providers = new Map<string, PayProvider>([
   ['epay', epay],
   ['alipay', alipay],
+  ['wxpay', wxpay],
   ['stripe', stripe],
 ]);
 
