@@ -44,6 +44,7 @@ describe.each(testDialects())('Stripe top-up on %s', (dialect) => {
 
   it('provisions the webhook endpoint at gateway creation and keeps its secret; a bad key creates nothing', async () => {
     expect(fake.endpoints.map((e) => [e.url, e.enabled_events])).toEqual([[endpoint().url, ['checkout.session.completed']]]);
+    expect(fake.requests.find((r) => r.path === '/v1/webhook_endpoints' && r.method === 'POST')!.form.api_version).toMatch(/^\d{4}-\d\d-\d\d\./);
     expect(secret).toBe(fake.endpoints[0].secret);
     const bad = await admin.client.post('/api/payment/', { type: 'stripe', name: 'Bad', icon: 'i', currency: 'USD', config: JSON.stringify({ secret_key: 'sk_test_wrong' }) });
     expect(bad.status).toBe(502);

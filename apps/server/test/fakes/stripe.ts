@@ -84,6 +84,7 @@ export class FakeStripe {
       if (!/^https?:\/\//.test(form.url ?? '')) return error(400, 'Invalid URL', 'url');
       const events = Object.keys(form).filter((k) => k.startsWith('enabled_events[')).map((k) => form[k]);
       if (events.length === 0) return error(400, 'Missing required param: enabled_events.', 'enabled_events');
+      if (form.api_version !== undefined && !/^\d{4}-\d\d-\d\d\.\w+$/.test(form.api_version)) return error(400, 'Invalid api_version', 'api_version');
       const endpoint: Endpoint = { id: id('we'), object: 'webhook_endpoint', url: form.url, enabled_events: events, secret: `whsec_${randomBytes(16).toString('hex')}` };
       this.endpoints.push(endpoint);
       return send(200, endpoint);

@@ -29,7 +29,8 @@ async function setup(gateway: PaymentRow, notifyUrl: string, env: PayEnv): Promi
       if (endpoint.url === notifyUrl && endpoint.enabled_events.includes(EVENT)) return { webhook_secret: stored };
     }
   }
-  const created = await stripe.webhookEndpoints.create({ url: notifyUrl, enabled_events: [EVENT], description: 'One Hub top-up' });
+  // Events in the SDK's own API version, whatever the account's default is.
+  const created = await stripe.webhookEndpoints.create({ url: notifyUrl, enabled_events: [EVENT], api_version: Stripe.API_VERSION, description: 'One Hub top-up' });
   if (!created.secret) throw new Error('Stripe created the webhook endpoint without a signing secret');
   return { webhook_secret: created.secret };
 }
