@@ -16,9 +16,14 @@ export const PAY_ACTION = { redirect: 1, qrcode: 2 } as const;
 export const PAYMENT_CONFIG_KEYS: Record<PaymentType, readonly string[]> = {
   epay: ['pay_domain', 'partner_id', 'key', 'pay_type'],
   alipay: ['app_id', 'private_key', 'public_key', 'pay_type'],
-  wxpay: ['app_id', 'mch_id', 'mch_certificate_serial_number', 'mch_apiv3_key', 'mch_private_key', 'pay_type'],
+  wxpay: ['app_id', 'mch_id', 'mch_certificate_serial_number', 'mch_apiv3_key', 'mch_private_key', 'wechatpay_public_key_id', 'wechatpay_public_key', 'pay_type'],
   stripe: ['secret_key', 'webhook_secret'],
 };
+/** Config keys that are secrets: write-only, answered as SECRET_PLACEHOLDER when set. */
+export const PAYMENT_SECRET_KEYS: readonly string[] = ['key', 'private_key', 'mch_apiv3_key', 'mch_private_key', 'secret_key', 'webhook_secret'];
+/** Stands for a stored secret; sent back (or left blank) on update it keeps the stored value. */
+export const SECRET_PLACEHOLDER = '********';
+
 /** `pay_type` choices per gateway type; '' is Epay's own checkout page. */
 export const PAYMENT_PAY_TYPES: Partial<Record<PaymentType, readonly string[]>> = {
   epay: ['', 'alipay', 'wxpay', 'qqpay', 'jdpay', 'bank', 'paypal', 'usdt'],
@@ -26,7 +31,7 @@ export const PAYMENT_PAY_TYPES: Partial<Record<PaymentType, readonly string[]>> 
   wxpay: ['Native'],
 };
 
-/** A gateway as the admin sees it, secrets included. */
+/** A gateway as the admin sees it; secrets in `config` read as SECRET_PLACEHOLDER. */
 export interface PaymentGateway {
   id: number;
   type: string;
@@ -68,6 +73,8 @@ export interface Order {
   fee: number;
   discount: number;
   status: string;
+  /** Why a payment notice was refused (amount or currency mismatch); '' otherwise. */
+  fail_reason: string;
   created_at: number;
 }
 

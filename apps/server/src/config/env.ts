@@ -79,6 +79,10 @@ const EnvSchema = z.object({
   NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(2000),
   /** How often users' low-balance alerts are checked (master node). */
   USER_ALERT_INTERVAL_SECONDS: z.coerce.number().min(0.05).default(60),
+  /** Payment providers' API base URLs (sandboxes and tests point them elsewhere). */
+  STRIPE_BASE_URL: z.string().url().default('https://api.stripe.com'),
+  ALIPAY_BASE_URL: z.string().url().default('https://openapi.alipay.com/gateway.do'),
+  WECHATPAY_BASE_URL: z.string().url().default('https://api.mch.weixin.qq.com'),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

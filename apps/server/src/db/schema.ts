@@ -235,6 +235,7 @@ export interface OrdersTable {
   created_at: Def<number>;
   updated_at: Def<number>;
   deleted_at: Def<number | null>;
+  fail_reason: Def<string>;
 }
 
 export interface TelegramMenusTable {

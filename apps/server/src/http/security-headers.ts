@@ -8,6 +8,8 @@ const TURNSTILE = 'https://challenges.cloudflare.com';
  * Chat links and an About page given as a URL are framed, so frames may come from anywhere.
  * The AnalyticsCode option injects the admin's HTML with its inline and remote scripts:
  * while it is set, script-src also allows 'unsafe-inline' and https: (the trade-off of the option).
+ * Forms may post to other sites: online top-up submits the signed Epay / Alipay form to the gateway,
+ * and many Epay aggregators serve plain http.
  */
 export function contentSecurityPolicy(withAnalytics: boolean): string {
   const scripts = withAnalytics ? `'self' 'unsafe-inline' https:` : `'self' ${TURNSTILE}`;
@@ -21,7 +23,7 @@ export function contentSecurityPolicy(withAnalytics: boolean): string {
     `frame-src 'self' https: http:`,
     `object-src 'none'`,
     `base-uri 'self'`,
-    `form-action 'self'`,
+    `form-action 'self' https: http:`,
     `frame-ancestors 'none'`,
   ].join('; ');
 }

@@ -2,7 +2,7 @@ import type { AppContext } from '../../app-context.js';
 import { EVENTS } from '../../cache/events.js';
 import { nowSeconds } from '../../common/time.js';
 import { addUserQuota } from '../../db/repos/users.js';
-import { findOrderByTradeNo, markOrderPaid } from '../../db/repos/orders.js';
+import { findOrderByTradeNo, markOrderFailed, markOrderPaid } from '../../db/repos/orders.js';
 import { writeUserLog } from '../user/user-log.js';
 import { promoteAfterTopup } from '../user-group/promotion.js';
 import { payInviteReward } from '../user/self-service.js';
@@ -12,33 +12,40 @@ export interface PaidNotice {
   gatewayId: number;
   tradeNo: string;
   gatewayNo: string;
-  /** Amount and currency the gateway reports as paid, when it reports them. */
-  paid?: { amount: number; currency: string };
+  /** Amount and currency the gateway reports as paid. */
+  paid: { amount: number; currency: string };
   ip?: string;
 }
 
-export type CompleteResult = 'credited' | 'unknown_order' | 'wrong_gateway' | 'amount_mismatch' | 'already_done';
+export type CompleteResult = 'credited' | 'credited_late' | 'unknown_order' | 'wrong_gateway' | 'amount_mismatch' | 'already_done';
+
+const cents = (x: number) => Math.round(x * 100);
 
 /**
- * Applies a verified payment (api.md §23.4 step 4) for the provider callbacks of the payment issue.
- * Unlike the original it checks that the order belongs to the notifying gateway and that the paid
- * amount and currency match the order, and completes with one conditional update, so a replayed
- * notice never credits twice.
+ * Applies a verified payment (api.md §23.4 step 4); the only place where an online payment turns into
+ * quota. Unlike the original it checks that the order belongs to the notifying gateway and that the paid
+ * amount and currency match the order (a mismatch fails the order with the reason), and completes with
+ * one conditional update, so replayed, concurrent or multi-node notices credit once. A closed order
+ * that really was paid is still credited: the user paid.
  */
 export async function completeOrder(ctx: AppContext, notice: PaidNotice): Promise<CompleteResult> {
   const order = await findOrderByTradeNo(ctx.db, notice.tradeNo);
   if (!order) return 'unknown_order';
   if (order.gateway_id !== notice.gatewayId) return 'wrong_gateway';
-  if (notice.paid && (notice.paid.currency.toUpperCase() !== order.order_currency || Math.abs(notice.paid.amount - order.order_amount) > 0.005)) {
-    ctx.log.warn({ tradeNo: order.trade_no, paid: notice.paid, expected: order.order_amount }, 'payment notice does not match the order');
-    return 'amount_mismatch';
+  const { amount, currency } = notice.paid;
+  if (currency.toUpperCase() !== order.order_currency || cents(amount) !== cents(order.order_amount)) {
+    const reason = `paid ${amount} ${currency.toUpperCase()}, order is ${order.order_amount.toFixed(2)} ${order.order_currency}`;
+    const failed = await markOrderFailed(ctx.db, order.id, notice.gatewayNo, reason.slice(0, 255), nowSeconds());
+    ctx.log.warn({ tradeNo: order.trade_no, gateway: notice.gatewayId, reason, failed }, 'payment notice does not match the order');
+    return failed ? 'amount_mismatch' : 'already_done';
   }
-  const credited = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await markOrderPaid(trx, order.id, notice.gatewayNo, nowSeconds()))) return false;
-    await addUserQuota(trx, order.user_id, order.quota);
-    return true;
+  const won = await ctx.db.transaction().execute(async (trx) => {
+    const from = await markOrderPaid(trx, order.id, notice.gatewayNo, nowSeconds());
+    if (from) await addUserQuota(trx, order.user_id, order.quota);
+    return from;
   });
-  if (!credited) return 'already_done';
+  if (!won) return 'already_done';
+  if (won === 'closed') ctx.log.warn({ tradeNo: order.trade_no, gateway: notice.gatewayId }, 'late payment for a closed order credited');
   await ctx.store.publish(EVENTS.users, String(order.user_id));
   await writeUserLog(ctx, {
     userId: order.user_id,
@@ -49,5 +56,5 @@ export async function completeOrder(ctx: AppContext, notice: PaidNotice): Promis
   });
   await promoteAfterTopup(ctx, order.user_id);
   await payInviteReward(ctx, order.user_id);
-  return 'credited';
+  return won === 'closed' ? 'credited_late' : 'credited';
 }

@@ -1,6 +1,7 @@
 import type { Order, PaymentGateway, PublicGateway } from '@one-hub/contract';
 import type { PaymentRow } from '../../db/repos/payments.js';
 import type { OrderRow } from '../../db/repos/orders.js';
+import { maskConfig } from './secrets.js';
 
 export function toPaymentJson(row: PaymentRow): PaymentGateway {
   return {
@@ -13,7 +14,7 @@ export function toPaymentJson(row: PaymentRow): PaymentGateway {
     fixed_fee: row.fixed_fee,
     percent_fee: row.percent_fee,
     currency: row.currency,
-    config: row.config ?? '',
+    config: maskConfig(row.config),
     sort: row.sort,
     enable: Boolean(row.enable),
     created_at: row.created_at,
@@ -47,6 +48,7 @@ export function toOrderJson(row: OrderRow): Order {
     fee: row.fee,
     discount: row.discount,
     status: row.status,
+    fail_reason: row.fail_reason,
     created_at: row.created_at,
   };
 }

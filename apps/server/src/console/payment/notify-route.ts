@@ -23,7 +23,7 @@ export async function registerPaymentNotifyRoute(app: FastifyInstance, ctx: AppC
       const { notice, ack } = await provider.handleNotify(gateway, req);
       if (notice) {
         const result = await completeOrder(ctx, { ...notice, gatewayId: gateway.id, ip: req.ip });
-        if (result !== 'credited' && result !== 'already_done') {
+        if (!['credited', 'credited_late', 'already_done'].includes(result)) {
           ctx.log.warn({ gateway: gateway.id, tradeNo: notice.tradeNo, result }, 'payment notice not applied');
           notifyAdmins(ctx, { event: 'payment_notify_failed', title: `支付回调未入账 (payment notice not applied)`, text: `gateway #${gateway.id}, order ${notice.tradeNo}: ${result}` });
         }

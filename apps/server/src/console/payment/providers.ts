@@ -1,7 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { PayRequest } from '@one-hub/contract';
+import type { Config } from '../../config/env.js';
 import type { PaymentRow } from '../../db/repos/payments.js';
 import type { PaidNotice } from './complete-order.js';
+import { alipay } from './providers/alipay/index.js';
+import { epay } from './providers/epay/index.js';
+import { stripe } from './providers/stripe/index.js';
+import { wxpay } from './providers/wxpay/index.js';
 
 export interface PayOrder {
   tradeNo: string;
@@ -9,8 +14,17 @@ export interface PayOrder {
   pay: number;
   amount: number;
   userId: number;
+  /** The user's e-mail, '' when none. */
+  email: string;
+  /** `<SystemName>-Token充值:<amount>` (api.md §23.2). */
+  subject: string;
   notifyUrl: string;
   returnUrl: string;
+}
+
+/** What providers read besides the gateway: the outside base URLs of the config. */
+export interface PayEnv {
+  config: Config;
 }
 
 export interface NotifyOutcome {
@@ -20,7 +34,9 @@ export interface NotifyOutcome {
 
 /** One payment provider (Epay, Alipay, WeChat Pay, Stripe): turns an order into a pay request. */
 export interface PayProvider {
-  createPayment(gateway: PaymentRow, order: PayOrder): Promise<Pick<PayRequest, 'type' | 'data'>>;
+  createPayment(gateway: PaymentRow, order: PayOrder, env: PayEnv): Promise<Pick<PayRequest, 'type' | 'data'>>;
+  /** Runs once when the gateway is created (Stripe provisions its webhook); answers config keys to store. */
+  setup?(gateway: PaymentRow, notifyUrl: string, env: PayEnv): Promise<Record<string, string>>;
   /**
    * Verifies a callback (`req.body` is the raw Buffer, for signatures over the exact bytes). Answers the
    * payment it proves (or null) and the acknowledgement the gateway expects, which is sent only after
@@ -29,13 +45,22 @@ export interface PayProvider {
   handleNotify?(gateway: PaymentRow, req: FastifyRequest): Promise<NotifyOutcome>;
 }
 
-// Filled by the payment-provider issue; until then orders are created but no payment is started.
-const providers = new Map<string, PayProvider>();
+const providers = new Map<string, PayProvider>([
+  ['epay', epay],
+  ['alipay', alipay],
+  ['wxpay', wxpay],
+  ['stripe', stripe],
+]);
 
 /** Answers a function that takes the provider out again (tests). */
 export function registerPayProvider(type: string, provider: PayProvider): () => void {
+  const before = providers.get(type);
   providers.set(type, provider);
-  return () => void (providers.get(type) === provider && providers.delete(type));
+  return () => {
+    if (providers.get(type) !== provider) return;
+    if (before) providers.set(type, before);
+    else providers.delete(type);
+  };
 }
 
 export function payProviderFor(type: string): PayProvider | undefined {

@@ -5,10 +5,12 @@ import { HubError, badRequest, notFound } from '../../common/errors.js';
 import { uuidHex } from '../../common/random.js';
 import { nowSeconds } from '../../common/time.js';
 import type { UserRow } from '../../db/repos/users.js';
-import { findEnabledPaymentByUuid, findPaymentById, insertPayment, softDeletePayment, updatePayment } from '../../db/repos/payments.js';
+import { findEnabledPaymentByUuid, findPaymentById, hardDeletePayment, insertPayment, softDeletePayment, updatePayment, type PaymentRow } from '../../db/repos/payments.js';
 import { closeStaleOrders, findUserOrder, insertOrder } from '../../db/repos/orders.js';
 import { toOrderJson, toPaymentJson } from './json.js';
 import { payProviderFor } from './providers.js';
+import { gatewayConfig } from './providers/config.js';
+import { mergeConfig } from './secrets.js';
 
 const STALE_ORDER_SECONDS = 3 * 3600;
 
@@ -18,15 +20,40 @@ export async function getPayment(ctx: AppContext, id: number) {
   return toPaymentJson(row);
 }
 
+/** `{notify_domain or ServerAddress}/api/payment/notify/{uuid}` (api.md §23.2 step 7). */
+function notifyUrlOf(ctx: AppContext, gateway: Pick<PaymentRow, 'notify_domain' | 'uuid'>): string {
+  const base = (gateway.notify_domain || ctx.options.get('ServerAddress')).replace(/\/+$/, '');
+  return `${base}/api/payment/notify/${gateway.uuid}`;
+}
+
+/** Inserts the gateway, then runs its provider's setup (Stripe's webhook); a failed setup removes it again. */
 export async function createPayment(ctx: AppContext, body: PaymentBody) {
   const now = nowSeconds();
   const id = await insertPayment(ctx.db, { ...body, enable: body.enable ? 1 : 0, uuid: uuidHex(), created_at: now, updated_at: now });
+  const setup = payProviderFor(body.type)?.setup;
+  if (setup) {
+    const row = (await findPaymentById(ctx.db, id))!;
+    try {
+      const patch = await setup(row, notifyUrlOf(ctx, row), { config: ctx.config });
+      await updatePayment(ctx.db, id, { config: JSON.stringify({ ...gatewayConfig(row), ...patch }) });
+    } catch (error) {
+      await hardDeletePayment(ctx.db, id);
+      ctx.log.warn({ err: error, type: body.type }, 'payment gateway setup failed');
+      throw new HubError(502, `支付网关初始化失败：${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   return getPayment(ctx, id);
 }
 
 export async function updatePaymentById(ctx: AppContext, body: UpdatePaymentBody) {
-  const { id, enable, ...rest } = body;
-  const patch = { ...rest, ...(enable === undefined ? {} : { enable: enable ? 1 : 0 }), updated_at: nowSeconds() };
+  const { id, enable, config, ...rest } = body;
+  const stored = config === undefined ? undefined : await findPaymentById(ctx.db, id);
+  const patch = {
+    ...rest,
+    ...(enable === undefined ? {} : { enable: enable ? 1 : 0 }),
+    ...(config === undefined ? {} : { config: mergeConfig(stored?.config ?? null, config) }),
+    updated_at: nowSeconds(),
+  };
   if (!(await updatePayment(ctx.db, id, patch))) throw notFound('payment not found');
   return getPayment(ctx, id);
 }
@@ -64,7 +91,6 @@ export async function createOrder(ctx: AppContext, user: UserRow, uuid: string, 
   });
   const tradeNo = newTradeNo();
   const serverAddress = ctx.options.get('ServerAddress').replace(/\/+$/, '');
-  const notifyBase = (gateway.notify_domain || serverAddress).replace(/\/+$/, '');
   const provider = payProviderFor(gateway.type);
   let pay: Pick<PayRequest, 'type' | 'data'> = { type: 0, data: null };
   if (provider) {
@@ -74,9 +100,11 @@ export async function createOrder(ctx: AppContext, user: UserRow, uuid: string, 
         pay: quote.pay,
         amount,
         userId: user.id,
-        notifyUrl: `${notifyBase}/api/payment/notify/${gateway.uuid}`,
+        email: user.email ?? '',
+        subject: `${ctx.options.get('SystemName')}-Token充值:${amount}`,
+        notifyUrl: notifyUrlOf(ctx, gateway),
         returnUrl: `${serverAddress}/panel/log`,
-      });
+      }, { config: ctx.config });
     } catch (error) {
       ctx.log.warn({ err: error, gateway: gateway.id }, 'payment creation failed');
       throw new HubError(502, '创建支付失败，请稍后再试');

@@ -4,6 +4,7 @@ import * as m0002 from './0002_prices_unique_model.js';
 import * as m0003 from './0003_stored_responses.js';
 import * as m0004 from './0004_session_version.js';
 import * as m0005 from './0005_quota_leases.js';
+import * as m0006 from './0006_order_fail_reason.js';
 import * as m0009 from './0009_quota_alerts.js';
 import * as m0012 from './0012_limits_and_audit.js';
 
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '0003_stored_responses': m0003,
   '0004_session_version': m0004,
   '0005_quota_leases': m0005,
+  '0006_order_fail_reason': m0006,
   '0009_quota_alerts': m0009,
   '0012_limits_and_audit': m0012,
 };

@@ -51,13 +51,30 @@ export function findOrderByTradeNo(db: Db, tradeNo: string): Promise<OrderRow | 
   return db.selectFrom('orders').selectAll().where('trade_no', '=', tradeNo).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
-/** pending → success in one conditional update: of any number of replayed notices exactly one wins. */
-export async function markOrderPaid(db: Db, id: number, gatewayNo: string, now: number): Promise<boolean> {
+/**
+ * pending (or closed, for a late payment) → success in one conditional update per state: of any number
+ * of replayed or concurrent notices exactly one wins. Answers the state it moved the order from.
+ */
+export async function markOrderPaid(db: Db, id: number, gatewayNo: string, now: number): Promise<'pending' | 'closed' | null> {
+  for (const from of ['pending', 'closed'] as const) {
+    const result = await db
+      .updateTable('orders')
+      .set({ status: 'success', gateway_no: gatewayNo, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) return from;
+  }
+  return null;
+}
+
+/** pending or closed → failed with the reason; answers whether this call changed it. */
+export async function markOrderFailed(db: Db, id: number, gatewayNo: string, reason: string, now: number): Promise<boolean> {
   const result = await db
     .updateTable('orders')
-    .set({ status: 'success', gateway_no: gatewayNo, updated_at: now })
+    .set({ status: 'failed', gateway_no: gatewayNo, fail_reason: reason, updated_at: now })
     .where('id', '=', id)
-    .where('status', '=', 'pending')
+    .where('status', 'in', ['pending', 'closed'])
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

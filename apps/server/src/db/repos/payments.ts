@@ -29,6 +29,11 @@ export async function updatePayment(db: Db, id: number, patch: Updateable<Paymen
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Removes a gateway whose setup failed right after its insert. */
+export async function hardDeletePayment(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('payments').where('id', '=', id).execute();
+}
+
 export async function softDeletePayment(db: Db, id: number, now: number): Promise<boolean> {
   return updatePayment(db, id, { deleted_at: now, enable: 0 });
 }

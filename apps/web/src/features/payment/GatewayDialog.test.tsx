@@ -61,19 +61,24 @@ describe('payment gateway dialog', { timeout: 20_000 }, () => {
   it('switches the credential fields with the type and edits with PUT, showing server refusals', async () => {
     api = fakeApi((method, url) => {
       if (method === 'GET' && url.includes('/api/payment/4'))
-        return { id: 4, type: 'stripe', uuid: 'u', name: 'Stripe', icon: 'i', notify_domain: '', fixed_fee: 0.3, percent_fee: 0, currency: 'USD', config: '{"secret_key":"sk_test","webhook_secret":"whsec"}', sort: 1, enable: true, created_at: 1 };
+        return { id: 4, type: 'stripe', uuid: 'u', name: 'Stripe', icon: 'i', notify_domain: '', fixed_fee: 0.3, percent_fee: 0, currency: 'USD', config: '{"secret_key":"********","webhook_secret":"********"}', sort: 1, enable: true, created_at: 1 };
       if (method === 'PUT') throw new Error('currency: currency must be CNY or USD');
       return null;
     });
     renderWithProviders(<GatewayDialog open id={4} onClose={() => undefined} onSaved={() => undefined} />);
-    await waitFor(() => expect((field(/Secret key/) as HTMLInputElement).value).toBe('sk_test'));
+    // Secrets arrive as the placeholder; sent back unchanged, the server keeps the stored value.
+    await waitFor(() => expect((field(/Secret key/) as HTMLInputElement).value).toBe('********'));
+    expect(screen.getByText('Stored; leave it unchanged or blank to keep it')).toBeTruthy();
     expect((field(/Webhook secret/) as HTMLInputElement).readOnly).toBe(true);
     await act(async () => fireEvent.click(screen.getByTestId('gateway-submit')));
     expect((await screen.findAllByText(/currency must be CNY or USD/)).length).toBeGreaterThan(0);
-    expect(sent('PUT')[0].body).toMatchObject({ id: 4, type: 'stripe', fixed_fee: 0.3, config: '{"secret_key":"sk_test","webhook_secret":"whsec"}' });
+    expect(sent('PUT')[0].body).toMatchObject({ id: 4, type: 'stripe', fixed_fee: 0.3, config: '{"secret_key":"********","webhook_secret":"********"}' });
     await choose(/^Type/, 'Alipay');
     expect(screen.queryByLabelText(/Secret key/)).toBeNull();
     expect(field(/Alipay public key/)).toBeTruthy();
+    await choose(/^Type/, 'WeChat Pay');
+    expect(field(/WeChat Pay public key ID/)).toBeTruthy();
+    expect((field(/^WeChat Pay public key$/) as HTMLTextAreaElement).tagName).toBe('TEXTAREA');
   });
 });
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Divider, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PAYMENT_CURRENCIES, PAYMENT_TYPES, PaymentForm, type PaymentGateway } from '@one-hub/contract';
+import { PAYMENT_CURRENCIES, PAYMENT_TYPES, PaymentForm, SECRET_PLACEHOLDER, type PaymentGateway } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { describeError } from '../../lib/error-handler';
 import { fieldErrors } from '../../lib/form-errors';
@@ -133,7 +133,7 @@ export default function GatewayDialog({ open, id, onClose, onSaved }: GatewayDia
                   onChange={setConfig(f.key)}
                   multiline={f.multiline}
                   minRows={f.multiline ? 3 : undefined}
-                  helperText={f.readOnly ? t('serverFilled') : undefined}
+                  helperText={f.readOnly ? t('serverFilled') : f.secret && form.config[f.key] === SECRET_PLACEHOLDER ? t('secretKept') : undefined}
                   slotProps={{ input: { readOnly: f.readOnly }, htmlInput: { autoComplete: f.secret ? 'off' : undefined, spellCheck: false } }}
                 />
               ),

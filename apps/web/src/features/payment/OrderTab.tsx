@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MenuItem, TextField, Typography } from '@mui/material';
+import { MenuItem, TextField, Tooltip, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { ORDER_STATUSES, type Order, type Page } from '@one-hub/contract';
 import { api } from '../../lib/api';
@@ -50,7 +50,22 @@ export default function OrderTab() {
     },
     { field: 'amount', header: t('amount'), render: (o) => `$${o.amount}` },
     { field: 'order_amount', header: t('orderAmount'), render: (o) => `${money(o.order_amount)} ${o.order_currency}` },
-    { field: 'status', header: t('statusTitle'), sortable: true, render: (o) => <StatusChip label={statusLabel(o.status)} color={orderStatusColor(o.status)} /> },
+    {
+      field: 'status',
+      header: t('statusTitle'),
+      sortable: true,
+      // A failed order says why (the notified amount or currency did not match).
+      render: (o) =>
+        o.fail_reason ? (
+          <Tooltip title={o.fail_reason}>
+            <span data-testid={`order-fail-${o.trade_no}`}>
+              <StatusChip label={statusLabel(o.status)} color={orderStatusColor(o.status)} />
+            </span>
+          </Tooltip>
+        ) : (
+          <StatusChip label={statusLabel(o.status)} color={orderStatusColor(o.status)} />
+        ),
+    },
     { field: 'fee', header: t('fee'), hideOnPhone: true, render: (o) => `$${money(o.fee)}` },
     { field: 'discount', header: t('discount'), hideOnPhone: true, render: (o) => `${money(o.discount)} ${o.order_currency}` },
     { field: 'quota', header: t('quota'), hideOnPhone: true, render: (o) => <QuotaText quota={o.quota} /> },

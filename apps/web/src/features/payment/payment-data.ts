@@ -36,6 +36,8 @@ export const CONFIG_FIELDS: Record<string, ConfigField[]> = {
     { key: 'mch_certificate_serial_number' },
     { key: 'mch_apiv3_key', secret: true },
     { key: 'mch_private_key', multiline: true, secret: true },
+    { key: 'wechatpay_public_key_id' },
+    { key: 'wechatpay_public_key', multiline: true },
     { key: 'pay_type', options: ['Native'] },
   ],
   stripe: [{ key: 'secret_key', secret: true }, { key: 'webhook_secret', readOnly: true }],
