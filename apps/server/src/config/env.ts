@@ -48,6 +48,12 @@ const EnvSchema = z.object({
   HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(20),
   /** Monthly bills: generate last month's bill daily and show the bill screen. */
   USER_INVOICE_MONTH: boolFlag,
+  /** Async tasks (Midjourney, Suno, Kling, videos): milliseconds between polling rounds while tasks are pending. */
+  TASK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(15_000),
+  /** A task not finished this many seconds after submission fails and is refunded. */
+  TASK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /** Kling API base URL (tests point it at a fake). */
+  KLING_BASE_URL: z.string().default('https://api.klingai.com'),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
