@@ -169,6 +169,33 @@ describe.each(testDialects())('Midjourney tasks on %s', (dialect) => {
     await round();
   });
 
+  it('relays describe, blend, shorten, modal, upload and face swap with their own models', async () => {
+    await addPrices(f, { mj_describe: 1, mj_blend: 1, mj_shorten: 1, mj_modal: 1 });
+    await f.root.put('/api/channel/', { id: channelA, models: 'mj_imagine,mj_upscale,mj_relax_imagine,mj_inpaint,mj_upload,mj_swap_face,mj_describe,mj_blend,mj_shorten,mj_modal' });
+    await relayState(f.server.ctx).selector.reload();
+    const hank = await f.newUser({ quota: 20_000 });
+    const ok = async (path: string, body: object) => {
+      const res = await submit(hank.key, path, body);
+      expect(res.json(), path).toMatchObject({ code: 1 });
+      expect(mj.received.at(-1)!.path).toBe(path);
+      return res.json();
+    };
+    await ok('/mj/submit/describe', { base64: 'data:image/png;base64,AAAA' });
+    await ok('/mj/submit/blend', { base64Array: ['data:image/png;base64,AA', 'data:image/png;base64,BB'], dimensions: 'SQUARE' });
+    const short = await ok('/mj/submit/shorten', { prompt: 'a very long prompt' });
+    await ok('/mj/submit/modal', { taskId: short.result, prompt: 'fill' });
+    const up = await ok('/mj/submit/upload-discord-images', { base64Array: ['data:image/png;base64,AA'] });
+    expect(up.result).toEqual([`${mj.url}/images/up-0.png`]);
+    await ok('/mj/insight-face/swap', { sourceBase64: 'AA', targetBase64: 'BB' });
+    expect((await submit(hank.key, '/mj/insight-face/swap', { sourceBase64: 'AA' })).statusCode).toBe(400);
+    const rows = await f.server.ctx.db.selectFrom('midjourneys').select(['action', 'quota', 'progress']).where('user_id', '=', hank.userId).orderBy('id').execute();
+    expect(rows.map((r) => [r.action, r.quota])).toEqual([['DESCRIBE', 1_000], ['BLEND', 1_000], ['SHORTEN', 1_000], ['MODAL', 1_000], ['UPLOAD', 100], ['SWAP_FACE', 1_000]]);
+    expect(rows[4].progress).toBe('100%');
+    expect(await balances(f, hank.userId, hank.tokenId)).toMatchObject({ quota: 20_000 - 5_100 });
+    await round();
+    await round();
+  });
+
   it('falls back from fast to relax on code 3 and charges the relax price', async () => {
     const erin = await f.newUser({ quota: 20_000 });
     mj.behave('secret-a', { noFast: true });
