@@ -22,7 +22,7 @@ export async function taskFacts(state: RelayState, req: FastifyRequest, reader: 
 }
 
 /** A channel of one of `types` serving the model in the caller's group (or its pinned or original channel). */
-export async function taskChannel(state: RelayState, facts: TaskFacts, model: string, types: number[], pinned?: number): Promise<ChannelRow> {
+export async function taskChannel(state: RelayState, facts: TaskFacts, model: string, types: number[], pinned?: number, tried: Set<number> = new Set()): Promise<ChannelRow> {
   checkModelAllowed(facts.caller, model);
   const pin = pinned ?? facts.caller.pinnedChannel;
   if (pin) {
@@ -32,7 +32,7 @@ export async function taskChannel(state: RelayState, facts: TaskFacts, model: st
     return row;
   }
   const usable = (group: string) =>
-    state.selector.candidates(group, model, { exclude: new Set(facts.caller.excludedChannel ? [facts.caller.excludedChannel] : []), stream: false, hasTools: false }).filter((c) => types.includes(c.row.type));
+    state.selector.candidates(group, model, { exclude: new Set([...tried, ...(facts.caller.excludedChannel ? [facts.caller.excludedChannel] : [])]), stream: false, hasTools: false }).filter((c) => types.includes(c.row.type));
   const picked = pickWeighted(usable(facts.group));
   if (picked) return picked.row;
   throw new HubError(503, `当前分组 ${facts.group} 下对于模型 ${model} 无可用渠道`, { type: 'one_hub_error', code: 'no_available_channel' });

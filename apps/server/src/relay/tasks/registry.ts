@@ -1,9 +1,14 @@
 import type { RelayState } from '../pipeline/relay-state.js';
 import { Poller } from './poller.js';
 import { midjourneyRound } from './midjourney/poll.js';
+import { taskRound } from './generic/poll.js';
+import { suno } from './suno/family.js';
+import { kling } from './kling/family.js';
 
 export interface TaskPollers {
   midjourney: Poller;
+  suno: Poller;
+  kling: Poller;
 }
 
 const pollers = new WeakMap<RelayState, TaskPollers>();
@@ -14,6 +19,8 @@ export function taskPollers(state: RelayState): TaskPollers {
   if (p) return p;
   p = {
     midjourney: new Poller(state.ctx, 'midjourney', midjourneyRound(state)),
+    suno: new Poller(state.ctx, 'suno', taskRound(state, suno)),
+    kling: new Poller(state.ctx, 'kling', taskRound(state, kling)),
   };
   pollers.set(state, p);
   const all = Object.values(p);

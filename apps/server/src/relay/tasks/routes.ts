@@ -4,6 +4,8 @@ import { toHubError } from '../../http/errors.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 import { registerMidjourney } from './midjourney/routes.js';
 import { taskPollers } from './registry.js';
+import { registerSuno } from './suno/routes.js';
+import { registerKling } from './kling/routes.js';
 
 /** Midjourney answers errors in Midjourney-Proxy's shape: `{code, description, type}`. */
 function midjourneyErrors(app: FastifyInstance): void {
@@ -22,4 +24,6 @@ export async function registerTaskRoutes(app: FastifyInstance, state: RelayState
     midjourneyErrors(scope);
     registerMidjourney(scope, state);
   });
+  registerSuno(app, state);
+  registerKling(app, state);
 }
