@@ -4,11 +4,13 @@ import { midjourneyRound } from './midjourney/poll.js';
 import { taskRound } from './generic/poll.js';
 import { suno } from './suno/family.js';
 import { kling } from './kling/family.js';
+import { videos } from './videos/family.js';
 
 export interface TaskPollers {
   midjourney: Poller;
   suno: Poller;
   kling: Poller;
+  videos: Poller;
 }
 
 const pollers = new WeakMap<RelayState, TaskPollers>();
@@ -21,6 +23,7 @@ export function taskPollers(state: RelayState): TaskPollers {
     midjourney: new Poller(state.ctx, 'midjourney', midjourneyRound(state)),
     suno: new Poller(state.ctx, 'suno', taskRound(state, suno)),
     kling: new Poller(state.ctx, 'kling', taskRound(state, kling)),
+    videos: new Poller(state.ctx, 'videos', taskRound(state, videos)),
   };
   pollers.set(state, p);
   const all = Object.values(p);

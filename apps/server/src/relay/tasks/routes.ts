@@ -6,6 +6,7 @@ import { registerMidjourney } from './midjourney/routes.js';
 import { taskPollers } from './registry.js';
 import { registerSuno } from './suno/routes.js';
 import { registerKling } from './kling/routes.js';
+import { registerVideos } from './videos/routes.js';
 
 /** Midjourney answers errors in Midjourney-Proxy's shape: `{code, description, type}`. */
 function midjourneyErrors(app: FastifyInstance): void {
@@ -26,4 +27,5 @@ export async function registerTaskRoutes(app: FastifyInstance, state: RelayState
   });
   registerSuno(app, state);
   registerKling(app, state);
+  await app.register(async (scope) => registerVideos(scope, state));
 }

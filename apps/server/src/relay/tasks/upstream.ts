@@ -22,11 +22,15 @@ export async function callTaskUpstream(
   url: string,
   init: { method: 'GET' | 'POST' | 'DELETE'; headers: Record<string, string>; body?: unknown; timeoutMs: number },
 ): Promise<TaskAnswer> {
+  // A raw body (multipart) goes as received, with its own content type.
+  const raw = init.body as { bytes?: unknown; contentType?: string } | undefined;
+  const isRaw = Buffer.isBuffer(raw?.bytes);
+  const contentType = isRaw ? raw!.contentType! : 'application/json';
   try {
     const res = await request(url, {
       method: init.method,
-      headers: init.body === undefined ? init.headers : { 'content-type': 'application/json', ...init.headers },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      headers: init.body === undefined ? init.headers : { 'content-type': contentType, ...init.headers },
+      body: init.body === undefined ? undefined : isRaw ? (raw!.bytes as Buffer) : JSON.stringify(init.body),
       dispatcher: dispatcherFor(row.proxy, channelKey(row)),
       headersTimeout: init.timeoutMs,
       bodyTimeout: init.timeoutMs,

@@ -11,6 +11,10 @@ export interface TaskPlan {
   /** Upstream path under the channel's base URL. */
   path: string;
   body: Record<string, unknown>;
+  /** Priced under this name when it differs from the routing model. */
+  priceModel?: string;
+  /** Multipart bodies go upstream as received. */
+  rawBody?: { bytes: Buffer; contentType: string };
   /** Price units (seconds of a video); 1 otherwise. */
   units?: number;
   /** An earlier task of the caller this one continues: its channel is used. */
@@ -30,10 +34,12 @@ export interface TaskUpdate {
 
 /** A task family stored in the `tasks` table: pure mappings plus its fetch (relay.md §6.2). */
 export interface TaskFamily {
-  platform: 'suno' | 'kling';
+  platform: 'suno' | 'kling' | 'videos';
   channelTypes: number[];
   baseUrl(row: ChannelRow, ctx: AppContext): string;
   headers(row: ChannelRow): Record<string, string>;
+  /** Keep the submission's answer as the task's data (it is the first view of the task). */
+  keepAnswer?: boolean;
   /** The upstream task id of an accepted submission, or why it was refused. */
   accepted(answer: TaskAnswer): { taskId: string } | { error: string };
   /** Upstream views of pending tasks of one channel; answers the views found and the requests made. */

@@ -37,13 +37,13 @@ export async function submitTask(state: RelayState, facts: TaskFacts, family: Ta
     });
     if (!channel) break;
     tried.add(channel.id);
-    const hold = await holdTask(state, facts, channel, plan.model, plan.units ?? 1);
+    const hold = await holdTask(state, facts, channel, plan.priceModel ?? plan.model, plan.units ?? 1);
     answer = undefined;
     try {
       answer = await callTaskUpstream(channel, `${family.baseUrl(channel, state.ctx)}${plan.path}`, {
         method: 'POST',
         headers: family.headers(channel),
-        body: plan.body,
+        body: plan.rawBody ?? plan.body,
         timeoutMs: SUBMIT_TIMEOUT_MS,
       });
     } catch (error) {
@@ -67,6 +67,7 @@ export async function submitTask(state: RelayState, facts: TaskFacts, family: Ta
         created_at: now,
         updated_at: now,
         properties: JSON.stringify(plan.properties),
+        data: family.keepAnswer ? JSON.stringify(answer!.json) : undefined,
       });
       taskPollers(state)[family.platform].wake();
       return reply.status(200).send(answer!.json);
