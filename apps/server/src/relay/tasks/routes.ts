@@ -7,6 +7,7 @@ import { taskPollers } from './registry.js';
 import { registerSuno } from './suno/routes.js';
 import { registerKling } from './kling/routes.js';
 import { registerVideos } from './videos/routes.js';
+import { registerRecraft } from './recraft/routes.js';
 
 /** Midjourney answers errors in Midjourney-Proxy's shape: `{code, description, type}`. */
 function midjourneyErrors(app: FastifyInstance): void {
@@ -28,4 +29,5 @@ export async function registerTaskRoutes(app: FastifyInstance, state: RelayState
   registerSuno(app, state);
   registerKling(app, state);
   await app.register(async (scope) => registerVideos(scope, state));
+  await app.register(async (scope) => registerRecraft(scope, state));
 }
