@@ -83,6 +83,13 @@ describe.each(testDialects())('Midjourney tasks on %s', (dialect) => {
     const own = await f.server.app.inject({ method: 'POST', url: '/mj/task/list-by-condition', headers: { 'mj-api-secret': alice.key }, payload: { ids: [id] } });
     expect(own.json().map((t: { id: string }) => t.id)).toEqual([id]);
     expect((await get(alice.key, `/mj/task/${id}/image-seed`)).json()).toMatchObject({ code: 1, result: `seed-${id}` });
+    // The console shows the image through the gateway, to its owner only.
+    const mine = (await alice.client.get(`/api/mj/self?mj_id=${id}`)).body.data.data[0];
+    expect(mine.image_url).toMatch(/^\/api\/mj\/image\/\d+$/);
+    const shown = await alice.client.get(mine.image_url);
+    expect(shown.status).toBe(200);
+    expect(shown.raw.body).toBe(`PNG-${id}.png`);
+    expect((await bob.client.get(mine.image_url)).status).toBe(404);
     // Bob cannot act on Alice's task either.
     expect((await submit(bob.key, '/mj/submit/change', { taskId: id, action: 'UPSCALE', index: 1 })).statusCode).toBe(404);
   });

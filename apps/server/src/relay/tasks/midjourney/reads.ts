@@ -5,6 +5,7 @@ import { findChannelById } from '../../../db/repos/channels.js';
 import type { MidjourneyRow } from '../../../db/repos/tasks.js';
 import { findChannelMidjourney, findOwnMidjourney, listOwnMidjourneys } from '../../../db/repos/task-rows.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
+import type { Db } from '../../../db/index.js';
 import { dispatcherFor } from '../../pipeline/upstream.js';
 import { checkLink, signLink, taskFacts } from '../facts.js';
 import { baseOf, callTaskUpstream, channelKey } from '../upstream.js';
@@ -93,8 +94,13 @@ export async function image(state: RelayState, req: FastifyRequest, reply: Fasti
     if (found && channel && checkLink(channel, `image:${id}`, Number(q.expires), q.sig)) row = found;
     if (!row) throw mjError(403, '链接无效或已过期', 403);
   } else row = await ownTask(state, req);
+  return streamImage(state.ctx.db, row, reply);
+}
+
+/** Streams a task's stored image from upstream through the task channel's proxy (the console shows it the same way). */
+export async function streamImage(db: Db, row: MidjourneyRow, reply: FastifyReply) {
   if (!row.image_url) throw mjError(404, '任务没有图片', 3);
-  const channel = await findChannelById(state.ctx.db, row.channel_id);
+  const channel = await findChannelById(db, row.channel_id);
   const res = await request(row.image_url, { dispatcher: dispatcherFor(channel?.proxy, channel ? channelKey(channel) : '') }).catch((error) => {
     throw mjError(502, `图片获取失败: ${(error as Error).message}`, 502);
   });
