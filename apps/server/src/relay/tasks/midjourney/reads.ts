@@ -100,6 +100,13 @@ export async function image(state: RelayState, req: FastifyRequest, reply: Fasti
 /** Streams a task's stored image from upstream through the task channel's proxy (the console shows it the same way). */
 export async function streamImage(db: Db, row: MidjourneyRow, reply: FastifyReply) {
   if (!row.image_url) throw mjError(404, '任务没有图片', 3);
+  if (row.image_url.startsWith('data:')) {
+    // An inline image (stored by an upstream that answers with data URLs) is decoded, not fetched.
+    const inline = await fetch(row.image_url).catch(() => undefined);
+    if (!inline?.ok) throw mjError(502, '图片数据无效', 502);
+    reply.header('content-type', inline.headers.get('content-type') ?? 'application/octet-stream');
+    return reply.send(Buffer.from(await inline.arrayBuffer()));
+  }
   const channel = await findChannelById(db, row.channel_id);
   const res = await request(row.image_url, { dispatcher: dispatcherFor(channel?.proxy, channel ? channelKey(channel) : '') }).catch((error) => {
     throw mjError(502, `图片获取失败: ${(error as Error).message}`, 502);
