@@ -226,7 +226,8 @@ describe.each(testDialects())('Midjourney tasks on %s', (dialect) => {
     expect(served.length).toBeGreaterThan(0);
     expect(answers.filter((a) => a.statusCode === 403).length).toBe(20 - served.length);
     expect(await balances(f, frank.userId, frank.tokenId)).toMatchObject({ tokenRemain: 7_500 - 2_500 * served.length, tokenUsed: 2_500 * served.length });
-    await round();
+    // All of one channel's pending tasks are asked for in one request per round.
+    expect(await round()).toMatchObject({ tasks: served.length, upstreamCalls: 1 });
     await round();
   });
 
