@@ -21,6 +21,15 @@ export function findChannelMidjourney(db: Db, channelId: number, mjId: string): 
   return db.selectFrom('midjourneys').selectAll().where('channel_id', '=', channelId).where('mj_id', '=', mjId).orderBy('id', 'desc').executeTakeFirst();
 }
 
+/** Any user's task: only for reads the caller proved a right to (a signed link, an admin). */
+export function findMidjourneyByMjId(db: Db, mjId: string): Promise<MidjourneyRow | undefined> {
+  return db.selectFrom('midjourneys').selectAll().where('mj_id', '=', mjId).orderBy('id', 'desc').executeTakeFirst();
+}
+
+export function findMidjourneyById(db: Db, id: number): Promise<MidjourneyRow | undefined> {
+  return db.selectFrom('midjourneys').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export function pendingMidjourneys(db: Db, limit: number): Promise<MidjourneyRow[]> {
   return db.selectFrom('midjourneys').selectAll().where('progress', '<>', '100%').orderBy('id').limit(limit).execute();
 }
@@ -50,4 +59,14 @@ export function pendingTasks(db: Db, platform: string, limit: number): Promise<T
 export async function updatePendingTask(db: Db, id: number, set: Updateable<TasksTable>): Promise<boolean> {
   const r = await db.updateTable('tasks').set(set).where('id', '=', id).where('progress', '<>', 100).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+/** One page of the caller's tasks of a platform, newest first (or oldest with `asc`), after a task id. */
+export async function pageOwnTasks(db: Db, userId: number, platform: string, o: { limit: number; afterTaskId?: string; asc: boolean }): Promise<TaskRow[]> {
+  let query = db.selectFrom('tasks').selectAll().where('user_id', '=', userId).where('platform', '=', platform);
+  if (o.afterTaskId) {
+    const after = await findOwnTask(db, userId, platform, o.afterTaskId);
+    if (after) query = query.where('id', o.asc ? '>' : '<', after.id);
+  }
+  return query.orderBy('id', o.asc ? 'asc' : 'desc').limit(o.limit).execute();
 }

@@ -1,5 +1,7 @@
 import { HubError } from '../../../common/errors.js';
 
+export const MJ_CHANNEL_TYPE = 34;
+
 export type MjMode = 'fast' | 'turbo' | 'relax';
 
 export const MJ_ACTIONS = [

@@ -5,8 +5,7 @@ import type { ChannelRow } from '../../../db/repos/channels.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
 import type { RoundResult } from '../poller.js';
 import { baseOf, callTaskUpstream, channelKey } from '../upstream.js';
-import { isFailed } from './mapping.js';
-import { MJ_CHANNEL_TYPE } from './submit.js';
+import { MJ_CHANNEL_TYPE, isFailed } from './mapping.js';
 import { taskUpdate, type UpstreamMjTask } from './task-json.js';
 
 const ROUND_LIMIT = 500;

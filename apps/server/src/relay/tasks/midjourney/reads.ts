@@ -3,15 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { request } from 'undici';
 import { findChannelById } from '../../../db/repos/channels.js';
 import type { MidjourneyRow } from '../../../db/repos/tasks.js';
-import { findChannelMidjourney, findOwnMidjourney, listOwnMidjourneys } from '../../../db/repos/task-rows.js';
+import { findChannelMidjourney, findMidjourneyByMjId, findOwnMidjourney, listOwnMidjourneys } from '../../../db/repos/task-rows.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
 import type { Db } from '../../../db/index.js';
 import { dispatcherFor } from '../../pipeline/upstream.js';
 import { checkLink, signLink, taskFacts } from '../facts.js';
 import { baseOf, callTaskUpstream, channelKey } from '../upstream.js';
-import { mjError } from './mapping.js';
+import { MJ_CHANNEL_TYPE, mjError } from './mapping.js';
 import { applyUpstream } from './poll.js';
-import { MJ_CHANNEL_TYPE, notifySignature } from './submit.js';
+import { notifySignature } from './submit.js';
 import { clientTask, type UpstreamMjTask } from './task-json.js';
 
 const LINK_SECONDS = 3600;
@@ -89,7 +89,7 @@ export async function image(state: RelayState, req: FastifyRequest, reply: Fasti
   const q = req.query as { expires?: string; sig?: string };
   let row: MidjourneyRow | undefined;
   if (q.sig) {
-    const found = await state.ctx.db.selectFrom('midjourneys').selectAll().where('mj_id', '=', id).orderBy('id', 'desc').executeTakeFirst();
+    const found = await findMidjourneyByMjId(state.ctx.db, id);
     const channel = found && (await findChannelById(state.ctx.db, found.channel_id));
     if (found && channel && checkLink(channel, `image:${id}`, Number(q.expires), q.sig)) row = found;
     if (!row) throw mjError(403, '链接无效或已过期', 403);

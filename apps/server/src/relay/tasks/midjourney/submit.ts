@@ -8,11 +8,10 @@ import { taskChannel, taskFacts } from '../facts.js';
 import { baseOf, callTaskUpstream, channelKey, type TaskAnswer } from '../upstream.js';
 import { taskPollers } from '../registry.js';
 import {
-  ACCEPTED_CODES, NEVER_CHARGED, NO_ACCOUNT_CODE, PATH_ACTIONS, actionOfCustomId, mjError, mjModel, parseChange, parseSimpleChange, rewriteCode, upstreamBody,
+  ACCEPTED_CODES, MJ_CHANNEL_TYPE, NEVER_CHARGED, NO_ACCOUNT_CODE, PATH_ACTIONS, actionOfCustomId, mjError, mjModel, parseChange, parseSimpleChange, rewriteCode, upstreamBody,
   type MjAction, type MjMode,
 } from './mapping.js';
 
-export const MJ_CHANNEL_TYPE = 34;
 const SUBMIT_TIMEOUT_MS = 60_000;
 
 /** The secret a channel's notify hook carries: only that channel's upstream knows its URL. */

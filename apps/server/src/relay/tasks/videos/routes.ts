@@ -4,7 +4,7 @@ import { HubError } from '../../../common/errors.js';
 import { parseJsonOr } from '../../../common/json.js';
 import { findChannelById } from '../../../db/repos/channels.js';
 import type { TaskRow } from '../../../db/repos/tasks.js';
-import { findOwnTask, updatePendingTask } from '../../../db/repos/task-rows.js';
+import { findOwnTask, pageOwnTasks, updatePendingTask } from '../../../db/repos/task-rows.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
 import { multipartField } from '../../pipeline/prepare.js';
 import { dispatcherFor } from '../../pipeline/upstream.js';
@@ -84,12 +84,7 @@ async function list(state: RelayState, req: FastifyRequest) {
   const facts = await taskFacts(state, req, 'openai', false);
   const q = req.query as { limit?: string; after?: string; order?: string };
   const limit = Math.min(100, Math.max(1, Number(q.limit) || 20));
-  let query = state.ctx.db.selectFrom('tasks').selectAll().where('user_id', '=', facts.caller.user.id).where('platform', '=', 'videos');
-  if (q.after) {
-    const after = await findOwnTask(state.ctx.db, facts.caller.user.id, 'videos', q.after);
-    if (after) query = query.where('id', q.order === 'asc' ? '>' : '<', after.id);
-  }
-  const rows = await query.orderBy('id', q.order === 'asc' ? 'asc' : 'desc').limit(limit + 1).execute();
+  const rows = await pageOwnTasks(state.ctx.db, facts.caller.user.id, 'videos', { limit: limit + 1, afterTaskId: q.after, asc: q.order === 'asc' });
   const data = rows.slice(0, limit).map(view);
   return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: rows.length > limit };
 }
