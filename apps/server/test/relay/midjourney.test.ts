@@ -268,14 +268,26 @@ describe.each(testDialects())('Midjourney tasks on %s', (dialect) => {
     await round();
     expect(await balances(f, gina.userId, gina.tokenId)).toMatchObject({ quota: 10_000 - 2_500 });
     await f.root.put('/api/channel/', { id: channelA, status: 1 });
+    await relayState(f.server.ctx).selector.reload();
     const resumed = (await submit(gina.key, '/mj/submit/imagine', { prompt: 'after' })).json().result;
     mj.finish(mj.tasks.get(resumed)!);
-    await f.flush();
+    // Charged before the restart, failing upstream after it: refunded once by the new process.
+    mj.behave('secret-doomed', { failWith: 'job lost' });
+    await f.addChannel({ type: 34, key: 'secret-doomed', base_url: mj.url, models: 'mj_imagine', priority: 60 });
+    const doomed = (await submit(gina.key, '/mj/submit/imagine', { prompt: 'doomed' })).json().result;
+    expect(await balances(f, gina.userId, gina.tokenId)).toMatchObject({ quota: 10_000 - 3 * 2_500 });
     await f.server.close();
     restarted = await startTestServer(dialect, { reuse: f.server, env: { TASK_POLL_INTERVAL_MS: '50' } });
     const poller = taskPollers(relayState(restarted.ctx)).midjourney;
-    await until(async () => poller.rounds > 0 && poller.last.pending === 0, 'the first round after restart');
-    const row = await restarted.ctx.db.selectFrom('midjourneys').selectAll().where('mj_id', '=', resumed).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ status: 'SUCCESS', progress: '100%' });
+    await until(async () => poller.rounds > 0 && poller.last.pending === 0, 'the rounds after restart');
+    const rows = await restarted.ctx.db.selectFrom('midjourneys').select(['mj_id', 'status', 'progress']).where('mj_id', 'in', [resumed, doomed]).orderBy('id').execute();
+    expect(rows).toEqual([
+      { mj_id: resumed, status: 'SUCCESS', progress: '100%' },
+      { mj_id: doomed, status: 'FAILURE', progress: '100%' },
+    ]);
+    const user = await restarted.ctx.db.selectFrom('users').select('quota').where('id', '=', gina.userId).executeTakeFirstOrThrow();
+    expect(user.quota).toBe(10_000 - 2 * 2_500);
+    const refunds = await restarted.ctx.db.selectFrom('logs').select('quota').where('user_id', '=', gina.userId).where('content', 'like', '构图失败%').execute();
+    expect(refunds.map((l) => l.quota)).toEqual([2_500, 1_000, 2_500]);
   });
 });
