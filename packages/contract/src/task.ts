@@ -71,6 +71,8 @@ const intList = z
 /** GET /api/mj/ and /api/mj/self; timestamps in milliseconds on submit_time. */
 export const MidjourneyListQuery = z.object({
   channel_id: optInt,
+  user_id: optInt,
+  status: optText(20),
   mj_id: optText(191),
   token_id: optInt,
   start_timestamp: optInt,

@@ -83,6 +83,12 @@ const EnvSchema = z.object({
   STRIPE_BASE_URL: z.string().url().default('https://api.stripe.com'),
   ALIPAY_BASE_URL: z.string().url().default('https://openapi.alipay.com/gateway.do'),
   WECHATPAY_BASE_URL: z.string().url().default('https://api.mch.weixin.qq.com'),
+  /** Async tasks (Midjourney, Suno, Kling, videos): milliseconds between polling rounds while tasks are pending. */
+  TASK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(15_000),
+  /** A task not finished this many seconds after submission fails and is refunded. */
+  TASK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /** Kling API base URL (tests point it at a fake). */
+  KLING_BASE_URL: z.string().default('https://api.klingai.com'),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -6,6 +6,7 @@ import { registerLegacyBilling } from './legacy/billing.js';
 import { registerPassthrough } from './legacy/passthrough.js';
 import { relayState } from './state.js';
 import { registerRealtime } from './realtime/index.js';
+import { registerTaskRoutes } from './tasks/routes.js';
 
 /**
  * Relay routes outside the model pipeline (legacy billing emulation, pass-through endpoints, the realtime WebSocket), in their own
@@ -23,4 +24,5 @@ export async function registerRelayExtras(app: FastifyInstance, ctx: AppContext)
   registerLegacyBilling(app, ctx);
   await app.register(async (scope) => registerPassthrough(scope, relayState(ctx)));
   registerRealtime(app, ctx);
+  await app.register(async (scope) => registerTaskRoutes(scope, relayState(ctx)));
 }

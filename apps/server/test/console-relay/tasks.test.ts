@@ -36,9 +36,13 @@ describe.each(testDialects())('midjourney and async task lists on %s', (dialect)
     const all = (await admin.client.get('/api/mj/?order=submit_time')).body.data;
     expect(all.total_count).toBe(3);
     expect(all.data.map((t: Row) => t.mj_id)).toEqual(['mj-a1', 'mj-a2', 'mj-b1']);
-    expect(all.data[0]).toMatchObject({ user_id: alice.id, code: 1, action: 'IMAGINE', channel_id: 7, quota: 50_000, image_url: 'https://cdn.example/a1.png', progress: '100%', buttons: '[]', mode: 'fast', token_id: 3, submit_time: t0 * 1000 });
+    expect(all.data[0]).toMatchObject({ user_id: alice.id, code: 1, action: 'IMAGINE', channel_id: 7, quota: 50_000, progress: '100%', buttons: '[]', mode: 'fast', token_id: 3, submit_time: t0 * 1000 });
+    // The image is shown through the gateway; the upstream URL stays on the server.
+    expect(all.data[0].image_url).toBe(`/api/mj/image/${all.data[0].id}`);
     expect(all.data[1]).not.toHaveProperty('mode');
     expect((await admin.client.get('/api/mj/?channel_id=7')).body.data.total_count).toBe(2);
+    expect((await admin.client.get(`/api/mj/?user_id=${bob.id}`)).body.data.data.map((t: Row) => t.mj_id)).toEqual(['mj-b1']);
+    expect((await admin.client.get('/api/mj/?status=IN_PROGRESS')).body.data.data.map((t: Row) => t.mj_id)).toEqual(['mj-a2']);
     expect((await admin.client.get('/api/mj/?mj_id=mj-b1')).body.data.data[0].fail_reason).toBe('banned prompt');
     const window = `start_timestamp=${(t0 + 50) * 1000}&end_timestamp=${(t0 + 150) * 1000}`;
     expect((await admin.client.get(`/api/mj/?${window}`)).body.data.data.map((t: Row) => t.mj_id)).toEqual(['mj-a2']);

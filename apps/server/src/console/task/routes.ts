@@ -7,6 +7,9 @@ import { ok } from '../../http/envelope.js';
 import { paginate } from '../../db/paginate.js';
 import { MIDJOURNEY_ORDER_COLUMNS, TASK_ORDER_COLUMNS, midjourneyListQuery, taskListQuery, type MidjourneyRow, type TaskRow } from '../../db/repos/tasks.js';
 import { toMidjourneyJson, toTaskJson } from './service.js';
+import { streamImage } from '../../relay/tasks/midjourney/reads.js';
+import { findMidjourneyById } from '../../db/repos/task-rows.js';
+import { notFound } from '../../common/errors.js';
 
 /** Midjourney and async task lists (api.md §25); the relays that fill them come later. */
 export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -22,6 +25,12 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void 
     const q = parse(PageQuery, req.query);
     const f = parse(MidjourneyListQuery, req.query);
     return ok(await paginate(midjourneyListQuery(ctx.db, f, req.user!.id), q, MIDJOURNEY_ORDER_COLUMNS, (r: MidjourneyRow) => toMidjourneyJson(r, true)));
+  });
+  // The console shows result images through the gateway: upstream URLs stay on the server.
+  app.get('/mj/image/:id', { preHandler: user }, async (req, reply) => {
+    const row = await findMidjourneyById(ctx.db, Number((req.params as { id: string }).id) || 0);
+    if (!row || (row.user_id !== req.user!.id && req.user!.role < ROLE.admin)) throw notFound('task not found');
+    return streamImage(ctx.db, row, reply);
   });
   app.get('/task/', { preHandler: admin }, async (req) => {
     const q = parse(PageQuery, req.query);

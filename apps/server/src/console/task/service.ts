@@ -17,7 +17,7 @@ export function toMidjourneyJson(row: MidjourneyRow, self: boolean): MidjourneyT
     submit_time: row.submit_time,
     start_time: row.start_time,
     finish_time: row.finish_time,
-    image_url: row.image_url ?? '',
+    image_url: row.image_url ? `/api/mj/image/${row.id}` : '',
     status: row.status,
     progress: row.progress,
     fail_reason: row.fail_reason ?? '',

@@ -7,6 +7,8 @@ export type TaskRow = Selectable<TasksTable>;
 
 export interface MidjourneyFilter {
   channel_id?: number;
+  user_id?: number;
+  status?: string;
   mj_id?: string;
   token_id?: number;
   /** Milliseconds, on submit_time. */
@@ -18,7 +20,11 @@ export interface MidjourneyFilter {
 export function midjourneyListQuery(db: Db, f: MidjourneyFilter, userId?: number) {
   let query = db.selectFrom('midjourneys').selectAll();
   if (userId !== undefined) query = query.where('user_id', '=', userId);
-  else if (f.channel_id) query = query.where('channel_id', '=', f.channel_id);
+  else {
+    if (f.channel_id) query = query.where('channel_id', '=', f.channel_id);
+    if (f.user_id) query = query.where('user_id', '=', f.user_id);
+  }
+  if (f.status) query = query.where('status', '=', f.status);
   if (f.mj_id) query = query.where('mj_id', '=', f.mj_id);
   if (f.token_id) query = query.where('token_id', '=', f.token_id);
   if (f.start_timestamp) query = query.where('submit_time', '>=', f.start_timestamp);

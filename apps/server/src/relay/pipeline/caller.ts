@@ -56,18 +56,21 @@ export class CallerCache {
 const invalid = () => new HubError(401, '无效的令牌', { type: 'one_hub_error', code: 'invalid_api_key' });
 
 /** The raw key from the caller's headers: Bearer and `sk-` removed. */
-export function readKey(req: FastifyRequest, reader: 'openai' | 'claude' | 'gemini' = 'openai'): string {
+export type KeyReader = 'openai' | 'claude' | 'gemini' | 'midjourney';
+
+export function readKey(req: FastifyRequest, reader: KeyReader = 'openai'): string {
   const h = req.headers;
   const query = req.query as Record<string, string | undefined>;
   let raw: string | undefined;
   if (reader === 'claude') raw = (h['x-api-key'] as string | undefined) ?? h.authorization;
   else if (reader === 'gemini') raw = (h['x-goog-api-key'] as string | undefined) ?? query?.key ?? h.authorization;
+  else if (reader === 'midjourney') raw = h['mj-api-secret'] as string | undefined;
   else raw = h.authorization;
   return (raw ?? '').trim().replace(/^Bearer /, '').replace(/^sk-/, '');
 }
 
 /** Relay authentication (relay.md §1.3, §2.1): token state, owner state, IP limits, admin directives. */
-export async function authenticate(ctx: AppContext, cache: CallerCache, req: FastifyRequest, reader: 'openai' | 'claude' | 'gemini' = 'openai'): Promise<Caller> {
+export async function authenticate(ctx: AppContext, cache: CallerCache, req: FastifyRequest, reader: KeyReader = 'openai'): Promise<Caller> {
   const [key, directive, flag] = readKey(req, reader).split('#');
   if (!key || key.length < 32) throw invalid();
   const entry = await cache.lookup(key);

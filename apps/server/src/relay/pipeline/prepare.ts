@@ -71,7 +71,7 @@ const DEFAULT_MODELS: Partial<Record<Endpoint, string>> = {
 };
 
 /** Reads a plain text field from a multipart body without a full parser (files are left alone). */
-function multipartField(raw: Buffer, name: string): string | undefined {
+export function multipartField(raw: Buffer, name: string): string | undefined {
   const head = raw.toString('latin1', 0, Math.min(raw.length, 64 * 1024));
   const match = new RegExp(`name="${name}"\\r\\n(?:[^\\r\\n]+\\r\\n)*\\r\\n([^\\r\\n]+)`).exec(head);
   return match?.[1]?.trim();

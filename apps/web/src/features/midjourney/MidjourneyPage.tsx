@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Card, TextField } from '@mui/material';
+import { Box, Card, MenuItem, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { ROLE, type MidjourneyTask, type Page } from '@one-hub/contract';
 import { api } from '../../lib/api';
@@ -8,16 +8,24 @@ import { ClippedText, DataTable, FilterBar, PageHeader, StatusChip, TimeText, pa
 import { fromInputTime, toInputTime } from '../log/log-data';
 import { SUBMIT_CODES, actionColor, durationSeconds, statusColor } from './mj-data';
 import ImageButton from './ImageButton';
+import TaskProgress from '../task/TaskProgress';
+import TaskCost from '../task/TaskCost';
+import { useLiveReload } from '../task/use-live-reload';
+
+const STATUSES = ['NOT_START', 'SUBMITTED', 'MODAL', 'IN_PROGRESS', 'FAILURE', 'SUCCESS'];
+const percent = (progress: string) => Number.parseInt(progress, 10) || 0;
 
 interface Filters {
   channel_id: string;
+  user_id: string;
+  status: string;
   mj_id: string;
   /** Milliseconds, as the API filters submit_time. */
   start_timestamp: number;
   end_timestamp: number;
 }
 // The original mixed units here (now × 1000 + 3600); this is now + 1 hour in milliseconds.
-const blank = (): Filters => ({ channel_id: '', mj_id: '', start_timestamp: 0, end_timestamp: Date.now() + 3600_000 });
+const blank = (): Filters => ({ channel_id: '', user_id: '', status: '', mj_id: '', start_timestamp: 0, end_timestamp: Date.now() + 3600_000 });
 
 /** Midjourney tasks; administrators see everyone's with channel, user, submit code and status (console-screens §3.13). */
 export default function MidjourneyPage() {
@@ -28,11 +36,12 @@ export default function MidjourneyPage() {
     initialOrder: '-submit_time',
     initialFilters: blank(),
     fetch: ({ page, size, order, filters }) => {
-      const { channel_id, ...own } = filters;
-      const query = { page, size, order, ...own, start_timestamp: own.start_timestamp || undefined, ...(admin ? { channel_id } : {}) };
+      const { channel_id, user_id, ...own } = filters;
+      const query = { page, size, order, ...own, start_timestamp: own.start_timestamp || undefined, ...(admin ? { channel_id, user_id } : {}) };
       return api<Page<MidjourneyTask>>(admin ? '/api/mj/' : '/api/mj/self', { query });
     },
   });
+  useLiveReload(list.reload, list.rows.some((m) => m.progress !== '100%'));
   const [draft, setDraft] = useState<Filters>(list.filters);
   const reset = () => {
     const b = blank();
@@ -51,7 +60,8 @@ export default function MidjourneyPage() {
     { field: 'submit_time', header: t('submitTime'), sortable: true, render: (m) => <TimeText value={m.submit_time} ms /> },
     { field: 'action', header: t('type'), sortable: true, render: (m) => <StatusChip label={t(`action.${m.action}`, { defaultValue: m.action })} color={actionColor(m.action)} variant="filled" /> },
     ...(admin ? ([{ field: 'status', header: t('status'), sortable: true, render: (m) => <StatusChip label={t(`statusName.${m.status}`, { defaultValue: m.status || '-' })} color={statusColor(m.status)} /> },] as DataColumn<MidjourneyTask>[]) : []),
-    { field: 'progress', header: t('progress') },
+    { field: 'progress', header: t('progress'), render: (m) => <TaskProgress percent={percent(m.progress)} failed={m.status === 'FAILURE'} /> },
+    { field: 'quota', header: t('cost'), hideOnPhone: true, render: (m) => <TaskCost quota={m.quota} failed={m.status === 'FAILURE'} /> },
     { field: 'image_url', header: t('image'), render: (m) => (m.image_url ? <ImageButton url={m.image_url} name={m.mj_id} /> : t('none')) },
     { field: 'prompt', header: t('prompt'), hideOnPhone: true, render: (m) => <ClippedText text={m.prompt} label={t('prompt')} /> },
     {
@@ -90,6 +100,15 @@ export default function MidjourneyPage() {
       <Card>
         <FilterBar onSearch={() => list.setFilters(draft)} onReset={reset}>
           {admin && <TextField size="small" type="number" label={t('channelId')} value={draft.channel_id} onChange={(e) => setDraft({ ...draft, channel_id: e.target.value })} />}
+          {admin && <TextField size="small" type="number" label={t('userId')} value={draft.user_id} onChange={(e) => setDraft({ ...draft, user_id: e.target.value })} />}
+          <TextField select size="small" label={t('statusFilter')} value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })} sx={{ minWidth: 140 }} data-testid="mj-filter-status">
+            <MenuItem value="">{t('all')}</MenuItem>
+            {STATUSES.map((s) => (
+              <MenuItem key={s} value={s}>
+                {t(`statusName.${s}`)}
+              </MenuItem>
+            ))}
+          </TextField>
           <TextField size="small" label={t('taskId')} value={draft.mj_id} onChange={(e) => setDraft({ ...draft, mj_id: e.target.value })} slotProps={{ htmlInput: { 'data-testid': 'mj-filter-id' } }} />
           {time('start_timestamp', t('startTime'))}
           {time('end_timestamp', t('endTime'))}

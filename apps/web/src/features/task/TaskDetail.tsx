@@ -3,7 +3,7 @@ import { Accordion, AccordionDetails, AccordionSummary, Box, Dialog, DialogActio
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import { useTranslation } from 'react-i18next';
 import type { AsyncTask } from '@one-hub/contract';
-import { hasDetail, sunoClips, type SunoClip } from './task-data';
+import { hasDetail, sunoClips, videoUrls, type SunoClip } from './task-data';
 
 function JsonBlock({ value }: { value: unknown }) {
   return (
@@ -53,15 +53,39 @@ function SunoView({ clips }: { clips: SunoClip[] }) {
   );
 }
 
-/** A task's result (console-screens §3.16): Suno music as clips with players, anything else as JSON. */
+function VideoView({ urls, data }: { urls: string[]; data: unknown }) {
+  const { t } = useTranslation('task');
+  return (
+    <Box data-testid="video-view" sx={{ display: 'grid', gap: 2 }}>
+      {urls.map((url) => (
+        <Box key={url} component="video" controls src={url} sx={{ width: '100%', maxHeight: 420, bgcolor: 'black', borderRadius: 1 }} />
+      ))}
+      <Section title={t('raw')}>
+        <JsonBlock value={data} />
+      </Section>
+    </Box>
+  );
+}
+
+/** A task's result (console-screens §3.16): Suno music as clips with players, videos with a player, anything else as JSON. */
 export default function TaskDetail({ task, onClose }: { task: AsyncTask | null; onClose: () => void }) {
   const { t } = useTranslation('task');
   const clips = task && task.platform === 'suno' && task.action === 'MUSIC' ? sunoClips(task.data) : [];
+  const videos = task ? videoUrls(task.data) : [];
   return (
     <Dialog open={task !== null} onClose={onClose} maxWidth="md" fullWidth data-testid="task-detail">
       <DialogTitle>{task ? t('detailTitle', { id: task.task_id || task.id }) : ''}</DialogTitle>
       <DialogContent dividers>
-        {task && !hasDetail(task.data) ? <Typography color="text.secondary">{t('noData')}</Typography> : clips.length > 0 ? <SunoView clips={clips} /> : task && <JsonBlock value={task.data} />}
+        {task && task.fail_reason && <Typography color="error" sx={{ mb: 1 }}>{task.fail_reason}</Typography>}
+        {task && !hasDetail(task.data) ? (
+          <Typography color="text.secondary">{t('noData')}</Typography>
+        ) : clips.length > 0 ? (
+          <SunoView clips={clips} />
+        ) : videos.length > 0 ? (
+          <VideoView urls={videos} data={task!.data} />
+        ) : (
+          task && <JsonBlock value={task.data} />
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('close')}</Button>

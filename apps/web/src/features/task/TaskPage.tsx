@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Card, TextField } from '@mui/material';
+import { Box, Card, MenuItem, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { ROLE, TASK_STATUSES, type AsyncTask, type Page } from '@one-hub/contract';
 import { api } from '../../lib/api';
@@ -7,18 +7,24 @@ import { useAppSelector } from '../../store';
 import { ClippedText, DataTable, FilterBar, PageHeader, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import { fromInputTime, toInputTime } from '../log/log-data';
 import { durationSeconds } from '../midjourney/mj-data';
-import { taskStatusColor } from './task-data';
+import { TASK_PLATFORMS, taskStatusColor } from './task-data';
+import TaskProgress from './TaskProgress';
+import TaskCost from './TaskCost';
+import { useLiveReload } from './use-live-reload';
 import TaskDetail from './TaskDetail';
 
 interface Filters {
   channel_id: string;
+  user_id: string;
+  platform: string;
+  status: string;
   task_id: string;
   start_timestamp: number;
   end_timestamp: number;
 }
-const blank = (): Filters => ({ channel_id: '', task_id: '', start_timestamp: 0, end_timestamp: Math.floor(Date.now() / 1000) + 3600 });
+const blank = (): Filters => ({ channel_id: '', user_id: '', platform: '', status: '', task_id: '', start_timestamp: 0, end_timestamp: Math.floor(Date.now() / 1000) + 3600 });
 
-/** Suno and Kling tasks; administrators see everyone's with channel and user (console-screens §3.16). */
+/** Suno, Kling and video tasks with live progress, cost and refunds; administrators see everyone's and filter by channel and user (console-screens §3.16). */
 export default function TaskPage() {
   const { t } = useTranslation('task');
   const admin = useAppSelector((s) => (s.account.user?.role ?? 0) >= ROLE.admin);
@@ -27,11 +33,12 @@ export default function TaskPage() {
     initialOrder: '-submit_time',
     initialFilters: blank(),
     fetch: ({ page, size, order, filters }) => {
-      const { channel_id, ...own } = filters;
-      const query = { page, size, order, ...own, start_timestamp: own.start_timestamp || undefined, ...(admin ? { channel_id } : {}) };
+      const { channel_id, user_id, ...own } = filters;
+      const query = { page, size, order, ...own, start_timestamp: own.start_timestamp || undefined, ...(admin ? { channel_id, user_id } : {}) };
       return api<Page<AsyncTask>>(admin ? '/api/task/' : '/api/task/self', { query });
     },
   });
+  useLiveReload(list.reload, list.rows.some((x) => x.progress < 100));
   const [draft, setDraft] = useState<Filters>(list.filters);
   const [detail, setDetail] = useState<AsyncTask | null>(null);
   const reset = () => {
@@ -54,7 +61,8 @@ export default function TaskPage() {
       sortable: true,
       render: (x) => <StatusChip label={statusLabel(x.status)} color={taskStatusColor(x.status)} onClick={() => setDetail(x)} title={t('openDetail')} />,
     },
-    { field: 'progress', header: t('progress'), render: (x) => `${x.progress}%` },
+    { field: 'progress', header: t('progress'), render: (x) => <TaskProgress percent={x.progress} failed={x.status === 'FAILURE'} /> },
+    { field: 'quota', header: t('cost'), hideOnPhone: true, render: (x) => <TaskCost quota={x.quota} failed={x.status === 'FAILURE'} /> },
     { field: 'fail_reason', header: t('failReason'), hideOnPhone: true, render: (x) => <ClippedText text={x.fail_reason} label={t('failReason')} /> },
     {
       field: 'duration',
@@ -74,6 +82,16 @@ export default function TaskPage() {
       : []),
   ];
 
+  const choose = (field: 'platform' | 'status', label: string, items: { v: string; l: string }[]) => (
+    <TextField select size="small" label={label} value={draft[field]} onChange={(e) => setDraft({ ...draft, [field]: e.target.value })} sx={{ minWidth: 140 }} data-testid={`task-filter-${field}`}>
+      <MenuItem value="">{t('all')}</MenuItem>
+      {items.map((i) => (
+        <MenuItem key={i.v} value={i.v}>
+          {i.l}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
   const time = (field: 'start_timestamp' | 'end_timestamp', label: string) => (
     <TextField
       size="small"
@@ -90,6 +108,9 @@ export default function TaskPage() {
       <Card>
         <FilterBar onSearch={() => list.setFilters(draft)} onReset={reset}>
           {admin && <TextField size="small" type="number" label={t('channelId')} value={draft.channel_id} onChange={(e) => setDraft({ ...draft, channel_id: e.target.value })} />}
+          {admin && <TextField size="small" type="number" label={t('userId')} value={draft.user_id} onChange={(e) => setDraft({ ...draft, user_id: e.target.value })} slotProps={{ htmlInput: { 'data-testid': 'task-filter-user' } }} />}
+          {choose('platform', t('platform'), TASK_PLATFORMS.map((p) => ({ v: p, l: p })))}
+          {choose('status', t('statusTitle'), TASK_STATUSES.map((s) => ({ v: s, l: statusLabel(s) })))}
           <TextField size="small" label={t('task')} value={draft.task_id} onChange={(e) => setDraft({ ...draft, task_id: e.target.value })} slotProps={{ htmlInput: { 'data-testid': 'task-filter-id' } }} />
           {time('start_timestamp', t('startTime'))}
           {time('end_timestamp', t('endTime'))}

@@ -58,3 +58,14 @@ export function hasDetail(data: unknown): boolean {
   if (typeof data === 'object') return Object.keys(data).length > 0;
   return true;
 }
+
+/** Video results of a task: Kling's `task_result.videos[].url`. */
+export function videoUrls(data: unknown): string[] {
+  const result = data && typeof data === 'object' ? (data as Record<string, unknown>).task_result : undefined;
+  const videos = result && typeof result === 'object' ? (result as Record<string, unknown>).videos : undefined;
+  if (!Array.isArray(videos)) return [];
+  return videos.map((v) => (v && typeof v === 'object' ? text((v as Record<string, unknown>).url) : '')).filter(Boolean);
+}
+
+/** The platforms the relay files tasks under. */
+export const TASK_PLATFORMS = ['suno', 'kling', 'videos'] as const;

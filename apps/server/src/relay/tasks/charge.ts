@@ -1,0 +1,100 @@
+import { LOG_TYPE } from '@one-hub/contract';
+import { HubError } from '../../common/errors.js';
+import type { ChannelRow } from '../../db/repos/channels.js';
+import type { RelayState } from '../pipeline/relay-state.js';
+import type { Caller } from '../pipeline/caller.js';
+import type { LeaseHold } from '../pipeline/leases.js';
+import type { Price } from '../pipeline/pricing.js';
+import { requestLogFields } from '../pipeline/settle.js';
+
+/** Who submits a task and how their group prices it. */
+export interface TaskFacts {
+  caller: Caller;
+  group: string;
+  groupRatio: number;
+  startedAt: number;
+  stream: false;
+  requestId: string;
+  ip: string;
+}
+
+/** Quota held for one submission; settled or released exactly once. */
+export interface TaskHold {
+  model: string;
+  channel: ChannelRow;
+  price: Price;
+  amount: number;
+  lease?: LeaseHold;
+  done?: boolean;
+}
+
+/**
+ * What one task costs: a per-call price counts 1000 × ratio per unit (relay.md §4.7); a
+ * token price is read as 1000 tokens per unit, so a token-priced task model is not nearly free
+ * (the original's defect, relay.md §10.11). `units` is 1, or the seconds of a video.
+ */
+export function taskCost(price: Price, groupRatio: number, units = 1): number {
+  const ratio = Math.max(price.input, 0) * groupRatio * units;
+  return price.type === 'times' ? Math.floor(1000 * ratio) : Math.ceil(1000 * ratio);
+}
+
+/** Holds the task's cost on the user and token before the upstream call (the relay's own leases). */
+export async function holdTask(state: RelayState, facts: TaskFacts, channel: ChannelRow, model: string, units = 1): Promise<TaskHold> {
+  const price = state.prices.priceOf(model);
+  const amount = taskCost(price, facts.groupRatio, units);
+  const hold: TaskHold = { model, channel, price, amount };
+  if (amount <= 0) return hold;
+  const { token, user } = facts.caller;
+  const lease = await state.leases.hold(user.id, token.id, token.unlimited_quota !== 1, amount);
+  if (lease === 'token') throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
+  if (lease === 'user') throw new HubError(402, '用户额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
+  hold.lease = lease;
+  return hold;
+}
+
+/** Nothing is charged: the whole hold goes back. */
+export function releaseTask(state: RelayState, hold: TaskHold | undefined): void {
+  if (!hold || hold.done) return;
+  hold.done = true;
+  if (hold.lease) state.leases.settle(hold.lease, 0);
+}
+
+/** Upstream accepted the task: the hold becomes the charge, with its consumption log row. Answers the amount billed. */
+export function settleTask(state: RelayState, facts: TaskFacts, hold: TaskHold, note: string): number {
+  if (hold.done) return 0;
+  hold.done = true;
+  const { token, user } = facts.caller;
+  const billed = hold.lease ? state.leases.settle(hold.lease, hold.amount) : 0;
+  state.recorder.settle({
+    userId: user.id,
+    tokenId: token.id,
+    unlimited: token.unlimited_quota === 1,
+    channelId: hold.channel.id,
+    billed,
+    spend: hold.lease && state.leases.spendTargets(hold.lease),
+  });
+  if (state.ctx.options.get('LogConsumeEnabled')) {
+    state.recorder.log({
+      type: LOG_TYPE.consume,
+      ...requestLogFields(facts, facts.requestId, facts.ip),
+      channel_id: hold.channel.id,
+      model_name: hold.model,
+      quota: billed,
+      content: note,
+      metadata: JSON.stringify({ price_type: hold.price.type, input_ratio: hold.price.input, group_ratio: facts.groupRatio, task: true }),
+    });
+  }
+  return billed;
+}
+
+/** The log row of a submission upstream refused: its hold went back, nothing was charged. */
+export function logRefused(state: RelayState, facts: TaskFacts, hold: TaskHold | undefined, reason: string): void {
+  state.recorder.log({
+    type: LOG_TYPE.system,
+    ...requestLogFields(facts, facts.requestId, facts.ip),
+    channel_id: hold?.channel.id ?? 0,
+    model_name: hold?.model ?? '',
+    quota: 0,
+    content: `任务提交失败，未扣费（预扣 ${hold?.amount ?? 0} 已退回）：${reason.slice(0, 200)}`,
+  });
+}

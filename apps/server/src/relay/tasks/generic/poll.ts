@@ -1,0 +1,78 @@
+import { nowSeconds } from '../../../common/time.js';
+import type { TaskRow } from '../../../db/repos/tasks.js';
+import { pendingTasks, updatePendingTask } from '../../../db/repos/task-rows.js';
+import { failAndRefund } from '../../../db/repos/task-refunds.js';
+import type { RelayState } from '../../pipeline/relay-state.js';
+import type { RoundResult } from '../poller.js';
+import type { TaskFamily, TaskUpdate } from './family.js';
+
+const ROUND_LIMIT = 500;
+export const TIMED_OUT = '上游任务超时（超过1小时）';
+
+/** Ends a task as failed and refunds it to user and token, once. */
+export function failTask(state: RelayState, row: TaskRow, reason: string): Promise<boolean> {
+  return failAndRefund(state.ctx.db, {
+    table: 'tasks',
+    id: row.id,
+    userId: row.user_id,
+    tokenId: row.token_id,
+    channelId: row.channel_id,
+    quota: row.quota,
+    reason,
+    content: `异步任务执行失败 ${row.task_id || row.id}，补偿 ${row.quota}`,
+  });
+}
+
+/** Writes one upstream view; answers whether the task ended. */
+async function apply(state: RelayState, row: TaskRow, u: TaskUpdate): Promise<boolean> {
+  if (u.status === 'FAILURE' || u.failReason) {
+    // The upstream's view is kept beside the failure, so the caller reads why.
+    if (u.data !== undefined) await updatePendingTask(state.ctx.db, row.id, { data: JSON.stringify(u.data), updated_at: nowSeconds() });
+    await failTask(state, row, u.failReason || 'upstream task failed');
+    return true;
+  }
+  const done = u.status === 'SUCCESS';
+  await updatePendingTask(state.ctx.db, row.id, {
+    status: u.status,
+    progress: done ? 100 : Math.min(99, Math.max(0, Math.round(u.progress))),
+    data: u.data === undefined ? undefined : JSON.stringify(u.data),
+    start_time: u.startTime || undefined,
+    finish_time: done ? u.finishTime || nowSeconds() : undefined,
+    updated_at: nowSeconds(),
+  });
+  return done;
+}
+
+/** One round of a family: pending tasks grouped by channel, fetched as the family fetches (relay.md §6.2 "Polling"). */
+export function taskRound(state: RelayState, family: TaskFamily): () => Promise<RoundResult> {
+  return async () => {
+    const rows = await pendingTasks(state.ctx.db, family.platform, ROUND_LIMIT);
+    let ended = 0;
+    let upstreamCalls = 0;
+    const byChannel = new Map<number, TaskRow[]>();
+    for (const row of rows) {
+      if (!row.task_id) {
+        if (await failTask(state, row, 'upstream returned no task id')) ended++;
+      } else byChannel.set(row.channel_id, [...(byChannel.get(row.channel_id) ?? []), row]);
+    }
+    const deadline = nowSeconds() - state.ctx.config.TASK_TIMEOUT_SECONDS;
+    for (const [channelId, list] of byChannel) {
+      const channel = state.selector.index.byId.get(channelId)?.row;
+      if (!channel || !family.channelTypes.includes(channel.type)) {
+        for (const row of list) if (await failTask(state, row, '渠道不存在或已禁用')) ended++;
+        continue;
+      }
+      const { updates, calls } = await family.fetch(state.ctx, channel, list).catch((error) => {
+        state.ctx.log.warn({ err: error, channel: channelId, platform: family.platform }, 'task fetch failed');
+        return { updates: new Map<number, TaskUpdate>(), calls: 1 };
+      });
+      upstreamCalls += calls;
+      for (const row of list) {
+        const u = updates.get(row.id);
+        if (u && (await apply(state, row, u))) ended++;
+        else if (row.submit_time < deadline && (await failTask(state, row, TIMED_OUT))) ended++;
+      }
+    }
+    return { pending: rows.length - ended, tasks: rows.length, upstreamCalls };
+  };
+}

@@ -1,0 +1,81 @@
+import type { FastifyReply } from 'fastify';
+import { HubError } from '../../../common/errors.js';
+import { nowSeconds } from '../../../common/time.js';
+import { findOwnTask, insertTask } from '../../../db/repos/task-rows.js';
+import type { RelayState } from '../../pipeline/relay-state.js';
+import { holdTask, logRefused, releaseTask, settleTask, type TaskFacts } from '../charge.js';
+import { taskChannel } from '../facts.js';
+import { callTaskUpstream, type TaskAnswer } from '../upstream.js';
+import { taskPollers } from '../registry.js';
+import type { TaskFamily, TaskPlan } from './family.js';
+
+const SUBMIT_TIMEOUT_MS = 60_000;
+
+/** Another channel may take it: the upstream was unreachable, overloaded or broken. */
+const retryable = (a: TaskAnswer | undefined) => !a || a.status === 429 || a.status >= 500;
+
+/**
+ * Submit → hold → upstream → task row (relay.md §6.2), with failover to another channel
+ * on retryable failures. Each attempt holds afresh and releases its hold when refused, so a
+ * retry charges exactly once; the upstream's answer is always what the caller receives.
+ */
+export async function submitTask(state: RelayState, facts: TaskFacts, family: TaskFamily, plan: TaskPlan, reply: FastifyReply): Promise<void> {
+  let pinned: number | undefined;
+  if (plan.originTaskId) {
+    const origin = await findOwnTask(state.ctx.db, facts.caller.user.id, family.platform, plan.originTaskId);
+    if (!origin) throw new HubError(400, `task_id ${plan.originTaskId} 不存在`, { code: 'task_not_found' });
+    pinned = origin.channel_id;
+  }
+  const tried = new Set<number>();
+  const attempts = pinned || facts.caller.pinnedChannel ? 1 : 1 + Math.max(0, state.ctx.options.get('RetryTimes'));
+  let answer: TaskAnswer | undefined;
+  let lastError: unknown;
+  for (let i = 0; i < attempts; i++) {
+    const channel = await taskChannel(state, facts, plan.model, family.channelTypes, pinned, tried).catch((error) => {
+      if (i === 0) throw error;
+      return undefined;
+    });
+    if (!channel) break;
+    tried.add(channel.id);
+    const hold = await holdTask(state, facts, channel, plan.priceModel ?? plan.model, plan.units ?? 1);
+    answer = undefined;
+    try {
+      answer = await callTaskUpstream(channel, `${family.baseUrl(channel, state.ctx)}${plan.path}`, {
+        method: 'POST',
+        headers: family.headers(channel),
+        body: plan.rawBody ?? plan.body,
+        timeoutMs: SUBMIT_TIMEOUT_MS,
+      });
+    } catch (error) {
+      lastError = error;
+    }
+    const verdict = answer && answer.status === 200 ? family.accepted(answer) : undefined;
+    if (verdict && 'taskId' in verdict) {
+      const quota = settleTask(state, facts, hold, `${family.platform} ${plan.action} ${verdict.taskId}`);
+      const now = nowSeconds();
+      await insertTask(state.ctx.db, {
+        task_id: verdict.taskId,
+        platform: family.platform,
+        user_id: facts.caller.user.id,
+        token_id: facts.caller.token.id,
+        channel_id: channel.id,
+        quota,
+        action: plan.action,
+        status: 'SUBMITTED',
+        progress: 0,
+        submit_time: now,
+        created_at: now,
+        updated_at: now,
+        properties: JSON.stringify(plan.properties),
+        data: family.keepAnswer ? JSON.stringify(answer!.json) : undefined,
+      });
+      taskPollers(state)[family.platform].wake();
+      return reply.status(200).send(answer!.json);
+    }
+    releaseTask(state, hold);
+    logRefused(state, facts, hold, verdict && 'error' in verdict ? verdict.error : (answer?.text ?? (lastError as Error)?.message ?? ''));
+    if (!retryable(answer)) break;
+  }
+  if (!answer) throw lastError ?? new HubError(503, 'no channel answered', { code: 'no_available_channel' });
+  return reply.status(answer.status === 200 ? 502 : answer.status).send(answer.json ?? { error: { message: answer.text.slice(0, 500), type: 'upstream_error' } });
+}

@@ -1,0 +1,123 @@
+import { createHmac } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ChannelRow } from '../../../db/repos/channels.js';
+import { findOwnMidjourney, insertMidjourney } from '../../../db/repos/task-rows.js';
+import type { RelayState } from '../../pipeline/relay-state.js';
+import { holdTask, logRefused, releaseTask, settleTask, type TaskFacts, type TaskHold } from '../charge.js';
+import { taskChannel, taskFacts } from '../facts.js';
+import { baseOf, callTaskUpstream, channelKey, type TaskAnswer } from '../upstream.js';
+import { taskPollers } from '../registry.js';
+import {
+  ACCEPTED_CODES, MJ_CHANNEL_TYPE, NEVER_CHARGED, NO_ACCOUNT_CODE, PATH_ACTIONS, actionOfCustomId, mjError, mjModel, parseChange, parseSimpleChange, rewriteCode, upstreamBody,
+  type MjAction, type MjMode,
+} from './mapping.js';
+
+const SUBMIT_TIMEOUT_MS = 60_000;
+
+/** The secret a channel's notify hook carries: only that channel's upstream knows its URL. */
+export const notifySignature = (row: ChannelRow) => createHmac('sha256', channelKey(row)).update(`mj-notify.${row.id}`).digest('base64url');
+
+interface Resolved {
+  action: MjAction;
+  mode: MjMode;
+  /** The earlier task a follow-up acts on (pins its channel and mode). */
+  origin?: { channelId: number; prompt: string };
+}
+
+/** The action and, for follow-ups, the caller's original task (relay.md §6.1 steps 1–2). */
+async function resolve(state: RelayState, facts: TaskFacts, kind: string, body: Record<string, unknown>, mode: MjMode): Promise<Resolved> {
+  const direct = PATH_ACTIONS[kind];
+  if (kind === 'imagine' && typeof body.prompt !== 'string') throw mjError(400, 'prompt不能为空');
+  if (direct && direct !== 'MODAL') return { action: direct, mode };
+  if (kind === 'swap') {
+    if (typeof body.sourceBase64 !== 'string' || typeof body.targetBase64 !== 'string') throw mjError(400, 'sourceBase64 和 targetBase64 不能为空');
+    return { action: 'SWAP_FACE', mode };
+  }
+  let taskId = body.taskId;
+  let action: MjAction;
+  if (kind === 'change') action = parseChange(body).action;
+  else if (kind === 'simple-change') ({ taskId, action } = parseSimpleChange(body.content));
+  else if (kind === 'action') action = actionOfCustomId(body.customId);
+  else action = 'MODAL';
+  if (typeof taskId !== 'string' || !taskId) throw mjError(400, 'taskId不能为空');
+  const original = await findOwnMidjourney(state.ctx.db, facts.caller.user.id, taskId);
+  if (!original) throw mjError(404, '任务不存在', 3);
+  if (action !== 'MODAL' && original.status !== 'SUCCESS') throw mjError(400, '关联任务状态错误');
+  return { action, mode: (original.mode as MjMode) || mode, origin: { channelId: original.channel_id, prompt: original.prompt ?? '' } };
+}
+
+async function send(state: RelayState, row: ChannelRow, path: string, body: Record<string, unknown>, mode: MjMode): Promise<TaskAnswer> {
+  const hook = state.ctx.options.get('MjNotifyEnabled')
+    ? `${state.ctx.options.get('ServerAddress').replace(/\/+$/, '')}/mj/notify?channel=${row.id}&sig=${notifySignature(row)}`
+    : undefined;
+  return callTaskUpstream(row, `${baseOf(row)}${path}`, {
+    method: 'POST',
+    headers: { 'mj-api-secret': channelKey(row) },
+    body: upstreamBody(body, mode, hook),
+    timeoutMs: SUBMIT_TIMEOUT_MS,
+  });
+}
+
+const codeOf = (a: TaskAnswer) => (typeof a.json?.code === 'number' ? (a.json.code as number) : -1);
+
+/** One submission: hold, call upstream (relax once on code 3), record the task, settle or release (relay.md §6.1). */
+export async function submitMidjourney(state: RelayState, req: FastifyRequest, reply: FastifyReply, kind: string, mode: MjMode, path: string): Promise<void> {
+  const facts = await taskFacts(state, req, 'midjourney');
+  if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body)) throw mjError(400, '请求体必须是 JSON 对象');
+  const body = req.body as Record<string, unknown>;
+  const r = await resolve(state, facts, kind, body, mode);
+  const chargeable = !NEVER_CHARGED.has(r.action);
+  let model = mjModel(r.mode, r.action);
+  const row = await taskChannel(state, facts, model, [MJ_CHANNEL_TYPE], r.origin?.channelId);
+  let hold: TaskHold | undefined = chargeable ? await holdTask(state, facts, row, model) : undefined;
+  let answer: TaskAnswer;
+  try {
+    answer = await send(state, row, path, body, r.mode);
+    if (codeOf(answer) === NO_ACCOUNT_CODE && r.mode === 'fast' && !r.origin) {
+      releaseTask(state, hold);
+      r.mode = 'relax';
+      model = mjModel('relax', r.action);
+      hold = chargeable ? await holdTask(state, facts, row, model) : undefined;
+      answer = await send(state, row, path, body, 'relax');
+    }
+  } catch (error) {
+    releaseTask(state, hold);
+    logRefused(state, facts, hold, (error as Error).message);
+    throw error;
+  }
+  const code = codeOf(answer);
+  const json = (answer.json && typeof answer.json === 'object' ? answer.json : {}) as Record<string, any>;
+  const accepted = answer.status === 200 && ACCEPTED_CODES.has(code) && (r.action !== 'SWAP_FACE' || code === 1);
+  const now = Date.now();
+  const props = json.properties && typeof json.properties === 'object' ? json.properties : {};
+  const finished = accepted && ((code === 21 && props.status === 'SUCCESS') || r.action === 'UPLOAD');
+  let quota = 0;
+  if (accepted && hold) quota = settleTask(state, facts, hold, `${r.action} ${typeof json.result === 'string' ? json.result : ''}`.trim());
+  else {
+    releaseTask(state, hold);
+    if (!accepted) logRefused(state, facts, hold, String(json.description ?? answer.text));
+  }
+  await insertMidjourney(state.ctx.db, {
+    code,
+    user_id: facts.caller.user.id,
+    token_id: facts.caller.token.id,
+    action: r.action,
+    mj_id: typeof json.result === 'string' ? json.result : '',
+    prompt: typeof body.prompt === 'string' ? body.prompt : (r.origin?.prompt ?? ''),
+    description: typeof json.description === 'string' ? json.description : '',
+    submit_time: now,
+    finish_time: finished || !accepted ? now : 0,
+    image_url: typeof props.imageUrl === 'string' ? props.imageUrl : '',
+    status: !accepted ? 'FAILURE' : finished ? 'SUCCESS' : (typeof props.status === 'string' && props.status) || 'SUBMITTED',
+    progress: finished || !accepted ? '100%' : '0%',
+    fail_reason: accepted ? '' : String(json.description ?? `upstream status ${answer.status}`).slice(0, 500),
+    channel_id: row.id,
+    quota,
+    properties: JSON.stringify(props),
+    mode: r.mode,
+  });
+  if (accepted && !finished) taskPollers(state).midjourney.wake();
+  const out = answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json) ? { ...json, code: rewriteCode(code, r.action) } : answer.json;
+  reply.status(answer.status);
+  return out === undefined ? reply.type('text/plain').send(answer.text) : reply.send(out);
+}

@@ -1,0 +1,86 @@
+import type { AppContext } from '../../app-context.js';
+
+/** What one polling round did, for the console and the closing figures. */
+export interface RoundResult {
+  /** Tasks still pending after the round (0 puts the poller to sleep). */
+  pending: number;
+  /** Tasks looked at this round. */
+  tasks: number;
+  /** Upstream requests made this round. */
+  upstreamCalls: number;
+}
+
+/**
+ * One background loop per task family (relay.md §6): asleep while nothing is pending,
+ * woken by a new task, a round every interval while work remains. A failed round is
+ * logged and retried at the next interval. Runs on the master node only; a restart
+ * resumes with a round at start-up, since pending tasks live in the database.
+ */
+export class Poller {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private closed = false;
+  rounds = 0;
+  last: RoundResult = { pending: 0, tasks: 0, upstreamCalls: 0 };
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly name: string,
+    private readonly round: () => Promise<RoundResult>,
+  ) {}
+
+  private get enabled(): boolean {
+    return !this.closed && this.ctx.config.NODE_TYPE === 'master';
+  }
+
+  /** Start-up: one round now, for tasks left pending by the previous process. */
+  start(): void {
+    if (this.enabled) this.schedule(0);
+  }
+
+  /** A task was inserted: poll it at the next interval unless a round is already due. */
+  wake(): void {
+    if (this.enabled && !this.timer && !this.running) this.schedule(this.ctx.config.TASK_POLL_INTERVAL_MS);
+  }
+
+  /** Runs a round now and waits for it (tests, admin). */
+  async runNow(): Promise<RoundResult> {
+    await this.running;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.run();
+    return this.last;
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.run();
+    }, ms);
+    this.timer.unref();
+  }
+
+  private run(): Promise<void> {
+    this.running = (async () => {
+      let pending = 1;
+      try {
+        this.last = await this.round();
+        this.rounds++;
+        pending = this.last.pending;
+      } catch (error) {
+        this.ctx.log.warn({ err: error, poller: this.name }, 'task polling round failed');
+      } finally {
+        this.running = undefined;
+      }
+      if (pending > 0 && this.enabled && !this.timer) this.schedule(this.ctx.config.TASK_POLL_INTERVAL_MS);
+    })();
+    return this.running;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+}

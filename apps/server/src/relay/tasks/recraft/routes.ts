@@ -1,0 +1,58 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { request } from 'undici';
+import { HubError } from '../../../common/errors.js';
+import { parseJsonOr } from '../../../common/json.js';
+import type { RelayState } from '../../pipeline/relay-state.js';
+import { handleRelay } from '../../pipeline/handle.js';
+import { dispatcherFor } from '../../pipeline/upstream.js';
+import { defaultBaseUrl } from '../../providers/index.js';
+import { holdTask, logRefused, releaseTask, settleTask } from '../charge.js';
+import { taskChannel, taskFacts } from '../facts.js';
+import { baseOf, channelKey } from '../upstream.js';
+
+export const RECRAFT_CHANNEL_TYPE = 51;
+const TOOLS = ['vectorize', 'removeBackground', 'clarityUpscale', 'generativeUpscale'];
+
+/**
+ * A Recraft tool call (relay.md §6.3): held and billed once as `recraft_<tool>`, forwarded to
+ * the channel's Recraft base without the `/recraftAI` prefix, the answer copied back.
+ */
+async function tool(state: RelayState, req: FastifyRequest, reply: FastifyReply, name: string): Promise<void> {
+  const facts = await taskFacts(state, req, 'openai');
+  const model = `recraft_${name}`;
+  const channel = await taskChannel(state, facts, model, [RECRAFT_CHANNEL_TYPE]);
+  const hold = await holdTask(state, facts, channel, model);
+  const path = req.url.replace(/^\/recraftAI/, '').split('?')[0];
+  const body = Buffer.isBuffer(req.body) ? req.body : JSON.stringify(req.body ?? {});
+  let res;
+  try {
+    res = await request(`${baseOf(channel, defaultBaseUrl(RECRAFT_CHANNEL_TYPE))}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${channelKey(channel)}`, 'content-type': String(req.headers['content-type'] ?? 'application/json') },
+      body,
+      dispatcher: dispatcherFor(channel.proxy, channelKey(channel)),
+      headersTimeout: 300_000,
+    });
+  } catch (error) {
+    releaseTask(state, hold);
+    logRefused(state, facts, hold, (error as Error).message);
+    throw new HubError(502, `请求上游地址失败: ${(error as Error).message}`, { code: 'http_request_failed', type: 'upstream_error' });
+  }
+  const text = await res.body.text();
+  if (res.statusCode !== 200) {
+    releaseTask(state, hold);
+    logRefused(state, facts, hold, text);
+    const upstream = parseJsonOr<{ message?: string; code?: string } | null>(text, null);
+    throw new HubError(res.statusCode, upstream?.message ?? (text.slice(0, 300) || `upstream status ${res.statusCode}`), { type: 'upstream_error', code: upstream?.code ?? null });
+  }
+  settleTask(state, facts, hold, `recraft ${name}`);
+  reply.header('content-type', String(res.headers['content-type'] ?? 'application/json'));
+  return reply.send(text);
+}
+
+export async function registerRecraft(app: FastifyInstance, state: RelayState): Promise<void> {
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+  app.post('/recraftAI/v1/images/generations', (req, reply) => handleRelay(state, req, reply, 'images/generations'));
+  for (const name of TOOLS) app.post(`/recraftAI/v1/images/${name}`, (req, reply) => tool(state, req, reply, name));
+  app.post('/recraftAI/v1/styles', (req, reply) => tool(state, req, reply, 'styles'));
+}

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '../harness.js';
+import { relayFixture, type RelayFixture } from './fixture.js';
+import { FakeSuno } from '../fakes/suno.js';
+import { FakeKling } from '../fakes/kling.js';
+import { addPrices, balances, logsLike, pollers } from './task-fixture.js';
+import { relayState } from '../../src/relay/state.js';
+
+type User = Awaited<ReturnType<RelayFixture['newUser']>>;
+
+describe.each(testDialects())('Suno and Kling tasks on %s', (dialect) => {
+  let f: RelayFixture;
+  let suno: FakeSuno;
+  let kling: FakeKling;
+  let sunoA: number;
+  let alice: User;
+  let bob: User;
+
+  const call = (key: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+    f.server.app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });
+
+  beforeAll(async () => {
+    suno = new FakeSuno();
+    kling = new FakeKling();
+    await Promise.all([suno.start(), kling.start()]);
+    f = await relayFixture(dialect, { TASK_POLL_INTERVAL_MS: '600000', KLING_BASE_URL: kling.url });
+    suno.behave('suno-a', {});
+    sunoA = await f.addChannel({ type: 41, key: 'suno-a', base_url: suno.url, models: 'chirp-v3-0,chirp-v3-5,suno_lyrics' });
+    kling.account('ak-1', 'sk-1');
+    await f.addChannel({ type: 53, key: 'ak-1|sk-1', base_url: '', models: 'kling-video_kling-v1_std_5,kling-video_kling-v1_pro_10' });
+    await addPrices(f, { 'chirp-v3-0': 0.5, 'chirp-v3-5': 0.5, suno_lyrics: 0.1, 'kling-video_kling-v1_std_5': 2, 'kling-video_kling-v1_pro_10': 8 });
+    alice = await f.newUser({ quota: 100_000, token: { unlimited_quota: false, remain_quota: 50_000 } });
+    bob = await f.newUser({ quota: 100_000 });
+  });
+  afterAll(async () => {
+    await f?.close();
+    await Promise.all([suno?.close(), kling?.close()]);
+  });
+
+  it('submits Suno music, polls it to SUCCESS and answers only its owner, without upstream user ids', async () => {
+    const res = await call(alice.key, 'POST', '/suno/submit/music', { prompt: 'a song', tags: 'pop' });
+    expect(res.json()).toMatchObject({ code: 'success', data: expect.stringMatching(/^suno-/) });
+    const id = res.json().data;
+    expect(suno.received.at(-1)!.body).toMatchObject({ mv: 'chirp-v3-0', prompt: 'a song' });
+    expect(await balances(f, alice.userId, alice.tokenId)).toMatchObject({ quota: 99_500, tokenRemain: 49_500 });
+    expect(await pollers(f).suno.runNow()).toMatchObject({ tasks: 1, upstreamCalls: 1, pending: 1 });
+    expect((await call(alice.key, 'GET', `/suno/fetch/${id}`)).json().data).toMatchObject({ status: 'IN_PROGRESS', progress: '40%' });
+    await pollers(f).suno.runNow();
+    const done = (await call(alice.key, 'GET', `/suno/fetch/${id}`)).json();
+    expect(done).toMatchObject({ code: 'success', data: { task_id: id, action: 'MUSIC', status: 'SUCCESS', progress: '100%' } });
+    expect(JSON.stringify(done)).not.toContain('user_id');
+    expect(done.data.data[0].audio_url).toContain('/audio/');
+    expect((await call(bob.key, 'GET', `/suno/fetch/${id}`)).statusCode).toBe(404);
+    expect((await call(bob.key, 'POST', '/suno/fetch', { ids: [id] })).json()).toEqual({ code: 'success', message: '', data: [] });
+    expect((await call(alice.key, 'POST', '/suno/fetch', { ids: [id] })).json().data).toHaveLength(1);
+    expect((await call(alice.key, 'POST', '/suno/fetch', { ids: Array.from({ length: 101 }, (_, i) => `x${i}`) })).statusCode).toBe(400);
+
+    // A continuation names the caller's own earlier task and stays on its channel.
+    suno.behave('suno-b', {});
+    const other = await f.addChannel({ type: 41, key: 'suno-b', base_url: suno.url, models: 'chirp-v3-0', priority: 10 });
+    expect((await call(alice.key, 'POST', '/suno/submit/music', { prompt: 'more', continue_clip_id: `clip-${id}` })).statusCode).toBe(400);
+    expect((await call(bob.key, 'POST', '/suno/submit/music', { prompt: 'more', continue_clip_id: `clip-${id}`, task_id: id })).statusCode).toBe(400);
+    const cont = await call(alice.key, 'POST', '/suno/submit/music', { prompt: 'more', continue_clip_id: `clip-${id}`, task_id: id });
+    expect(cont.json().code).toBe('success');
+    expect(suno.received.at(-1)!.key).toBe('suno-a');
+    await f.root.delete(`/api/channel/${other}`);
+    await relayState(f.server.ctx).selector.reload();
+    await pollers(f).suno.runNow();
+    await pollers(f).suno.runNow();
+  });
+
+  it('refuses a bad request before holding anything and refunds a failed task once to user and token', async () => {
+    const before = await balances(f, alice.userId, alice.tokenId);
+    expect((await call(alice.key, 'POST', '/suno/submit/lyrics', {})).statusCode).toBe(400);
+    expect((await call(alice.key, 'POST', '/suno/submit/video', { prompt: 'x' })).statusCode).toBe(404);
+    suno.behave('suno-a', { failWith: 'content policy' });
+    const id = (await call(alice.key, 'POST', '/suno/submit/lyrics', { prompt: 'words' })).json().data;
+    expect(await balances(f, alice.userId, alice.tokenId)).toMatchObject({ quota: before.quota - 100, tokenRemain: before.tokenRemain - 100 });
+    await pollers(f).suno.runNow();
+    await pollers(f).suno.runNow();
+    await pollers(f).suno.runNow();
+    expect((await call(alice.key, 'GET', `/suno/fetch/${id}`)).json().data).toMatchObject({ status: 'FAILURE', fail_reason: 'content policy', progress: '100%' });
+    expect(await balances(f, alice.userId, alice.tokenId)).toEqual(before);
+    expect((await logsLike(f, alice.userId, '异步任务执行失败%')).map((l) => l.quota)).toEqual([100]);
+    suno.behave('suno-a', {});
+  });
+
+  it('retries another channel after an upstream 500 and returns that answer, charged once', async () => {
+    suno.behave('suno-broken', { refuse: 500 });
+    await f.root.put('/api/channel/', { id: sunoA, priority: 0 });
+    const broken = await f.addChannel({ type: 41, key: 'suno-broken', base_url: suno.url, models: 'suno_lyrics', priority: 5 });
+    await f.setOption('RetryTimes', 1);
+    const carl = await f.newUser({ quota: 10_000 });
+    const res = await call(carl.key, 'POST', '/suno/submit/lyrics', { prompt: 'again' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ code: 'success', data: expect.stringMatching(/^suno-/) });
+    expect(suno.received.slice(-2).map((r) => r.key)).toEqual(['suno-broken', 'suno-a']);
+    expect(await balances(f, carl.userId, carl.tokenId)).toMatchObject({ quota: 9_900, used: 100 });
+    await f.setOption('RetryTimes', 0);
+    const refused = await call(carl.key, 'POST', '/suno/submit/lyrics', { prompt: 'no retry' });
+    expect(refused.statusCode).toBe(500);
+    expect(refused.json()).toMatchObject({ code: 'error', message: 'upstream busy' });
+    expect(await balances(f, carl.userId, carl.tokenId)).toMatchObject({ quota: 9_900 });
+    await f.root.delete(`/api/channel/${broken}`);
+    await relayState(f.server.ctx).selector.reload();
+  });
+
+  it('submits Kling videos with a JWT from accessKey|secretKey, prices by model, mode and duration, and refunds failures', async () => {
+    const res = await call(alice.key, 'POST', '/kling/v1/videos/text2video', { prompt: 'a wave', callback_url: 'http://attacker.example' });
+    expect(res.json()).toMatchObject({ code: 0, data: { task_id: 'kl-1', task_status: 'submitted' } });
+    expect(kling.received.at(-1)!.body).toEqual({ prompt: 'a wave', model_name: 'kling-v1', mode: 'std', duration: '5' });
+    const before = await balances(f, bob.userId, bob.tokenId);
+    expect((await call(bob.key, 'POST', '/kling/v1/videos/text2video', { prompt: 'x', duration: 7 })).statusCode).toBe(400);
+    expect((await call(bob.key, 'POST', '/kling/v1/images/generations', { prompt: 'x' })).statusCode).toBe(400);
+    const pro = await call(bob.key, 'POST', '/kling/v1/videos/image2video', { image: 'https://img.example/a.png', mode: 'pro', duration: '10' });
+    expect(pro.json().data.task_id).toBe('kl-2');
+    expect(await balances(f, bob.userId, bob.tokenId)).toMatchObject({ quota: before.quota - 8_000 });
+    const round = await pollers(f).kling.runNow();
+    expect(round).toMatchObject({ tasks: 2, upstreamCalls: 2, pending: 2 });
+    await pollers(f).kling.runNow();
+    const done = (await call(alice.key, 'GET', '/kling/v1/videos/text2video/kl-1')).json();
+    expect(done).toMatchObject({ code: 0, data: { task_id: 'kl-1', task_status: 'succeed', task_result: { videos: [{ duration: '5' }] } } });
+    expect((await call(bob.key, 'GET', '/kling/v1/videos/text2video/kl-1')).statusCode).toBe(404);
+    expect((await call(alice.key, 'GET', '/kling/v1/videos/image2video/kl-1')).statusCode).toBe(404);
+    const row = await f.server.ctx.db.selectFrom('tasks').selectAll().where('task_id', '=', 'kl-1').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ platform: 'kling', status: 'SUCCESS', progress: 100, quota: 2_000 });
+
+    kling.account('ak-2', 'sk-2', { failWith: 'risk control' });
+    await f.root.put('/api/channel/', { id: row.channel_id, status: 2 });
+    const failing = await f.addChannel({ type: 53, key: 'ak-2|sk-2', base_url: kling.url, models: 'kling-video_kling-v1_std_5' });
+    const dan = await f.newUser({ quota: 10_000 });
+    const id = (await call(dan.key, 'POST', '/kling/v1/videos/text2video', { prompt: 'bad' })).json().data.task_id;
+    await pollers(f).kling.runNow();
+    await pollers(f).kling.runNow();
+    await pollers(f).kling.runNow();
+    expect((await call(dan.key, 'GET', `/kling/v1/videos/text2video/${id}`)).json().data).toMatchObject({ task_status: 'failed', task_status_msg: 'risk control' });
+    expect(await balances(f, dan.userId, dan.tokenId)).toMatchObject({ quota: 10_000, used: 0 });
+
+    // A wrong secret is refused by Kling: nothing is charged and the caller sees Kling's answer.
+    await f.root.put('/api/channel/', { id: failing, key: 'ak-2|wrong' });
+    await relayState(f.server.ctx).selector.reload();
+    const refused = await call(dan.key, 'POST', '/kling/v1/videos/text2video', { prompt: 'x' });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toMatchObject({ code: 1000 });
+    expect(await balances(f, dan.userId, dan.tokenId)).toMatchObject({ quota: 10_000 });
+  });
+});
