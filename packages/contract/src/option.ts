@@ -65,6 +65,11 @@ export const OPTION_DEFS = {
   OIDCIssuer: { kind: 'string', default: '' },
   OIDCScopes: { kind: 'string', default: '' },
   OIDCUsernameClaims: { kind: 'string', default: '' },
+  // Ours: LINUX DO Connect sign-in (OAuth2), with an optional minimum forum trust level.
+  LinuxDoOAuthEnabled: { kind: 'bool', default: 'false' },
+  LinuxDoClientId: { kind: 'string', default: '' },
+  LinuxDoClientSecret: { kind: 'string', default: '', secret: true },
+  LinuxDoMinTrustLevel: { kind: 'int', default: '0', min: 0, max: 4 },
   // Quota and billing
   QuotaPerUnit: { kind: 'float', default: '500000', min: 0.000001, max: 1e12 },
   QuotaForNewUser: { kind: 'int', default: '0', ...quota },

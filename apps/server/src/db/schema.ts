@@ -35,6 +35,8 @@ export interface UsersTable {
   wechat_id: Def<string>;
   telegram_id: Def<number>;
   lark_id: Def<string>;
+  /** LINUX DO Connect user id (migration 0007). */
+  linuxdo_id: Def<string>;
   access_token: string | null;
   quota: Def<number>;
   used_quota: Def<number>;

@@ -64,7 +64,8 @@ export async function createAccount(ctx: AppContext, account: NewAccount): Promi
   const now = nowSeconds();
   await insertUser(ctx.db, {
     username: account.username,
-    password: await hashPassword(account.password),
+    // '' = no password (an account made by a sign-in provider): password login never matches it.
+    password: account.password ? await hashPassword(account.password) : '',
     display_name: account.displayName || account.username,
     email: account.email ?? '',
     role: ROLE.common,
@@ -103,11 +104,16 @@ export async function register(ctx: AppContext, body: z.infer<typeof RegisterBod
     inviterId: inviter?.id,
   });
   if (email) await consumeCode(ctx.store, 'verify', email);
+  if (inviter) await grantInviteeBonus(ctx, user.id);
+}
+
+/** QuotaForInvitee for a user who signed up with an invite code (the inviter is paid at the first top-up). */
+export async function grantInviteeBonus(ctx: AppContext, userId: number): Promise<void> {
   const inviteeBonus = ctx.options.get('QuotaForInvitee');
-  if (inviter && inviteeBonus > 0) {
-    await addUserQuota(ctx.db, user.id, inviteeBonus);
+  if (inviteeBonus > 0) {
+    await addUserQuota(ctx.db, userId, inviteeBonus);
     await writeUserLog(ctx, {
-      userId: user.id,
+      userId,
       kind: 'system',
       content: `使用邀请码赠送 ${quotaText(ctx, inviteeBonus)}`,
       quota: inviteeBonus,
