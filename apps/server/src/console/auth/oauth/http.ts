@@ -11,7 +11,9 @@ export async function providerJson<T>(url: string, init: RequestInit = {}): Prom
     throw new OAuthError(`${new URL(url).host}: ${(e as Error).message}`, true);
   }
   const text = await res.text();
-  if (!res.ok) throw new OAuthError(`${new URL(url).host} answered HTTP ${res.status}`, true);
+  if (res.status >= 500) throw new OAuthError(`${new URL(url).host} answered HTTP ${res.status}`, true);
+  // A 4xx is the provider's verdict (bad client, used code): a refusal, not an outage.
+  if (!res.ok) throw new OAuthError(refusalText(text) || `HTTP ${res.status}`);
   try {
     return JSON.parse(text) as T;
   } catch {
@@ -20,3 +22,12 @@ export async function providerJson<T>(url: string, init: RequestInit = {}): Prom
 }
 
 export const trimBase = (url: string) => url.replace(/\/+$/, '');
+
+function refusalText(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: unknown; error_description?: unknown; message?: unknown };
+    return String(body.error_description ?? body.error ?? body.message ?? '').slice(0, 200);
+  } catch {
+    return '';
+  }
+}
