@@ -324,6 +324,16 @@ export interface ModelInfoTable {
   updated_at: Def<number>;
 }
 
+/** TOTP two-factor of one user (migration 0007). */
+export interface TwoFactorTable {
+  user_id: number;
+  secret: string;
+  enabled: Def<number>;
+  last_step: Def<number>;
+  recovery: Text;
+  created_time: Def<number>;
+}
+
 export interface WebauthnCredentialsTable {
   id: Id;
   user_id: number;
@@ -386,4 +396,5 @@ export interface Database {
   webauthn_credentials: WebauthnCredentialsTable;
   stored_responses: StoredResponsesTable;
   quota_leases: QuotaLeasesTable;
+  two_factor: TwoFactorTable;
 }

@@ -30,7 +30,8 @@ import * as auth from './auth-service.js';
 import * as self from './self-service.js';
 import * as admin from './admin-service.js';
 import * as binding from './binding-service.js';
-import { toLoginJson, toUserJson } from './user-json.js';
+import { toUserJson } from './user-json.js';
+import { finishSignIn } from '../auth/sign-in.js';
 
 export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void {
   const critical = criticalLimiter(ctx);
@@ -41,8 +42,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.post('/user/login', { preHandler: critical }, async (req, reply) => {
     const body = parse(LoginBody, req.body);
     const row = await auth.login(ctx, body.username, body.password, req.ip);
-    writeLoginSession(reply, row);
-    return ok(toLoginJson(row));
+    return finishSignIn(ctx, reply, row);
   });
   // Ends every session of the user, so a copy of this cookie taken earlier stops working too.
   app.get('/user/logout', async (req, reply) => {

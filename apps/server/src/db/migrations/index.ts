@@ -4,7 +4,7 @@ import * as m0002 from './0002_prices_unique_model.js';
 import * as m0003 from './0003_stored_responses.js';
 import * as m0004 from './0004_session_version.js';
 import * as m0005 from './0005_quota_leases.js';
-import * as m0007 from './0007_linuxdo_id.js';
+import * as m0007 from './0007_sign_in.js';
 
 /** Static, ordered list of migrations (frozen files; append only). */
 export const migrations: Record<string, Migration> = {
@@ -13,5 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_stored_responses': m0003,
   '0004_session_version': m0004,
   '0005_quota_leases': m0005,
-  '0007_linuxdo_id': m0007,
+  '0007_sign_in': m0007,
 };
