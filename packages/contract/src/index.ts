@@ -21,3 +21,4 @@ export * from './telegram.js';
 export * from './task.js';
 export * from './format/net.js';
 export * from './two-factor.js';
+export * from './passkey.js';

@@ -17,6 +17,7 @@ import { registerPaymentNotifyRoute } from './payment/notify-route.js';
 import { registerTelegramRoutes } from './telegram/routes.js';
 import { registerTaskRoutes } from './task/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
+import { registerPasskeyRoutes } from './auth/passkeys/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -37,4 +38,5 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerTelegramRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
+  registerPasskeyRoutes(app, ctx);
 }
