@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Divider, Link, Stack, TextField } from '@mui/material';
@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { LoginForm, type User } from '@one-hub/contract';
 import type { z } from 'zod';
 import PasswordField from '../../components/PasswordField';
-import { api } from '../../lib/api';
+import { apiWithMessage } from '../../lib/api';
 import { describeError } from '../../lib/error-handler';
 import { showError, showSuccess } from '../../lib/toast';
 import { useAppDispatch, useAppSelector } from '../../store';
@@ -15,6 +15,8 @@ import { AuthCard } from './AuthCard';
 import { OAuthButtons } from './OAuthButtons';
 import { completeLogin } from './complete-login';
 import { useField } from './use-field';
+import { PasskeyButton } from './PasskeyButton';
+import { TWO_FACTOR, TwoFactorDialog } from './TwoFactorDialog';
 
 type Values = z.infer<typeof LoginForm>;
 
@@ -24,6 +26,9 @@ export default function LoginPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [serverError, setServerError] = useState('');
+  // `?2fa=1`: a provider sign-in (OAuth callback, WeChat) is waiting for the second factor.
+  const [params] = useSearchParams();
+  const [twoFactor, setTwoFactor] = useState(params.get('2fa') === '1');
   const { register, handleSubmit, formState } = useForm<Values>({ resolver: zodResolver(LoginForm), defaultValues: { username: '', password: '' } });
   const field = useField(register, formState.errors);
   const hasOAuth = site.github_oauth || site.oidc_auth || site.lark_login || site.wechat_login || Boolean(site.linuxdo_oauth);
@@ -31,7 +36,8 @@ export default function LoginPage() {
   const submit = handleSubmit(async (values) => {
     setServerError('');
     try {
-      const user = await api<User>('/api/user/login', { json: values });
+      const { message, data: user } = await apiWithMessage<User>('/api/user/login', { json: values });
+      if (message === TWO_FACTOR) return setTwoFactor(true);
       completeLogin(dispatch, user);
       showSuccess(t('common.loginOk', { ns: 'common' }));
       navigate('/panel');
@@ -70,7 +76,9 @@ export default function LoginPage() {
         <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
           {t('loginButton')}
         </Button>
+        <PasskeyButton onLoggedIn={() => navigate('/panel')} />
       </Stack>
+      <TwoFactorDialog open={twoFactor} onClose={() => setTwoFactor(false)} onLoggedIn={() => navigate('/panel')} />
     </AuthCard>
   );
 }
