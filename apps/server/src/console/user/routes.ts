@@ -39,7 +39,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
   const user = requireRole(ctx, ROLE.common);
   const adminOnly = requireRole(ctx, ROLE.admin);
 
-  app.post('/user/login', { preHandler: critical }, async (req, reply) => {
+  app.post('/user/login', { preHandler: [critical, turnstile] }, async (req, reply) => {
     const body = parse(LoginBody, req.body);
     const row = await auth.login(ctx, body.username, body.password, req.ip);
     return finishSignIn(ctx, reply, row);

@@ -9,7 +9,8 @@ import type { z } from 'zod';
 import PasswordField from '../../components/PasswordField';
 import { apiWithMessage } from '../../lib/api';
 import { describeError } from '../../lib/error-handler';
-import { showError, showSuccess } from '../../lib/toast';
+import { showError, showInfo, showSuccess } from '../../lib/toast';
+import Turnstile from '../../components/Turnstile';
 import { useAppDispatch, useAppSelector } from '../../store';
 import { AuthCard } from './AuthCard';
 import { OAuthButtons } from './OAuthButtons';
@@ -29,14 +30,17 @@ export default function LoginPage() {
   // `?2fa=1`: a provider sign-in (OAuth callback, WeChat) is waiting for the second factor.
   const [params] = useSearchParams();
   const [twoFactor, setTwoFactor] = useState(params.get('2fa') === '1');
+  const mode = useAppSelector((s) => s.customization.theme);
+  const [turnstile, setTurnstile] = useState('');
   const { register, handleSubmit, formState } = useForm<Values>({ resolver: zodResolver(LoginForm), defaultValues: { username: '', password: '' } });
   const field = useField(register, formState.errors);
   const hasOAuth = site.github_oauth || site.oidc_auth || site.lark_login || site.wechat_login || Boolean(site.linuxdo_oauth);
 
   const submit = handleSubmit(async (values) => {
     setServerError('');
+    if (site.turnstile_check && !turnstile) return showInfo(t('turnstileWait'));
     try {
-      const { message, data: user } = await apiWithMessage<User>('/api/user/login', { json: values });
+      const { message, data: user } = await apiWithMessage<User>('/api/user/login', { json: values, query: site.turnstile_check ? { turnstile } : undefined });
       if (message === TWO_FACTOR) return setTwoFactor(true);
       completeLogin(dispatch, user);
       showSuccess(t('common.loginOk', { ns: 'common' }));
@@ -72,6 +76,7 @@ export default function LoginPage() {
         <Link component={RouterLink} to="/reset" underline="hover" sx={{ alignSelf: 'flex-end', fontSize: 14 }}>
           {t('forgotPassword')}
         </Link>
+        {site.turnstile_check && site.turnstile_site_key && <Turnstile siteKey={site.turnstile_site_key} theme={mode} onToken={setTurnstile} />}
         {serverError && <Alert severity="error">{serverError}</Alert>}
         <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
           {t('loginButton')}
