@@ -1,18 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, ROOT_PASSWORD, startTestServer, type TestServer } from '../harness.js';
 import { base32Decode, hotp, stepAt } from '../../src/console/auth/two-factor/totp.js';
+import { FakeWeChatLogin } from '../fakes/wechat-login.js';
 
 describe('two-factor sign-in (TOTP)', () => {
   let server: TestServer;
   let root: ApiClient;
+  const wechat = new FakeWeChatLogin('wx-token');
   const codeAt = (secret: string, step: number) => hotp(base32Decode(secret), step);
 
   beforeAll(async () => {
     server = await startTestServer('sqlite', { env: { CRITICAL_RATE_LIMIT: '0' } });
     root = new ApiClient(server.app);
     await root.login('root', ROOT_PASSWORD);
+    for (const [key, value] of [['WeChatServerAddress', await wechat.start()], ['WeChatServerToken', 'wx-token'], ['WeChatAuthEnabled', 'true']]) {
+      expect((await root.put('/api/option/', { key, value })).body.success).toBe(true);
+    }
   });
-  afterAll(async () => server?.destroy());
+  afterAll(async () => {
+    await server?.destroy();
+    await wechat.close();
+  });
 
   async function passwordStep(name: string) {
     const client = new ApiClient(server.app);
@@ -77,5 +85,33 @@ describe('two-factor sign-in (TOTP)', () => {
     expect((await me.post('/api/user/2fa/disable', { code: '123456' })).status).toBe(400);
     expect((await me.post('/api/user/2fa/disable', { code: codes[0] })).body.success).toBe(true);
     expect((await me.get('/api/user/2fa')).body.data.enabled).toBe(false);
+  });
+
+  it('asks a provider sign-in (WeChat) for the second factor as well', async () => {
+    expect((await new ApiClient(server.app).post('/api/user/register', { username: 'tfa3', password: 'password123' })).body.success).toBe(true);
+    const me = new ApiClient(server.app);
+    const { id } = await me.login('tfa3', 'password123');
+    const { secret } = (await me.post('/api/user/2fa/setup')).body.data;
+    const codes = (await me.post('/api/user/2fa/enable', { code: codeAt(secret, stepAt(Date.now())) })).body.data as string[];
+    await server.ctx.db.updateTable('users').set({ wechat_id: 'wx-tfa3' }).where('id', '=', id).execute();
+    const phone = new ApiClient(server.app);
+    const first = await phone.get(`/api/oauth/wechat?code=${wechat.issue('777777', 'wx-tfa3')}`);
+    expect(first.body).toEqual({ success: true, message: '2fa' });
+    expect((await phone.get('/api/user/self')).status).toBe(401);
+    expect((await phone.post('/api/user/login/2fa', { code: codes[9] })).body.data.id).toBe(id);
+  });
+
+  it('can require two-factor for administrators', async () => {
+    const admin = new ApiClient(server.app);
+    await admin.login('root', ROOT_PASSWORD);
+    expect((await admin.put('/api/option/', { key: 'TwoFactorRequiredForAdmins', value: 'true' })).body.success).toBe(true);
+    const refused = await admin.get('/api/user/');
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('管理员须先在个人设置中开启两步验证');
+    // user routes stay open, so the administrator can set it up
+    const { secret } = (await admin.post('/api/user/2fa/setup')).body.data;
+    expect((await admin.post('/api/user/2fa/enable', { code: codeAt(secret, stepAt(Date.now())) })).body.success).toBe(true);
+    expect((await admin.get('/api/user/')).body.success).toBe(true);
+    expect((await admin.put('/api/option/', { key: 'TwoFactorRequiredForAdmins', value: 'false' })).body.success).toBe(true);
   });
 });
