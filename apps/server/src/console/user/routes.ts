@@ -27,6 +27,7 @@ import { turnstileCheck } from '../../http/turnstile.js';
 import { paginate } from '../../db/paginate.js';
 import { USER_ORDER_COLUMNS, userListQuery } from '../../db/repos/users.js';
 import * as auth from './auth-service.js';
+import { mailLanguage } from './mail-texts.js';
 import * as self from './self-service.js';
 import * as admin from './admin-service.js';
 import * as binding from './binding-service.js';
@@ -56,11 +57,11 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
     return ok();
   });
   app.get('/verification', { preHandler: [critical, turnstile] }, async (req) => {
-    await auth.sendVerificationCode(ctx, parse(EmailQuery, req.query).email);
+    await auth.sendVerificationCode(ctx, parse(EmailQuery, req.query).email, mailLanguage(req.headers['accept-language'], ctx.config.LANGUAGE));
     return ok();
   });
   app.get('/reset_password', { preHandler: [critical, turnstile] }, async (req) => {
-    await auth.sendPasswordResetMail(ctx, parse(EmailQuery, req.query).email);
+    await auth.sendPasswordResetMail(ctx, parse(EmailQuery, req.query).email, mailLanguage(req.headers['accept-language'], ctx.config.LANGUAGE));
     return ok();
   });
   app.post('/user/reset', { preHandler: critical }, async (req) => {
