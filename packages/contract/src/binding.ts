@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Sign-in methods a user can unbind from the profile (api.md §13). */
-export const UNBIND_TYPES = ['github', 'wechat', 'lark', 'oidc'] as const;
+export const UNBIND_TYPES = ['github', 'wechat', 'lark', 'oidc', 'linuxdo'] as const;
 export type UnbindType = (typeof UNBIND_TYPES)[number];
 
 export const UnbindBody = z.object({
@@ -15,4 +15,11 @@ export const EmailBindQuery = z.object({
 
 export const WeChatBindQuery = z.object({
   code: z.string({ error: '验证码错误或已过期' }).trim().min(1, '验证码错误或已过期').max(64),
+});
+
+/** Query of the OAuth callbacks (api.md §13). */
+export const OAuthCallbackQuery = z.object({
+  code: z.string({ error: '无效的参数' }).trim().min(1, '无效的参数').max(512),
+  state: z.string().max(64).optional(),
+  aff: z.string().max(16).optional(),
 });

@@ -23,3 +23,5 @@ export * from './format/net.js';
 export * from './alert.js';
 export * from './limits.js';
 export * from './audit.js';
+export * from './two-factor.js';
+export * from './passkey.js';

@@ -65,6 +65,13 @@ export const OPTION_DEFS = {
   OIDCIssuer: { kind: 'string', default: '' },
   OIDCScopes: { kind: 'string', default: '' },
   OIDCUsernameClaims: { kind: 'string', default: '' },
+  // Ours: LINUX DO Connect sign-in (OAuth2), with an optional minimum forum trust level.
+  LinuxDoOAuthEnabled: { kind: 'bool', default: 'false' },
+  LinuxDoClientId: { kind: 'string', default: '' },
+  LinuxDoClientSecret: { kind: 'string', default: '', secret: true },
+  LinuxDoMinTrustLevel: { kind: 'int', default: '0', min: 0, max: 4 },
+  // Ours: administrators and root must have two-factor (TOTP) on to use admin routes.
+  TwoFactorRequiredForAdmins: { kind: 'bool', default: 'false' },
   // Quota and billing
   QuotaPerUnit: { kind: 'float', default: '500000', min: 0.000001, max: 1e12 },
   QuotaForNewUser: { kind: 'int', default: '0', ...quota },

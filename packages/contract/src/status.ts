@@ -8,6 +8,8 @@ export interface SiteStatus {
   oidc_auth: boolean;
   lark_login: boolean;
   lark_client_id: string;
+  linuxdo_oauth: boolean;
+  linuxdo_client_id: string;
   system_name: string;
   logo: string;
   language: string;

@@ -16,6 +16,7 @@ export interface User {
   wechat_id: string;
   telegram_id: number;
   lark_id: string;
+  linuxdo_id: string;
   verification_code: '';
   access_token: string;
   quota: number;

@@ -30,6 +30,11 @@ const EnvSchema = z.object({
   CRITICAL_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
   /** Turnstile verification endpoint (overridable for tests). */
   TURNSTILE_VERIFY_URL: z.string().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  /** Sign-in providers' hosts (overridable for tests and sandboxes). */
+  GITHUB_BASE_URL: z.string().default('https://github.com'),
+  GITHUB_API_BASE_URL: z.string().default('https://api.github.com'),
+  LARK_BASE_URL: z.string().default('https://open.feishu.cn'),
+  LINUXDO_BASE_URL: z.string().default('https://connect.linux.do'),
   BATCH_FLUSH_MS: z.coerce.number().int().min(10).default(1000),
   /** Quota leases (docs/decisions.md): a crashed node's slices return this long after its last renewal. */
   QUOTA_LEASE_TTL_SECONDS: z.coerce.number().int().min(3).max(3600).default(60),

@@ -21,6 +21,8 @@ import { registerQuotaAlertRoutes } from './user/alert-routes.js';
 import { registerLimitRoutes } from './limits/routes.js';
 import { registerAuditHooks } from './audit/recorder.js';
 import { registerAuditRoutes } from './audit/routes.js';
+import { registerAuthRoutes } from './auth/routes.js';
+import { registerPasskeyRoutes } from './auth/passkeys/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -45,4 +47,6 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerQuotaAlertRoutes(app, ctx);
   registerLimitRoutes(app, ctx);
   registerAuditRoutes(app, ctx);
+  registerAuthRoutes(app, ctx);
+  registerPasskeyRoutes(app, ctx);
 }

@@ -35,6 +35,8 @@ export interface UsersTable {
   wechat_id: Def<string>;
   telegram_id: Def<number>;
   lark_id: Def<string>;
+  /** LINUX DO Connect user id (migration 0007). */
+  linuxdo_id: Def<string>;
   access_token: string | null;
   quota: Def<number>;
   used_quota: Def<number>;
@@ -346,6 +348,16 @@ export interface ModelInfoTable {
   updated_at: Def<number>;
 }
 
+/** TOTP two-factor of one user (migration 0007). */
+export interface TwoFactorTable {
+  user_id: number;
+  secret: string;
+  enabled: Def<number>;
+  last_step: Def<number>;
+  recovery: Text;
+  created_time: Def<number>;
+}
+
 export interface WebauthnCredentialsTable {
   id: Id;
   user_id: number;
@@ -409,4 +421,5 @@ export interface Database {
   stored_responses: StoredResponsesTable;
   quota_leases: QuotaLeasesTable;
   audit_logs: AuditLogsTable;
+  two_factor: TwoFactorTable;
 }

@@ -3,6 +3,7 @@ import { HubError } from '../common/errors.js';
 import type { AppContext } from '../app-context.js';
 import { findUserByAccessToken, findUserById, type UserRow } from '../db/repos/users.js';
 import { sessionCurrent } from './session.js';
+import { findTwoFactor } from '../db/repos/two-factor.js';
 
 export const ROLE = { guest: 0, common: 1, admin: 10, root: 100 } as const;
 export const USER_STATUS = { enabled: 1, disabled: 2 } as const;
@@ -23,6 +24,9 @@ export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHo
     const user = await identify(ctx, req);
     if (user.status !== USER_STATUS.enabled) throw new HubError(403, '用户已被封禁', { code: 'user_banned' });
     if (user.role < minRole) throw new HubError(403, '无权进行此操作，权限不足', { code: 'forbidden' });
+    if (minRole >= ROLE.admin && ctx.options.get('TwoFactorRequiredForAdmins') && (await findTwoFactor(ctx.db, user.id))?.enabled !== 1) {
+      throw new HubError(403, '管理员须先在个人设置中开启两步验证', { code: 'two_factor_required' });
+    }
     req.user = user;
   };
 }

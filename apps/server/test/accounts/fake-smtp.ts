@@ -69,6 +69,10 @@ export class FakeSmtp {
 
 /** Undoes quoted-printable soft breaks and escapes, which nodemailer uses for HTML bodies. */
 function decodeBody(data: string): string {
+  // Mostly non-ASCII text (Japanese, Chinese) arrives base64-encoded: decode those bodies in place.
+  data = data.replace(/Content-Transfer-Encoding: base64\r?\n((?:[^\r\n]+\r?\n)*)\r?\n([A-Za-z0-9+/=\r\n]+)/gi, (_m, headers: string, body: string) =>
+    `${headers}\n${Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('latin1')}`,
+  );
   const joined = data.replace(/=\n/g, '');
   return Buffer.from(joined.replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString(
     'utf8',

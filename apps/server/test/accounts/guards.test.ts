@@ -68,7 +68,7 @@ describe('Turnstile', () => {
   let verifier: Server | undefined;
   afterEach(() => verifier?.close());
 
-  it('guards registration until a session has passed once', async () => {
+  it('guards registration and sign-in until a session has passed once', async () => {
     const seen: string[] = [];
     verifier = createHttpServer((req, res) => {
       let body = '';
@@ -97,6 +97,12 @@ describe('Turnstile', () => {
     // The session passed once: no token needed for the next guarded call.
     expect((await anon.post('/api/user/register', { ...body, username: 'tina2' })).body.success).toBe(true);
     expect(seen).toEqual(['shh:bad', 'shh:good']);
+
+    // password sign-in is guarded too (issue 17)
+    const fresh = new ApiClient(server.app);
+    expect((await fresh.post('/api/user/login', body)).body.message).toBe('Turnstile token 为空');
+    expect((await fresh.post('/api/user/login?turnstile=bad', body)).body.message).toBe('Turnstile 校验失败，请刷新重试！');
+    expect((await fresh.post('/api/user/login?turnstile=good', body)).body.data.username).toBe('tina');
   });
 });
 

@@ -72,6 +72,19 @@ describe('mail flows through SMTP', () => {
     expect((await anon.get('/api/verification?email=zoe%2Bspare@example.com')).status).toBe(409);
   });
 
+  it('writes the mail in the language the browser asks for (issue 17)', async () => {
+    const { server, root } = await start();
+    await configureMail(root);
+    const anon = new ApiClient(server.app);
+    for (const [lang, text] of [['ja-JP,ja;q=0.9', '確認コード'], ['zh-TW', '驗證碼'], ['en-GB,en;q=0.8', 'Your verification code'], ['fr-FR', '您的验证码']] as const) {
+      const to = `lang-${lang.slice(0, 2)}-${text.length}@example.com`;
+      expect((await anon.get(`/api/verification?email=${to}`, { 'accept-language': lang })).body.success).toBe(true);
+      expect(smtp.lastTo(to), lang).toContain(text);
+      expect(codeIn(smtp.lastTo(to))).toMatch(/^[0-9a-f]{6}$/);
+    }
+    expect((await anon.get('/api/reset_password?email=nobody@example.com', { 'accept-language': 'en' })).status).toBe(404);
+  });
+
   it('resets a password through the mailed link', async () => {
     const { server, root } = await start();
     await configureMail(root);

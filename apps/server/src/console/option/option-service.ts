@@ -20,6 +20,7 @@ const ENABLE_REQUIRES: Partial<Record<OptionKey, { needs: OptionKey[]; message: 
   EmailDomainRestrictionEnabled: { needs: ['EmailDomainWhitelist'], message: '无法启用邮箱域名限制，请先填入限制的邮箱域名！' },
   WeChatAuthEnabled: { needs: ['WeChatServerAddress'], message: '无法启用微信登录，请先填入微信登录相关配置信息！' },
   TurnstileCheckEnabled: { needs: ['TurnstileSiteKey', 'TurnstileSecretKey'], message: '无法启用 Turnstile 校验，请先填入 Turnstile 校验相关配置信息！' },
+  LinuxDoOAuthEnabled: { needs: ['LinuxDoClientId', 'LinuxDoClientSecret'], message: '无法启用 LINUX DO 登录，请先填入 Client Id 以及 Client Secret！' },
   LarkAuthEnabled: { needs: ['LarkClientId', 'LarkClientSecret'], message: '无法启用飞书登录，请先填入飞书 Client Id 以及 Client Secret！' },
 };
 

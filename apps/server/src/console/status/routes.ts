@@ -16,6 +16,8 @@ export function siteStatus(ctx: AppContext): SiteStatus {
     oidc_auth: o.get('OIDCAuthEnabled'),
     lark_login: o.get('LarkAuthEnabled'),
     lark_client_id: o.get('LarkClientId'),
+    linuxdo_oauth: o.get('LinuxDoOAuthEnabled'),
+    linuxdo_client_id: o.get('LinuxDoClientId'),
     system_name: o.get('SystemName'),
     logo: o.get('Logo'),
     language: ctx.config.LANGUAGE,

@@ -19,6 +19,7 @@ import { checkPassword, hashPassword } from './passwords.js';
 import { accountKey, checkLoginAllowed, recordLoginFailure, recordLoginSuccess } from './login-guard.js';
 import { checkCode, consumeCode, issueCode } from './codes.js';
 import { sendMail } from './mail.js';
+import { MAIL_TEXTS, type MailLanguage } from './mail-texts.js';
 import { quotaText, writeUserLog } from './user-log.js';
 
 const fail = (message: string) => new HubError(400, message);
@@ -64,7 +65,8 @@ export async function createAccount(ctx: AppContext, account: NewAccount): Promi
   const now = nowSeconds();
   await insertUser(ctx.db, {
     username: account.username,
-    password: await hashPassword(account.password),
+    // '' = no password (an account made by a sign-in provider): password login never matches it.
+    password: account.password ? await hashPassword(account.password) : '',
     display_name: account.displayName || account.username,
     email: account.email ?? '',
     role: ROLE.common,
@@ -103,11 +105,16 @@ export async function register(ctx: AppContext, body: z.infer<typeof RegisterBod
     inviterId: inviter?.id,
   });
   if (email) await consumeCode(ctx.store, 'verify', email);
+  if (inviter) await grantInviteeBonus(ctx, user.id);
+}
+
+/** QuotaForInvitee for a user who signed up with an invite code (the inviter is paid at the first top-up). */
+export async function grantInviteeBonus(ctx: AppContext, userId: number): Promise<void> {
   const inviteeBonus = ctx.options.get('QuotaForInvitee');
-  if (inviter && inviteeBonus > 0) {
-    await addUserQuota(ctx.db, user.id, inviteeBonus);
+  if (inviteeBonus > 0) {
+    await addUserQuota(ctx.db, userId, inviteeBonus);
     await writeUserLog(ctx, {
-      userId: user.id,
+      userId,
       kind: 'system',
       content: `使用邀请码赠送 ${quotaText(ctx, inviteeBonus)}`,
       quota: inviteeBonus,
@@ -132,7 +139,7 @@ export function normaliseEmail(email: string): string {
   return `${local.split('+')[0]}@${domain}`;
 }
 
-export async function sendVerificationCode(ctx: AppContext, email: string): Promise<void> {
+export async function sendVerificationCode(ctx: AppContext, email: string, lang: MailLanguage = 'zh_CN'): Promise<void> {
   checkEmailDomain(ctx, email);
   if (await findUserByEmail(ctx.db, email)) throw new HubError(409, '邮箱地址已被占用');
   if (normaliseEmail(email) !== email.toLowerCase() && (await findUserByEmail(ctx.db, normaliseEmail(email)))) {
@@ -140,15 +147,15 @@ export async function sendVerificationCode(ctx: AppContext, email: string): Prom
   }
   const code = await issueCode(ctx.store, 'verify', email);
   const name = ctx.options.get('SystemName');
-  await sendMail(ctx, email, `${name} 邮箱验证邮件`, `<p>您的验证码为: <strong>${code}</strong></p><p>验证码 10 分钟内有效。</p>`);
+  await sendMail(ctx, email, MAIL_TEXTS[lang].verifySubject(name), MAIL_TEXTS[lang].verifyBody(code));
 }
 
-export async function sendPasswordResetMail(ctx: AppContext, email: string): Promise<void> {
+export async function sendPasswordResetMail(ctx: AppContext, email: string, lang: MailLanguage = 'zh_CN'): Promise<void> {
   if (!(await findUserByEmail(ctx.db, email))) throw new HubError(404, '该邮箱地址未注册');
   const token = await issueCode(ctx.store, 'reset', email);
   const link = `${ctx.options.get('ServerAddress')}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
   const name = ctx.options.get('SystemName');
-  await sendMail(ctx, email, `${name} 密码重置`, `<p>点击 <a href="${link}">此处</a> 重置密码，链接 10 分钟内有效。</p>`);
+  await sendMail(ctx, email, MAIL_TEXTS[lang].resetSubject(name), MAIL_TEXTS[lang].resetBody(link));
 }
 
 /** Sets a new random password on the account(s) with this e-mail; answers it once. */

@@ -4,6 +4,7 @@ import { guardedFetch, isEgressRefused, REFUSED_MESSAGE } from '../../egress/gua
 import { HubError } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
 import { findUserByEmail, findUserByWechatId, updateUser, type UserPatch, type UserRow } from '../../db/repos/users.js';
+import { userHasPasskey } from '../../db/repos/webauthn-credentials.js';
 import { checkCode, consumeCode } from './codes.js';
 
 const CLEARED: Record<UnbindType, UserPatch> = {
@@ -11,10 +12,25 @@ const CLEARED: Record<UnbindType, UserPatch> = {
   wechat: { wechat_id: '' },
   lark: { lark_id: '' },
   oidc: { oidc_id: '' },
+  linuxdo: { linuxdo_id: '' },
 };
 
-/** Forgets one external sign-in of the user (api.md §13: no check that another method remains). */
+/** The ways this user can still sign in: a password, an e-mail (password reset), each bound provider, passkeys. */
+async function signInMethods(ctx: AppContext, user: UserRow): Promise<string[]> {
+  const methods: string[] = [];
+  if (user.password) methods.push('password');
+  if (user.email) methods.push('email');
+  if (user.github_id || user.github_id_new) methods.push('github');
+  for (const kind of ['wechat', 'lark', 'oidc', 'linuxdo'] as const) if (user[`${kind}_id`]) methods.push(kind);
+  if (await userHasPasskey(ctx.db, user.id)) methods.push('passkey');
+  return methods;
+}
+
+/** Forgets one external sign-in of the user, unless it is the last way they can sign in (unlike the original). */
 export async function unbind(ctx: AppContext, user: UserRow, type: UnbindType): Promise<void> {
+  const methods = await signInMethods(ctx, user);
+  if (!methods.includes(type)) throw new HubError(400, '未绑定该账户');
+  if (methods.length === 1) throw new HubError(400, '无法解绑：这是您唯一的登录方式，请先设置密码或绑定其他登录方式');
   await updateUser(ctx.db, user.id, CLEARED[type]);
   await ctx.store.publish(EVENTS.users, String(user.id));
 }
@@ -42,7 +58,7 @@ export async function bindWeChat(ctx: AppContext, user: UserRow, code: string): 
   await ctx.store.publish(EVENTS.users, String(user.id));
 }
 
-async function wechatIdOf(ctx: AppContext, code: string): Promise<string> {
+export async function wechatIdOf(ctx: AppContext, code: string): Promise<string> {
   const base = ctx.options.get('WeChatServerAddress').replace(/\/+$/, '');
   if (!base) throw new HubError(400, '管理员未配置微信服务器地址');
   let body: { success?: boolean; message?: string; data?: unknown };

@@ -27,10 +27,12 @@ import { turnstileCheck } from '../../http/turnstile.js';
 import { paginate } from '../../db/paginate.js';
 import { USER_ORDER_COLUMNS, userListQuery } from '../../db/repos/users.js';
 import * as auth from './auth-service.js';
+import { mailLanguage } from './mail-texts.js';
 import * as self from './self-service.js';
 import * as admin from './admin-service.js';
 import * as binding from './binding-service.js';
-import { toLoginJson, toUserJson } from './user-json.js';
+import { toUserJson } from './user-json.js';
+import { finishSignIn } from '../auth/sign-in.js';
 
 export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void {
   const critical = criticalLimiter(ctx);
@@ -38,11 +40,10 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
   const user = requireRole(ctx, ROLE.common);
   const adminOnly = requireRole(ctx, ROLE.admin);
 
-  app.post('/user/login', { preHandler: critical }, async (req, reply) => {
+  app.post('/user/login', { preHandler: [critical, turnstile] }, async (req, reply) => {
     const body = parse(LoginBody, req.body);
     const row = await auth.login(ctx, body.username, body.password, req.ip);
-    writeLoginSession(reply, row);
-    return ok(toLoginJson(row));
+    return finishSignIn(ctx, reply, row);
   });
   // Ends every session of the user, so a copy of this cookie taken earlier stops working too.
   app.get('/user/logout', async (req, reply) => {
@@ -56,11 +57,11 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
     return ok();
   });
   app.get('/verification', { preHandler: [critical, turnstile] }, async (req) => {
-    await auth.sendVerificationCode(ctx, parse(EmailQuery, req.query).email);
+    await auth.sendVerificationCode(ctx, parse(EmailQuery, req.query).email, mailLanguage(req.headers['accept-language'], ctx.config.LANGUAGE));
     return ok();
   });
   app.get('/reset_password', { preHandler: [critical, turnstile] }, async (req) => {
-    await auth.sendPasswordResetMail(ctx, parse(EmailQuery, req.query).email);
+    await auth.sendPasswordResetMail(ctx, parse(EmailQuery, req.query).email, mailLanguage(req.headers['accept-language'], ctx.config.LANGUAGE));
     return ok();
   });
   app.post('/user/reset', { preHandler: critical }, async (req) => {

@@ -18,6 +18,7 @@ export function toUserJson(row: UserRow): User {
     wechat_id: row.wechat_id,
     telegram_id: row.telegram_id,
     lark_id: row.lark_id,
+    linuxdo_id: row.linuxdo_id,
     verification_code: '',
     access_token: row.access_token ?? '',
     quota: row.quota,

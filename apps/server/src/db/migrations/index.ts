@@ -5,6 +5,7 @@ import * as m0003 from './0003_stored_responses.js';
 import * as m0004 from './0004_session_version.js';
 import * as m0005 from './0005_quota_leases.js';
 import * as m0006 from './0006_order_fail_reason.js';
+import * as m0007 from './0007_sign_in.js';
 import * as m0009 from './0009_quota_alerts.js';
 import * as m0012 from './0012_limits_and_audit.js';
 
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '0004_session_version': m0004,
   '0005_quota_leases': m0005,
   '0006_order_fail_reason': m0006,
+  '0007_sign_in': m0007,
   '0009_quota_alerts': m0009,
   '0012_limits_and_audit': m0012,
 };

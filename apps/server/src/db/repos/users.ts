@@ -29,6 +29,19 @@ export function findUserByWechatId(db: Db, wechatId: string): Promise<UserRow | 
   return live(db).selectAll().where('wechat_id', '=', wechatId).orderBy('id').executeTakeFirst();
 }
 
+/** Columns holding the account id of a sign-in provider. */
+export type IdentityColumn = 'github_id' | 'github_id_new' | 'lark_id' | 'linuxdo_id' | 'oidc_id' | 'wechat_id';
+
+/** The user bound to a provider account; never called with an empty id. */
+export function findUserByIdentity(db: Db, column: IdentityColumn, value: string | number): Promise<UserRow | undefined> {
+  return live(db).selectAll().where(column, '=', value).orderBy('id').executeTakeFirst();
+}
+
+export async function maxUserId(db: Db): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
 export function findUserByAffCode(db: Db, code: string): Promise<UserRow | undefined> {
   return live(db).selectAll().where('aff_code', '=', code).executeTakeFirst();
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Divider, Link, Stack, TextField } from '@mui/material';
@@ -7,14 +7,17 @@ import { useTranslation } from 'react-i18next';
 import { LoginForm, type User } from '@one-hub/contract';
 import type { z } from 'zod';
 import PasswordField from '../../components/PasswordField';
-import { api } from '../../lib/api';
+import { apiWithMessage } from '../../lib/api';
 import { describeError } from '../../lib/error-handler';
-import { showError, showSuccess } from '../../lib/toast';
+import { showError, showInfo, showSuccess } from '../../lib/toast';
+import Turnstile from '../../components/Turnstile';
 import { useAppDispatch, useAppSelector } from '../../store';
 import { AuthCard } from './AuthCard';
 import { OAuthButtons } from './OAuthButtons';
 import { completeLogin } from './complete-login';
 import { useField } from './use-field';
+import { PasskeyButton } from './PasskeyButton';
+import { TWO_FACTOR, TwoFactorDialog } from './TwoFactorDialog';
 
 type Values = z.infer<typeof LoginForm>;
 
@@ -24,14 +27,21 @@ export default function LoginPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [serverError, setServerError] = useState('');
+  // `?2fa=1`: a provider sign-in (OAuth callback, WeChat) is waiting for the second factor.
+  const [params] = useSearchParams();
+  const [twoFactor, setTwoFactor] = useState(params.get('2fa') === '1');
+  const mode = useAppSelector((s) => s.customization.theme);
+  const [turnstile, setTurnstile] = useState('');
   const { register, handleSubmit, formState } = useForm<Values>({ resolver: zodResolver(LoginForm), defaultValues: { username: '', password: '' } });
   const field = useField(register, formState.errors);
   const hasOAuth = site.github_oauth || site.oidc_auth || site.lark_login || site.wechat_login || Boolean(site.linuxdo_oauth);
 
   const submit = handleSubmit(async (values) => {
     setServerError('');
+    if (site.turnstile_check && !turnstile) return showInfo(t('turnstileWait'));
     try {
-      const user = await api<User>('/api/user/login', { json: values });
+      const { message, data: user } = await apiWithMessage<User>('/api/user/login', { json: values, query: site.turnstile_check ? { turnstile } : undefined });
+      if (message === TWO_FACTOR) return setTwoFactor(true);
       completeLogin(dispatch, user);
       showSuccess(t('common.loginOk', { ns: 'common' }));
       navigate('/panel');
@@ -66,11 +76,14 @@ export default function LoginPage() {
         <Link component={RouterLink} to="/reset" underline="hover" sx={{ alignSelf: 'flex-end', fontSize: 14 }}>
           {t('forgotPassword')}
         </Link>
+        {site.turnstile_check && site.turnstile_site_key && <Turnstile siteKey={site.turnstile_site_key} theme={mode} onToken={setTurnstile} />}
         {serverError && <Alert severity="error">{serverError}</Alert>}
         <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
           {t('loginButton')}
         </Button>
+        <PasskeyButton onLoggedIn={() => navigate('/panel')} />
       </Stack>
+      <TwoFactorDialog open={twoFactor} onClose={() => setTwoFactor(false)} onLoggedIn={() => navigate('/panel')} />
     </AuthCard>
   );
 }

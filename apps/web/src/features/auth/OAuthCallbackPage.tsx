@@ -9,6 +9,7 @@ import { showError, showSuccess } from '../../lib/toast';
 import { useAppDispatch } from '../../store';
 import { AuthCard } from './AuthCard';
 import { completeLogin } from './complete-login';
+import { TWO_FACTOR } from './TwoFactorDialog';
 import { callbackProvider, withAff } from '../../lib/oauth-urls';
 
 export const MAX_RETRIES = 3;
@@ -35,6 +36,7 @@ export default function OAuthCallbackPage() {
     const attempt = async (n: number): Promise<void> => {
       try {
         const { message, data } = await apiWithMessage<User | null>(`/api/oauth/${provider}`, { query });
+        if (message === TWO_FACTOR) return navigate('/login?2fa=1');
         if (message === 'bind') {
           showSuccess(t('common.bindOk', { ns: 'common' }));
         } else if (data) {

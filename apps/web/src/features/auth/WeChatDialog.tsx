@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@one-hub/contract';
-import { api } from '../../lib/api';
+import { apiWithMessage } from '../../lib/api';
+import { useNavigate } from 'react-router-dom';
+import { TWO_FACTOR } from './TwoFactorDialog';
 import { readString, STORAGE } from '../../lib/storage';
 import { showError, showSuccess } from '../../lib/toast';
 import { useAppDispatch, useAppSelector } from '../../store';
@@ -14,13 +16,18 @@ export function WeChatDialog({ open, onClose, onLoggedIn }: { open: boolean; onC
   const { t } = useTranslation('auth');
   const qrcode = useAppSelector((s) => s.siteInfo.wechat_qrcode);
   const dispatch = useAppDispatch();
+  const navigate = useNavigate();
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const submit = async () => {
     if (!code.trim()) return;
     setBusy(true);
     try {
-      const user = await api<User>('/api/oauth/wechat', { query: withAff({ code: code.trim() }, readString(STORAGE.aff)) });
+      const { message, data: user } = await apiWithMessage<User>('/api/oauth/wechat', { query: withAff({ code: code.trim() }, readString(STORAGE.aff)) });
+      if (message === TWO_FACTOR) {
+        onClose();
+        return navigate('/login?2fa=1');
+      }
       completeLogin(dispatch, user);
       showSuccess(t('common.loginOk', { ns: 'common' }));
       onClose();

@@ -9,6 +9,7 @@ import { storeUser } from '../../store/session';
 import AccessTokenTab from './components/AccessTokenTab';
 import BindingsTab from './components/BindingsTab';
 import GeneralTab from './components/GeneralTab';
+import SecurityTab from './components/SecurityTab';
 import QuotaAlertTab from './components/QuotaAlertTab';
 
 /** The user's own account: personal info, sign-in bindings and the access token (console-screens §3.10). */
@@ -47,12 +48,14 @@ export default function ProfilePage() {
         <Tab label={t('tabGeneral')} data-testid="profile-tab-general" />
         <Tab label={t('tabBinding')} data-testid="profile-tab-binding" />
         <Tab label={t('tabToken')} data-testid="profile-tab-token" />
+        <Tab label={t('tabSecurity')} data-testid="profile-tab-security" />
         <Tab label={t('tabAlert')} data-testid="profile-tab-alert" />
       </Tabs>
       {tab === 0 && <GeneralTab key={self.data.display_name} user={self.data} onSaved={reload} />}
       {tab === 1 && <BindingsTab user={self.data} onChanged={reload} />}
       {tab === 2 && <AccessTokenTab hasToken={Boolean(self.data.access_token)} />}
-      {tab === 3 && <QuotaAlertTab user={self.data} />}
+      {tab === 3 && <SecurityTab />}
+      {tab === 4 && <QuotaAlertTab user={self.data} />}
     </Box>
   );
 }

@@ -14,6 +14,7 @@ const SMTP: FieldSpec[] = [{ key: 'SMTPServer' }, { key: 'SMTPPort', input: 'num
 const GITHUB: FieldSpec[] = [{ key: 'GitHubClientId' }, { key: 'GitHubClientSecret' }];
 const WECHAT: FieldSpec[] = [{ key: 'WeChatServerAddress', url: true }, { key: 'WeChatServerToken' }, { key: 'WeChatAccountQRCodeImageURL' }];
 const LARK: FieldSpec[] = [{ key: 'LarkClientId' }, { key: 'LarkClientSecret' }];
+const LINUXDO: FieldSpec[] = [{ key: 'LinuxDoClientId' }, { key: 'LinuxDoClientSecret' }, { key: 'LinuxDoMinTrustLevel', input: 'number', min: 0 }];
 const TURNSTILE: FieldSpec[] = [{ key: 'TurnstileSiteKey' }, { key: 'TurnstileSecretKey' }];
 const OIDC: FieldSpec[] = [{ key: 'OIDCClientId' }, { key: 'OIDCClientSecret' }, { key: 'OIDCIssuer' }, { key: 'OIDCScopes' }, { key: 'OIDCUsernameClaims' }];
 
@@ -44,7 +45,7 @@ export function SystemTab({ options }: { options: OptionMap }) {
       </SettingSection>
       <SettingSection title={t('section.login')} testId="section-login">
         <SwitchGrid
-          names={['PasswordLoginEnabled', 'PasswordRegisterEnabled', 'EmailVerificationEnabled', 'GitHubOAuthEnabled', 'WeChatAuthEnabled', 'LarkAuthEnabled', 'OIDCAuthEnabled', 'RegisterEnabled', 'TurnstileCheckEnabled', 'GitHubOldIdCloseEnabled']}
+          names={['PasswordLoginEnabled', 'PasswordRegisterEnabled', 'EmailVerificationEnabled', 'GitHubOAuthEnabled', 'WeChatAuthEnabled', 'LarkAuthEnabled', 'OIDCAuthEnabled', 'RegisterEnabled', 'TurnstileCheckEnabled', 'GitHubOldIdCloseEnabled', 'LinuxDoOAuthEnabled', 'TwoFactorRequiredForAdmins']}
           options={options}
           confirmOff={{ PasswordLoginEnabled: lockout.ask }}
         />
@@ -66,6 +67,10 @@ export function SystemTab({ options }: { options: OptionMap }) {
       <SettingSection title={t('section.lark')}>
         <CallbackUrls server={server} paths={[['callbackUrl', '/oauth/lark']]} />
         <OptionFields fields={LARK} options={options} saveLabel="saveLark" />
+      </SettingSection>
+      <SettingSection title={t('section.linuxdo')}>
+        <CallbackUrls server={server} paths={[['callbackUrl', '/oauth/linuxdo']]} />
+        <OptionFields fields={LINUXDO} options={options} saveLabel="saveLinuxdo" />
       </SettingSection>
       <SettingSection title={t('section.turnstile')}>
         <OptionFields fields={TURNSTILE} options={options} saveLabel="saveTurnstile" />

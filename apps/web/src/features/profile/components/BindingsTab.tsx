@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { UnbindType, User } from '@one-hub/contract';
 import { ConfirmDialog } from '../../../components/data';
 import { api } from '../../../lib/api';
-import { githubAuthorizeUrl, larkAuthorizeUrl } from '../../../lib/oauth-urls';
+import { githubAuthorizeUrl, larkAuthorizeUrl, linuxdoAuthorizeUrl } from '../../../lib/oauth-urls';
 import { showError, showSuccess } from '../../../lib/toast';
 import { useAppSelector } from '../../../store';
 import EmailBindDialog from './EmailBindDialog';
@@ -47,6 +47,9 @@ export default function BindingsTab({ user, onChanged }: { user: User; onChanged
       : []),
     ...(site.lark_client_id
       ? [{ id: 'lark', icon: <WorkspacesOutlined />, name: t('lark'), bound: user.lark_id, onBind: () => void oauth((s) => window.open(larkAuthorizeUrl(site.lark_client_id, s, window.location.origin))), unbind: 'lark' as const }]
+      : []),
+    ...(site.linuxdo_oauth
+      ? [{ id: 'linuxdo', icon: <VpnKeyOutlined />, name: 'LINUX DO', bound: user.linuxdo_id, onBind: () => void oauth((s) => window.open(linuxdoAuthorizeUrl(site.linuxdo_client_id ?? '', s))), unbind: 'linuxdo' as const }]
       : []),
     ...(site.oidc_auth ? [{ id: 'oidc', icon: <VpnKeyOutlined />, name: 'OIDC', bound: user.oidc_id, unbind: 'oidc' as const }] : []),
   ];

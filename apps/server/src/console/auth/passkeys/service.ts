@@ -1,0 +1,148 @@
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import type { AppContext } from '../../../app-context.js';
+import { HubError } from '../../../common/errors.js';
+import { USER_STATUS } from '../../../http/auth.js';
+import { findUserById, findUserByUsername, updateUser, type UserRow } from '../../../db/repos/users.js';
+import * as repo from '../../../db/repos/webauthn-credentials.js';
+
+/** A ceremony's challenge as the session keeps it; the shared store makes it single-use. */
+export interface Ceremony {
+  challenge: string;
+  at: number;
+  userId?: number;
+  alias?: string;
+}
+const CEREMONY_SECONDS = 300;
+
+/** Relying party from ServerAddress, read per request (option changes apply at once). */
+function relyingParty(ctx: AppContext) {
+  let url: URL;
+  try {
+    url = new URL(ctx.options.get('ServerAddress'));
+  } catch {
+    throw new HubError(500, '获取Webauthn配置失败');
+  }
+  return { rpID: url.hostname, origin: url.origin, rpName: ctx.options.get('SystemName') };
+}
+
+/** The session's ceremony, once: a second finish with the same challenge (or an old one) is refused. */
+async function takeCeremony(ctx: AppContext, ceremony: Ceremony | undefined): Promise<Ceremony> {
+  if (!ceremony?.challenge || Date.now() / 1000 - ceremony.at > CEREMONY_SECONDS) throw new HubError(400, '会话已过期');
+  if ((await ctx.store.incrBy(`webauthn_used:${ceremony.challenge}`, 1, CEREMONY_SECONDS)) !== 1) throw new HubError(400, '会话已过期');
+  return ceremony;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+export async function registrationBegin(ctx: AppContext, user: UserRow, alias: string) {
+  const { rpID, rpName } = relyingParty(ctx);
+  const existing = await repo.listUserCredentials(ctx.db, user.id);
+  const options = await generateRegistrationOptions({
+    rpName,
+    rpID,
+    userName: user.username,
+    userDisplayName: user.display_name || user.username,
+    // The user handle is the user id as a decimal string (api.md §14), so discoverable login finds the user.
+    userID: new TextEncoder().encode(String(user.id)),
+    attestationType: 'none',
+    excludeCredentials: existing.map((c) => ({ id: c.credential_id })),
+    authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+  });
+  return { options: { publicKey: options }, ceremony: { challenge: options.challenge, at: now(), userId: user.id, alias } };
+}
+
+export async function registrationFinish(ctx: AppContext, user: UserRow, ceremony: Ceremony | undefined, body: unknown): Promise<void> {
+  const c = await takeCeremony(ctx, ceremony);
+  if (c.userId !== user.id) throw new HubError(400, '会话已过期');
+  const { rpID, origin } = relyingParty(ctx);
+  let info;
+  try {
+    const result = await verifyRegistrationResponse({ response: body as RegistrationResponseJSON, expectedChallenge: c.challenge, expectedOrigin: origin, expectedRPID: rpID });
+    if (!result.verified) throw new Error('not verified');
+    info = result.registrationInfo;
+  } catch (e) {
+    throw new HubError(400, `注册验证失败: ${(e as Error).message}`);
+  }
+  if (await repo.findCredential(ctx.db, info.credential.id)) throw new HubError(400, '注册验证失败: credential already registered');
+  const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+  await repo.insertCredential(ctx.db, {
+    user_id: user.id,
+    credential_id: info.credential.id,
+    public_key: Buffer.from(info.credential.publicKey).toString('base64url'),
+    attestation_type: info.fmt,
+    alias: (c.alias || stamp).slice(0, 255),
+    backup_eligible: info.credentialDeviceType === 'multiDevice' ? 1 : 0,
+    backup_state: info.credentialBackedUp ? 1 : 0,
+    aa_guid: info.aaguid,
+    sign_count: info.credential.counter,
+    clone_warning: 0,
+    attachment: String((body as { authenticatorAttachment?: string }).authenticatorAttachment ?? '').slice(0, 32),
+    created_time: now(),
+  });
+}
+
+/** Options for a sign-in; with a username only that user's credentials, without one a discoverable login. */
+export async function loginBegin(ctx: AppContext, username: string) {
+  const { rpID } = relyingParty(ctx);
+  let userId: number | undefined;
+  let allow: Array<{ id: string }> | undefined;
+  if (username) {
+    const user = await findUserByUsername(ctx.db, username);
+    if (!user) throw new HubError(404, '登陆失败');
+    userId = user.id;
+    allow = (await repo.listUserCredentials(ctx.db, user.id)).map((c) => ({ id: c.credential_id }));
+  }
+  const options = await generateAuthenticationOptions({ rpID, allowCredentials: allow, userVerification: 'preferred' });
+  return { options: { publicKey: options }, ceremony: { challenge: options.challenge, at: now(), userId } };
+}
+
+/** Verifies the assertion with the stored key and moves the stored sign counter; answers the user to sign in. */
+export async function loginFinish(ctx: AppContext, ceremony: Ceremony | undefined, body: unknown, ip: string): Promise<UserRow> {
+  const c = await takeCeremony(ctx, ceremony);
+  const response = body as AuthenticationResponseJSON;
+  const stored = typeof response?.id === 'string' ? await repo.findCredential(ctx.db, response.id) : undefined;
+  if (!stored) throw new HubError(400, '登录验证失败: unknown credential');
+  const handle = response.response?.userHandle;
+  const handleId = handle ? Buffer.from(handle, 'base64url').toString('utf8') : String(stored.user_id);
+  if (handleId !== String(stored.user_id) || (c.userId !== undefined && c.userId !== stored.user_id)) {
+    throw new HubError(400, '无法找到对应的用户');
+  }
+  const { rpID, origin } = relyingParty(ctx);
+  let newCounter: number;
+  try {
+    const result = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: c.challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      credential: { id: stored.credential_id, publicKey: Buffer.from(stored.public_key ?? '', 'base64url'), counter: stored.sign_count },
+    });
+    if (!result.verified) throw new Error('not verified');
+    newCounter = result.authenticationInfo.newCounter;
+  } catch (e) {
+    throw new HubError(400, `登录验证失败: ${(e as Error).message}`);
+  }
+  if (!(await repo.advanceCounter(ctx.db, stored.id, newCounter))) throw new HubError(400, '登录验证失败: counter did not move');
+  const user = await findUserById(ctx.db, stored.user_id);
+  if (!user) throw new HubError(400, '无法找到对应的用户');
+  if (user.status !== USER_STATUS.enabled) throw new HubError(403, '登陆失败');
+  await updateUser(ctx.db, user.id, { last_login_time: now(), last_login_ip: ip });
+  return user;
+}
+
+export async function listCredentials(ctx: AppContext, user: UserRow) {
+  const rows = await repo.listUserCredentials(ctx.db, user.id);
+  if (rows.length === 0) return null;
+  return rows.map((r) => ({ id: r.id, credential_id: Buffer.from(r.credential_id, 'base64url').toString('base64'), alias: r.alias, created_time: r.created_time }));
+}
+
+export async function deleteCredential(ctx: AppContext, user: UserRow, id: number): Promise<void> {
+  if (!(await repo.deleteUserCredential(ctx.db, user.id, id))) throw new HubError(404, '凭据不存在');
+}

@@ -1,0 +1,48 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app-context.js';
+import { HubError } from '../../common/errors.js';
+import { randomHex } from '../../common/random.js';
+import { USER_STATUS } from '../../http/auth.js';
+import { ok } from '../../http/envelope.js';
+import { writeLoginSession, writeSession } from '../../http/session.js';
+import { findUserById, updateUser, type UserRow } from '../../db/repos/users.js';
+import { toLoginJson } from '../user/user-json.js';
+import { twoFactorEnabled, verifyCode } from './two-factor/service.js';
+
+/** A password or provider sign-in waits this long for the second factor. */
+const PENDING_SECONDS = 300;
+const MAX_FAILURES = 5;
+export const TWO_FACTOR_MESSAGE = '2fa';
+
+/**
+ * Ends a first-factor sign-in: starts the session, or, for a user with two-factor, remembers only
+ * who is signing in and answers `message: "2fa"` (no data) until POST /api/user/login/2fa.
+ */
+export async function finishSignIn(ctx: AppContext, reply: FastifyReply, user: UserRow) {
+  if (await twoFactorEnabled(ctx, user.id)) {
+    writeSession(reply, { tfa_user: user.id, tfa_at: Math.floor(Date.now() / 1000), tfa_id: randomHex(8) });
+    return ok(undefined, TWO_FACTOR_MESSAGE);
+  }
+  writeLoginSession(reply, user);
+  return ok(toLoginJson(user));
+}
+
+/** POST /api/user/login/2fa: the code (or a recovery code) for the pending sign-in. */
+export async function secondFactor(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, code: string) {
+  const { tfa_user: userId, tfa_at: at, tfa_id: attempt } = req.session;
+  if (typeof userId !== 'number' || typeof at !== 'number' || Date.now() / 1000 - at > PENDING_SECONDS) {
+    throw new HubError(400, '登录已过期，请重新登录');
+  }
+  const failures = `tfa_fail:${userId}:${String(attempt)}`;
+  if (Number((await ctx.store.get(failures)) ?? 0) >= MAX_FAILURES) throw new HubError(429, '验证码错误次数过多，请重新登录');
+  const user = await findUserById(ctx.db, userId);
+  if (!user || user.status !== USER_STATUS.enabled) throw new HubError(403, '用户已被封禁');
+  if (!(await verifyCode(ctx, userId, code))) {
+    await ctx.store.incrBy(failures, 1, PENDING_SECONDS);
+    throw new HubError(400, '验证码错误');
+  }
+  const now = Math.floor(Date.now() / 1000);
+  await updateUser(ctx.db, user.id, { last_login_time: now, last_login_ip: req.ip });
+  writeLoginSession(reply, user);
+  return ok(toLoginJson(user));
+}

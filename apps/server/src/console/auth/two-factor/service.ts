@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import type { AppContext } from '../../../app-context.js';
+import { HubError } from '../../../common/errors.js';
+import { randomHex } from '../../../common/random.js';
+import { ROLE } from '../../../http/auth.js';
+import { findUserById, type UserRow } from '../../../db/repos/users.js';
+import * as repo from '../../../db/repos/two-factor.js';
+import { matchStep, newSecret, otpauthUri } from './totp.js';
+
+export const RECOVERY_CODES = 10;
+const digest = (code: string) => createHash('sha256').update(code.toLowerCase().replaceAll('-', '')).digest('hex');
+
+export async function twoFactorEnabled(ctx: AppContext, userId: number): Promise<boolean> {
+  return (await repo.findTwoFactor(ctx.db, userId))?.enabled === 1;
+}
+
+export async function twoFactorStatus(ctx: AppContext, user: UserRow) {
+  const row = await repo.findTwoFactor(ctx.db, user.id);
+  const enabled = row?.enabled === 1;
+  return { enabled, recovery_codes_left: enabled ? (JSON.parse(row.recovery ?? '[]') as string[]).length : 0 };
+}
+
+/** A new secret, shown once as an otpauth URI (the profile draws it as a QR code); enabled by a first code. */
+export async function beginSetup(ctx: AppContext, user: UserRow): Promise<{ secret: string; uri: string }> {
+  if (await twoFactorEnabled(ctx, user.id)) throw new HubError(400, '两步验证已开启');
+  const secret = newSecret();
+  await repo.saveTwoFactorSetup(ctx.db, user.id, secret, Math.floor(Date.now() / 1000));
+  return { secret, uri: otpauthUri(ctx.options.get('SystemName'), user.username, secret) };
+}
+
+/** Turns two-factor on with the first code; answers the ten recovery codes, the only time they are shown. */
+export async function enable(ctx: AppContext, user: UserRow, code: string): Promise<string[]> {
+  const row = await repo.findTwoFactor(ctx.db, user.id);
+  if (!row) throw new HubError(400, '请先开始设置两步验证');
+  if (row.enabled === 1) throw new HubError(400, '两步验证已开启');
+  const step = matchStep(row.secret, code, Date.now());
+  if (step === null || !(await repo.claimStep(ctx.db, user.id, step))) throw new HubError(400, '验证码错误');
+  const codes = Array.from({ length: RECOVERY_CODES }, () => {
+    const hex = randomHex(5);
+    return `${hex.slice(0, 5)}-${hex.slice(5)}`;
+  });
+  await repo.enableTwoFactor(ctx.db, user.id, codes.map(digest));
+  return codes;
+}
+
+/**
+ * True for a current code not used before (±1 step; a used step and every earlier one are refused,
+ * so a code cannot be replayed within its window) or for an unused recovery code, which is then spent.
+ */
+export async function verifyCode(ctx: AppContext, userId: number, code: string): Promise<boolean> {
+  const row = await repo.findTwoFactor(ctx.db, userId);
+  if (!row || row.enabled !== 1) return false;
+  const trimmed = code.trim();
+  const step = matchStep(row.secret, trimmed, Date.now());
+  if (step !== null) return repo.claimStep(ctx.db, userId, step);
+  const left = JSON.parse(row.recovery ?? '[]') as string[];
+  const hash = digest(trimmed);
+  if (!left.includes(hash)) return false;
+  return repo.swapRecovery(ctx.db, userId, row.recovery ?? '[]', left.filter((h) => h !== hash));
+}
+
+export async function disable(ctx: AppContext, user: UserRow, code: string): Promise<void> {
+  if (!(await twoFactorEnabled(ctx, user.id))) throw new HubError(400, '两步验证未开启');
+  if (!(await verifyCode(ctx, user.id, code))) throw new HubError(400, '验证码错误');
+  await repo.deleteTwoFactor(ctx.db, user.id);
+}
+
+/** An administrator removes a user's two-factor (lost phone); only for users below their own role, root for all. */
+export async function adminReset(ctx: AppContext, admin: UserRow, userId: number): Promise<void> {
+  const target = await findUserById(ctx.db, userId);
+  if (!target) throw new HubError(404, '用户不存在');
+  if (admin.role !== ROLE.root && target.role >= admin.role) throw new HubError(403, '无权更新同权限等级或更高权限等级的用户信息');
+  await repo.deleteTwoFactor(ctx.db, userId);
+}

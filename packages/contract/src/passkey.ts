@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+export const PasskeyRegisterBody = z.object({ alias: z.string().trim().max(64, '名称过长').optional() }).optional();
+
+/** `username: ""` asks for a discoverable (username-less) sign-in. */
+export const PasskeyLoginBody = z.object({ username: z.string({ error: '请求参数错误' }).trim().max(64) }, { error: '请求参数错误' });
+
+export interface PasskeyCredential {
+  id: number;
+  /** Raw credential id, standard base64. */
+  credential_id: string;
+  alias: string;
+  created_time: number;
+}
