@@ -12,6 +12,7 @@ import type { ConvertSettings } from '../bridge/request.js';
 import { sweepStoredResponses } from '../bridge/responses-history.js';
 import { InflightCounter } from './inflight.js';
 import { RpmWindows } from './rpm-window.js';
+import { ContentSafety } from './content-safety.js';
 
 /** The relay's long-lived in-memory state, one per process. */
 export interface RelayState {
@@ -31,6 +32,8 @@ export interface RelayState {
   inflight: InflightCounter;
   /** Per-user requests per minute, taken from the shared window in chunks. */
   rpm: RpmWindows;
+  /** The EnableSafe keyword filter, applied before any upstream call. */
+  safety: ContentSafety;
 }
 
 export async function createRelayState(ctx: AppContext): Promise<RelayState> {
@@ -51,6 +54,7 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
     convert: convertSettings(ctx),
     inflight: new InflightCounter(),
     rpm: new RpmWindows(ctx.store),
+    safety: new ContentSafety(ctx.options),
   };
   await Promise.all([state.groups.load(), state.selector.reload(), state.prices.load(), state.outputLimits.load(), state.leases.reclaim()]);
   // Safety net beside pub/sub: re-read routing data periodically on every node.
