@@ -20,3 +20,4 @@ export * from './payment.js';
 export * from './telegram.js';
 export * from './task.js';
 export * from './format/net.js';
+export * from './jobs.js';

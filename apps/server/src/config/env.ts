@@ -48,6 +48,16 @@ const EnvSchema = z.object({
   HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(1000).default(20),
   /** Monthly bills: generate last month's bill daily and show the bill screen. */
   USER_INVOICE_MONTH: boolFlag,
+  /** Scheduled jobs (master only): minutes between automatic channel tests and balance refreshes (0 = off). */
+  CHANNEL_TEST_FREQUENCY: z.coerce.number().int().min(0).default(0),
+  CHANNEL_UPDATE_FREQUENCY: z.coerce.number().int().min(0).default(0),
+  /** Seconds to wait between channels during those runs. */
+  POLLING_INTERVAL: z.coerce.number().min(0).default(0),
+  /** Remote price sync: on/off, mode (system = built-in list only), minutes between syncs, and the list's URL. */
+  AUTO_PRICE_UPDATES: boolFlag,
+  AUTO_PRICE_UPDATES_MODE: z.enum(['system', 'add', 'update', 'overwrite']).default('system'),
+  AUTO_PRICE_UPDATES_INTERVAL: z.coerce.number().int().min(1).default(1440),
+  UPDATE_PRICE_SERVICE: z.string().url().default('https://raw.githubusercontent.com/MartialBE/one-api/prices/prices.json'),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -16,6 +16,7 @@ import { registerPaymentRoutes } from './payment/routes.js';
 import { registerPaymentNotifyRoute } from './payment/notify-route.js';
 import { registerTelegramRoutes } from './telegram/routes.js';
 import { registerTaskRoutes } from './task/routes.js';
+import { registerJobRoutes } from './jobs/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -35,4 +36,5 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   await registerPaymentNotifyRoute(app, ctx);
   registerTelegramRoutes(app, ctx);
   registerTaskRoutes(app, ctx);
+  registerJobRoutes(app, ctx);
 }
