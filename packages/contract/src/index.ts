@@ -21,3 +21,5 @@ export * from './telegram.js';
 export * from './task.js';
 export * from './format/net.js';
 export * from './jobs.js';
+export * from './api-schemas.js';
+export * from './openapi.js';
