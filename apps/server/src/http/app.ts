@@ -72,7 +72,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
       root: dist,
       wildcard: false,
       index: ['index.html'],
-      setHeaders: (reply) => void reply.headers(securityHeaders()),
+      // @fastify/static 9 hands over the raw response (9 rather than 10: 10's dependencies need Node 22).
+      setHeaders: (res) => {
+        for (const [name, value] of Object.entries(securityHeaders())) res.setHeader(name, value);
+      },
     });
   }
 
