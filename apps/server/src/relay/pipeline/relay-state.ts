@@ -13,6 +13,8 @@ import { sweepStoredResponses } from '../bridge/responses-history.js';
 import { InflightCounter } from './inflight.js';
 import { RpmWindows } from './rpm-window.js';
 import { ContentSafety } from './content-safety.js';
+import { registerRelayGauges } from '../../http/relay-metrics.js';
+import { countUnfinishedTasks } from '../../db/repos/pending-tasks.js';
 
 /** The relay's long-lived in-memory state, one per process. */
 export interface RelayState {
@@ -69,5 +71,10 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
     await state.leases.close();
   });
   sweepStoredResponses(ctx);
+  registerRelayGauges(ctx, {
+    holds: () => state.inflight.total(),
+    logLagSeconds: () => state.recorder.logLagSeconds(),
+    pendingTasks: () => countUnfinishedTasks(ctx.db),
+  });
   return state;
 }
