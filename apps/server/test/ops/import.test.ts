@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayFixture, type RelayFixture } from '../relay/fixture.js';
-import { ApiClient, startTestServer } from '../harness.js';
+import { ApiClient, startTestServer, testDialects } from '../harness.js';
 import { importDatabase } from '../../src/import/run.js';
 import { relayState } from '../../src/relay/state.js';
 import { EVENTS } from '../../src/cache/events.js';
@@ -57,11 +57,11 @@ function originalDatabase(upstream: string, logRows: number): string {
   return path;
 }
 
-describe('moving in from the original One Hub (SQLite source)', () => {
+describe.each(testDialects())('moving in from the original One Hub (SQLite source) into %s', (dialect) => {
   let f: RelayFixture;
   let source: string;
   beforeAll(async () => {
-    f = await relayFixture('sqlite');
+    f = await relayFixture(dialect);
     source = originalDatabase(f.fake.url, 3000);
   });
   afterAll(async () => f?.close());
@@ -74,7 +74,7 @@ describe('moving in from the original One Hub (SQLite source)', () => {
   };
 
   it('a dry run reports what would change and writes nothing', async () => {
-    const counts = await importDatabase(source, f.server.ctx.db, 'sqlite', { dryRun: true, batch: 500 });
+    const counts = await importDatabase(source, f.server.ctx.db, f.server.ctx.dialect, { dryRun: true, batch: 500 });
     const by = Object.fromEntries(counts.map((c) => [c.table, c]));
     expect(by.users).toMatchObject({ read: 3, inserted: 1, updated: 1, skipped: 1 });
     expect(by.tokens).toMatchObject({ inserted: 1, unmapped: ['chat_cache'] });
@@ -87,14 +87,14 @@ describe('moving in from the original One Hub (SQLite source)', () => {
   it('imports in batches; the old password signs in and the old key relays a chat; a second run changes nothing', async () => {
     const started = Date.now();
     const progress: number[] = [];
-    const counts = await importDatabase(source, f.server.ctx.db, 'sqlite', { dryRun: false, batch: 500, logDays: 30, progress: (t, done) => t === 'logs' && progress.push(done) });
+    const counts = await importDatabase(source, f.server.ctx.db, f.server.ctx.dialect, { dryRun: false, batch: 500, logDays: 30, progress: (t, done) => t === 'logs' && progress.push(done) });
     const by = Object.fromEntries(counts.map((c) => [c.table, c]));
     expect(by.logs).toMatchObject({ read: 1500, inserted: 1500 });
     expect(progress).toEqual([500, 1000, 1500]);
     expect(by.user_groups).toMatchObject({ inserted: 1, updated: 1 });
     expect(by.options).toMatchObject({ inserted: 2 });
     console.log(`import: ${counts.reduce((n, c) => n + c.read, 0)} rows in ${Date.now() - started} ms`);
-    const again = await importDatabase(source, f.server.ctx.db, 'sqlite', { dryRun: false, batch: 500, logDays: 30 });
+    const again = await importDatabase(source, f.server.ctx.db, f.server.ctx.dialect, { dryRun: false, batch: 500, logDays: 30 });
     for (const c of again.filter((c) => !c.missing)) expect([c.table, c.inserted, c.updated]).toEqual([c.table, 0, 0]);
     await refresh();
 
@@ -111,8 +111,11 @@ describe('moving in from the original One Hub (SQLite source)', () => {
     expect((await new ApiClient(f.server.app).get('/api/status')).body.data.system_name).toBe('Moved Hub');
 
   });
+});
 
-  it('refuses to start on the original database itself, naming the importer, without touching it', async () => {
+describe('a server pointed at the original database', () => {
+  it('refuses to start on it, naming the importer, without touching it', async () => {
+    const source = originalDatabase('http://127.0.0.1:9', 1);
     const before = new Database(source, { readonly: true }).prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
     await expect(startTestServer('sqlite', { env: { SQLITE_PATH: source } })).rejects.toThrow(/npm run import -- --from/);
     const after = new Database(source, { readonly: true }).prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
