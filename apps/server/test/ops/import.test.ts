@@ -111,6 +111,17 @@ describe.each(testDialects())('moving in from the original One Hub (SQLite sourc
     expect((await new ApiClient(f.server.app).get('/api/status')).body.data.system_name).toBe('Moved Hub');
 
   });
+  it('takes one-api\'s ratio-based prices (ModelRatio, CompletionRatio) when the source has no price table', async () => {
+    const oneApi = originalDatabase(f.fake.url, 0);
+    const db = new Database(oneApi);
+    db.exec('DROP TABLE prices');
+    db.prepare(`INSERT INTO options ("key", value) VALUES ('ModelRatio', '{"ratio-model":1.5}'), ('CompletionRatio', '{"ratio-model":2}')`).run();
+    db.close();
+    const counts = await importDatabase(oneApi, f.server.ctx.db, f.server.ctx.dialect, { dryRun: false, batch: 500 });
+    expect(counts.find((c) => c.table === 'prices (from ModelRatio)')).toMatchObject({ read: 1, inserted: 1 });
+    const row = await f.server.ctx.db.selectFrom('prices').selectAll().where('model', '=', 'ratio-model').executeTakeFirstOrThrow();
+    expect([row.type, Number(row.input), Number(row.output)]).toEqual(['tokens', 1.5, 3]);
+  });
 });
 
 describe('a server pointed at the original database', () => {
