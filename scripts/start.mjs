@@ -16,7 +16,7 @@ if (!existsSync(dist) && existsSync(join(root, 'apps/web/index.html'))) {
 
 const build = spawnSync(process.execPath, [join(root, 'scripts/build-server.mjs')], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
-const server = spawn(process.execPath, ['--enable-source-maps', join(root, 'apps/server/dist/main.mjs')], {
+const server = spawn(process.execPath, ['--enable-source-maps', join(root, 'apps/server/dist/main.mjs'), ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
   env: process.env,

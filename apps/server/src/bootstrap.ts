@@ -41,6 +41,8 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
   await migrate(handle.db, opts.pgSchema);
   const store = await SharedStore.open(log, config.REDIS_CONN_STRING, config.REDIS_KEY_PREFIX);
   const options = new OptionStore(handle.db, store);
+  // The original's default names port 3000 whatever the port; ours follows PORT (a stored value wins).
+  options.setDefault('ServerAddress', `http://localhost:${config.PORT}`);
   await store.ready();
   await options.load();
   const egress = () => setPrivateNetworksAllowed(options.get('FetchAllowPrivateNetworks'));

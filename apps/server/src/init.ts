@@ -4,9 +4,10 @@ import { seedUserGroups } from './console/user-group/service.js';
 import { createRelayState } from './relay/pipeline/relay-state.js';
 import { attachRelayState } from './relay/state.js';
 import { seedModelOwners } from './console/price/service.js';
-import { startInvoiceJob } from './console/dashboard/invoice-service.js';
 import { startBot } from './bot/index.js';
 import { startQuotaAlerts } from './notify/user-alerts.js';
+import { relayJobNotices } from './notify/index.js';
+import { startJobs } from './jobs/index.js';
 
 /**
  * Start-up work after migrations and before routes: seeding, cache warm-up,
@@ -17,9 +18,11 @@ export async function initServices(ctx: AppContext): Promise<void> {
     await seedUserGroups(ctx);
     await ensureRootUser(ctx);
     await seedModelOwners(ctx);
-    if (ctx.config.USER_INVOICE_MONTH) startInvoiceJob(ctx);
     if (ctx.config.TG_BOT_API_KEY) await startBot(ctx);
     startQuotaAlerts(ctx);
+    relayJobNotices(ctx);
   }
   attachRelayState(ctx, await createRelayState(ctx));
+  // Periodic work (channel tests, balances, prices, log retention, monthly bills): timers on the master only.
+  startJobs(ctx);
 }

@@ -1,13 +1,14 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from './config/env.js';
+import { loadSettings } from './config/env.js';
+import { ConfigError } from './config/file.js';
 import { createServer } from './bootstrap.js';
 import { boundHeapGrowth, trimHeapWhenIdle } from './common/heap.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 async function main() {
-  const config = loadConfig();
+  const config = loadSettings();
   boundHeapGrowth(config.HEAP_GROWTH_PERCENT);
   const webDist = config.WEB_DIST ?? resolve(here, '../../web/dist');
   const server = await createServer(config, { webDist });
@@ -32,6 +33,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  // A configuration mistake is the operator's to fix: its message alone, without a stack.
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

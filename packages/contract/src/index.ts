@@ -25,3 +25,6 @@ export * from './limits.js';
 export * from './audit.js';
 export * from './two-factor.js';
 export * from './passkey.js';
+export * from './jobs.js';
+export * from './api-schemas.js';
+export * from './openapi.js';

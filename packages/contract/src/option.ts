@@ -139,6 +139,10 @@ export const OPTION_DEFS = {
   OldTokenMaxId: { kind: 'int', default: '0', min: 0 },
   // Ours: admin audit log rows older than this many days are deleted (0 = kept forever).
   AuditLogRetentionDays: { kind: 'int', default: '365', min: 0, max: 36_500 },
+  // Ours: scheduled jobs (jobs.ts). Log rows older than this many days are deleted daily; 0 keeps them all.
+  LogRetentionDays: { kind: 'int', default: '0', min: 0, max: 36_500 },
+  // Ours: comma-separated names of scheduled jobs switched off by root.
+  DisabledJobs: { kind: 'string', default: '' },
 } as const satisfies Record<string, OptionDef>;
 
 export type OptionKey = keyof typeof OPTION_DEFS;

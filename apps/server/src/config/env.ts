@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { ConfigError, configPath, flagValue, readConfigFile, type ConfigFile } from './file.js';
 
 const boolFlag = z
   .string()
   .optional()
   .transform((v) => v === 'true' || v === '1');
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   SQLITE_PATH: z.string().default('./data/one-hub.db'),
@@ -94,6 +95,16 @@ const EnvSchema = z.object({
   TASK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(3600),
   /** Kling API base URL (tests point it at a fake). */
   KLING_BASE_URL: z.string().default('https://api.klingai.com'),
+  /** Scheduled jobs (master only): minutes between automatic channel tests and balance refreshes (0 = off). */
+  CHANNEL_TEST_FREQUENCY: z.coerce.number().int().min(0).default(0),
+  CHANNEL_UPDATE_FREQUENCY: z.coerce.number().int().min(0).default(0),
+  /** Seconds to wait between channels during those runs. */
+  POLLING_INTERVAL: z.coerce.number().min(0).default(0),
+  /** Remote price sync: on/off, mode (system = built-in list only), minutes between syncs, and the list's URL. */
+  AUTO_PRICE_UPDATES: boolFlag,
+  AUTO_PRICE_UPDATES_MODE: z.enum(['system', 'add', 'update', 'overwrite']).default('system'),
+  AUTO_PRICE_UPDATES_INTERVAL: z.coerce.number().int().min(1).default(1440),
+  UPDATE_PRICE_SERVICE: z.string().url().default('https://raw.githubusercontent.com/MartialBE/one-api/prices/prices.json'),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
@@ -104,6 +115,52 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new Error(`invalid environment:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+export interface LoadOptions {
+  argv?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  warn?: (message: string) => void;
+}
+
+/** Where a setting came from, for error messages. */
+function origin(key: string, flags: Set<string>, env: NodeJS.ProcessEnv, file?: ConfigFile): string {
+  if (flags.has(key)) return `--${key.toLowerCase()}`;
+  if (env[key] !== undefined || !file?.keys[key]) return key;
+  return `${file.path}: ${file.keys[key]}`;
+}
+
+/**
+ * The start-up configuration (api.md §5): command-line flag > environment > config file
+ * (`--config`, CONFIG_FILE or ./config.yaml) > default. Unknown file keys are warned about;
+ * an invalid value stops start-up naming the key and where it was set.
+ */
+export function loadSettings(opts: LoadOptions = {}): Config {
+  const argv = opts.argv ?? process.argv.slice(2);
+  const env = opts.env ?? process.env;
+  const warn = opts.warn ?? ((m: string) => console.warn(m));
+  const where = configPath(argv, env, opts.cwd ?? process.cwd());
+  const file = where ? readConfigFile(where.path) : undefined;
+  const known = new Set(Object.keys(EnvSchema.shape));
+  const merged: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(file?.values ?? {})) {
+    if (known.has(key)) merged[key] = value;
+    else warn(`${file!.path}: unknown key ${file!.keys[key]} (ignored)`);
+  }
+  Object.assign(merged, env);
+  const flags = new Set<string>();
+  const port = flagValue(argv, 'port');
+  if (port !== undefined) {
+    merged.PORT = port;
+    flags.add('PORT');
+  }
+  const parsed = EnvSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${origin(String(i.path[0]), flags, env, file)}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   return parsed.data;
 }

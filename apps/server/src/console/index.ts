@@ -23,6 +23,7 @@ import { registerAuditHooks } from './audit/recorder.js';
 import { registerAuditRoutes } from './audit/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { registerPasskeyRoutes } from './auth/passkeys/routes.js';
+import { registerJobRoutes } from './jobs/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -49,4 +50,5 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerAuditRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerPasskeyRoutes(app, ctx);
+  registerJobRoutes(app, ctx);
 }

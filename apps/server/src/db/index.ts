@@ -85,7 +85,21 @@ export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
 }
 
 /** Brings the schema up to date; Kysely's lock table keeps concurrent nodes from racing. */
+/**
+ * A database the original (Go) One Hub, one-api or new-api wrote has their tables and none of our
+ * migrations: it is refused before anything is created, so it is never half-migrated.
+ */
+export async function refuseForeignSchema(db: Db, pgSchema?: string): Promise<void> {
+  const tables = (await db.introspection.getTables({ withInternalKyselyTables: true })).filter((t) => !pgSchema || t.schema === pgSchema).map((t) => t.name);
+  if (!tables.includes('channels') || tables.includes('kysely_migration')) return;
+  throw new Error(
+    'This database was created by One Hub (Go), one-api or new-api (it has their tables and none of ours). ' +
+      'It is not changed in place: start One Hub on an empty database, then copy the data over with `npm run import -- --from <this database DSN>`.',
+  );
+}
+
 export async function migrate(db: Db, pgSchema?: string): Promise<void> {
+  await refuseForeignSchema(db, pgSchema);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

@@ -10,6 +10,7 @@ import { registerConsoleRoutes } from '../console/index.js';
 import { registerRelayRoutes } from '../relay/index.js';
 import { registerRelayExtras } from '../relay/extra-routes.js';
 import { registerMetrics } from './metrics.js';
+import { registerOpenApi } from './openapi.js';
 import { registerConsoleJsonParser } from './json-body.js';
 import { consoleHeaders } from './security-headers.js';
 
@@ -41,6 +42,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     done(null, payload);
   });
 
+  // First: its hook records every route registered after it.
+  registerOpenApi(app, ctx);
   registerMetrics(app, ctx);
   // Console answers only (the SPA and /api); relay answers do not carry them.
   const securityHeaders = consoleHeaders(ctx.options);
@@ -69,7 +72,10 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
       root: dist,
       wildcard: false,
       index: ['index.html'],
-      setHeaders: (reply) => void reply.headers(securityHeaders()),
+      // @fastify/static 9 hands over the raw response (9 rather than 10: 10's dependencies need Node 22).
+      setHeaders: (res) => {
+        for (const [name, value] of Object.entries(securityHeaders())) res.setHeader(name, value);
+      },
     });
   }
 

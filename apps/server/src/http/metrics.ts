@@ -33,7 +33,8 @@ export function metricsOf(ctx: AppContext): Metrics {
 }
 
 /** Metrics are recorded only when they can be read: without credentials `/api/metrics` is always a 404. */
-const enabled = (ctx: AppContext) => Boolean(ctx.config.METRICS_USER && ctx.config.METRICS_PASSWORD);
+export const metricsEnabled = (ctx: AppContext) => Boolean(ctx.config.METRICS_USER && ctx.config.METRICS_PASSWORD);
+const enabled = metricsEnabled;
 
 /** One upstream attempt on a channel: `type` is success or error. */
 export function countProviderRequest(ctx: AppContext, channel: { id: number; type: number }, model: string, type: 'success' | 'error'): void {

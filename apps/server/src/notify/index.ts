@@ -1,6 +1,7 @@
 import type { AppContext } from '../app-context.js';
 import type { Notice } from './types.js';
 import { configuredTargets } from './targets.js';
+import { onJobNotice } from '../jobs/notices.js';
 
 export type { Notice, NoticeEvent } from './types.js';
 
@@ -23,6 +24,16 @@ export function notifyAdmins(ctx: AppContext, notice: Notice): void {
     const job = deliver(ctx, target.name, () => target.send(notice)).finally(() => set.delete(job));
     set.add(job);
   }
+}
+
+/**
+ * Passes the scheduled jobs' notices on (a failed price sync, exhausted balances). The channel
+ * test's disables and re-enables are left out: autoDisable/autoEnable already tell each one.
+ */
+export function relayJobNotices(ctx: AppContext): void {
+  onJobNotice(ctx, (n) => {
+    if (n.job !== 'channel_test') notifyAdmins(ctx, { event: 'job_notice', title: n.title, text: n.text });
+  });
 }
 
 async function deliver(ctx: AppContext, name: string, send: () => Promise<void>): Promise<void> {

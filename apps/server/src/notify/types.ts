@@ -1,5 +1,5 @@
 /** Events the administrators are told about (api.md §5 notify.*). */
-export type NoticeEvent = 'channel_disabled' | 'channel_enabled' | 'channel_balance_low' | 'payment_notify_failed' | 'monthly_bills';
+export type NoticeEvent = 'channel_disabled' | 'channel_enabled' | 'channel_balance_low' | 'payment_notify_failed' | 'monthly_bills' | 'job_notice';
 
 export interface Notice {
   event: NoticeEvent;

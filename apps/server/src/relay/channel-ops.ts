@@ -13,6 +13,7 @@ import type { UpstreamRequest } from './providers/types.js';
 import type { HubRequest } from './formats/index.js';
 import { testRequest } from './test-request.js';
 import { notifyAdmins } from '../notify/index.js';
+import { classifyFailure } from './pipeline/failure.js';
 
 /**
  * What the console's channel screens ask of the relay: it alone knows how to
@@ -23,6 +24,10 @@ export interface ChannelTestResult {
   message: string;
   /** Seconds the test request took. */
   time: number;
+  /** A failure that says the channel is broken (not the probe): unreachable, 5xx, bad key, no balance. */
+  channelFault?: boolean;
+  /** Answered, but slower than ChannelDisableThreshold. */
+  slow?: boolean;
 }
 
 /** Sends a one-word request of the model's kind (relay.md §7.1) to the channel's test model (or the given one) and records the latency. */
@@ -47,11 +52,13 @@ export async function testChannel(ctx: AppContext, channel: ChannelRow, model?: 
     await ctx.db.updateTable('channels').set({ response_time: ms, test_time: nowSeconds() }).where('id', '=', channel.id).execute();
     const slow = ms > ctx.options.get('ChannelDisableThreshold') * 1000;
     if (!slow) await autoEnable(relayState(ctx), channel);
-    return { success: true, message: slow ? `响应时间 ${(ms / 1000).toFixed(2)}s 超过阈值` : '', time: ms / 1000 };
+    return { success: true, message: slow ? `响应时间 ${(ms / 1000).toFixed(2)}s 超过阈值` : '', time: ms / 1000, slow };
   } catch (error) {
     const hub = error instanceof HubError ? error : new HubError(502, (error as Error).message);
     if (hub.status === 401 || hub.status === 403) await autoDisable(relayState(ctx), channel, hub.message);
-    return { success: false, message: hub.message, time: (Date.now() - started) / 1000 };
+    const verdict = classifyFailure(hub, ctx.options.get('DisableChannelKeywords').split('\n').map((k) => k.trim()));
+    const channelFault = verdict.channelFault || hub.status >= 500;
+    return { success: false, message: hub.message, time: (Date.now() - started) / 1000, channelFault };
   }
 }
 

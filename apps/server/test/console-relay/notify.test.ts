@@ -10,6 +10,7 @@ import { FakeOpenAI } from '../fakes/openai-upstream.js';
 import { FakePushDeer } from '../fakes/pushdeer.js';
 import { FakeTelegram } from '../fakes/telegram.js';
 import { FakeWebhookReceiver } from '../fakes/webhook-receiver.js';
+import { emitJobNotice } from '../../src/jobs/notices.js';
 import { FakeWeCom } from '../fakes/wecom.js';
 import { FakeNativeProviders } from '../fakes/native-providers.js';
 import { billLastMonth } from '../../src/console/dashboard/invoice-service.js';
@@ -144,6 +145,14 @@ describe('admin notifications', () => {
 
     await billLastMonth(f.server.ctx);
     await until(() => receiver.events.some((e) => e.event === 'monthly_bills'));
+  });
+
+  it('passes on the scheduled jobs\' notices, except the channel test\'s (each disable is told once already)', async () => {
+    const jobs = () => receiver.events.filter((e) => e.event === 'job_notice');
+    emitJobNotice(f.server.ctx, { job: 'channel_test', title: 'Channel test', text: '- disabled #1 a' });
+    emitJobNotice(f.server.ctx, { job: 'price_sync', title: 'Price sync failed', text: 'HTTP 500' });
+    await until(() => jobs().length === 1);
+    expect(jobs()[0]).toMatchObject({ title: 'Price sync failed', text: 'HTTP 500' });
   });
 
   it('tells when a verified payment notice cannot be applied (amount differs from the order)', async () => {

@@ -29,7 +29,8 @@ export function registerChannelRoutes(app: FastifyInstance, ctx: AppContext): vo
   app.get('/channel/test', opts, async () => (ops.startTestAll(ctx) ? ok() : { success: false, message: '测试已在运行中' }));
   app.get('/channel/test/:id', opts, async (req) => {
     const channel = await service.loadChannel(ctx, parse(IdParam, req.params).id);
-    return testChannel(ctx, channel, parse(ChannelTestQuery, req.query).model);
+    const { success, message, time } = await testChannel(ctx, channel, parse(ChannelTestQuery, req.query).model);
+    return { success, message, time };
   });
   app.get('/channel/update_balance', opts, async () => ok(await ops.updateAllBalances(ctx)));
   app.get('/channel/update_balance/:id', opts, async (req) => {

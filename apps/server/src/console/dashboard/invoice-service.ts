@@ -46,16 +46,6 @@ export async function generateInvoices(ctx: AppContext, day: string, regenerate:
   return buildMonth(ctx.db, month, next, nowSeconds());
 }
 
-const DAY_MS = 86_400_000;
-
-/** Milliseconds from now to the next 04:00 server time. */
-function untilFourAm(now = new Date()): number {
-  const at = new Date(now);
-  at.setHours(4, 0, 0, 0);
-  if (at.getTime() <= now.getTime()) at.setTime(at.getTime() + DAY_MS);
-  return at.getTime() - now.getTime();
-}
-
 /** Bills last month if nobody has yet; skipped months stay as they are. */
 export async function billLastMonth(ctx: AppContext): Promise<void> {
   const now = new Date();
@@ -64,20 +54,4 @@ export async function billLastMonth(ctx: AppContext): Promise<void> {
   const count = await generateInvoices(ctx, last, false);
   ctx.log.info({ month: last, rows: count }, 'monthly bills generated');
   notifyAdmins(ctx, { event: 'monthly_bills', title: `${last.slice(0, 7)} 月度账单已生成 (monthly bills generated)`, text: `${count} rows` });
-}
-
-/** USER_INVOICE_MONTH on the master node: bill last month at start-up and daily at 04:00. */
-export function startInvoiceJob(ctx: AppContext): void {
-  const run = () => void billLastMonth(ctx).catch((error) => ctx.log.warn({ err: error }, 'monthly bill generation failed'));
-  run();
-  let timer: NodeJS.Timeout;
-  const schedule = () => {
-    timer = setTimeout(() => {
-      run();
-      schedule();
-    }, untilFourAm());
-    timer.unref();
-  };
-  schedule();
-  ctx.onClose.push(() => clearTimeout(timer));
 }

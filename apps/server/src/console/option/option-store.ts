@@ -27,6 +27,11 @@ export class OptionStore {
     store.subscribe(CHANNEL, () => this.load());
   }
 
+  /** Replaces a key's built-in default before the table is read (ServerAddress follows the real port). */
+  setDefault(key: OptionKey, value: string): void {
+    this.text.set(key, value);
+  }
+
   async load(): Promise<void> {
     const rows = await this.db.selectFrom('options').select(['key', 'value']).execute();
     for (const row of rows) this.text.set(row.key, row.value ?? '');

@@ -9,6 +9,7 @@ import { AZURE_DEFAULT_VERSION } from '../providers/openai-family/urls.js';
 import { authenticate, readKey, type Caller } from '../pipeline/caller.js';
 import { checkRate } from '../pipeline/prepare.js';
 import { dispatcherFor } from '../pipeline/upstream.js';
+import { refuseUnsafe } from '../pipeline/refuse-unsafe.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 
 const OPENAI = 1;
@@ -68,6 +69,11 @@ async function relayThrough(state: RelayState, req: FastifyRequest, reply: Fasti
   await checkRate(state, caller.user.id, groupRow.api_rate);
   const row = await pinnedChannel(state, pinOf(req, caller));
   const target = passthroughTarget(row, req.url);
+  const path = req.url.split('?')[0];
+  // Assistants and threads carry messages: checked like the doors (uploaded files are not read).
+  if (Buffer.isBuffer(req.body) && state.safety.active() && String(req.headers['content-type'] ?? '').includes('application/json')) {
+    refuseUnsafe(state, req, { caller, startedAt, stream: false, group }, { door: path, model: '', body: jsonOrText(req.body) });
+  }
 
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -81,7 +87,6 @@ async function relayThrough(state: RelayState, req: FastifyRequest, reply: Fasti
   } catch (error) {
     throw new HubError(502, `请求上游地址失败: ${(error as Error).message}`, { code: 'http_request_failed', type: 'upstream_error' });
   }
-  const path = req.url.split('?')[0];
   if (res.statusCode >= 400) {
     const text = await res.body.text();
     throw adapterFor(row.type)!.mapError(res.statusCode, text);
@@ -92,6 +97,15 @@ async function relayThrough(state: RelayState, req: FastifyRequest, reply: Fasti
     if (value !== undefined && !DROPPED_RESPONSE.has(name)) reply.header(name, value);
   }
   return reply.send(res.body);
+}
+
+function jsonOrText(raw: Buffer): unknown {
+  const text = raw.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Nothing is billed; the call is counted and logged as `中继:<path>` with its real duration. */

@@ -25,6 +25,7 @@ import { startHeartbeat } from './heartbeat.js';
 import { withHistory } from '../bridge/responses-history.js';
 import { releaseSticky, selectSticky } from './sticky.js';
 import { countProviderRequest } from '../../http/metrics.js';
+import { countUpstreamError } from '../../http/relay-metrics.js';
 import { FirstByteWatch, logClientLeft } from './first-byte.js';
 import { limitScopes } from './limits.js';
 
@@ -150,6 +151,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       const verdict = classifyFailure(hub, ctx.options.get('DisableChannelKeywords').split('\n').map((k) => k.trim()));
       // The caller's own 4xx is not the channel's failure.
       if (verdict.retry || verdict.channelFault) countProviderRequest(ctx, row, p.model, 'error');
+      countUpstreamError(ctx, row.id, verdict.channelFault ? 'channel' : verdict.retry ? 'retryable' : 'caller', hub.status);
       logFailure(state, p, row, hub, req.id, req.ip);
       if (verdict.channelFault) void autoDisable(state, row, scrubIdentity(hub.message, row, true));
       if (verdict.retry || verdict.channelFault) releaseSticky(state, p);

@@ -26,6 +26,13 @@ export class InflightCounter {
     else this.counts.delete(userId);
   }
 
+  /** Requests in flight on this node, all users together. */
+  total(): number {
+    let n = 0;
+    for (const c of this.counts.values()) n += c;
+    return n;
+  }
+
   /** Requests the user has in flight now. */
   of(userId: number): number {
     return this.counts.get(userId) ?? 0;

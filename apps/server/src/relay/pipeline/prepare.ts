@@ -13,6 +13,8 @@ import { namedSession } from './sticky.js';
 import { rawBodyOf } from './raw-body.js';
 import { checkDoorBody } from './door-body.js';
 import type { LimitScope } from './limits.js';
+import { refuseUnsafe } from './refuse-unsafe.js';
+import { doorOf } from './settle.js';
 
 /** What a door knows from outside the body (Gemini puts model and streaming in the path). */
 export interface DoorInput {
@@ -82,6 +84,12 @@ function multipartPrompt(endpoint: Endpoint, raw: Buffer): number {
   if (endpoint !== 'images/edits' && endpoint !== 'images/variations') return 0;
   const field = (name: string) => multipartField(raw, name);
   return imageVirtualTokens({ model: field('model'), n: field('n'), size: field('size'), quality: field('quality'), style: field('style') });
+}
+
+/** The text fields of a multipart body a person wrote (image edit prompts); files are not read. */
+function multipartTexts(raw: Buffer): string[] {
+  const prompt = multipartField(raw, 'prompt');
+  return prompt ? [prompt] : [];
 }
 
 type Counter = { chat: (m: unknown, t?: unknown) => Promise<number> | number; input: (i: unknown) => Promise<number> | number };
@@ -175,6 +183,8 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
   const group = callerGroup(caller);
   const groupRow = state.groups.get(group);
   if (!groupRow) throw new HubError(403, `分组 ${group} 不存在`, { type: 'one_hub_error', code: 'group_not_found' });
+  const stream = door.stream ?? (!multipart && (body as Record<string, unknown>).stream === true);
+  refuseUnsafe(state, req, { caller, startedAt, stream, group }, { door: doorOf(endpoint), model, body: multipart ? null : body, texts: multipart ? multipartTexts(body as Buffer) : undefined });
   await checkRate(state, caller.user.id, groupRow.api_rate);
 
   const json = multipart ? {} : (body as Record<string, unknown>);
@@ -185,7 +195,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
     body,
     multipart,
     model,
-    stream: door.stream ?? json.stream === true,
+    stream,
     jsonArray: door.jsonArray === true,
     group,
     groupRatio: Number(groupRow.ratio),

@@ -35,6 +35,9 @@ export class Recorder {
   private leases = new Map<number, LeaseSpend>();
   private channels = new Map<number, number>();
   private logs: NewLog[] = [];
+  /** When the first row of the queued batch, and of the batch being written, arrived (ms; 0 = none). */
+  private queuedSince = 0;
+  private writingSince = 0;
   private stats = new Map<string, StatRow>();
   private timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
@@ -77,7 +80,14 @@ export class Recorder {
     else this.leases.set(target.rowId, { kind: target.kind, ownerId: target.ownerId, amount });
   }
 
+  /** Seconds the oldest log row not yet in the database has waited (0 when none): the batch lag operators graph. */
+  logLagSeconds(now = Date.now()): number {
+    const since = this.writingSince || this.queuedSince;
+    return since ? (now - since) / 1000 : 0;
+  }
+
   log(row: NewLog): void {
+    if (!this.logs.length) this.queuedSince = Date.now();
     if (this.logs.push(row) >= LOG_BATCH_ROWS && !this.flushSoon) {
       this.flushSoon = true;
       setImmediate(() => {
@@ -123,6 +133,14 @@ export class Recorder {
   }
 
   private async writeBatch(): Promise<void> {
+    try {
+      await this.writeQueued();
+    } finally {
+      this.writingSince = 0;
+    }
+  }
+
+  private async writeQueued(): Promise<void> {
     const counters = { users: this.users, tokens: this.tokens, leases: this.leases, channels: this.channels };
     const logs = this.logs;
     const stats = [...this.stats.values()];
@@ -133,6 +151,8 @@ export class Recorder {
     this.channels = new Map();
     this.logs = [];
     this.stats = new Map();
+    if (logs.length) this.writingSince = this.queuedSince;
+    this.queuedSince = 0;
     const db = this.ctx.db;
     try {
       if (writeFlushAtOnce(db, counters, logs, stats)) return;

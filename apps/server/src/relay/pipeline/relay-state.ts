@@ -13,6 +13,9 @@ import { sweepStoredResponses } from '../bridge/responses-history.js';
 import { InflightCounter } from './inflight.js';
 import { RpmWindows } from './rpm-window.js';
 import { LimitBook } from './limits.js';
+import { ContentSafety } from './content-safety.js';
+import { registerRelayGauges } from '../../http/relay-metrics.js';
+import { countUnfinishedTasks } from '../../db/repos/pending-tasks.js';
 
 /** The relay's long-lived in-memory state, one per process. */
 export interface RelayState {
@@ -34,6 +37,8 @@ export interface RelayState {
   rpm: RpmWindows;
   /** Token, user and per-model request limits (RPM, TPM, in flight, spending caps) in the shared store. */
   limits: LimitBook;
+  /** The EnableSafe keyword filter, applied before any upstream call. */
+  safety: ContentSafety;
 }
 
 export async function createRelayState(ctx: AppContext): Promise<RelayState> {
@@ -55,6 +60,7 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
     inflight: new InflightCounter(),
     rpm: new RpmWindows(ctx.store),
     limits: new LimitBook(ctx.store),
+    safety: new ContentSafety(ctx.options),
   };
   await Promise.all([state.groups.load(), state.selector.reload(), state.prices.load(), state.outputLimits.load(), state.leases.reclaim()]);
   // Safety net beside pub/sub: re-read routing data periodically on every node.
@@ -69,5 +75,10 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
     await state.leases.close();
   });
   sweepStoredResponses(ctx);
+  registerRelayGauges(ctx, {
+    holds: () => state.inflight.total(),
+    logLagSeconds: () => state.recorder.logLagSeconds(),
+    pendingTasks: () => countUnfinishedTasks(ctx.db),
+  });
   return state;
 }

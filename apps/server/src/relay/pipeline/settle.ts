@@ -1,4 +1,5 @@
 import { LOG_TYPE } from '@one-hub/contract';
+import { observeAnswer } from '../../http/relay-metrics.js';
 import { nowSeconds } from '../../common/time.js';
 import type { Endpoint, Usage } from '../providers/types.js';
 import type { RelayState } from './relay-state.js';
@@ -45,6 +46,7 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
     const tokens = bounded.usage.promptTokens + bounded.usage.completionTokens;
     void state.limits.settled(p.limits, tokens, quota).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
   }
+  observeAnswer(state.ctx, hold.route.row.id, p.model, { startedAt: p.startedAt, firstResponseMs: outcome.firstResponseMs, completionTokens: bounded.usage.completionTokens });
   if (!state.ctx.options.get('LogConsumeEnabled')) return quota;
   const u = bounded.usage;
   state.recorder.log({

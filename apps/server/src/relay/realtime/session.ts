@@ -5,6 +5,7 @@ import { emptyUsage, type Usage } from '../providers/types.js';
 import { computeQuota, type Price } from '../pipeline/pricing.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 import type { Caller } from '../pipeline/caller.js';
+import { SAFETY_CODE, SAFETY_MESSAGE } from '../pipeline/content-safety.js';
 import type { RoutedChannel } from '../pipeline/attempt.js';
 
 /** Unsettled spend of a user's open sessions, shared by every node through the store (relay.md §4.11). */
@@ -35,6 +36,24 @@ interface RealtimeUsage {
   output_tokens?: number;
   input_token_details?: { cached_tokens?: number; audio_tokens?: number };
   output_token_details?: { audio_tokens?: number };
+}
+
+/** EnableSafe on client events: a frame with a forbidden word is answered with an error event and never forwarded. */
+function refusedFrame(client: WebSocket, data: RawData, info: SessionInfo): boolean {
+  const { safety } = info.state;
+  if (!safety.active()) return false;
+  let event: unknown;
+  try {
+    event = JSON.parse(data.toString());
+  } catch {
+    return false;
+  }
+  const word = safety.find(event);
+  if (word === undefined) return false;
+  info.state.ctx.log.warn({ userId: info.caller.user.id, tokenId: info.caller.token.id, door: '/v1/realtime', word }, 'content safety: event refused');
+  const error = { type: 'error', event_id: `evt_${info.requestId}`, error: { type: 'invalid_request_error', code: SAFETY_CODE, message: SAFETY_MESSAGE, param: null } };
+  if (client.readyState === WebSocket.OPEN) client.send(JSON.stringify(error));
+  return true;
 }
 
 /** Close codes a peer may send (1005, 1006 and 1015 only describe a close, they are never sent). */
@@ -81,6 +100,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
 
   client.on('message', (data: RawData, isBinary: boolean) => {
     touch();
+    if (!isBinary && refusedFrame(client, data, info)) return;
     if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
   });
   upstream.on('message', (data: RawData, isBinary: boolean) => {

@@ -26,6 +26,7 @@ const GENERAL: FieldSpec[] = [
   { key: 'StickySessionTTLSeconds', input: 'number', min: 0 },
   { key: 'ResponsesRetentionHours', input: 'number', min: 0 },
 ];
+const LOG: FieldSpec[] = [{ key: 'LogRetentionDays', input: 'number', min: 0 }];
 const OTHER: FieldSpec[] = [{ key: 'ChatImageRequestProxy' }, { key: 'CFWorkerImageUrl' }, { key: 'CFWorkerImageKey' }];
 const MONITOR: FieldSpec[] = [
   { key: 'ChannelDisableThreshold', input: 'number', min: 0 },
@@ -74,6 +75,7 @@ export function OperationTab({ options }: { options: OptionMap }) {
       </SettingSection>
       <SettingSection title={t('section.log')}>
         <SwitchGrid names={['LogConsumeEnabled', 'LogErrorEnabled']} options={options} />
+        <OptionFields fields={LOG} options={options} />
         <LogCleanup />
       </SettingSection>
       {invoices && (

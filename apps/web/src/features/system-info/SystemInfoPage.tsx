@@ -8,6 +8,7 @@ import { formatTimestampMs, type SystemLogEntry } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { describeError } from '../../lib/error-handler';
 import { PageHeader, StatusChip, RefreshButton } from '../../components/data';
+import { JobsCard } from './components/JobsCard';
 import { DEFAULT_MAX_ENTRIES, DEFAULT_REFRESH, MAX_ENTRIES_LIMIT, REFRESH_SECONDS, entryCount, levelColor, visibleEntries } from './system-log';
 
 const fetchLog = (count: number) => api<SystemLogEntry[]>('/api/system_info/log', { method: 'POST', json: { count } });
@@ -72,6 +73,7 @@ export default function SystemInfoPage() {
   return (
     <Box data-testid="system-info-page">
       <PageHeader subtitle={t('subtitle')} />
+      <JobsCard />
       <Card>
         <Stack direction="row" sx={{ p: 2, gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}>
           <FormControlLabel control={<Switch checked={auto} onChange={(e) => setAuto(e.target.checked)} />} label={t('autoRefresh')} sx={{ mr: 0 }} />

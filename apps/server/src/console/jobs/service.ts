@@ -1,0 +1,23 @@
+import type { JobName, JobsInfo } from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
+import { jobRunner } from '../../jobs/index.js';
+import { conflict } from '../../common/errors.js';
+
+export function jobsInfo(ctx: AppContext): JobsInfo {
+  return { node_type: ctx.config.NODE_TYPE, jobs: jobRunner(ctx).status() };
+}
+
+/** Starts a run in the background (the screen polls for its outcome); 409 while one is going on. */
+export function runJobNow(ctx: AppContext, name: JobName): void {
+  const runner = jobRunner(ctx);
+  if (runner.isRunning(name)) throw conflict('该任务正在运行 (the job is already running)');
+  void runner.run(name);
+}
+
+/** Switches a job on or off for every node (option DisabledJobs). */
+export async function switchJob(ctx: AppContext, name: JobName, enabled: boolean): Promise<void> {
+  const off = new Set(ctx.options.get('DisabledJobs').split(',').map((s) => s.trim()).filter(Boolean));
+  if (enabled) off.delete(name);
+  else off.add(name);
+  await ctx.options.save({ DisabledJobs: [...off].sort().join(',') });
+}

@@ -1,0 +1,26 @@
+import type { AppContext } from '../app-context.js';
+import { JobRunner } from './runner.js';
+import { channelTestJob } from './channel-test.js';
+import { balanceRefreshJob } from './balance-refresh.js';
+import { priceSyncJob } from './price-sync.js';
+import { logRetentionJob } from './log-retention.js';
+import { monthlyBillsJob } from './monthly-bills.js';
+
+const runners = new WeakMap<AppContext, JobRunner>();
+
+/** Builds the job list; only the master node starts the timers (slaves list the jobs as not configured). */
+export function startJobs(ctx: AppContext): JobRunner {
+  const runner = new JobRunner(ctx);
+  for (const job of [channelTestJob(ctx), balanceRefreshJob(ctx), priceSyncJob(ctx), logRetentionJob(), monthlyBillsJob(ctx)]) runner.add(job);
+  if (ctx.config.NODE_TYPE === 'master') runner.start();
+  runners.set(ctx, runner);
+  return runner;
+}
+
+export function jobRunner(ctx: AppContext): JobRunner {
+  const runner = runners.get(ctx);
+  if (!runner) throw new Error('jobs not initialised');
+  return runner;
+}
+
+export { onJobNotice, type JobNotice } from './notices.js';

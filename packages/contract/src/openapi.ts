@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { apiSchemas, type RouteSchemas } from './api-schemas.js';
+
+export interface RegisteredRoute {
+  method: string;
+  /** Fastify path syntax: `/api/user/:id`, `/v1/files/*`. */
+  url: string;
+}
+
+type Json = Record<string, unknown>;
+
+/** `/api/user/:id` → `/api/user/{id}`; a trailing `*` becomes `{path}`. */
+export function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z_]\w*)/g, '{$1}').replace(/\*$/, '{path}');
+}
+
+const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+
+function jsonSchema(schema: z.ZodType): Json {
+  const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+function queryParameters(schema: z.ZodType): Json[] {
+  const s = jsonSchema(schema) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(s.properties ?? {}).map(([name, prop]) => ({ name, in: 'query', required: s.required?.includes(name) ?? false, schema: prop }));
+}
+
+const ENVELOPE = {
+  type: 'object',
+  required: ['success', 'message'],
+  properties: { success: { type: 'boolean' }, message: { type: 'string' }, data: {} },
+};
+
+function area(url: string): string {
+  if (url.startsWith('/api/')) return url.split('/')[2]?.replace(/^:.*/, '') || 'api';
+  if (url.startsWith('/v1beta') || url.startsWith('/gemini')) return 'relay: gemini';
+  if (url.startsWith('/claude') || url === '/v1/messages') return 'relay: anthropic';
+  return `relay: ${url.split('/')[1] || 'root'}`;
+}
+
+function operation(route: RegisteredRoute, path: string, schemas: RouteSchemas | undefined): Json {
+  const consoleRoute = route.url.startsWith('/api/');
+  const op: Json = {
+    operationId: `${route.method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    tags: [area(route.url)],
+    parameters: [
+      ...pathParams(path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })),
+      ...(schemas?.query ? queryParameters(schemas.query) : []),
+    ],
+    responses: consoleRoute
+      ? { '200': { description: 'The answer envelope (api.md §10.2)', content: { 'application/json': { schema: ENVELOPE } } } }
+      : { '200': { description: 'The provider-format answer (JSON or server-sent events)' }, default: { description: 'An error in the door\'s own format' } },
+  };
+  if (schemas?.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(schemas.body) } } };
+  else if (!consoleRoute && ['POST', 'PUT', 'PATCH'].includes(route.method)) {
+    op.requestBody = { content: { 'application/json': { schema: { type: 'object' } }, 'multipart/form-data': { schema: { type: 'object' } } } };
+  }
+  if (!consoleRoute) op.security = [{ bearer: [] }];
+  return op;
+}
+
+/**
+ * The OpenAPI 3.1 description of the registered routes (console `/api` and the relay doors),
+ * with request bodies and queries generated from the contract's zod schemas.
+ */
+export function openApiDocument(routes: readonly RegisteredRoute[], version: string): Json {
+  const schemas = apiSchemas();
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const route of routes) {
+    if (route.method === 'HEAD' || route.method === 'OPTIONS') continue;
+    const path = openApiPath(route.url);
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operation(route, path, schemas[`${route.method} ${route.url}`]);
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'One Hub', version, description: 'Console API (/api, cookie session or access token) and the relay doors (/v1, /v1beta, /claude, …; API key).' },
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+  };
+}
