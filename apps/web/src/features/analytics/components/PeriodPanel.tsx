@@ -41,7 +41,7 @@ export default function PeriodPanel() {
       }),
   });
   const days = useMemo(() => daysBetween(startOf(applied.start), endOf(applied.end)), [applied]);
-  const charts = useMemo(() => (q.data ? periodCharts(q.data, days, quotaPerUnit) : null), [q.data, days, quotaPerUnit]);
+  const charts = useMemo(() => (q.data ? periodCharts(q.data, days, quotaPerUnit, t('otherGroup')) : null), [q.data, days, quotaPerUnit, t]);
   const search = useCallback(() => setApplied({ ...draft, end: draft.end < draft.start ? draft.start : draft.end }), [draft]);
   const loading = q.isLoading;
   const none = { name: '', data: days.map(() => 0) };
