@@ -104,7 +104,7 @@ describe.skipIf(!chromiumAvailable)('preferences, notice, footer and toasts in C
     await page.screenshot({ path: `${SHOTS}/toasts-desktop.png` });
   });
 
-  it('places toasts bottom-left on desktop and bottom-centre on phones; validation messages are translated', async () => {
+  it('places toasts bottom-centre (clear of the sidebar); validation messages are translated', async () => {
     const page = await c.open({ width: 375, height: 780 });
     await page.goto('/login');
     await page.route('**/api/user/login', (r) => r.fulfill({ status: 500, body: '{}' }));

@@ -2,6 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import i18n from '../lib/i18n';
 import { makeStore } from '../store';
 import { startUp } from './use-startup';
+import { openNotice, setNotice } from '../store/notice';
 
 const toasts = vi.hoisted(() => ({ errors: [] as string[] }));
 vi.mock('../lib/toast', async () => {
@@ -69,7 +70,20 @@ describe('start-up', () => {
     const store = makeStore();
     await startUp(store.dispatch, i18n.t, i18n);
     expect(calls).toEqual(['/api/user/self', '/api/user_group_map', '/api/status', '/api/notice']);
-    expect(store.getState().notice).toEqual({ text: 'hello', open: true });
+    expect(store.getState().notice).toEqual({ text: 'hello', open: true, read: true });
     expect(toasts.errors).toEqual([]);
+  });
+
+  it('clears the notice dot for a notice read on an earlier visit, and shows it for a new one', async () => {
+    answers = { '/api/user/self': ok({ id: 1, username: 'root', role: 100 }), '/api/status': ok({}), '/api/notice': ok('old news') };
+    localStorage.setItem('notice', 'old news');
+    const store = makeStore();
+    await startUp(store.dispatch, i18n.t, i18n);
+    expect(store.getState().notice).toEqual({ text: 'old news', open: false, read: true });
+    store.dispatch(setNotice('fresh news'));
+    expect(store.getState().notice.read).toBe(false);
+    store.dispatch(openNotice(true));
+    store.dispatch(openNotice(false));
+    expect(store.getState().notice).toEqual({ text: 'fresh news', open: false, read: true });
   });
 });

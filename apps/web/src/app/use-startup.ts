@@ -9,7 +9,7 @@ import { showError, showNotice } from '../lib/toast';
 import { isNewVersion } from '../lib/version';
 import { useAppDispatch, useAppSelector, type AppDispatch } from '../store';
 import { setSiteInfo, siteInfoFrom } from '../store/site-info';
-import { openNotice, setNotice } from '../store/notice';
+import { markNoticeRead, openNotice, setNotice } from '../store/notice';
 import { checkSession } from '../store/session';
 import { injectHeadHtml } from './head-html';
 
@@ -65,7 +65,7 @@ export async function startUp(dispatch: AppDispatch, t: TFunction, i18n: Pick<i1
     if (notice.trim() && notice !== readString(STORAGE.notice)) {
       writeString(STORAGE.notice, notice);
       dispatch(openNotice(true));
-    }
+    } else dispatch(markNoticeRead());
   } catch {
     // the notice only decorates the header
   }
