@@ -12,6 +12,7 @@ import { isAdminUser } from '../../store/account';
 import { ConfirmDialog, DataTable, PageHeader, QuotaText, StatusChip, TimeText, pagedTableProps, usePagedList, RefreshButton, type DataColumn } from '../../components/data';
 import TokenActions from './TokenActions';
 import TokenDialog from './TokenDialog';
+import NewKeyDialog from './NewKeyDialog';
 import { groupColor } from './use-token-lookups';
 
 interface Filters {
@@ -43,6 +44,7 @@ export default function TokenPage() {
   const [searchOpen, setSearchOpen] = useState(false);
   const [dialog, setDialog] = useState<{ id?: number } | null>(null);
   const [deleting, setDeleting] = useState<Token | null>(null);
+  const [newKey, setNewKey] = useState<string | null>(null);
   const server = site.server_address || window.location.origin;
   const links = useMemo(() => buildChatLinks({ chatLinks: site.chat_links, chatLink: site.chat_link }), [site.chat_links, site.chat_link]);
   const inAdmin = adminMode(list.filters);
@@ -159,7 +161,8 @@ export default function TokenPage() {
           {...pagedTableProps(list)}
         />
       </Card>
-      <TokenDialog open={dialog !== null} id={dialog?.id} admin={inAdmin} onClose={() => setDialog(null)} onSaved={list.reload} />
+      <TokenDialog open={dialog !== null} id={dialog?.id} admin={inAdmin} onClose={() => setDialog(null)} onSaved={list.reload} onCreated={setNewKey} />
+      <NewKeyDialog tokenKey={newKey} onClose={() => setNewKey(null)} />
       <ConfirmDialog open={deleting !== null} danger title={t('deleteTitle')} body={t('deleteBody', { name: deleting?.name })} confirmText={t('delete')} onClose={() => setDeleting(null)} onConfirm={() => void remove()} />
     </Box>
   );
