@@ -20,7 +20,7 @@ export function defaultHiddenColumns(columns: LogColumn[], wide: boolean): strin
 /** Every log column in display order (console-screens §3.4). */
 export function logColumns(t: TFunction<'log'>): LogColumn[] {
   return [
-    { field: 'created_at', header: t('col.time'), sortable: true, align: 'left', render: (l) => <TimeText value={l.created_at} /> },
+    { field: 'created_at', header: t('col.time'), sortable: true, align: 'left', render: (l) => <TimeText value={l.created_at} stacked /> },
     {
       field: 'channel_id',
       header: t('col.channel'),
