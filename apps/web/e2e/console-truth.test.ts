@@ -144,6 +144,30 @@ describe.skipIf(!chromiumAvailable)('console truth: sessions, sums, prices and f
     await shootThemes(page, 'log-admin', () => page.getByTestId('table-row').first().waitFor());
   });
 
+  it('shows a scroll cue when the menu overflows 1440×900, and Ctrl+K jumps to a screen or a channel by name', async () => {
+    const page = await c.open({ width: 1440, height: 900 });
+    await signIn(page, 'root', ROOT_PASSWORD);
+    const nav = page.getByRole('navigation', { name: 'main' });
+    const overflows = await nav.evaluate((el) => el.scrollHeight > el.clientHeight);
+    if (overflows) {
+      await page.getByTestId('menu-more').waitFor();
+      await page.screenshot({ path: `${SHOTS}/menu-cue-desktop-light.png` });
+      await page.getByTestId('menu-more').click();
+      await expect.poll(() => nav.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    }
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('quick-search-input').fill('兑换');
+    await page.getByTestId('quick-search-results').getByText('兑换码').waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/panel\/redemption$/);
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('quick-search-input').fill('orphan');
+    await page.getByTestId('quick-search-results').getByText('orphan-channel').click();
+    await page.waitForURL(/\/panel\/channel\?q=orphan-channel$/);
+    await page.getByTestId('table-row').filter({ hasText: 'orphan-channel' }).waitFor();
+    expect(await page.getByTestId('table-row').count()).toBe(1);
+  });
+
   it('keeps every paginator button inside a 390×844 phone and skips empty rows in log cards', async () => {
     const page = await c.open({ width: 390, height: 844 });
     await signIn(page, 'buyer', 'password123');

@@ -25,6 +25,7 @@ import { BalanceCell, InlineNumber, ResponseTimeChip, StatusCell } from './chann
 import { groupList, typeColor, typeName } from './channel-ui';
 import { useChannelLookups } from './use-channel-lookups';
 import { useGroupNames } from '../../lib/use-group-names';
+import { useJumpQuery } from '../../lib/use-jump-query';
 
 type Pending = { title: string; body?: string; danger?: boolean; run: () => Promise<void> };
 
@@ -38,6 +39,10 @@ export default function ChannelPage() {
   const lookups = useChannelLookups();
   const list = usePagedList<Channel, ChannelFilterState>({ key: 'channel', fetch: fetchChannels, initialFilters: NO_FILTERS });
   const [draft, setDraft] = useState<ChannelFilterState>(NO_FILTERS);
+  useJumpQuery((name) => {
+    setDraft({ ...NO_FILTERS, name });
+    list.setFilters({ ...NO_FILTERS, name });
+  });
   const [dialog, setDialog] = useState<ChannelDialogMode | null>(null);
   const [batch, setBatch] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);

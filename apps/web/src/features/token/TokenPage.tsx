@@ -15,6 +15,7 @@ import TokenDialog from './TokenDialog';
 import NewKeyDialog from './NewKeyDialog';
 import { groupColor } from './use-token-lookups';
 import { tokenState } from './token-form';
+import { useJumpQuery } from '../../lib/use-jump-query';
 
 interface Filters {
   keyword: string;
@@ -42,6 +43,10 @@ export default function TokenPage() {
   const reliable = (user?.role ?? 0) >= ROLE.reliable;
   const list = usePagedList<Token, Filters>({ key: 'token', fetch: fetchTokens, initialFilters: EMPTY });
   const [draft, setDraft] = useState<Filters>(EMPTY);
+  useJumpQuery((keyword) => {
+    setDraft({ ...EMPTY, keyword });
+    list.setFilters({ ...EMPTY, keyword });
+  });
   const [searchOpen, setSearchOpen] = useState(false);
   const [dialog, setDialog] = useState<{ id?: number } | null>(null);
   const [deleting, setDeleting] = useState<Token | null>(null);

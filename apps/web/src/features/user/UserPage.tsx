@@ -17,6 +17,7 @@ import { Bindings, RoleChip, Unknown, UserStats } from './user-cells';
 import UserDialog from './UserDialog';
 import { useGroupNames } from '../../lib/use-group-names';
 import QuotaDialog from './QuotaDialog';
+import { useJumpQuery } from '../../lib/use-jump-query';
 
 interface Filters {
   keyword: string;
@@ -30,6 +31,10 @@ export default function UserPage() {
   const { t } = useTranslation('user');
   const list = usePagedList<User, Filters>({ key: 'user', fetch: fetchUsers, initialFilters: { keyword: '' } });
   const [keyword, setKeyword] = useState('');
+  useJumpQuery((q) => {
+    setKeyword(q);
+    list.setFilters({ keyword: q });
+  });
   const [dialog, setDialog] = useState<{ id?: number } | null>(null);
   const [quotaUser, setQuotaUser] = useState<User | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
