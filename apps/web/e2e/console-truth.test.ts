@@ -109,6 +109,7 @@ describe.skipIf(!chromiumAvailable)('console truth: sessions, sums, prices and f
     const ticks = await page.getByTestId('chart-requests').locator('.apexcharts-yaxis-label').allTextContents();
     expect(ticks.length).toBeGreaterThan(1);
     expect(new Set(ticks).size).toBe(ticks.length);
+    await shootThemes(page, 'analytics-period', () => page.getByTestId('chart-requests-total').waitFor());
   });
 
   it('shows a VIP user ×0.8 prices with their own group preselected', async () => {

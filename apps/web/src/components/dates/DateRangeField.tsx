@@ -39,7 +39,7 @@ export default function DateRangeField({ start, end, onChange, startLabel, endLa
       format="YYYY-MM-DD"
       maxDate={max ? dayjs(max) : undefined}
       minDate={which === 'end' && start ? dayjs(start) : undefined}
-      slotProps={{ textField: { size: 'small', sx: { width: 170 } }, field: { clearable: true } }}
+      slotProps={{ textField: { size: 'small', sx: { width: { xs: '100%', sm: 200 } } }, field: { clearable: true } }}
     />
     </Box>
   );
