@@ -48,7 +48,10 @@ describe.skipIf(!chromiumAvailable)('tokens, channels, prices and available mode
     await dialog.getByText('The timeout must be between 30 and 90 seconds').waitFor();
     await dialog.getByLabel('Heartbeat timeout (seconds)').fill('45');
     await page.getByTestId('token-submit').click();
-    await expect.poll(() => toasts(page)).toContain('Token created, copy it from the list!');
+    // the new key is shown once, with a copy button
+    expect(await page.getByTestId('new-key').innerText()).toMatch(/^sk-[0-9A-Za-z]{48}$/);
+    await page.screenshot({ path: `${SHOTS}/token-new-key-desktop-light.png` });
+    await page.getByRole('button', { name: 'Done' }).click();
     const row = page.getByTestId('table-row').filter({ hasText: 'e2e bot' });
     await row.waitFor();
 

@@ -30,6 +30,9 @@ export interface AnalyticsTotals {
 }
 
 /** One point of a per-day series; `Channel` is the series label (channel, model or owner name). */
+/** The series label of usage without a name in its grouping (a model without an owner); the console shows "other". */
+export const OTHER_SERIES = '';
+
 export interface PeriodSeriesPoint {
   Date: string;
   Channel: string;

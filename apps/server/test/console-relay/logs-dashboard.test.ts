@@ -132,6 +132,23 @@ describe.each(testDialects())('logs, dashboard and analytics on %s', (dialect) =
     expect((await alice.client.get('/api/analytics/statistics')).status).toBe(403);
   });
 
+  it('sums every analytics grouping to the same totals, models without an owner as "other"', async () => {
+    const from = Math.floor(Date.now() / 1000) - 3 * 86400;
+    const to = Math.floor(Date.now() / 1000);
+    const series = async (group: string) =>
+      (await f.root.get(`/api/analytics/period?start_timestamp=${from}&end_timestamp=${to}&group_type=${group}`)).body.data.channel_statistics as Array<{ Channel: string; RequestCount: number; Quota: number }>;
+    const sum = (rows: Array<{ RequestCount: number; Quota: number }>) => rows.reduce((a, r) => [a[0] + r.RequestCount, a[1] + r.Quota], [0, 0]);
+    const byType = await series('model_type');
+    expect(sum(byType)).toEqual([15, 150]);
+    expect(sum(await series('model'))).toEqual(sum(byType));
+    expect(sum(await series('channel'))).toEqual(sum(byType));
+    // secret-model has no price row, so no owner: it is counted under "other" (''), not dropped
+    expect(byType.filter((r) => r.Channel === '').reduce((n, r) => n + r.RequestCount, 0)).toBeGreaterThanOrEqual(9);
+    const dashboards = [alice, bob].map(async (u) => sum((await u.client.get('/api/user/dashboard')).body.data));
+    const [a, b] = await Promise.all(dashboards);
+    expect([a[0] + b[0], a[1] + b[1]]).toEqual(sum(byType));
+  });
+
   it('compares several users over a day range, as JSON and CSV', async () => {
     const q = `usernames=${alice.username}, ${bob.username},nobody&start_time=${daysAgo(3)}&end_time=${today()}`;
     const res = (await f.root.get(`/api/analytics/multi_user_stats?${q}`)).body;

@@ -15,8 +15,9 @@ describe.each(testDialects())('token console APIs on %s', (dialect) => {
   const create = async (u: TestUser, body: Row) => {
     const res = await u.client.post('/api/token/', body);
     expect(res.body).toMatchObject({ success: true });
-    expect(res.body.data).toBeUndefined(); // the key is only shown in the list
-    return (await mine(u, 'order=-id'))[0];
+    const row = (await mine(u, 'order=-id'))[0];
+    expect(res.body.data).toEqual({ key: row.key }); // the console shows the new key once, in a dialog
+    return row;
   };
 
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import { BrowserRouter } from 'react-router-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { SnackbarProvider } from 'notistack';
-import { setUnauthorizedHandler } from '../lib/api';
+import { ApiError, setUnauthorizedHandler } from '../lib/api';
 import { MAX_TOASTS, ROOT_TOASTS } from '../lib/toast-options';
 import { makeStore, useAppSelector } from '../store';
 import { forgetUser } from '../store/session';
@@ -18,7 +18,9 @@ import { AppRoutes } from './routes';
 const store = makeStore();
 // Any 401 from the console API drops the stored user and the account (console-spec §8).
 setUnauthorizedHandler(() => store.dispatch(forgetUser()));
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+// One retry for a network or server failure; never for a 4xx (a 429 retried only digs the hole deeper).
+const retry = (count: number, e: unknown) => count < 1 && !(e instanceof ApiError && e.status >= 400 && e.status < 500);
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry, refetchOnWindowFocus: false } } });
 
 function Themed() {
   const { theme: mode, borderRadius, fontFamily } = useAppSelector((s) => s.customization);

@@ -5,7 +5,7 @@ import { contentKind, renderMarkdown, sanitizeHtml } from './content';
 import { describeError } from './error-handler';
 import { normalizeLanguage, pickLanguage } from './language';
 import { isMobileWidth, TOAST_DURATION, toastAnchor, toastOptions } from './toast-options';
-import { isNewVersion } from './version';
+import { buildLabel, isNewVersion } from './version';
 
 const TEXTS: Record<string, string> = {
   'error.tooManyRequests': '错误：请求次数过多，请稍后再试！',
@@ -39,10 +39,10 @@ describe('toast options', () => {
     expect(toastOptions('notice', 1200)).toMatchObject({ variant: 'info', autoHideDuration: 20000, persist: false, preventDuplicate: true });
     expect(toastOptions('copy', 1200)).toMatchObject({ variant: 'copy', persist: true });
   });
-  it('anchors bottom-left on desktop and bottom-centre at 600 px or less', () => {
+  it('anchors bottom-centre at every width, clear of the sidebar and the paginators', () => {
     expect(isMobileWidth(600)).toBe(true);
     expect(isMobileWidth(601)).toBe(false);
-    expect(toastAnchor(1280)).toEqual({ vertical: 'bottom', horizontal: 'left' });
+    expect(toastAnchor(1280)).toEqual({ vertical: 'bottom', horizontal: 'center' });
     expect(toastAnchor(375)).toEqual({ vertical: 'bottom', horizontal: 'center' });
   });
 });
@@ -92,6 +92,10 @@ describe('version notice', () => {
     ['v0.0.0', 'v1.1.0', false],
     ['v1.2.0', 'v0.0.0', false],
   ])('server %s build %s → %s', (server, build, due) => expect(isNewVersion(server, build)).toBe(due));
+  it('labels the footer with the built version and commit', () => {
+    expect(buildLabel()).toBe('v0.0.0 (abc1234)');
+    expect(buildLabel('v1.2.3', '')).toBe('v1.2.3');
+  });
 });
 
 describe('query strings', () => {

@@ -24,17 +24,24 @@ export const loadUserGroupMap = () => async (dispatch: AppDispatch) => {
   }
 };
 
-/** Reads the session from the server; a 401 here is silent and just means "signed out". */
-export const checkSession = () => async (dispatch: AppDispatch) => {
+/**
+ * Reads the session from the server. Only a 401 means "signed out" (silently); any other failure — a
+ * 429 from the global rate limiter, an unreachable server — keeps the stored user and is answered to
+ * the caller, which says what went wrong.
+ */
+export const checkSession = () => async (dispatch: AppDispatch): Promise<unknown> => {
   try {
     const user = await api<User>('/api/user/self', { silent401: true });
     dispatch(storeUser(user));
-    void dispatch(loadUserGroupMap());
+    await dispatch(loadUserGroupMap());
+    return undefined;
   } catch (e) {
-    const status = (e as { status?: number }).status;
-    if (status && status < 500) dispatch(forgetUser());
-    // the server is unreachable: keep the stored user so the console still opens
-    else dispatch(setUserLoaded());
+    if ((e as { status?: number }).status === 401) {
+      dispatch(forgetUser());
+      return undefined;
+    }
+    dispatch(setUserLoaded());
+    return e;
   }
 };
 

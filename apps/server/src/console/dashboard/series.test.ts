@@ -41,9 +41,16 @@ describe('periodSeries', () => {
   it.each([
     ['channel', [['d1', 'A', 5], ['d1', 'B', 2], ['d2', '#9', 8]]],
     ['model', [['d1', 'gpt', 3], ['d1', 'x', 4], ['d2', 'gpt', 8]]],
-    ['model_type', [['d1', 'OpenAI', 3], ['d2', 'OpenAI', 8]]],
+    ['model_type', [['d1', '', 4], ['d1', 'OpenAI', 3], ['d2', 'OpenAI', 8]]],
   ] as const)('groups by %s', (type, want) => {
     expect(periodSeries(rows, type).map((s) => [s.Date, s.Channel, s.RequestCount])).toEqual(want);
+  });
+  it('sums to the same totals in every grouping, unowned models under "other"', () => {
+    const totals = (type: 'model' | 'model_type' | 'channel') =>
+      periodSeries(rows, type).reduce((a, s) => [a[0] + s.RequestCount, a[1] + s.Quota, a[2] + s.PromptTokens + s.CompletionTokens], [0, 0, 0]);
+    expect(totals('model_type')).toEqual([15, 150, 75]);
+    expect(totals('model')).toEqual(totals('model_type'));
+    expect(totals('channel')).toEqual(totals('model_type'));
   });
 });
 

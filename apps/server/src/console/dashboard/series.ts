@@ -1,4 +1,4 @@
-import type { AnalyticsPeriod, DashboardRow, PeriodSeriesPoint } from '@one-hub/contract';
+import { OTHER_SERIES, type AnalyticsPeriod, type DashboardRow, type PeriodSeriesPoint } from '@one-hub/contract';
 
 const DAY_MS = 86_400_000;
 
@@ -48,12 +48,15 @@ export interface LabelledUsage extends UsageSums {
   owner_name: string | null;
 }
 
-/** Sums roll-up rows per day and label; models without a known owner are dropped from `model_type`, as the original does. */
+/**
+ * Sums roll-up rows per day and label. Every row lands in exactly one series, so each grouping sums to
+ * the same totals; models without a known owner form the OTHER_SERIES group (the original dropped them).
+ */
 export function periodSeries(rows: LabelledUsage[], groupType: GroupType): PeriodSeriesPoint[] {
   const series = new Map<string, PeriodSeriesPoint>();
   for (const r of rows) {
-    const label = groupType === 'model' ? r.model_name : groupType === 'model_type' ? r.owner_name : (r.channel_name ?? `#${r.channel_id}`);
-    if (!label) continue;
+    const named = groupType === 'model' ? r.model_name : groupType === 'model_type' ? r.owner_name : (r.channel_name ?? `#${r.channel_id}`);
+    const label = named || OTHER_SERIES;
     const key = `${r.date}\u0000${label}`;
     const s = series.get(key) ?? { Date: r.date, Channel: label, RequestCount: 0, Quota: 0, PromptTokens: 0, CompletionTokens: 0, RequestTime: 0 };
     s.RequestCount += Number(r.request_count);

@@ -37,8 +37,8 @@ export function registerTokenRoutes(app: FastifyInstance, ctx: AppContext): void
     return ok(service.toTokenJson(row, req.user!.role));
   });
   app.post('/token/', { preHandler: user }, async (req) => {
-    await service.createToken(ctx, req.user!, parse(TokenBody, req.body), req.user!.role);
-    return ok();
+    const key = await service.createToken(ctx, req.user!, parse(TokenBody, req.body), req.user!.role);
+    return ok({ key });
   });
   app.put('/token/', { preHandler: user }, async (req) => {
     const body = parse(UpdateTokenBody, req.body);

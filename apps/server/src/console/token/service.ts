@@ -60,15 +60,17 @@ export async function loadOwnToken(ctx: AppContext, user: UserRow, id: number): 
 
 const changed = (ctx: AppContext, row: TokenRow) => ctx.store.publish(EVENTS.tokens, String(row.id));
 
-export async function createToken(ctx: AppContext, owner: UserRow, body: z.infer<typeof TokenBody>, callerRole: number): Promise<void> {
+/** Creates the token and answers its key, which the console shows once in a dialog. */
+export async function createToken(ctx: AppContext, owner: UserRow, body: z.infer<typeof TokenBody>, callerRole: number): Promise<string> {
   await checkGroup(ctx, owner, body.group);
   await checkGroup(ctx, owner, body.backup_group);
   const setting = { ...body.setting };
   if (callerRole < ROLE.reliable) delete setting.billing_tag;
   const now = nowSeconds();
+  const key = generateTokenKey();
   await insertToken(ctx.db, {
     user_id: owner.id,
-    key: generateTokenKey(),
+    key,
     name: body.name,
     status: TOKEN_STATUS.enabled,
     created_time: now,
@@ -80,6 +82,7 @@ export async function createToken(ctx: AppContext, owner: UserRow, body: z.infer
     backup_group: body.backup_group,
     setting: JSON.stringify(setting),
   });
+  return key;
 }
 
 export async function updateTokenFields(

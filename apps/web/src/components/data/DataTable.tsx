@@ -69,12 +69,23 @@ export interface DataTableProps<T> {
 }
 
 const SKELETON_ROWS = 5;
+/** A paginator that fits 390 px: no gaps between its parts, wrapping rather than overflowing. */
+const PHONE_PAGINATOR = {
+  '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', px: 0, minHeight: 44 },
+  '& .MuiTablePagination-spacer': { display: 'none' },
+  '& .MuiTablePagination-input': { ml: 0, mr: 1 },
+  '& .MuiTablePagination-actions': { ml: 0.5 },
+  '& .MuiTablePagination-actions .MuiIconButton-root': { p: 0.75 },
+} as const;
 
 function cellValue<T>(row: T, col: DataColumn<T>): ReactNode {
   if (col.render) return col.render(row);
   const v = (row as Record<string, unknown>)[col.field];
   return v === null || v === undefined ? '' : String(v as string | number);
 }
+
+/** A cell with nothing to show: phone cards skip its row instead of printing a label over a blank. */
+export const isBlank = (v: ReactNode) => v === null || v === undefined || v === false || v === '' || v === '-';
 
 /** The console's table: sortable headers, skeleton while loading, empty and error states, cards on phones. */
 export function DataTable<T>(props: DataTableProps<T>) {
@@ -137,8 +148,14 @@ export function DataTable<T>(props: DataTableProps<T>) {
     </IconButton>
   );
 
-  const paginator = pagination && (
+  // While the first page loads the counts are unknown: a skeleton, not "0-0 of 0".
+  const paginator = pagination && showSkeleton ? (
+    <Stack direction="row" data-testid="paginator-skeleton" sx={{ justifyContent: 'flex-end', px: 2, py: 1.5 }}>
+      <Skeleton width={phone ? 200 : 320} height={28} />
+    </Stack>
+  ) : pagination && (
     <TablePagination
+      sx={phone ? PHONE_PAGINATOR : undefined}
       component="div"
       count={pagination.total}
       page={pagination.total === 0 ? 0 : Math.min(pagination.page, Math.max(0, Math.ceil(pagination.total / pagination.pageSize) - 1))}
@@ -171,14 +188,18 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     {renderExpanded && expandButton(id)}
                   </Stack>
                 )}
-                {visible.map((col) => (
-                  <Stack key={col.field} direction="row" spacing={2} sx={{ py: 0.5, justifyContent: 'space-between', alignItems: 'center' }}>
-                    <Typography variant="caption" color="text.secondary" sx={{ flexShrink: 0 }}>
-                      {col.header}
-                    </Typography>
-                    <Box sx={{ textAlign: 'right', minWidth: 0 }}>{cellValue(row, col)}</Box>
-                  </Stack>
-                ))}
+                {visible.map((col) => {
+                  const value = cellValue(row, col);
+                  if (isBlank(value)) return null;
+                  return (
+                    <Stack key={col.field} direction="row" spacing={2} sx={{ py: 0.5, justifyContent: 'space-between', alignItems: 'center' }}>
+                      <Typography variant="caption" color="text.secondary" sx={{ flexShrink: 0 }}>
+                        {col.header}
+                      </Typography>
+                      <Box sx={{ textAlign: 'right', minWidth: 0 }}>{value}</Box>
+                    </Stack>
+                  );
+                })}
                 {renderExpanded && (
                   <Collapse in={open.has(id)} unmountOnExit>
                     <Box sx={{ pt: 1 }}>{renderExpanded(row)}</Box>

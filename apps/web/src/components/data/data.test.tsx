@@ -58,6 +58,16 @@ describe('DataTable', () => {
     expect(screen.getByTestId('table-empty').textContent).toContain('Nothing here');
   });
 
+  it('shows a paginator skeleton, not "0-0 of 0", until the first page has answered', () => {
+    const pagination = { page: 0, pageSize: 10, total: 0, onPage: () => undefined, onPageSize: () => undefined };
+    const { rerender } = render(<DataTable columns={columns} rows={[]} rowKey={(r) => r.id} loading pagination={pagination} />);
+    expect(screen.getByTestId('paginator-skeleton')).toBeTruthy();
+    expect(screen.queryByText(/0–0|0-0/)).toBeNull();
+    rerender(<DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={false} pagination={{ ...pagination, total: 2 }} />);
+    expect(screen.queryByTestId('paginator-skeleton')).toBeNull();
+    expect(screen.getByText(/1.2 of 2/)).toBeTruthy();
+  });
+
   it('shows the server message with a retry button on error', () => {
     const onRetry = vi.fn();
     render(<DataTable columns={columns} rows={[]} rowKey={(r) => r.id} loading={false} error={new ApiError('x', 400, 'bad filter')} onRetry={onRetry} />);
@@ -111,6 +121,14 @@ describe('DataTable', () => {
     expect(screen.getByTestId('data-table').dataset.layout).toBe('cards');
     expect(screen.queryByText('hidden-on-phone')).toBeNull();
     expect(screen.getAllByText('Name')).toHaveLength(2);
+  });
+
+  it('skips empty cells in phone cards instead of printing bare labels', () => {
+    vi.stubGlobal('matchMedia', (q: string) => ({ matches: q.includes('max-width'), media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }));
+    const withBlank: DataColumn<Row>[] = [...columns, { field: 'note', header: 'Note', render: (r) => (r.id === 1 ? 'noted' : '') }];
+    render(<DataTable columns={withBlank} rows={rows} rowKey={(r) => r.id} loading={false} />);
+    expect(screen.getAllByText('Note')).toHaveLength(1);
+    expect(screen.getByText('noted')).toBeTruthy();
   });
 });
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AnalyticsPeriod, AnalyticsTotals } from '@one-hub/contract';
 import { attachmentName, modelUsageSeries, parseUsernames, periodCharts, totalsCards } from './analytics-data';
 
+const seriesSum = (s: Array<{ data: number[] }>) => s.reduce((a, x) => a + x.data.reduce((b, v) => b + v, 0), 0);
+
 describe('analytics data', () => {
   it('adds up the top cards', () => {
     const totals: AnalyticsTotals = {
@@ -51,6 +53,9 @@ describe('analytics data', () => {
       order_statistics: [{ date: '2026-01-01', order_amount: 30 }],
     };
     const c = periodCharts(period, days, 500000);
+    const withOther = periodCharts({ ...period, channel_statistics: [...period.channel_statistics, { ...period.channel_statistics[0], Channel: '' }] }, days, 500000, 'Other');
+    expect(withOther.requests.map((s) => s.name)).toContain('Other');
+    expect(seriesSum(withOther.requests)).toBe(seriesSum(c.requests) + period.channel_statistics[0].RequestCount);
     expect(c.cost).toEqual([
       { name: 'a', data: [0, 0, 0.5] },
       { name: 'b', data: [1, 0, 0] },

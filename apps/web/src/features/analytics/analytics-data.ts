@@ -1,4 +1,4 @@
-import { CHANNEL_STATUS, REDEMPTION_STATUS, type AnalyticsPeriod, type AnalyticsTotals, type MultiUserStats } from '@one-hub/contract';
+import { CHANNEL_STATUS, OTHER_SERIES, REDEMPTION_STATUS, type AnalyticsPeriod, type AnalyticsTotals, type MultiUserStats } from '@one-hub/contract';
 import { quotaDollars, stackBy, sumPerDay, type Series } from '../../lib/chart-data';
 
 export interface TotalsCards {
@@ -47,9 +47,10 @@ export interface PeriodCharts {
   orders: number[];
 }
 
-/** Every chart of the overview panel, one value per day of the range (zeros where nothing happened). */
-export function periodCharts(p: AnalyticsPeriod, days: string[], quotaPerUnit: number): PeriodCharts {
-  const usage = (value: (r: AnalyticsPeriod['channel_statistics'][number]) => number) => stackBy(p.channel_statistics, days, (r) => r.Date, (r) => r.Channel, value);
+/** Every chart of the overview panel, one value per day of the range (zeros where nothing happened); OTHER_SERIES is named `otherLabel`. */
+export function periodCharts(p: AnalyticsPeriod, days: string[], quotaPerUnit: number, otherLabel = 'other'): PeriodCharts {
+  const label = (name: string) => (name === OTHER_SERIES ? otherLabel : name);
+  const usage = (value: (r: AnalyticsPeriod['channel_statistics'][number]) => number) => stackBy(p.channel_statistics, days, (r) => r.Date, (r) => label(r.Channel), value);
   const registered = sumPerDay(p.user_statistics, days, (r) => r.date, (r) => r.user_count);
   const invited = sumPerDay(p.user_statistics, days, (r) => r.date, (r) => r.inviter_user_count);
   return {

@@ -101,6 +101,21 @@ describe('channel dialog', { timeout: 30_000 }, () => {
     expect(Object.keys(body)).not.toContain('models');
   });
 
+  it('never shows a stored key in the edit dialog: an empty field with a "set — leave empty to keep" placeholder', async () => {
+    const stored = { id: 6, type: 1, name: 'keyed', key: 'sk-live-secret', tag: '', models: 'gpt-4o', group: 'default', base_url: '', other: '', priority: 0, weight: 1, test_model: 'gpt-4o', model_mapping: '', model_headers: '', custom_parameter: '', proxy: '', only_chat: false, pre_cost: 1, compatible_response: false, allow_extra_body: false };
+    const calls = fakeServer({ 'GET /api/channel/6': stored, 'PUT /api/channel/': stored });
+    const onSaved = show({ kind: 'edit', id: 6 });
+    expect(await screen.findByDisplayValue('keyed')).toBeTruthy();
+    const key = screen.getByTestId('channel-key') as HTMLInputElement;
+    expect(key.value).toBe('');
+    expect(key.placeholder).toBe('Set — leave empty to keep');
+    expect(screen.queryByDisplayValue('sk-live-secret')).toBeNull();
+    expect(document.body.textContent).not.toContain('sk-live-secret');
+    fireEvent.click(screen.getByTestId('channel-submit'));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
+    expect(Object.keys(calls.find((c) => c.method === 'PUT')!.body!)).not.toContain('key');
+  });
+
   it('edits a tag as one channel: keys one per line, no name, saved through the tag route', async () => {
     const tag = { id: 2, type: 1, name: 'team', key: 'k1\nk2', tag: 'team', models: 'gpt-4o', group: 'default', base_url: '', other: '', priority: 0, weight: 1, test_model: 'gpt-4o', model_mapping: '', model_headers: '', custom_parameter: '', proxy: '', only_chat: false, pre_cost: 1, compatible_response: false, allow_extra_body: false, KeyMap: {} };
     const calls = fakeServer({ 'GET /api/channel_tag/my%20team': tag, 'PUT /api/channel_tag/my%20team': null });

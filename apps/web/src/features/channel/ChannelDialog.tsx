@@ -47,7 +47,9 @@ export default function ChannelDialog({ mode, onClose, onSaved }: Props) {
   useEffect(() => {
     if (!open) return;
     setErrors({});
-    setForm(channelToForm(kind === 'create' ? null : loaded.data));
+    const next = channelToForm(kind === 'create' ? null : loaded.data);
+    // an edit never shows the stored key: an empty field keeps it
+    setForm(kind === 'edit' ? { ...next, key: '' } : next);
   }, [open, kind, loaded.data]);
 
   const set = <K extends keyof ChannelFormState>(k: K, v: ChannelFormState[K]) => setForm((f) => ({ ...f, [k]: v }));
@@ -160,9 +162,10 @@ export default function ChannelDialog({ mode, onClose, onSaved }: Props) {
                 multiline={multiKey}
                 minRows={multiKey ? 4 : undefined}
                 required={kind !== 'edit'}
+                placeholder={kind === 'edit' && loaded.data?.key !== '' ? t('keySet') : undefined}
+                slotProps={{ inputLabel: kind === 'edit' ? { shrink: true } : undefined, htmlInput: { autoComplete: 'off', spellCheck: false, 'data-testid': 'channel-key' } }}
                 error={Boolean(errors.key)}
                 helperText={err('key') ?? (multiKey ? t('keyBatchHelp') : kind === 'edit' ? t('keyKeepHelp') : catalogue?.keyHint)}
-                slotProps={{ htmlInput: { autoComplete: 'off', spellCheck: false } }}
               />
             </Box>
             <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>

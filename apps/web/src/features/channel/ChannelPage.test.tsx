@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
+import { MemoryRouter } from 'react-router-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import i18n from '../../lib/i18n';
 import { makeStore } from '../../store';
@@ -41,17 +42,25 @@ function fakeServer() {
   return calls;
 }
 
-function show() {
+function show(route = '/panel/channel') {
   render(
     <Provider store={makeStore()}>
       <QueryClientProvider client={new QueryClient()}>
-        <ChannelPage />
+        <MemoryRouter initialEntries={[route]}>
+          <ChannelPage />
+        </MemoryRouter>
       </QueryClientProvider>
     </Provider>,
   );
 }
 
 describe('channel page', { timeout: 40_000 }, () => {
+  it('opens filtered to the name the quick search jumped to (?q=)', async () => {
+    const calls = fakeServer();
+    show('/panel/channel?q=solo');
+    await waitFor(() => expect(calls.some((c) => c.url.startsWith('/api/channel/?') && c.url.includes('name=solo'))).toBe(true));
+  });
+
   it('sends the filters only on Search, with All left out', async () => {
     const calls = fakeServer();
     show();

@@ -24,6 +24,8 @@ import TagSubTable from './TagSubTable';
 import { BalanceCell, InlineNumber, ResponseTimeChip, StatusCell } from './channel-cells';
 import { groupList, typeColor, typeName } from './channel-ui';
 import { useChannelLookups } from './use-channel-lookups';
+import { useGroupNames } from '../../lib/use-group-names';
+import { useJumpQuery } from '../../lib/use-jump-query';
 
 type Pending = { title: string; body?: string; danger?: boolean; run: () => Promise<void> };
 
@@ -37,6 +39,10 @@ export default function ChannelPage() {
   const lookups = useChannelLookups();
   const list = usePagedList<Channel, ChannelFilterState>({ key: 'channel', fetch: fetchChannels, initialFilters: NO_FILTERS });
   const [draft, setDraft] = useState<ChannelFilterState>(NO_FILTERS);
+  useJumpQuery((name) => {
+    setDraft({ ...NO_FILTERS, name });
+    list.setFilters({ ...NO_FILTERS, name });
+  });
   const [dialog, setDialog] = useState<ChannelDialogMode | null>(null);
   const [batch, setBatch] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
@@ -65,10 +71,11 @@ export default function ChannelPage() {
   const tagStatus = (tag: string, enable: boolean) =>
     confirmThen({ title: enable ? t('tagEnableAll') : t('tagDisableAll'), run: () => call(() => api(`/api/channel_tag/${encodeURIComponent(tag)}/status/${enable ? 'enable' : 'disable'}`, { method: 'PUT' }), t('saved')) });
 
+  const groupNames = useGroupNames();
   const columns: DataColumn<Channel>[] = [
     { field: 'id', header: t('id'), sortable: true, render: (c) => (isTagRow(c) ? <StatusChip label={t('tagChip')} color="secondary" variant="filled" /> : c.id) },
     { field: 'name', header: t('name'), sortable: true, render: (c) => (isTagRow(c) ? <Typography sx={{ fontWeight: 700 }}>{c.tag}</Typography> : c.name) },
-    { field: 'group', header: t('group'), hideOnPhone: true, hideBelow: 'xl', render: (c) => <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>{groupList(c.group).map((g) => <StatusChip key={g} label={g} color="info" />)}</Box> },
+    { field: 'group', header: t('group'), hideOnPhone: true, render: (c) => <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>{groupList(c.group).map((g) => <StatusChip key={g} label={groupNames.get(g) ?? g} title={g} color="info" />)}</Box> },
     { field: 'type', header: t('type'), sortable: true, render: (c) => <StatusChip label={typeName(c.type) ?? t('unknownType')} color={typeColor(c.type)} variant="outlined" /> },
     {
       field: 'status',

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Card, Tab, Tabs, Typography } from '@mui/material';
+import { Card, Tab, Tabs, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { ROLE, type LogEntry } from '@one-hub/contract';
 import { DataTable, FilterBar, PageHeader, pagedTableProps, usePagedList } from '../../components/data';
@@ -9,7 +9,7 @@ import { useAppSelector } from '../../store';
 import { LOG_TYPES } from './log-data';
 import ColumnSettings from './components/ColumnSettings';
 import LogFilters, { type LogFilterValues } from './components/LogFilters';
-import { logColumns } from './components/log-columns';
+import { defaultHiddenColumns, logColumns } from './components/log-columns';
 import QuotaDetail from './components/QuotaDetail';
 
 /** Hidden log columns, remembered (the original forgot them, console-screens §14.6). */
@@ -43,12 +43,15 @@ export default function LogPage() {
     },
   });
   const [draft, setDraft] = useState<Filters>(list.filters);
-  const [hidden, setHiddenState] = useState<string[]>(() => readJson<string[]>(HIDDEN_COLUMNS_KEY) ?? []);
+  // The chooser shows exactly the columns on screen: a stored choice, else the defaults for this width.
+  const wide = useMediaQuery(useTheme().breakpoints.up('xl'));
+  const [chosen, setChosen] = useState<string[] | null>(() => readJson<string[]>(HIDDEN_COLUMNS_KEY));
   const setHidden = (h: string[]) => {
     writeJson(HIDDEN_COLUMNS_KEY, h);
-    setHiddenState(h);
+    setChosen(h);
   };
   const all = useMemo(() => logColumns(t).filter((c) => admin || !c.adminOnly), [t, admin]);
+  const hidden = chosen ?? defaultHiddenColumns(all, wide);
   const columns = all.filter((c) => !hidden.includes(c.field));
 
   const setType = (log_type: number) => {

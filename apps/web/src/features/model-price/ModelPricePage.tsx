@@ -7,11 +7,12 @@ import SearchOff from '@mui/icons-material/SearchOff';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../lib/error-handler';
 import { DataTable, StatusChip, readPageSize, writePageSize, type DataColumn } from '../../components/data';
-import { MODALITIES, NO_CATALOG_FILTERS, allTags, buildCatalog, filterCatalog, groupOptions, type CatalogModel, type Unit } from './catalog';
+import { MODALITIES, NO_CATALOG_FILTERS, allTags, buildCatalog, filterCatalog, groupOptions, initialGroup, type CatalogModel, type Unit } from './catalog';
 import ModelCard from './ModelCard';
 import ModelDetailDialog from './ModelDetailDialog';
 import { PriceValue } from './PriceLine';
 import { useCatalogData } from './use-catalog';
+import { useAppSelector } from '../../store';
 
 const SIZES = [20, 30, 60, 100];
 type View = 'card' | 'list';
@@ -31,9 +32,10 @@ export default function ModelPricePage({ showTitle = false }: { showTitle?: bool
   const [detail, setDetail] = useState<CatalogModel | null>(null);
 
   const groups = useMemo(() => groupOptions(data.groups.data ?? {}), [data.groups.data]);
+  const userGroup = useAppSelector((s) => s.account.user?.group);
   useEffect(() => {
-    if (!group && groups[0]) setGroup(groups[0].symbol);
-  }, [group, groups]);
+    if (!group && groups[0]) setGroup(initialGroup(groups, userGroup));
+  }, [group, groups, userGroup]);
   const catalog = useMemo(() => buildCatalog(data.models.data ?? {}, data.infos.data ?? []), [data.models.data, data.infos.data]);
   const shown = filterCatalog(catalog, filters, group);
   const tags = allTags(catalog);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AvailableModel, ModelInfo } from '@one-hub/contract';
-import { allTags, buildCatalog, filterCatalog, groupPrice, NO_CATALOG_FILTERS } from './catalog';
+import { allTags, buildCatalog, filterCatalog, groupPrice, initialGroup, NO_CATALOG_FILTERS } from './catalog';
 
 const models: Record<string, AvailableModel> = {
   'gpt-4o': { owned_by: 'OpenAI', groups: ['default', 'vip'], price: { model: 'gpt-4o', type: 'tokens', channel_type: 1, input: 1.25, output: 5, locked: false } },
@@ -36,5 +36,17 @@ describe('available models catalogue', () => {
     expect(groupPrice(10, 1, 'M', 'times')).toBe(0.02);
     expect(groupPrice(0, 1, 'K', 'tokens')).toBeNull();
     expect(groupPrice(5, 0, 'K', 'tokens')).toBeNull();
+  });
+
+  it("preselects the signed-in user's own group, so a VIP sees its ×0.8 prices", () => {
+    const groups = [
+      { id: 1, symbol: 'default', name: 'Default', ratio: 1, public: true, api_rate: 0 },
+      { id: 2, symbol: 'vip', name: 'VIP', ratio: 0.8, public: false, api_rate: 0 },
+    ] as never[];
+    expect(initialGroup(groups, 'vip')).toBe('vip');
+    expect(initialGroup(groups, undefined)).toBe('default');
+    expect(initialGroup(groups, 'gone')).toBe('default');
+    expect(initialGroup([], 'vip')).toBe('');
+    expect(groupPrice(1.25, 0.8, 'K', 'tokens')).toBe(0.002);
   });
 });

@@ -84,7 +84,12 @@ export function allTags(rows: CatalogModel[]): string[] {
   return [...new Set(rows.flatMap((m) => m.tags))].sort();
 }
 
-/** Groups in the map's order; the first is preselected (console-screens §3.14). */
+/** Groups in the map's order (console-screens §3.14). */
 export function groupOptions(map: Record<string, UserGroup>): UserGroup[] {
   return Object.values(map);
+}
+
+/** The group preselected: the signed-in user's own (its ratio is what they pay), else the first. */
+export function initialGroup(groups: UserGroup[], userGroup: string | undefined): string {
+  return groups.find((g) => g.symbol === userGroup)?.symbol ?? groups[0]?.symbol ?? '';
 }

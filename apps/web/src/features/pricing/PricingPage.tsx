@@ -153,7 +153,7 @@ export default function PricingPage() {
       <PageHeader
         subtitle={t('subtitle')}
         actions={
-          <ButtonGroup variant="contained">
+          <ButtonGroup variant="contained" sx={{ '& .MuiButton-root': { whiteSpace: 'nowrap', px: { xs: 1.25, sm: 2 } }, '& .MuiButton-startIcon': { mr: { xs: 0.5, sm: 1 } } }}>
             <Button startIcon={<Add />} onClick={() => setDialog(tab === 'single' ? { kind: 'single' } : { kind: 'batch' })} data-testid="price-create">
               {t('create')}
             </Button>

@@ -6,6 +6,7 @@ import i18n from '../../lib/i18n';
 import { makeStore } from '../../store';
 import { login } from '../../store/account';
 import TokenDialog from './TokenDialog';
+import NewKeyDialog from './NewKeyDialog';
 
 const toasts = vi.hoisted(() => [] as string[]);
 vi.mock('notistack', () => ({ enqueueSnackbar: (m: string) => toasts.push(m) }));
@@ -97,6 +98,27 @@ describe('token dialog', { timeout: 30_000 }, () => {
       },
     });
     expect(toasts).toContain('Token created, copy it from the list!');
+  });
+
+  it("hands a new token's key to the page, which shows it once with a copy button", async () => {
+    fakeServer({ 'GET /api/user_group_map': groups, 'POST /api/token/': { key: 'abc123' } });
+    const onCreated = vi.fn();
+    const onSaved = show({ onCreated });
+    fireEvent.change(screen.getByLabelText(/Name/), { target: { value: 'new' } });
+    fireEvent.click(screen.getByTestId('token-submit'));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
+    expect(onCreated).toHaveBeenCalledWith('abc123');
+    expect(toasts).not.toContain('Token created, copy it from the list!');
+    cleanup();
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    const onClose = vi.fn();
+    render(<NewKeyDialog tokenKey="abc123" onClose={onClose} />);
+    expect(screen.getByTestId('new-key').textContent).toBe('sk-abc123');
+    fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('sk-abc123'));
+    fireEvent.click(screen.getByRole('button', { name: 'Done' }));
+    expect(onClose).toHaveBeenCalled();
   });
 
   it('loads the token to edit and shows the server refusal', async () => {

@@ -38,6 +38,8 @@ export interface TokenDialogProps {
   admin?: boolean;
   onClose: () => void;
   onSaved: () => void;
+  /** A new token's key, to show once. */
+  onCreated?: (key: string) => void;
 }
 
 async function loadToken(id: number, admin: boolean): Promise<Token> {
@@ -48,7 +50,7 @@ async function loadToken(id: number, admin: boolean): Promise<Token> {
 }
 
 /** Create / edit a token (console-screens §3.7). */
-export default function TokenDialog({ open, id, admin = false, onClose, onSaved }: TokenDialogProps) {
+export default function TokenDialog({ open, id, admin = false, onClose, onSaved, onCreated }: TokenDialogProps) {
   const { t } = useTranslation('token');
   const role = useAppSelector((s) => s.account.user?.role ?? 0);
   const { quota_per_unit: perUnit, display_in_currency: currency } = useAppSelector((s) => s.siteInfo);
@@ -83,8 +85,9 @@ export default function TokenDialog({ open, id, admin = false, onClose, onSaved 
     setSaving(true);
     try {
       if (!editing) {
-        await api('/api/token/', { method: 'POST', json: body });
-        showSuccess(t('created_toast'));
+        const created = await api<{ key?: string } | null>('/api/token/', { method: 'POST', json: body });
+        if (created?.key && onCreated) onCreated(created.key);
+        else showSuccess(t('created_toast'));
       } else if (admin) {
         const transfer = form.transferTo.trim() ? { user_id: Number(form.transferTo) } : {};
         await api('/api/token/admin', { method: 'PUT', json: { ...body, id, ...transfer } });

@@ -12,7 +12,10 @@ import { isAdminUser } from '../../store/account';
 import { ConfirmDialog, DataTable, PageHeader, QuotaText, StatusChip, TimeText, pagedTableProps, usePagedList, RefreshButton, type DataColumn } from '../../components/data';
 import TokenActions from './TokenActions';
 import TokenDialog from './TokenDialog';
+import NewKeyDialog from './NewKeyDialog';
 import { groupColor } from './use-token-lookups';
+import { tokenState } from './token-form';
+import { useJumpQuery } from '../../lib/use-jump-query';
 
 interface Filters {
   keyword: string;
@@ -40,9 +43,14 @@ export default function TokenPage() {
   const reliable = (user?.role ?? 0) >= ROLE.reliable;
   const list = usePagedList<Token, Filters>({ key: 'token', fetch: fetchTokens, initialFilters: EMPTY });
   const [draft, setDraft] = useState<Filters>(EMPTY);
+  useJumpQuery((keyword) => {
+    setDraft({ ...EMPTY, keyword });
+    list.setFilters({ ...EMPTY, keyword });
+  });
   const [searchOpen, setSearchOpen] = useState(false);
   const [dialog, setDialog] = useState<{ id?: number } | null>(null);
   const [deleting, setDeleting] = useState<Token | null>(null);
+  const [newKey, setNewKey] = useState<string | null>(null);
   const server = site.server_address || window.location.origin;
   const links = useMemo(() => buildChatLinks({ chatLinks: site.chat_links, chatLink: site.chat_link }), [site.chat_links, site.chat_link]);
   const inAdmin = adminMode(list.filters);
@@ -76,11 +84,15 @@ export default function TokenPage() {
   const group = (name: string, empty: string) => (name ? <StatusChip label={name} color={groupColor(name)} /> : <Typography variant="body2" color="text.secondary">{empty}</Typography>);
   const remaining = (tk: Token) => (tk.unlimited_quota ? t('unlimitedShort') : <QuotaText quota={tk.remain_quota} />);
   const expiry = (tk: Token) => (tk.expired_time === -1 ? t('never') : <TimeText value={tk.expired_time} />);
-  const statusCell = (tk: Token) => (
+  const statusCell = (tk: Token) => {
+    const state = tokenState(tk);
+    if (state !== 'switch') return <StatusChip label={t(`status.${state}`)} color={state === 'expired' ? 'error' : 'warning'} variant="filled" />;
+    return (
     <Tooltip title={t(`status.${STATUS_KEY[tk.status] ?? 'unknown'}`)}>
       <Switch size="small" checked={tk.status === TOKEN_STATUS.enabled} onChange={() => void toggleStatus(tk)} slotProps={{ input: { 'aria-label': t('statusLabel') } }} />
     </Tooltip>
-  );
+    );
+  };
   const actions = (tk: Token) => <TokenActions token={tk} links={links} server={server} compact={inAdmin} onEdit={() => setDialog({ id: tk.id })} onDelete={() => setDeleting(tk)} />;
   const billing: DataColumn<Token>[] = reliable ? [{ field: 'billing_tag', header: t('billingTag'), hideOnPhone: true, hideBelow: 'xl', render: (tk) => tk.setting.billing_tag || '-' }] : [];
 
@@ -92,7 +104,7 @@ export default function TokenPage() {
         ...billing,
         { field: 'status', header: t('statusLabel'), sortable: true, render: statusCell },
         { field: 'used_quota', header: t('usedRemain'), render: (tk) => <Stack><QuotaText quota={tk.used_quota} /><Typography variant="body2" color="text.secondary">{remaining(tk)}</Typography></Stack> },
-        { field: 'created_time', header: t('createdExpiry'), hideOnPhone: true, hideBelow: 'lg', render: (tk) => <Stack><TimeText value={tk.created_time} /><Typography variant="body2" color="text.secondary">{expiry(tk)}</Typography></Stack> },
+        { field: 'created_time', header: t('createdExpiry'), hideOnPhone: true, render: (tk) => <Stack><TimeText value={tk.created_time} /><Typography variant="body2" color="text.secondary">{expiry(tk)}</Typography></Stack> },
         { field: 'accessed_time', header: t('accessed'), sortable: true, render: (tk) => <TimeText value={tk.accessed_time} /> },
         { field: 'actions', header: t('actions'), align: 'right', pinned: true, render: actions },
       ]
@@ -103,7 +115,7 @@ export default function TokenPage() {
         { field: 'status', header: t('statusLabel'), sortable: true, render: statusCell },
         { field: 'used_quota', header: t('used'), sortable: true, render: (tk) => <QuotaText quota={tk.used_quota} /> },
         { field: 'remain_quota', header: t('remain'), sortable: true, render: remaining },
-        { field: 'created_time', header: t('created'), sortable: true, hideOnPhone: true, hideBelow: 'xl', render: (tk) => <TimeText value={tk.created_time} /> },
+        { field: 'created_time', header: t('created'), sortable: true, hideOnPhone: true, render: (tk) => <TimeText value={tk.created_time} /> },
         { field: 'expired_time', header: t('expiry'), sortable: true, render: expiry },
         { field: 'actions', header: t('actions'), align: 'right', pinned: true, render: actions },
       ];
@@ -159,7 +171,8 @@ export default function TokenPage() {
           {...pagedTableProps(list)}
         />
       </Card>
-      <TokenDialog open={dialog !== null} id={dialog?.id} admin={inAdmin} onClose={() => setDialog(null)} onSaved={list.reload} />
+      <TokenDialog open={dialog !== null} id={dialog?.id} admin={inAdmin} onClose={() => setDialog(null)} onSaved={list.reload} onCreated={setNewKey} />
+      <NewKeyDialog tokenKey={newKey} onClose={() => setNewKey(null)} />
       <ConfirmDialog open={deleting !== null} danger title={t('deleteTitle')} body={t('deleteBody', { name: deleting?.name })} confirmText={t('delete')} onClose={() => setDeleting(null)} onConfirm={() => void remove()} />
     </Box>
   );

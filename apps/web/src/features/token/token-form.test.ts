@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Token } from '@one-hub/contract';
-import { formToBody, fromLocalInput, tokenToForm, toLocalInput, validateTokenForm } from './token-form';
+import { formToBody, fromLocalInput, tokenState, tokenToForm, toLocalInput, validateTokenForm } from './token-form';
 
 const token: Token = {
   id: 7,
@@ -83,5 +83,13 @@ describe('token form', () => {
     expect(body.setting.limits.limits_ip_setting.whitelist).toEqual(['1.2.3.4']);
     expect(body.backup_group).toBe('');
     expect('billing_tag' in body.setting).toBe(false);
+  });
+
+  it('shows a token past its expiry as expired, not as a switch', () => {
+    expect(tokenState({ status: 1, expired_time: -1 }, 1000)).toBe('switch');
+    expect(tokenState({ status: 2, expired_time: 2000 }, 1000)).toBe('switch');
+    expect(tokenState({ status: 1, expired_time: 999 }, 1000)).toBe('expired');
+    expect(tokenState({ status: 3, expired_time: -1 }, 1000)).toBe('expired');
+    expect(tokenState({ status: 4, expired_time: -1 }, 1000)).toBe('exhausted');
   });
 });

@@ -1,4 +1,4 @@
-import type { Token } from '@one-hub/contract';
+import { TOKEN_STATUS, type Token } from '@one-hub/contract';
 import { badLimits, limitsToTexts, textsToLimits, type LimitTexts } from '../../components/RequestLimitFields';
 
 /** The token dialog's fields as the user edits them (console-screens §3.7). */
@@ -104,4 +104,11 @@ export function formToBody(f: TokenFormState, withBillingTag: boolean) {
       ...(withBillingTag ? { billing_tag: f.billingTag } : {}),
     },
   };
+}
+
+/** What the list's status cell shows: a switch while the token can be switched, else why it cannot work. */
+export function tokenState(tk: Pick<Token, 'status' | 'expired_time'>, nowSeconds = Math.floor(Date.now() / 1000)): 'switch' | 'expired' | 'exhausted' {
+  if (tk.status === TOKEN_STATUS.expired || (tk.expired_time !== -1 && tk.expired_time <= nowSeconds)) return 'expired';
+  if (tk.status === TOKEN_STATUS.exhausted) return 'exhausted';
+  return 'switch';
 }

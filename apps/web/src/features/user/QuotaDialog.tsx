@@ -3,9 +3,9 @@ import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Input
 import { useTranslation } from 'react-i18next';
 import { currencyToQuota, quotaChangeForm, quotaToCurrency, type User } from '@one-hub/contract';
 import { api } from '../../lib/api';
-import { describeError } from '../../lib/error-handler';
+import { describeError, notifyServerMessage } from '../../lib/error-handler';
 import { fieldErrors } from '../../lib/form-errors';
-import { showError, showSuccess } from '../../lib/toast';
+import { showSuccess } from '../../lib/toast';
 import { useAppSelector } from '../../store';
 
 /**
@@ -42,8 +42,9 @@ export default function QuotaDialog({ user, onClose, onSaved }: { user: User | n
       onSaved();
       onClose();
     } catch (e) {
+      // shown once, inline in the dialog that stays open
       setServerError(describeError(e, t).text);
-      showError(e);
+      notifyServerMessage(e);
     }
     setSaving(false);
   };

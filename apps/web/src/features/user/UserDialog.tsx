@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { userForm, type User } from '@one-hub/contract';
 import PasswordField from '../../components/PasswordField';
 import { api } from '../../lib/api';
-import { describeError } from '../../lib/error-handler';
+import { describeError, notifyServerMessage } from '../../lib/error-handler';
 import { fieldErrors } from '../../lib/form-errors';
-import { showError, showSuccess } from '../../lib/toast';
+import { showSuccess } from '../../lib/toast';
 
 export interface UserDialogProps {
   open: boolean;
@@ -56,8 +56,9 @@ export default function UserDialog({ open, id, onClose, onSaved }: UserDialogPro
       onSaved();
       onClose();
     } catch (e) {
+      // shown once, inline in the dialog that stays open
       setServerError(describeError(e, t).text);
-      showError(e);
+      notifyServerMessage(e);
     }
     setSaving(false);
   };

@@ -16,8 +16,10 @@ import { showError, showSuccess } from '../../lib/toast';
 import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, TimeText, pagedTableProps, usePagedList, RefreshButton, type DataColumn } from '../../components/data';
 import { Bindings, RoleChip, Unknown, UserStats } from './user-cells';
 import UserDialog from './UserDialog';
+import { useGroupNames } from '../../lib/use-group-names';
 import QuotaDialog from './QuotaDialog';
 import UserLimitsDialog from './UserLimitsDialog';
+import { useJumpQuery } from '../../lib/use-jump-query';
 
 interface Filters {
   keyword: string;
@@ -31,6 +33,10 @@ export default function UserPage() {
   const { t } = useTranslation('user');
   const list = usePagedList<User, Filters>({ key: 'user', fetch: fetchUsers, initialFilters: { keyword: '' } });
   const [keyword, setKeyword] = useState('');
+  useJumpQuery((q) => {
+    setKeyword(q);
+    list.setFilters({ keyword: q });
+  });
   const [dialog, setDialog] = useState<{ id?: number } | null>(null);
   const [quotaUser, setQuotaUser] = useState<User | null>(null);
   const [limitsUser, setLimitsUser] = useState<User | null>(null);
@@ -51,16 +57,27 @@ export default function UserPage() {
     if (deleting && (await manage(deleting, 'delete'))) setDeleting(null);
   };
 
+  const groupNames = useGroupNames();
   const columns: DataColumn<User>[] = [
     { field: 'id', header: t('id'), sortable: true, hideOnPhone: true },
     { field: 'username', header: t('username'), sortable: true, render: (u) => <Tooltip title={u.display_name || ''}><span>{u.username}</span></Tooltip> },
-    { field: 'group', header: t('group'), render: (u) => <StatusChip label={u.group || 'default'} color="info" /> },
+    { field: 'group', header: t('group'), render: (u) => <StatusChip label={groupNames.get(u.group || 'default') ?? (u.group || 'default')} title={u.group || 'default'} color="info" /> },
     { field: 'quota', header: t('statistics'), render: (u) => <UserStats user={u} /> },
     { field: 'role', header: t('roleLabel'), sortable: true, render: (u) => <RoleChip role={u.role} /> },
     { field: 'bindings', header: t('bindings'), render: (u) => <Bindings user={u} /> },
-    { field: 'created_time', header: t('created'), sortable: true, hideOnPhone: true, hideBelow: 'xl', render: (u) => <TimeText value={u.created_time} fallback={t('unknown')} /> },
-    { field: 'last_login_time', header: t('lastLogin'), sortable: true, hideOnPhone: true, hideBelow: 'xl', render: (u) => <TimeText value={u.last_login_time} fallback={t('unknown')} /> },
-    { field: 'last_login_ip', header: t('lastIp'), sortable: true, hideOnPhone: true, hideBelow: 'xl', render: (u) => <Unknown>{u.last_login_ip}</Unknown> },
+    { field: 'created_time', header: t('created'), sortable: true, hideOnPhone: true, render: (u) => <TimeText value={u.created_time} fallback={t('unknown')} /> },
+    {
+      field: 'last_login_time',
+      header: t('lastLoginAndIp'),
+      sortable: true,
+      hideOnPhone: true,
+      render: (u) => (
+        <Stack>
+          <TimeText value={u.last_login_time} fallback={t('unknown')} />
+          <Unknown>{u.last_login_ip}</Unknown>
+        </Stack>
+      ),
+    },
     {
       field: 'status',
       header: t('status'),

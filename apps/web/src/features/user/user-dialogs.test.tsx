@@ -45,6 +45,19 @@ describe('quota dialog', { timeout: 20_000 }, () => {
     await waitFor(() => expect(saved).toHaveBeenCalled());
     expect(writes()).toEqual([{ method: 'POST', url: '/api/user/quota/9', body: { quota: -750000, remark: 'refund' } }]);
   });
+
+  it('shows a server refusal once, inline, not again as a toast', async () => {
+    api = fakeApi((method) => {
+      if (method === 'POST') throw new Error('user is locked');
+      return null;
+    });
+    renderWithProviders(<QuotaDialog user={alice} onClose={() => undefined} onSaved={() => undefined} />);
+    type(/Amount/, '1');
+    await act(async () => fireEvent.click(screen.getByTestId('quota-submit')));
+    expect(await screen.findByText(/user is locked/)).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getAllByText(/user is locked/)).toHaveLength(1);
+  });
 });
 
 describe('user dialog', { timeout: 20_000 }, () => {

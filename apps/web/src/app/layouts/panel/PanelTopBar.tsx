@@ -9,6 +9,7 @@ import LanguageMenu from '../../../components/LanguageMenu';
 import { useAppDispatch, useAppSelector } from '../../../store';
 import { setMenu } from '../../../store/customization';
 import { UserMenu } from './UserMenu';
+import { QuickSearch } from './QuickSearch';
 
 const LOGO_WIDTH = 260;
 
@@ -39,6 +40,7 @@ export function PanelTopBar({ desktop, onToggleDrawer }: { desktop: boolean; onT
           </IconButton>
         </Tooltip>
         <Box sx={{ flexGrow: 1 }} />
+        <QuickSearch />
         <NoticeButton />
         <ThemeToggle />
         <LanguageMenu />

@@ -1,4 +1,6 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import KeyboardArrowDown from '@mui/icons-material/KeyboardArrowDown';
 import { Avatar, Box, Chip, List, ListSubheader, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../store';
@@ -33,6 +35,51 @@ function Group({ group }: { group: MenuGroup }) {
   );
 }
 
+/** The menu's scroll area: when items are hidden below, a fading cue at the bottom says so and scrolls on click. */
+function ScrollableNav({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLElement>(null);
+  const [more, setMore] = useState(false);
+  const measure = useCallback(() => {
+    const el = ref.current;
+    if (el) setMore(el.scrollTop + el.clientHeight < el.scrollHeight - 4);
+  }, []);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    for (const child of Array.from(el.children)) observer.observe(child);
+    return () => observer.disconnect();
+  }, [measure, children]);
+  return (
+    <Box component="nav" aria-label="main" ref={ref} onScroll={measure} sx={{ flexGrow: 1, overflowY: 'auto', position: 'relative' }}>
+      {children}
+      {more && (
+        <Box
+          role="button"
+          aria-label={t('chrome.moreBelow')}
+          data-testid="menu-more"
+          onClick={() => ref.current?.scrollBy({ top: ref.current.clientHeight / 2, behavior: 'smooth' })}
+          sx={{
+            position: 'sticky',
+            bottom: 0,
+            height: 36,
+            mt: -4.5,
+            display: 'grid',
+            placeItems: 'end center',
+            cursor: 'pointer',
+            background: (th) => `linear-gradient(to bottom, transparent, ${th.palette.background.default})`,
+          }}
+        >
+          <KeyboardArrowDown color="action" />
+        </Box>
+      )}
+    </Box>
+  );
+}
+
 /** Drawer content: welcome line, the role-filtered menu of spec §2, version chip. */
 export function Sidebar() {
   const { t } = useTranslation();
@@ -60,11 +107,11 @@ export function Sidebar() {
           </Typography>
         </Box>
       </Box>
-      <Box component="nav" aria-label="main" sx={{ flexGrow: 1, overflowY: 'auto' }}>
+      <ScrollableNav>
         {menu.map((g) => (
           <Group key={g.id} group={g} />
         ))}
-      </Box>
+      </ScrollableNav>
       <Box sx={{ py: 2, display: 'flex', justifyContent: 'center' }}>
         <Chip size="small" variant="outlined" disabled label={version || t('menu.unknownVersion')} data-testid="version-chip" />
       </Box>

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Box, Container, Link, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { sanitizeHtml } from '../../../lib/content';
-import { BUILD_VERSION } from '../../../lib/version';
+import { buildLabel } from '../../../lib/version';
 import { useAppSelector } from '../../../store';
 
 const REPO = 'https://github.com/MartialBE/one-hub';
@@ -20,7 +20,7 @@ export function PublicFooter() {
         ) : (
           <Typography variant="body2" component="div" data-testid="default-footer">
             <Link href={REPO} target="_blank" rel="noopener noreferrer" underline="hover">
-              {system_name} {BUILD_VERSION}
+              {system_name} {buildLabel()}
             </Link>{' '}
             · {t('footer.basedOn')}{' '}
             <Link href="https://github.com/songquanpeng/one-api" target="_blank" rel="noopener noreferrer" underline="hover">

@@ -12,6 +12,7 @@ import { lastLocalDays } from '../../../lib/chart-data';
 import { showError } from '../../../lib/toast';
 import { useAppSelector } from '../../../store';
 import { attachmentName, modelUsageSeries, parseUsernames } from '../analytics-data';
+import DateRangeField from '../../../components/dates/DateRangeField';
 
 interface Query {
   usernames: string;
@@ -47,7 +48,7 @@ export default function MultiUserStats() {
       showError(new Error(t('usernamesRequired')));
       return null;
     }
-    return { ...draft, usernames: names.join(',') };
+    return { ...draft, usernames: names.join(','), start_time: draft.start_time || week[0], end_time: draft.end_time || week[6] };
   };
   const search = () => {
     const next = normalised();
@@ -75,8 +76,7 @@ export default function MultiUserStats() {
       <Card sx={{ p: 2 }}>
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ alignItems: { md: 'center' } }} component="form" onSubmit={(e) => (e.preventDefault(), search())}>
           <TextField size="small" label={t('usernames')} placeholder="alice,bob" value={draft.usernames} onChange={(e) => setDraft({ ...draft, usernames: e.target.value })} sx={{ flex: 1 }} slotProps={{ htmlInput: { 'data-testid': 'multi-usernames' } }} />
-          <TextField size="small" type="date" label={t('start')} value={draft.start_time} onChange={(e) => setDraft({ ...draft, start_time: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
-          <TextField size="small" type="date" label={t('end')} value={draft.end_time} onChange={(e) => setDraft({ ...draft, end_time: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} />
+          <DateRangeField testId="multi-range" start={draft.start_time} end={draft.end_time} onChange={(start_time, end_time) => setDraft({ ...draft, start_time, end_time })} startLabel={t('start')} endLabel={t('end')} />
           <Button type="submit" variant="contained" startIcon={<Search />} data-testid="multi-search">
             {t('search')}
           </Button>

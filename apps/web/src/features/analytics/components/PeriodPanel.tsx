@@ -10,6 +10,7 @@ import { daysBetween, lastLocalDays, localDay, seriesTotal, total } from '../../
 import { useAppSelector } from '../../../store';
 import { periodCharts } from '../analytics-data';
 import RedemptionChart from './RedemptionChart';
+import DateRangeField from '../../../components/dates/DateRangeField';
 
 type GroupType = 'model_type' | 'model' | 'channel';
 interface PeriodFilter {
@@ -41,8 +42,13 @@ export default function PeriodPanel() {
       }),
   });
   const days = useMemo(() => daysBetween(startOf(applied.start), endOf(applied.end)), [applied]);
-  const charts = useMemo(() => (q.data ? periodCharts(q.data, days, quotaPerUnit) : null), [q.data, days, quotaPerUnit]);
-  const search = useCallback(() => setApplied({ ...draft, end: draft.end < draft.start ? draft.start : draft.end }), [draft]);
+  const charts = useMemo(() => (q.data ? periodCharts(q.data, days, quotaPerUnit, t('otherGroup')) : null), [q.data, days, quotaPerUnit, t]);
+  // a cleared day falls back to the last seven days' edge
+  const search = useCallback(() => {
+    const start = draft.start || week[0];
+    const end = draft.end || week[6];
+    setApplied({ ...draft, start, end: end < start ? start : end });
+  }, [draft, week]);
   const loading = q.isLoading;
   const none = { name: '', data: days.map(() => 0) };
 
@@ -50,8 +56,7 @@ export default function PeriodPanel() {
     <Stack spacing={2.5}>
       <Card sx={{ p: 2 }}>
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ alignItems: { md: 'center' } }} component="form" onSubmit={(e) => (e.preventDefault(), search())}>
-          <TextField size="small" type="date" label={t('start')} value={draft.start} onChange={(e) => setDraft({ ...draft, start: e.target.value })} slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today, 'data-testid': 'period-start' } }} />
-          <TextField size="small" type="date" label={t('end')} value={draft.end} onChange={(e) => setDraft({ ...draft, end: e.target.value })} slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today, min: draft.start, 'data-testid': 'period-end' } }} />
+          <DateRangeField testId="period" start={draft.start} end={draft.end} max={today} onChange={(start, end) => setDraft({ ...draft, start, end })} startLabel={t('start')} endLabel={t('end')} />
           <TextField size="small" select label={t('groupBy')} value={draft.group_type} onChange={(e) => setDraft({ ...draft, group_type: e.target.value as GroupType })} sx={{ minWidth: 160 }}>
             <MenuItem value="model_type">{t('byModelType')}</MenuItem>
             <MenuItem value="model">{t('byModel')}</MenuItem>

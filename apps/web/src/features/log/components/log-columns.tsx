@@ -8,15 +8,35 @@ import { DetailCell, QuotaCell } from './QuotaCell';
 
 export interface LogColumn extends DataColumn<LogEntry> {
   adminOnly?: boolean;
+  /** Hidden by default below 1536 px (the column chooser can show it again). */
+  wideOnly?: boolean;
+}
+
+/** Columns hidden until the reader chooses otherwise: the wide-only ones on screens under 1536 px. */
+export function defaultHiddenColumns(columns: LogColumn[], wide: boolean): string[] {
+  return wide ? [] : columns.filter((c) => c.wideOnly).map((c) => c.field);
 }
 
 /** Every log column in display order (console-screens §3.4). */
 export function logColumns(t: TFunction<'log'>): LogColumn[] {
   return [
-    { field: 'created_at', header: t('col.time'), sortable: true, align: 'left', render: (l) => <TimeText value={l.created_at} /> },
-    { field: 'channel_id', header: t('col.channel'), sortable: true, adminOnly: true, render: (l) => (l.channel_id ? `${l.channel_id}${l.channel?.name ? ` (${l.channel.name})` : ''}` : '') },
+    { field: 'created_at', header: t('col.time'), sortable: true, align: 'left', render: (l) => <TimeText value={l.created_at} stacked /> },
+    {
+      field: 'channel_id',
+      header: t('col.channel'),
+      sortable: true,
+      adminOnly: true,
+      render: (l) =>
+        l.channel_id ? (
+          <Typography variant="body2" noWrap title={l.channel?.name} sx={{ maxWidth: 140 }}>
+            {`${l.channel_id}${l.channel?.name ? ` (${l.channel.name})` : ''}`}
+          </Typography>
+        ) : (
+          ''
+        ),
+    },
     { field: 'user_id', header: t('col.user'), sortable: true, adminOnly: true, render: (l) => (l.username ? <StatusChip label={l.username} copyText={l.username} /> : '') },
-    { field: 'group', header: t('col.group'), hideBelow: 'xl', render: (l) => (l.type === 2 ? <GroupCell log={l} /> : '') },
+    { field: 'group', header: t('col.group'), wideOnly: true, render: (l) => (l.type === 2 ? <GroupCell log={l} /> : '') },
     { field: 'token_name', header: t('col.token'), sortable: true, render: (l) => (l.token_name ? <StatusChip label={l.token_name} color="primary" copyText={l.token_name} /> : '') },
     {
       field: 'type',
@@ -33,7 +53,7 @@ export function logColumns(t: TFunction<'log'>): LogColumn[] {
       sortable: true,
       render: (l) =>
         l.model_name ? (
-          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', justifyContent: 'flex-end' }}>
+          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
             <StatusChip label={l.model_name} color="primary" variant="outlined" copyText={l.model_name} />
             {l.is_stream && (
               <Typography variant="caption" color="info.main" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
@@ -54,7 +74,7 @@ export function logColumns(t: TFunction<'log'>): LogColumn[] {
     { field: 'prompt_tokens', header: t('col.input'), render: (l) => (l.type === 2 ? <InputCell log={l} /> : '') },
     { field: 'completion_tokens', header: t('col.output'), render: (l) => (l.type === 2 ? l.completion_tokens : '') },
     { field: 'quota', header: t('col.quota'), render: (l) => <QuotaCell log={l} /> },
-    { field: 'source_ip', header: t('col.sourceIp'), hideBelow: 'xl' },
+    { field: 'source_ip', header: t('col.sourceIp'), wideOnly: true },
     { field: 'detail', header: t('col.detail'), render: (l) => <DetailCell log={l} /> },
   ];
 }
