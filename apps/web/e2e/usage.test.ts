@@ -122,7 +122,7 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     await page.goto('/panel/log');
     const rows = page.getByTestId('table-row');
     // the two chats and the administrator's quota grant
-    await expect.poll(() => rows.count()).toBe(3);
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(3); // log rows land in batches
     await page.getByTestId('log-tab-consume').click();
     await expect.poll(() => rows.count()).toBe(2);
     expect(await page.getByRole('columnheader', { name: '用户' }).count()).toBe(0);
