@@ -264,13 +264,17 @@ describe.each(testDialects())('payment gateways and orders on %s', (dialect) => 
       expect(await quota()).toBe(before + 50_000_000);
       expect((await admin.client.get(`/api/payment/order?trade_no=${tradeNo}`)).body.data.data[0]).toMatchObject({ status: 'success', gateway_no: 'pi_1' });
 
-      expect((await notify(body, sign(body), 'f'.repeat(32))).statusCode).toBe(404);
-      expect((await notify(body, sign(body), 'not-a-uuid')).statusCode).toBe(404);
+      // §23.4: an unknown gateway is a 200 with {success:false}, and nothing is credited
+      for (const uuid of ['f'.repeat(32), 'not-a-uuid']) {
+        const unknown = await notify(body, sign(body), uuid);
+        expect([unknown.statusCode, unknown.json()]).toEqual([200, { success: false, message: 'payment not found' }]);
+      }
       const epayGw = (await gateways('name=Epay'))[0];
       const unsigned = await f.server.app.inject({ method: 'GET', url: `/api/payment/notify/${epayGw.uuid}?trade_status=TRADE_SUCCESS` });
       expect([unsigned.statusCode, unsigned.body]).toEqual([200, 'fail']);
       await admin.client.put('/api/payment/', { id: gw.id, enable: false });
-      expect((await notify(body, sign(body))).statusCode).toBe(404);
+      expect((await notify(body, sign(body))).json()).toEqual({ success: false, message: 'payment not found' });
+      expect(await quota()).toBe(before + 50_000_000);
     } finally {
       remove();
     }

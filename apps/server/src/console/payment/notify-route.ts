@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound } from '../../common/errors.js';
+import { HubError } from '../../common/errors.js';
 import { findEnabledPaymentByUuid } from '../../db/repos/payments.js';
 import { completeOrder } from './complete-order.js';
 import { payProviderFor } from './providers.js';
@@ -17,7 +17,8 @@ export async function registerPaymentNotifyRoute(app: FastifyInstance, ctx: AppC
     scope.all('/payment/notify/:uuid', async (req, reply) => {
       const { uuid } = req.params as { uuid: string };
       const gateway = /^[0-9a-f]{32}$/.test(uuid) ? await findEnabledPaymentByUuid(ctx.db, uuid) : undefined;
-      if (!gateway) throw notFound('payment not found');
+      // §23.4: an unknown or disabled gateway is answered 200 with the envelope, not an error status.
+      if (!gateway) return reply.code(200).send({ success: false, message: 'payment not found' });
       const provider = payProviderFor(gateway.type);
       if (!provider?.handleNotify) throw new HubError(501, `${gateway.type} 支付尚未接入`, { code: 'payment_provider_missing' });
       const { notice, ack } = await provider.handleNotify(gateway, req);
