@@ -121,6 +121,17 @@ const SAME_ALLOWED: Record<string, string[]> = {
   'invoice:duration.millis': ['zh_CN=zh_HK'],
   'invoice:duration.seconds': ['zh_CN=zh_HK', 'zh_CN=ja_JP', 'zh_HK=ja_JP'],
   'invoice:duration.minutes': ['zh_CN=zh_HK', 'zh_CN=ja_JP', 'zh_HK=ja_JP'],
+  // Console polish, jobs: words Chinese (and Japanese) write alike, reviewed.
+  'common:quickSearch.kind.channel': ['zh_CN=zh_HK'],
+  'common:quickSearch.kind.token': ['zh_CN=zh_HK'],
+  'common:dateRange.today': ['zh_HK=ja_JP'],
+  'common:dateRange.month': ['zh_CN=zh_HK'],
+  'analytics:otherGroup': ['zh_CN=zh_HK'],
+  'system-info:jobs.ok': ['zh_CN=zh_HK', 'zh_CN=ja_JP', 'zh_HK=ja_JP'],
+  'system-info:jobs.error': ['zh_HK=ja_JP'],
+  'system-info:jobs.next': ['zh_CN=zh_HK'],
+  'token:newKey.label': ['zh_CN=zh_HK'],
+  'token:newKey.done': ['zh_CN=zh_HK'],
 };
 
 function flatten(tree: Tree, prefix = ''): Record<string, string> {
