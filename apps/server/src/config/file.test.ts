@@ -39,10 +39,10 @@ describe('config file', () => {
 
   it('warns about unknown keys and refuses invalid values naming the key and where it was set', () => {
     const cwd = dir();
-    write(cwd, 'config.yaml', 'gin_mode: debug\nnotify:\n  dingTalk:\n    keyWord: x\nglobal:\n  api_rate_limit: 50\n');
+    write(cwd, 'config.yaml', 'gin_mode: debug\nnotify:\n  carrierPigeon:\n    loft: x\nglobal:\n  api_rate_limit: 50\n');
     const warnings: string[] = [];
     expect(loadSettings({ cwd, argv: [], env: {}, warn: (m) => warnings.push(m) }).GLOBAL_API_RATE_LIMIT).toBe(50);
-    expect(warnings).toEqual([expect.stringMatching(/config\.yaml: unknown key gin_mode \(ignored\)$/), expect.stringMatching(/unknown key notify\.dingTalk\.keyWord \(ignored\)$/)]);
+    expect(warnings).toEqual([expect.stringMatching(/config\.yaml: unknown key gin_mode \(ignored\)$/), expect.stringMatching(/unknown key notify\.carrierPigeon\.loft \(ignored\)$/)]);
 
     write(cwd, 'config.yaml', 'port: 70000\nnode_type: leader\n');
     expect(() => loadSettings({ cwd, argv: [], env: {} })).toThrow(/config\.yaml: port: .*65535[\s\S]*config\.yaml: node_type: /);
