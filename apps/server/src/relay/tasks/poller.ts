@@ -1,6 +1,11 @@
 import type { AppContext } from '../../app-context.js';
 
 /** What one polling round did, for the console and the closing figures. */
+/** The failure reason of a task the upstream never finished within TASK_TIMEOUT_SECONDS. */
+export function timedOutReason(seconds: number): string {
+  return `上游任务超时（超过 ${seconds} 秒）`;
+}
+
 export interface RoundResult {
   /** Tasks still pending after the round (0 puts the poller to sleep). */
   pending: number;

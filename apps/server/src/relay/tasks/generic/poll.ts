@@ -3,11 +3,10 @@ import type { TaskRow } from '../../../db/repos/tasks.js';
 import { pendingTasks, updatePendingTask } from '../../../db/repos/task-rows.js';
 import { failAndRefund } from '../../../db/repos/task-refunds.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
-import type { RoundResult } from '../poller.js';
+import { timedOutReason, type RoundResult } from '../poller.js';
 import type { TaskFamily, TaskUpdate } from './family.js';
 
 const ROUND_LIMIT = 500;
-export const TIMED_OUT = '上游任务超时（超过1小时）';
 
 /** Ends a task as failed and refunds it to user and token, once. */
 export function failTask(state: RelayState, row: TaskRow, reason: string): Promise<boolean> {
@@ -70,7 +69,7 @@ export function taskRound(state: RelayState, family: TaskFamily): () => Promise<
       for (const row of list) {
         const u = updates.get(row.id);
         if (u && (await apply(state, row, u))) ended++;
-        else if (row.submit_time < deadline && (await failTask(state, row, TIMED_OUT))) ended++;
+        else if (row.submit_time < deadline && (await failTask(state, row, timedOutReason(state.ctx.config.TASK_TIMEOUT_SECONDS)))) ended++;
       }
     }
     return { pending: rows.length - ended, tasks: rows.length, upstreamCalls };

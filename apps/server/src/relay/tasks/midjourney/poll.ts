@@ -3,14 +3,13 @@ import { pendingMidjourneys, updatePendingMidjourney } from '../../../db/repos/t
 import { failAndRefund } from '../../../db/repos/task-refunds.js';
 import type { ChannelRow } from '../../../db/repos/channels.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
-import type { RoundResult } from '../poller.js';
+import { timedOutReason, type RoundResult } from '../poller.js';
 import { baseOf, callTaskUpstream, channelKey } from '../upstream.js';
 import { MJ_CHANNEL_TYPE, isFailed } from './mapping.js';
 import { taskUpdate, type UpstreamMjTask } from './task-json.js';
 
 const ROUND_LIMIT = 500;
 const FETCH_TIMEOUT_MS = 5_000;
-export const TIMED_OUT = '上游任务超时（超过1小时）';
 
 /** Ends a task as failed and refunds what it cost (once: an ended row is never refunded again). */
 export function failMidjourney(state: RelayState, row: MidjourneyRow, reason: string): Promise<boolean> {
@@ -55,7 +54,7 @@ async function pollChannel(state: RelayState, channel: ChannelRow, rows: Midjour
   for (const row of rows) {
     const task = byId.get(row.mj_id);
     if (task && (await applyUpstream(state, row, task))) ended++;
-    else if (row.submit_time < deadline && (await failMidjourney(state, row, TIMED_OUT))) ended++;
+    else if (row.submit_time < deadline && (await failMidjourney(state, row, timedOutReason(state.ctx.config.TASK_TIMEOUT_SECONDS)))) ended++;
   }
   return ended;
 }
