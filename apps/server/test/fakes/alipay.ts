@@ -1,6 +1,6 @@
 import { createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLoopback } from './fake-http.js';
 
 /** A fresh RSA-2048 pair, as bare base64 (the form Alipay's key tool prints) and as PEM. */
 export function rsaPair() {
@@ -74,14 +74,11 @@ export class FakeAlipay {
   }
 
   async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
+    return (this.url = await listenLoopback(this.server));
   }
 
   close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    return closeServer(this.server);
   }
 
   private check(p: Record<string, string>): string | null {

@@ -38,9 +38,7 @@ export abstract class FakeHttp<B extends object> {
   }
 
   async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
+    return (this.url = await listenLoopback(this.server));
   }
 
   behave(key: string, behaviour: B): void {
@@ -55,9 +53,8 @@ export abstract class FakeHttp<B extends object> {
     return this.received.filter((r) => r.key === key);
   }
 
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((r) => this.server.close(r));
+  close(): Promise<void> {
+    return closeServer(this.server);
   }
 
   stop(): Promise<void> {
@@ -169,4 +166,16 @@ export async function writePaced(res: ServerResponse, pieces: { text: string | B
     res.write(piece.text);
   }
   return true;
+}
+
+/** Starts a fake's own server on a free loopback port and answers its base URL. */
+export async function listenLoopback(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Stops a fake's server, dropping kept-alive connections so close does not wait for them. */
+export function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
 }

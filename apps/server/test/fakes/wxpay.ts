@@ -1,6 +1,6 @@
 import { createCipheriv, createSign, createVerify, randomBytes, type KeyObject } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLoopback } from './fake-http.js';
 import { rsaPair } from './alipay.js';
 
 export interface WxpayOrder {
@@ -66,14 +66,11 @@ export class FakeWxpay {
   }
 
   async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
+    return (this.url = await listenLoopback(this.server));
   }
 
   close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    return closeServer(this.server);
   }
 
   private checkAuth(header: string, method: string, path: string, body: string): string | null {
