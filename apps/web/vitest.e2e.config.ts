@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // A loaded CI machine renders slowly: polls wait for the page, never a fixed time.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
