@@ -90,8 +90,18 @@ describe.each(testDialects())('failover, limits and billing safety on %s', (dial
     const body = { ...ask('test-model'), max_tokens: 10 };
     const hold = estimateChat(body.messages) + 10; // price 1:1, group ratio 1
     const { key, tokenId, userId } = await f.newUser({ quota: 1_000_000, token: { unlimited_quota: false, remain_quota: hold * 3 + Math.floor(hold / 2) } });
-    f.fake.behave('race-key', { delayMs: 150 });
-    const results = await Promise.allSettled(Array.from({ length: 20 }, () => f.openai(key).chat.completions.create(body)));
+    // Upstream answers nobody until all 20 are either held there or refused, so every
+    // admission races every other one, however slowly a loaded machine sends them.
+    f.fake.behave('race-key', { hold: true });
+    let refusedSoFar = 0;
+    const calls = Array.from({ length: 20 }, () => {
+      const call = f.openai(key, { maxRetries: 0 }).chat.completions.create(body);
+      call.catch(() => (refusedSoFar += 1));
+      return call;
+    });
+    await expect.poll(() => f.fake.holding + refusedSoFar, { timeout: 30_000 }).toBe(20);
+    f.fake.release();
+    const results = await Promise.allSettled(calls);
     const served = results.filter((r) => r.status === 'fulfilled').length;
     expect(served).toBeGreaterThan(0);
     expect(served).toBeLessThanOrEqual(3);
