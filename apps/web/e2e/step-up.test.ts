@@ -54,6 +54,8 @@ describe.skipIf(!chromiumAvailable)('step-up before a channel key is shown, in C
     await page.fill('input[name=username]', 'root');
     await page.fill('input[name=password]', ROOT_PASSWORD);
     await page.click('button[type=submit]');
+    await page.getByTestId('two-factor-code').waitFor();
+    await page.screenshot({ path: `${SHOTS}/login-two-factor-phone-dark.png` });
     await page.getByTestId('two-factor-code').fill(recovery[0]);
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL(/\/panel\/dashboard$/);
@@ -67,5 +69,22 @@ describe.skipIf(!chromiumAvailable)('step-up before a channel key is shown, in C
     await confirm.waitFor({ state: 'detached' });
     await page.getByTestId('channel-dialog').waitFor();
     await page.screenshot({ path: `${SHOTS}/step-up-phone-dark-after.png` });
+  });
+
+  it('draws the e-mail bind dialog in the shared code-dialog frame', async () => {
+    const page = await c.open({ width: 390, height: 844 });
+    await page.goto('/login');
+    await page.fill('input[name=username]', 'root');
+    await page.fill('input[name=password]', ROOT_PASSWORD);
+    await page.click('button[type=submit]');
+    await page.getByTestId('two-factor-code').fill(recovery[2]);
+    await page.getByRole('button', { name: '提交' }).click();
+    await page.waitForURL(/\/panel\/dashboard$/);
+    await page.goto('/panel/profile');
+    await page.getByTestId('profile-tab-binding').click();
+    await page.getByTestId('binding-email').getByRole('button', { name: '绑定' }).click();
+    await page.getByTestId('bind-email').waitFor();
+    await page.getByTestId('bind-code').waitFor();
+    await page.screenshot({ path: `${SHOTS}/profile-email-bind-phone-light.png` });
   });
 });
