@@ -23,4 +23,6 @@ export interface AppContext {
   onClose: Array<() => Promise<void> | void>;
   /** The last server log lines, for the console's log viewer. */
   recentLogs: LogRing;
+  /** AES-256 key (derived from the session secret) that seals TOTP secrets at rest. */
+  twoFactorKey: Buffer;
 }

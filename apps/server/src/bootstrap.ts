@@ -7,6 +7,7 @@ import { SharedStore } from './cache/shared-store.js';
 import { OptionStore } from './console/option/option-store.js';
 import { buildApp } from './http/app.js';
 import { resolveSessionSecret } from './config/secret.js';
+import { deriveKey } from './common/seal.js';
 import { initServices } from './init.js';
 import { LogRing } from './common/log-ring.js';
 import { setPrivateNetworksAllowed } from './egress/guard.js';
@@ -48,6 +49,7 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
   const egress = () => setPrivateNetworksAllowed(options.get('FetchAllowPrivateNetworks'));
   egress();
   options.onChange(egress);
+  const sessionSecret = resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   const ctx: AppContext = {
     config,
     db: handle.db,
@@ -59,13 +61,13 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
     version: VERSION,
     onClose: [],
     recentLogs,
+    twoFactorKey: deriveKey(sessionSecret, 'two-factor secret'),
   };
   // Safety net beside pub/sub: every node re-reads the options table periodically.
   const resync = setInterval(() => void options.load().catch((e) => log.warn({ err: e }, 'option resync failed')), config.SYNC_FREQUENCY * 1000);
   resync.unref();
   ctx.onClose.push(() => clearInterval(resync));
   await initServices(ctx);
-  const sessionSecret = resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   const app = await buildApp(ctx, { sessionSecret, webDist: opts.webDist });
   let closed = false;
   return {

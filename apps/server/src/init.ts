@@ -8,6 +8,7 @@ import { startBot } from './bot/index.js';
 import { startQuotaAlerts } from './notify/user-alerts.js';
 import { relayJobNotices } from './notify/index.js';
 import { startJobs } from './jobs/index.js';
+import { sealPlainSecrets } from './console/auth/two-factor/service.js';
 
 /**
  * Start-up work after migrations and before routes: seeding, cache warm-up,
@@ -18,6 +19,7 @@ export async function initServices(ctx: AppContext): Promise<void> {
     await seedUserGroups(ctx);
     await ensureRootUser(ctx);
     await seedModelOwners(ctx);
+    await sealPlainSecrets(ctx);
     if (ctx.config.TG_BOT_API_KEY) await startBot(ctx);
     startQuotaAlerts(ctx);
     relayJobNotices(ctx);

@@ -126,6 +126,8 @@ export const OPTION_DEFS = {
   SMTPAccount: { kind: 'string', default: '' },
   SMTPFrom: { kind: 'string', default: '' },
   SMTPToken: { kind: 'string', default: '', secret: true },
+  // Ours (as new-api): implicit TLS on a port other than 465; port 465 always uses it, others STARTTLS.
+  SMTPSSLEnabled: { kind: 'bool', default: 'false' },
   // Chat links
   ChatLink: { kind: 'string', default: '' },
   ChatLinks: { kind: 'json', default: '' },

@@ -13,11 +13,13 @@ export class HubError extends Error {
   readonly upstream?: unknown;
   /** Seconds the caller should wait before retrying; sent as `Retry-After`. */
   readonly retryAfter?: number;
+  /** What the console answer carries besides the message (with `code`), for errors the console acts on. */
+  readonly data?: unknown;
 
   constructor(
     status: number,
     message: string,
-    opts: { type?: string; code?: string | null; retryable?: boolean; upstream?: unknown; retryAfter?: number } = {},
+    opts: { type?: string; code?: string | null; retryable?: boolean; upstream?: unknown; retryAfter?: number; data?: unknown } = {},
   ) {
     super(message);
     this.name = 'HubError';
@@ -27,6 +29,7 @@ export class HubError extends Error {
     this.retryable = opts.retryable ?? false;
     this.upstream = opts.upstream;
     this.retryAfter = opts.retryAfter;
+    this.data = opts.data;
   }
 }
 

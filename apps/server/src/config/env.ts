@@ -36,6 +36,8 @@ export const EnvSchema = z.object({
   GITHUB_API_BASE_URL: z.string().default('https://api.github.com'),
   LARK_BASE_URL: z.string().default('https://open.feishu.cn'),
   LINUXDO_BASE_URL: z.string().default('https://connect.linux.do'),
+  /** Extra CAs (PEM file) trusted for the SMTP server's certificate, beside the system's. */
+  SMTP_CA_FILE: z.string().default(''),
   BATCH_FLUSH_MS: z.coerce.number().int().min(10).default(1000),
   /** Quota leases (docs/decisions.md): a crashed node's slices return this long after its last renewal. */
   QUOTA_LEASE_TTL_SECONDS: z.coerce.number().int().min(3).max(3600).default(60),

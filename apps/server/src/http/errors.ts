@@ -21,7 +21,8 @@ export function toHubError(error: unknown): HubError {
 export function consoleErrorHandler(error: unknown, req: FastifyRequest, reply: FastifyReply) {
   const hub = toHubError(error);
   if (hub.status >= 500) req.log.error({ err: error }, 'console request failed');
-  return reply.status(hub.status).send({ success: false, message: hub.message });
+  const extra = hub.data === undefined ? {} : { code: hub.code, data: hub.data };
+  return reply.status(hub.status).send({ success: false, message: hub.message, ...extra });
 }
 
 /** OpenAI-shaped error body, used by /v1 and for unknown paths. */

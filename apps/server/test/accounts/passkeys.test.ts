@@ -87,4 +87,27 @@ describe('passkeys (WebAuthn) with a software authenticator', () => {
     expect((await new ApiClient(server.app).post('/api/webauthn/login/begin', { username: 'nobody-here' })).status).toBe(404);
     expect((await new ApiClient(server.app).post('/api/webauthn/login/finish', {})).status).toBe(400);
   });
+
+  it('refuses to delete the last passkey of a user who has no other way to sign in', async () => {
+    expect((await new ApiClient(server.app).post('/api/user/register', { username: 'pkonly', password: 'password123' })).body.success).toBe(true);
+    const me = new ApiClient(server.app);
+    const { id } = await me.login('pkonly', 'password123');
+    const laptop = new SoftAuthenticator(ORIGIN);
+    const phone = new SoftAuthenticator(ORIGIN);
+    expect((await register(me, laptop, 'laptop')).body.success).toBe(true);
+    expect((await register(me, phone, 'phone')).body.success).toBe(true);
+    // an account made through a passkey-only path: no password, no e-mail, no provider
+    await server.ctx.db.updateTable('users').set({ password: '', email: '' }).where('id', '=', id).execute();
+    const [first, second] = (await me.get('/api/webauthn/credentials')).body.data;
+    expect((await me.delete(`/api/webauthn/credentials/${first.id}`)).body.success).toBe(true);
+    const last = await me.delete(`/api/webauthn/credentials/${second.id}`);
+    expect(last.status).toBe(400);
+    expect(last.body.message).toContain('唯一的登录方式');
+    expect((await me.get('/api/webauthn/credentials')).body.data).toHaveLength(1);
+    // the remaining passkey still signs in
+    expect((await login(new ApiClient(server.app), phone)).res.body.data?.id).toBe(id);
+    // with another way to sign in (a bound provider) the last passkey can go
+    await server.ctx.db.updateTable('users').set({ github_id: 'pk-gh' }).where('id', '=', id).execute();
+    expect((await me.delete(`/api/webauthn/credentials/${second.id}`)).body.message).toBe('凭据删除成功');
+  });
 });

@@ -7,6 +7,9 @@ export class ApiError extends Error {
     readonly status: number,
     /** `data.message` of an error response, when the server sent one. */
     readonly serverMessage?: string,
+    /** `code` and `data` of an error the console acts on (e.g. `step_up_required` with the usable factors). */
+    readonly code?: string,
+    readonly data?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -61,7 +64,8 @@ export async function apiWithMessage<T = unknown>(path: string, opts: CallOption
     body = undefined;
   }
   const serverMessage = typeof body?.message === 'string' && body.message ? body.message : undefined;
-  if (!res.ok) throw new ApiError(serverMessage ?? `Request failed with status code ${res.status}`, res.status, serverMessage);
+  const code = typeof (body as { code?: unknown } | undefined)?.code === 'string' ? (body as { code: string }).code : undefined;
+  if (!res.ok) throw new ApiError(serverMessage ?? `Request failed with status code ${res.status}`, res.status, serverMessage, code, body?.data);
   if (!body || body.success !== true) throw new ApiError(serverMessage ?? '', 200, serverMessage);
   return { message: serverMessage ?? '', data: body.data as T };
 }

@@ -12,6 +12,7 @@ import { finishSignIn, secondFactor } from './sign-in.js';
 import * as twoFactor from './two-factor/service.js';
 import * as service from './service.js';
 import { oidcCallback, oidcEndpoint } from './oidc-service.js';
+import { registerStepUpRoutes } from './step-up/routes.js';
 
 /** A bind answers `message: "bind"`; a sign-in goes on to the session (or the second factor). */
 function answer(ctx: AppContext, reply: FastifyReply, result: Resolution) {
@@ -49,6 +50,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
     return finishSignIn(ctx, reply, user);
   });
 
+  registerStepUpRoutes(app, ctx);
   const user = requireRole(ctx, ROLE.common);
   app.post('/user/login/2fa', { preHandler: critical }, async (req, reply) => {
     return secondFactor(ctx, req, reply, parse(TwoFactorCodeBody, req.body).code);

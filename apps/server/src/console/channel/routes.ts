@@ -12,10 +12,13 @@ import { registerChannelTagRoutes } from './tags.js';
 import { toChannelJson } from './channel-json.js';
 import * as service from './service.js';
 import * as ops from './ops-service.js';
+import { requireStepUp, stepUpSatisfied } from '../auth/step-up/service.js';
 
 /** Channel routes (api.md §18), admin only. Keys appear in detail views, never in the list. */
 export function registerChannelRoutes(app: FastifyInstance, ctx: AppContext): void {
   const opts = { preHandler: requireRole(ctx, ROLE.admin) };
+  // Showing a full key asks an admin with two-factor or a passkey to confirm first (step-up).
+  const reveal = { preHandler: [opts.preHandler, requireStepUp(ctx)] };
 
   registerChannelTagRoutes(app, ctx);
   app.get('/channel/types', opts, async () => ok(CHANNEL_TYPES));
@@ -59,9 +62,12 @@ export function registerChannelRoutes(app: FastifyInstance, ctx: AppContext): vo
     const body = parse(BatchIdsBody, req.body);
     return ok(await service.setOtherOnChannels(ctx, body.ids, body.value), '更新成功');
   });
-  app.get('/channel/:id', opts, async (req) => ok(toChannelJson(await service.loadChannel(ctx, parse(IdParam, req.params).id), true)));
+  app.get('/channel/:id', reveal, async (req) => ok(toChannelJson(await service.loadChannel(ctx, parse(IdParam, req.params).id), true)));
   app.post('/channel/', opts, async (req) => ok(await service.createChannels(ctx, parse(ChannelBody, req.body))));
-  app.put('/channel/', opts, async (req) => ok(toChannelJson(await service.updateChannelById(ctx, parse(UpdateChannelBody, req.body)), true)));
+  app.put('/channel/', opts, async (req) => {
+    const row = await service.updateChannelById(ctx, parse(UpdateChannelBody, req.body));
+    return ok(toChannelJson(row, await stepUpSatisfied(ctx, req)));
+  });
   app.delete('/channel/:id', opts, async (req) => {
     const count = await service.deleteChannels(ctx, [parse(IdParam, req.params).id]);
     if (!count) throw notFound('渠道不存在');

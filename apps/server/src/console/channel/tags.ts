@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { IdParam, ROLE, UpdateChannelBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
+import { requireStepUp } from '../auth/step-up/service.js';
 import { requireRole } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
 import { ok } from '../../http/envelope.js';
@@ -17,12 +18,14 @@ const TagBody = UpdateChannelBody.omit({ id: true }).extend({ id: z.coerce.numbe
 /** Channel tag routes (api.md §19), admin only. */
 export function registerChannelTagRoutes(app: FastifyInstance, ctx: AppContext): void {
   const opts = { preHandler: requireRole(ctx, ROLE.admin) };
+  // Both answers carry the members' full keys (step-up, as GET /channel/:id).
+  const reveal = { preHandler: [opts.preHandler, requireStepUp(ctx)] };
 
   app.get('/channel_tag/_all', opts, async () => ok((await listTagNames(ctx.db)).map((tag) => ({ id: 0, tag }))));
-  app.get('/channel_tag/:tag/list', opts, async (req) => {
+  app.get('/channel_tag/:tag/list', reveal, async (req) => {
     return ok((await listTagChannels(ctx.db, parse(TagParam, req.params).tag)).map((r) => toChannelJson(r, true)));
   });
-  app.get('/channel_tag/:tag', opts, async (req) => ok(await tags.tagAsChannel(ctx, parse(TagParam, req.params).tag)));
+  app.get('/channel_tag/:tag', reveal, async (req) => ok(await tags.tagAsChannel(ctx, parse(TagParam, req.params).tag)));
   app.put('/channel_tag/:tag', opts, async (req) => {
     const { id: _id, ...body } = parse(TagBody, req.body);
     await tags.updateTag(ctx, parse(TagParam, req.params).tag, body);

@@ -16,7 +16,7 @@ const CLEARED: Record<UnbindType, UserPatch> = {
 };
 
 /** The ways this user can still sign in: a password, an e-mail (password reset), each bound provider, passkeys. */
-async function signInMethods(ctx: AppContext, user: UserRow): Promise<string[]> {
+export async function signInMethods(ctx: AppContext, user: UserRow): Promise<string[]> {
   const methods: string[] = [];
   if (user.password) methods.push('password');
   if (user.email) methods.push('email');

@@ -1,25 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
 
-/** Sends one mail through the SMTP options; a missing SMTP setup is a clear error, not a crash. */
-export async function sendMail(ctx: AppContext, to: string, subject: string, html: string): Promise<void> {
-  const host = ctx.options.get('SMTPServer');
-  if (!host) throw new HubError(400, 'SMTP 服务器未配置 (SMTP server is not configured)');
+const trusted = new Map<string, string[]>();
+
+/** The system CAs plus those of SMTP_CA_FILE (read once); undefined keeps Node's defaults. */
+function trustedCas(file: string): string[] | undefined {
+  if (!file) return undefined;
+  let cas = trusted.get(file);
+  if (!cas) {
+    try {
+      cas = [...rootCertificates, readFileSync(file, 'utf8')];
+    } catch (error) {
+      throw new HubError(500, `SMTP_CA_FILE cannot be read: ${(error as Error).message}`);
+    }
+    trusted.set(file, cas);
+  }
+  return cas;
+}
+
+/**
+ * How to reach the SMTP server: implicit TLS on port 465 or with SMTPSSLEnabled, else STARTTLS
+ * (required once credentials are sent, so a stripped STARTTLS cannot expose the password). The
+ * certificate is always verified, against the system CAs and SMTP_CA_FILE.
+ */
+export function transportOptions(ctx: AppContext) {
   const port = ctx.options.get('SMTPPort');
-  const transport = nodemailer.createTransport({
-    host,
+  const user = ctx.options.get('SMTPAccount');
+  return {
+    host: ctx.options.get('SMTPServer'),
     port,
-    secure: port === 465,
-    auth: ctx.options.get('SMTPAccount')
-      ? { user: ctx.options.get('SMTPAccount'), pass: ctx.options.get('SMTPToken') }
-      : undefined,
+    secure: port === 465 || ctx.options.get('SMTPSSLEnabled'),
+    requireTLS: Boolean(user),
+    auth: user ? { user, pass: ctx.options.get('SMTPToken') } : undefined,
+    tls: { ca: trustedCas(ctx.config.SMTP_CA_FILE) },
     connectionTimeout: 10_000,
-  });
+  };
+}
+
+/** Sends one mail through the SMTP options; a missing SMTP setup or a refused delivery is a clear error. */
+export async function sendMail(ctx: AppContext, to: string, subject: string, html: string): Promise<void> {
+  if (!ctx.options.get('SMTPServer')) throw new HubError(400, 'SMTP 服务器未配置 (SMTP server is not configured)');
+  const transport = nodemailer.createTransport(transportOptions(ctx));
   const from = ctx.options.get('SMTPFrom') || ctx.options.get('SMTPAccount');
   try {
     await transport.sendMail({ from: `${ctx.options.get('SystemName')} <${from}>`, to, subject, html });
   } catch (error) {
     throw new HubError(502, `邮件发送失败: ${(error as Error).message}`);
+  } finally {
+    transport.close();
   }
 }

@@ -35,6 +35,16 @@ export async function swapRecovery(db: Db, userId: number, before: string, after
   return Number(r.numUpdatedRows) > 0;
 }
 
+/** Rows whose secret is still stored in plain text (from before sealing). */
+export function listPlainSecrets(db: Db): Promise<Array<{ user_id: number; secret: string }>> {
+  return db.selectFrom('two_factor').select(['user_id', 'secret']).where('secret', 'not like', 'enc1:%').execute();
+}
+
+/** Replaces a plain secret by its sealed form, only if it is still the plain one. */
+export async function replaceSecret(db: Db, userId: number, before: string, after: string): Promise<void> {
+  await db.updateTable('two_factor').set({ secret: after }).where('user_id', '=', userId).where('secret', '=', before).execute();
+}
+
 export async function deleteTwoFactor(db: Db, userId: number): Promise<void> {
   await db.deleteFrom('two_factor').where('user_id', '=', userId).execute();
 }

@@ -1,12 +1,12 @@
-import { useState } from 'react';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
+import { Box, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@one-hub/contract';
 import { apiWithMessage } from '../../lib/api';
 import { useNavigate } from 'react-router-dom';
 import { TWO_FACTOR } from './TwoFactorDialog';
 import { readString, STORAGE } from '../../lib/storage';
-import { showError, showSuccess } from '../../lib/toast';
+import { showSuccess } from '../../lib/toast';
+import { CodeDialog } from '../../components/CodeDialog';
 import { useAppDispatch, useAppSelector } from '../../store';
 import { completeLogin } from './complete-login';
 import { withAff } from '../../lib/oauth-urls';
@@ -17,43 +17,20 @@ export function WeChatDialog({ open, onClose, onLoggedIn }: { open: boolean; onC
   const qrcode = useAppSelector((s) => s.siteInfo.wechat_qrcode);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    if (!code.trim()) return;
-    setBusy(true);
-    try {
-      const { message, data: user } = await apiWithMessage<User>('/api/oauth/wechat', { query: withAff({ code: code.trim() }, readString(STORAGE.aff)) });
-      if (message === TWO_FACTOR) {
-        onClose();
-        return navigate('/login?2fa=1');
-      }
-      completeLogin(dispatch, user);
-      showSuccess(t('common.loginOk', { ns: 'common' }));
-      onClose();
-      onLoggedIn();
-    } catch (e) {
-      showError(e);
-    } finally {
-      setBusy(false);
-    }
+  const submit = async (code: string) => {
+    const { message, data: user } = await apiWithMessage<User>('/api/oauth/wechat', { query: withAff({ code }, readString(STORAGE.aff)) });
+    onClose();
+    if (message === TWO_FACTOR) return navigate('/login?2fa=1');
+    completeLogin(dispatch, user);
+    showSuccess(t('common.loginOk', { ns: 'common' }));
+    onLoggedIn();
   };
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs">
-      <DialogTitle>{t('wechatTitle')}</DialogTitle>
-      <DialogContent>
-        {qrcode && <Box component="img" src={qrcode} alt="WeChat QR" sx={{ display: 'block', mx: 'auto', maxWidth: 300, width: '100%', mb: 2 }} />}
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          {t('wechatHint')}
-        </Typography>
-        <TextField label={t('verificationCode')} value={code} onChange={(e) => setCode(e.target.value)} required fullWidth autoFocus />
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose}>{t('common.cancel', { ns: 'common' })}</Button>
-        <Button variant="contained" disabled={busy || !code.trim()} onClick={() => void submit()}>
-          {t('common.submit', { ns: 'common' })}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <CodeDialog open={open} onClose={onClose} title={t('wechatTitle')} codeLabel={t('verificationCode')} onSubmit={submit} minLength={1}>
+      {qrcode && <Box component="img" src={qrcode} alt="WeChat QR" sx={{ display: 'block', mx: 'auto', maxWidth: 300, width: '100%', mb: 2 }} />}
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        {t('wechatHint')}
+      </Typography>
+    </CodeDialog>
   );
 }

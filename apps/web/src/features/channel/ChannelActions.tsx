@@ -16,6 +16,7 @@ import { ConfirmDialog } from '../../components/data';
 import ChannelCheckDialog from './ChannelCheckDialog';
 import { runTest } from './channel-cells';
 import { providerConsole } from './channel-ui';
+import { useStepUp } from '../../components/step-up/use-step-up';
 
 interface Props {
   channel: Channel;
@@ -36,10 +37,12 @@ export default function ChannelActions({ channel, inTagTable, onEdit, onChanged 
   const [confirm, setConfirm] = useState<'delete' | 'untag' | null>(null);
   const [checking, setChecking] = useState(false);
   const models = channel.models.split(',').map((m) => m.trim()).filter(Boolean);
+  const stepUp = useStepUp();
 
   const clone = async () => {
     try {
-      const full: Record<string, unknown> = { ...(await api<Channel>(`/api/channel/${channel.id}`)) };
+      // the copy needs the full key: an admin with two-factor or a passkey confirms first
+      const full: Record<string, unknown> = { ...(await stepUp.run(() => api<Channel>(`/api/channel/${channel.id}`))) };
       for (const k of NOT_CLONED) delete full[k];
       for (const [k, v] of Object.entries(full)) if (v === null) delete full[k];
       full.name = `${channel.name}_copy`;
@@ -127,6 +130,7 @@ export default function ChannelActions({ channel, inTagTable, onEdit, onChanged 
         onClose={() => setConfirm(null)}
         onConfirm={() => void act()}
       />
+      {stepUp.dialog}
     </Stack>
   );
 }

@@ -12,6 +12,7 @@ import ModelsField from './ModelsField';
 import PluginFields from './PluginFields';
 import ProviderModelsDialog from './ProviderModelsDialog';
 import { useChannelLookups } from './use-channel-lookups';
+import { useStepUp } from '../../components/step-up/use-step-up';
 
 export type ChannelDialogMode = { kind: 'create' } | { kind: 'edit'; id: number } | { kind: 'tag'; tag: string };
 
@@ -38,7 +39,9 @@ export default function ChannelDialog({ mode, onClose, onSaved }: Props) {
   const lookups = useChannelLookups();
   const open = mode !== null;
   const kind = mode?.kind ?? 'create';
-  const loaded = useQuery({ queryKey: ['channel-edit', mode], queryFn: () => load(mode!), enabled: open && kind !== 'create', retry: false, gcTime: 0 });
+  // the answer carries the full key(s): an admin with two-factor or a passkey confirms first
+  const stepUp = useStepUp();
+  const loaded = useQuery({ queryKey: ['channel-edit', mode], queryFn: () => stepUp.run(() => load(mode!)), enabled: open && kind !== 'create', retry: false, gcTime: 0 });
   const [form, setForm] = useState<ChannelFormState>(() => channelToForm());
   const [errors, setErrors] = useState<ChannelFormErrors>({});
   const [saving, setSaving] = useState(false);
@@ -220,6 +223,7 @@ export default function ChannelDialog({ mode, onClose, onSaved }: Props) {
           setForm((f) => ({ ...f, models: overwrite ? models : [...new Set([...f.models, ...models])], model_mapping: mapping ? JSON.stringify(mapping, null, 2) : f.model_mapping }))
         }
       />
+      {stepUp.dialog}
     </Dialog>
   );
 }

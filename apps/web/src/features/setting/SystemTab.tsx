@@ -10,7 +10,7 @@ import { useLockoutConfirm } from './LockoutDialog';
 import type { OptionMap } from './use-options';
 
 const SERVER: FieldSpec[] = [{ key: 'ServerAddress', url: true, wide: true }];
-const SMTP: FieldSpec[] = [{ key: 'SMTPServer' }, { key: 'SMTPPort', input: 'number', min: 0, optional: true }, { key: 'SMTPAccount' }, { key: 'SMTPFrom' }, { key: 'SMTPToken' }];
+const SMTP: FieldSpec[] = [{ key: 'SMTPServer' }, { key: 'SMTPPort', input: 'number', min: 0, optional: true }, { key: 'SMTPAccount' }, { key: 'SMTPFrom' }, { key: 'SMTPToken' }, { key: 'SMTPSSLEnabled', input: 'check' }];
 const GITHUB: FieldSpec[] = [{ key: 'GitHubClientId' }, { key: 'GitHubClientSecret' }];
 const WECHAT: FieldSpec[] = [{ key: 'WeChatServerAddress', url: true }, { key: 'WeChatServerToken' }, { key: 'WeChatAccountQRCodeImageURL' }];
 const LARK: FieldSpec[] = [{ key: 'LarkClientId' }, { key: 'LarkClientSecret' }];

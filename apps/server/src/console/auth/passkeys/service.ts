@@ -11,6 +11,7 @@ import { HubError } from '../../../common/errors.js';
 import { USER_STATUS } from '../../../http/auth.js';
 import { findUserById, findUserByUsername, updateUser, type UserRow } from '../../../db/repos/users.js';
 import * as repo from '../../../db/repos/webauthn-credentials.js';
+import { signInMethods } from '../../user/binding-service.js';
 
 /** A ceremony's challenge as the session keeps it; the shared store makes it single-use. */
 export interface Ceremony {
@@ -88,23 +89,36 @@ export async function registrationFinish(ctx: AppContext, user: UserRow, ceremon
   });
 }
 
-/** Options for a sign-in; with a username only that user's credentials, without one a discoverable login. */
-export async function loginBegin(ctx: AppContext, username: string) {
+/** Options for an assertion: with a user only their credentials, without one a discoverable login. */
+async function assertionOptions(ctx: AppContext, userId: number | undefined) {
   const { rpID } = relyingParty(ctx);
-  let userId: number | undefined;
-  let allow: Array<{ id: string }> | undefined;
-  if (username) {
-    const user = await findUserByUsername(ctx.db, username);
-    if (!user) throw new HubError(404, '登陆失败');
-    userId = user.id;
-    allow = (await repo.listUserCredentials(ctx.db, user.id)).map((c) => ({ id: c.credential_id }));
-  }
+  const allow = userId === undefined ? undefined : (await repo.listUserCredentials(ctx.db, userId)).map((c) => ({ id: c.credential_id }));
   const options = await generateAuthenticationOptions({ rpID, allowCredentials: allow, userVerification: 'preferred' });
   return { options: { publicKey: options }, ceremony: { challenge: options.challenge, at: now(), userId } };
 }
 
-/** Verifies the assertion with the stored key and moves the stored sign counter; answers the user to sign in. */
-export async function loginFinish(ctx: AppContext, ceremony: Ceremony | undefined, body: unknown, ip: string): Promise<UserRow> {
+/** Options for a sign-in; with a username only that user's credentials, without one a discoverable login. */
+export async function loginBegin(ctx: AppContext, username: string) {
+  if (!username) return assertionOptions(ctx, undefined);
+  const user = await findUserByUsername(ctx.db, username);
+  if (!user) throw new HubError(404, '登陆失败');
+  return assertionOptions(ctx, user.id);
+}
+
+/** Options for a step-up confirmation by the signed-in user, limited to their own passkeys. */
+export async function stepUpBegin(ctx: AppContext, user: UserRow) {
+  if (!(await repo.userHasPasskey(ctx.db, user.id))) throw new HubError(400, '您还没有通行密钥');
+  return assertionOptions(ctx, user.id);
+}
+
+/** A step-up assertion: valid, single-use and made with one of this user's passkeys. */
+export async function stepUpFinish(ctx: AppContext, ceremony: Ceremony | undefined, body: unknown, user: UserRow): Promise<void> {
+  if (ceremony?.userId !== user.id) throw new HubError(400, '会话已过期');
+  if ((await verifyAssertion(ctx, ceremony, body)) !== user.id) throw new HubError(400, '无法找到对应的用户');
+}
+
+/** Verifies the assertion with the stored key and moves the stored sign counter; answers the credential's user id. */
+async function verifyAssertion(ctx: AppContext, ceremony: Ceremony | undefined, body: unknown): Promise<number> {
   const c = await takeCeremony(ctx, ceremony);
   const response = body as AuthenticationResponseJSON;
   const stored = typeof response?.id === 'string' ? await repo.findCredential(ctx.db, response.id) : undefined;
@@ -130,7 +144,12 @@ export async function loginFinish(ctx: AppContext, ceremony: Ceremony | undefine
     throw new HubError(400, `登录验证失败: ${(e as Error).message}`);
   }
   if (!(await repo.advanceCounter(ctx.db, stored.id, newCounter))) throw new HubError(400, '登录验证失败: counter did not move');
-  const user = await findUserById(ctx.db, stored.user_id);
+  return stored.user_id;
+}
+
+/** A passkey sign-in: the verified assertion's user, if enabled. */
+export async function loginFinish(ctx: AppContext, ceremony: Ceremony | undefined, body: unknown, ip: string): Promise<UserRow> {
+  const user = await findUserById(ctx.db, await verifyAssertion(ctx, ceremony, body));
   if (!user) throw new HubError(400, '无法找到对应的用户');
   if (user.status !== USER_STATUS.enabled) throw new HubError(403, '登陆失败');
   await updateUser(ctx.db, user.id, { last_login_time: now(), last_login_ip: ip });
@@ -143,6 +162,12 @@ export async function listCredentials(ctx: AppContext, user: UserRow) {
   return rows.map((r) => ({ id: r.id, credential_id: Buffer.from(r.credential_id, 'base64url').toString('base64'), alias: r.alias, created_time: r.created_time }));
 }
 
+/** Deletes one of the user's passkeys, unless it is their last one and the last way they can sign in. */
 export async function deleteCredential(ctx: AppContext, user: UserRow, id: number): Promise<void> {
+  const own = await repo.listUserCredentials(ctx.db, user.id);
+  if (!own.some((c) => c.id === id)) throw new HubError(404, '凭据不存在');
+  if (own.length === 1 && (await signInMethods(ctx, user)).every((m) => m === 'passkey')) {
+    throw new HubError(400, '无法删除：这是您唯一的登录方式，请先设置密码或绑定其他登录方式');
+  }
   if (!(await repo.deleteUserCredential(ctx.db, user.id, id))) throw new HubError(404, '凭据不存在');
 }

@@ -6,9 +6,32 @@ import { ROLE } from '../../../http/auth.js';
 import { findUserById, type UserRow } from '../../../db/repos/users.js';
 import * as repo from '../../../db/repos/two-factor.js';
 import { matchStep, newSecret, otpauthUri } from './totp.js';
+import { isSealed, seal, unseal } from '../../../common/seal.js';
 
 export const RECOVERY_CODES = 10;
 const digest = (code: string) => createHash('sha256').update(code.toLowerCase().replaceAll('-', '')).digest('hex');
+
+/** The base32 secret of a row; a secret sealed under another session secret reads as none (no code matches). */
+function secretOf(ctx: AppContext, row: repo.TwoFactorRow): string | null {
+  try {
+    return unseal(ctx.twoFactorKey, row.secret);
+  } catch {
+    ctx.log.warn({ userId: row.user_id }, 'two-factor secret cannot be unsealed (SESSION_SECRET changed?); an admin can reset it');
+    return null;
+  }
+}
+
+/** Seals secrets stored in plain text before encryption at rest (start-up, master node). */
+export async function sealPlainSecrets(ctx: AppContext): Promise<void> {
+  for (const row of await repo.listPlainSecrets(ctx.db)) {
+    if (!isSealed(row.secret)) await repo.replaceSecret(ctx.db, row.user_id, row.secret, seal(ctx.twoFactorKey, row.secret));
+  }
+}
+
+const stepOf = (ctx: AppContext, row: repo.TwoFactorRow, code: string) => {
+  const secret = secretOf(ctx, row);
+  return secret === null ? null : matchStep(secret, code, Date.now());
+};
 
 export async function twoFactorEnabled(ctx: AppContext, userId: number): Promise<boolean> {
   return (await repo.findTwoFactor(ctx.db, userId))?.enabled === 1;
@@ -24,7 +47,7 @@ export async function twoFactorStatus(ctx: AppContext, user: UserRow) {
 export async function beginSetup(ctx: AppContext, user: UserRow): Promise<{ secret: string; uri: string }> {
   if (await twoFactorEnabled(ctx, user.id)) throw new HubError(400, '两步验证已开启');
   const secret = newSecret();
-  await repo.saveTwoFactorSetup(ctx.db, user.id, secret, Math.floor(Date.now() / 1000));
+  await repo.saveTwoFactorSetup(ctx.db, user.id, seal(ctx.twoFactorKey, secret), Math.floor(Date.now() / 1000));
   return { secret, uri: otpauthUri(ctx.options.get('SystemName'), user.username, secret) };
 }
 
@@ -33,7 +56,7 @@ export async function enable(ctx: AppContext, user: UserRow, code: string): Prom
   const row = await repo.findTwoFactor(ctx.db, user.id);
   if (!row) throw new HubError(400, '请先开始设置两步验证');
   if (row.enabled === 1) throw new HubError(400, '两步验证已开启');
-  const step = matchStep(row.secret, code, Date.now());
+  const step = stepOf(ctx, row, code);
   if (step === null || !(await repo.claimStep(ctx.db, user.id, step))) throw new HubError(400, '验证码错误');
   const codes = Array.from({ length: RECOVERY_CODES }, () => {
     const hex = randomHex(5);
@@ -51,7 +74,7 @@ export async function verifyCode(ctx: AppContext, userId: number, code: string):
   const row = await repo.findTwoFactor(ctx.db, userId);
   if (!row || row.enabled !== 1) return false;
   const trimmed = code.trim();
-  const step = matchStep(row.secret, trimmed, Date.now());
+  const step = stepOf(ctx, row, trimmed);
   if (step !== null) return repo.claimStep(ctx.db, userId, step);
   const left = JSON.parse(row.recovery ?? '[]') as string[];
   const hash = digest(trimmed);
