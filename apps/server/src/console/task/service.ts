@@ -1,6 +1,17 @@
 import type { AsyncTask, MidjourneyTask } from '@one-hub/contract';
 import { parseJsonOr } from '../../common/json.js';
 import type { MidjourneyRow, TaskRow } from '../../db/repos/tasks.js';
+import { withLinks } from '../../relay/tasks/results.js';
+
+/** The console's path to a task's n-th result file, streamed by the server (upstream hosts stay on the server). */
+export const consoleResultPath = (row: TaskRow, n: number) => `/api/task/${row.id}/result/${n}`;
+
+/** A stored JSON text with every upstream URL replaced by `link` (Midjourney-Proxy properties may carry the image URL). */
+function linkedText(text: string | null, link: () => string): string {
+  if (!text) return '';
+  const value = parseJsonOr<unknown>(text, undefined);
+  return value === undefined ? '' : JSON.stringify(withLinks(value, link));
+}
 
 /** `self`: the caller's own list, which never names the channel. */
 export function toMidjourneyJson(row: MidjourneyRow, self: boolean): MidjourneyTask {
@@ -24,7 +35,7 @@ export function toMidjourneyJson(row: MidjourneyRow, self: boolean): MidjourneyT
     channel_id: self ? 0 : row.channel_id,
     quota: row.quota,
     buttons: row.buttons ?? '',
-    properties: row.properties ?? '',
+    properties: linkedText(row.properties, () => `/api/mj/image/${row.id}`),
     token_id: row.token_id,
   };
   if (row.mode) task.mode = row.mode;
@@ -59,7 +70,8 @@ export function toTaskJson(row: TaskRow, self: boolean): AsyncTask {
     finish_time: row.finish_time,
     progress: row.progress,
     properties: parseJsonOr<unknown>(row.properties, null),
-    data: self && row.platform === 'suno' ? withoutUserIds(data) : data,
+    // Result files play through the server for everyone; the upstream's user ids are dropped for owners.
+    data: withLinks(self && row.platform === 'suno' ? withoutUserIds(data) : data, (n) => consoleResultPath(row, n)),
     notify_hook: self ? '' : (row.notify_hook ?? ''),
     token_id: row.token_id,
   };

@@ -8,6 +8,7 @@ import { registerSuno } from './suno/routes.js';
 import { registerKling } from './kling/routes.js';
 import { registerVideos } from './videos/routes.js';
 import { registerRecraft } from './recraft/routes.js';
+import { serveResult } from './generic/links.js';
 
 /** Midjourney answers errors in Midjourney-Proxy's shape: `{code, description, type}`. */
 function midjourneyErrors(app: FastifyInstance): void {
@@ -27,6 +28,8 @@ export async function registerTaskRoutes(app: FastifyInstance, state: RelayState
     registerMidjourney(scope, state);
   });
   registerSuno(app, state);
+  // Suno and Kling result files, through the gateway (upstream hosts never reach a client).
+  app.get('/task/result/:id/:n', (req, reply) => serveResult(state, req, reply));
   registerKling(app, state);
   await app.register(async (scope) => registerVideos(scope, state));
   await app.register(async (scope) => registerRecraft(scope, state));

@@ -2,6 +2,7 @@ import type { Updateable } from 'kysely';
 import type { MidjourneysTable } from '../../../db/schema.js';
 import type { MidjourneyRow } from '../../../db/repos/tasks.js';
 import { parseJsonOr } from '../../../common/json.js';
+import { withLinks } from '../results.js';
 
 /** A task as Midjourney-Proxy reports it (fetch, list-by-condition, notify). Lenient: read what we keep. */
 export interface UpstreamMjTask {
@@ -67,6 +68,7 @@ export function clientTask(row: MidjourneyRow, imageLink: (row: MidjourneyRow) =
     failReason: row.fail_reason ?? '',
     buttons: parseJsonOr<unknown[]>(row.buttons, []),
     maskBase64: '',
-    properties: parseJsonOr<Record<string, unknown>>(row.properties, {}),
+    // Upstream properties may carry the image URL: it becomes the gateway's link too.
+    properties: withLinks(parseJsonOr<Record<string, unknown>>(row.properties, {}), () => imageLink(row)),
   };
 }
