@@ -15,6 +15,7 @@ function midjourneyErrors(app: FastifyInstance): void {
   app.setErrorHandler((error, req, reply) => {
     const hub = toHubError(error);
     if (hub.status >= 500 && !(error instanceof HubError)) req.log.error({ err: error }, 'midjourney request failed');
+    if (hub.retryAfter) reply.header('Retry-After', String(hub.retryAfter));
     const code = Number(hub.code);
     return reply.status(hub.status).send({ code: Number.isFinite(code) ? code : hub.status >= 500 ? 500 : 4, description: `${hub.message} (request id: ${req.id})`, type: hub.type });
   });

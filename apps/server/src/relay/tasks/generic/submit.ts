@@ -7,6 +7,7 @@ import { holdTask, logRefused, releaseTask, settleTask, type TaskFacts } from '.
 import { taskChannel } from '../facts.js';
 import { callTaskUpstream, type TaskAnswer } from '../upstream.js';
 import { taskPollers } from '../registry.js';
+import { withTaskLimits } from '../limits.js';
 import type { TaskFamily, TaskPlan } from './family.js';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
@@ -19,7 +20,11 @@ const retryable = (a: TaskAnswer | undefined) => !a || a.status === 429 || a.sta
  * on retryable failures. Each attempt holds afresh and releases its hold when refused, so a
  * retry charges exactly once; the upstream's answer is always what the caller receives.
  */
-export async function submitTask(state: RelayState, facts: TaskFacts, family: TaskFamily, plan: TaskPlan, reply: FastifyReply): Promise<void> {
+export function submitTask(state: RelayState, facts: TaskFacts, family: TaskFamily, plan: TaskPlan, reply: FastifyReply): Promise<void> {
+  return withTaskLimits(state, facts, plan.model, () => submit(state, facts, family, plan, reply));
+}
+
+async function submit(state: RelayState, facts: TaskFacts, family: TaskFamily, plan: TaskPlan, reply: FastifyReply): Promise<void> {
   let pinned: number | undefined;
   if (plan.originTaskId) {
     const origin = await findOwnTask(state.ctx.db, facts.caller.user.id, family.platform, plan.originTaskId);

@@ -7,6 +7,7 @@ import { holdTask, logRefused, releaseTask, settleTask, type TaskFacts, type Tas
 import { taskChannel, taskFacts } from '../facts.js';
 import { baseOf, callTaskUpstream, channelKey, type TaskAnswer } from '../upstream.js';
 import { taskPollers } from '../registry.js';
+import { withTaskLimits } from '../limits.js';
 import {
   ACCEPTED_CODES, MJ_CHANNEL_TYPE, NEVER_CHARGED, NO_ACCOUNT_CODE, PATH_ACTIONS, actionOfCustomId, mjError, mjModel, parseChange, parseSimpleChange, rewriteCode, upstreamBody,
   type MjAction, type MjMode,
@@ -66,6 +67,10 @@ export async function submitMidjourney(state: RelayState, req: FastifyRequest, r
   if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body)) throw mjError(400, '请求体必须是 JSON 对象');
   const body = req.body as Record<string, unknown>;
   const r = await resolve(state, facts, kind, body, mode);
+  return withTaskLimits(state, facts, mjModel(r.mode, r.action), () => submitResolved(state, facts, r, body, reply, path));
+}
+
+async function submitResolved(state: RelayState, facts: TaskFacts, r: Resolved, body: Record<string, unknown>, reply: FastifyReply, path: string): Promise<void> {
   const chargeable = !NEVER_CHARGED.has(r.action);
   let model = mjModel(r.mode, r.action);
   const row = await taskChannel(state, facts, model, [MJ_CHANNEL_TYPE], r.origin?.channelId);
