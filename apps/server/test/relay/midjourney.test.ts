@@ -163,6 +163,16 @@ describe.each(testDialects())('Midjourney tasks on %s', (dialect) => {
     expect(exists.json().code).toBe(1);
     const row = await f.server.ctx.db.selectFrom('midjourneys').selectAll().where('mj_id', '=', exists.json().result).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ code: 21, status: 'SUCCESS', progress: '100%', quota: 2_500 });
+    // The existing task's image is named by the gateway's link, in the answer, the fetch and the console.
+    expect(row.image_url).toContain(mj.url);
+    const host = new URL(mj.url).host;
+    expect(JSON.stringify(exists.json())).not.toContain(host);
+    expect(new URL(exists.json().properties.imageUrl).pathname).toBe(`/mj/image/${row.mj_id}`);
+    const fetched = (await get(dave.key, `/mj/task/${row.mj_id}/fetch`)).json();
+    expect(JSON.stringify(fetched)).not.toContain(host);
+    expect((await get('', new URL(fetched.properties.imageUrl).pathname + new URL(fetched.properties.imageUrl).search)).statusCode).toBe(200);
+    const listed = (await dave.client.get(`/api/mj/self?mj_id=${row.mj_id}`)).body.data.data[0];
+    expect(JSON.parse(listed.properties).imageUrl).toBe(`/api/mj/image/${row.id}`);
     expect(await balances(f, dave.userId, dave.tokenId)).toMatchObject({ quota: 15_000 });
     const inpaint = await submit(dave.key, '/mj/submit/action', { customId: 'MJ::Inpaint::1::abc::SOLO', taskId: exists.json().result });
     expect(inpaint.json().code).toBe(1);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDialects } from '../harness.js';
+import { startTestServer, testDialects, type TestServer } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { FakeSuno } from '../fakes/suno.js';
 import { FakeKling } from '../fakes/kling.js';
-import { addPrices, balances, logsLike, pollers } from './task-fixture.js';
+import { addPrices, balances, logsLike, pollers, until } from './task-fixture.js';
+import { taskPollers } from '../../src/relay/tasks/registry.js';
 import { relayState } from '../../src/relay/state.js';
 import { findChannelById } from '../../src/db/repos/channels.js';
 import { signLink } from '../../src/relay/tasks/facts.js';
@@ -18,6 +19,7 @@ describe.each(testDialects())('Suno and Kling tasks on %s', (dialect) => {
   let alice: User;
   let bob: User;
   let musicId = '';
+  let restarted: TestServer | undefined;
 
   const call = (key: string, method: 'GET' | 'POST', url: string, payload?: object) =>
     f.server.app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });
@@ -36,7 +38,10 @@ describe.each(testDialects())('Suno and Kling tasks on %s', (dialect) => {
     bob = await f.newUser({ quota: 100_000 });
   });
   afterAll(async () => {
-    await f?.close();
+    if (restarted) {
+      await restarted.destroy();
+      await f.fake.close();
+    } else await f?.close();
     await Promise.all([suno?.close(), kling?.close()]);
   });
 
@@ -208,5 +213,32 @@ describe.each(testDialects())('Suno and Kling tasks on %s', (dialect) => {
     expect(part.headers.get('content-range')).toBe(`bytes 65536-65540/${64 * 1024 + 8}`);
     expect(await part.text()).toBe('END-k');
     expect((await fetch(`${f.url}${link.pathname}`, { headers: { authorization: `Bearer ${bob.key}` } })).status).toBe(404);
+  });
+  it('refunds once, after a restart, a task charged before it and failing upstream after it; finishes the others', async () => {
+    suno.behave('suno-doomed', { failWith: 'lost in the restart' });
+    await f.addChannel({ type: 41, key: 'suno-doomed', base_url: suno.url, models: 'suno_lyrics', priority: 90 });
+    const erin = await f.newUser({ quota: 10_000, token: { unlimited_quota: false, remain_quota: 5_000 } });
+    const doomed = (await call(erin.key, 'POST', '/suno/submit/lyrics', { prompt: 'doomed' })).json().data;
+    const fine = (await call(erin.key, 'POST', '/suno/submit/music', { prompt: 'fine' })).json().data;
+    expect(await balances(f, erin.userId, erin.tokenId)).toMatchObject({ quota: 10_000 - 100 - 500, tokenRemain: 5_000 - 100 - 500 });
+    await f.server.close();
+    restarted = await startTestServer(dialect, { reuse: f.server, env: { TASK_POLL_INTERVAL_MS: '50', KLING_BASE_URL: kling.url } });
+    const poller = taskPollers(relayState(restarted.ctx)).suno;
+    await until(async () => poller.rounds > 0 && poller.last.pending === 0, 'the rounds after restart');
+    const db = restarted.ctx.db;
+    const rows = await db.selectFrom('tasks').select(['task_id', 'status', 'progress']).where('task_id', 'in', [doomed, fine]).orderBy('id').execute();
+    expect(rows).toEqual([
+      { task_id: doomed, status: 'FAILURE', progress: 100 },
+      { task_id: fine, status: 'SUCCESS', progress: 100 },
+    ]);
+    await relayState(restarted.ctx).recorder.flush();
+    const user = await db.selectFrom('users').select(['quota']).where('id', '=', erin.userId).executeTakeFirstOrThrow();
+    const token = await db.selectFrom('tokens').select(['remain_quota']).where('id', '=', erin.tokenId).executeTakeFirstOrThrow();
+    expect([user.quota, token.remain_quota]).toEqual([10_000 - 500, 5_000 - 500]);
+    const refunds = await db.selectFrom('logs').select('quota').where('user_id', '=', erin.userId).where('content', 'like', '异步任务执行失败%').execute();
+    expect(refunds.map((l) => l.quota)).toEqual([100]);
+    // Further rounds change nothing: the refund is not given twice.
+    await poller.runNow();
+    expect((await db.selectFrom('users').select('quota').where('id', '=', erin.userId).executeTakeFirstOrThrow()).quota).toBe(10_000 - 500);
   });
 });

@@ -16,13 +16,13 @@ export async function channelOf(state: RelayState, id: number): Promise<ChannelR
   return state.selector.index.byId.get(id)?.row ?? (await findChannelById(state.ctx.db, id));
 }
 
-const subject = (row: TaskRow, n: number) => `task:${row.id}:${n}`;
+const subject = (row: Pick<TaskRow, 'id'>, n: number) => `task:${row.id}:${n}`;
 
 /**
  * A task's upstream data as a client reads it: each result URL becomes the gateway's signed,
  * expiring link `/task/result/<row id>/<n>` (relay.md §10.12, as Midjourney images).
  */
-export async function linkedData(state: RelayState, row: TaskRow, data: unknown): Promise<unknown> {
+export async function linkedData(state: RelayState, row: Pick<TaskRow, 'id' | 'channel_id'>, data: unknown): Promise<unknown> {
   if (!resultUrls(data).length) return data;
   const channel = await channelOf(state, row.channel_id);
   const base = state.ctx.options.get('ServerAddress').replace(/\/+$/, '');

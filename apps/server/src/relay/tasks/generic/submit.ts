@@ -8,6 +8,8 @@ import { taskChannel } from '../facts.js';
 import { callTaskUpstream, type TaskAnswer } from '../upstream.js';
 import { taskPollers } from '../registry.js';
 import { withTaskLimits } from '../limits.js';
+import { withLinks } from '../results.js';
+import { linkedData } from './links.js';
 import type { TaskFamily, TaskPlan } from './family.js';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
@@ -58,7 +60,7 @@ async function submit(state: RelayState, facts: TaskFacts, family: TaskFamily, p
     if (verdict && 'taskId' in verdict) {
       const quota = settleTask(state, facts, hold, `${family.platform} ${plan.action} ${verdict.taskId}`);
       const now = nowSeconds();
-      await insertTask(state.ctx.db, {
+      const id = await insertTask(state.ctx.db, {
         task_id: verdict.taskId,
         platform: family.platform,
         user_id: facts.caller.user.id,
@@ -75,7 +77,9 @@ async function submit(state: RelayState, facts: TaskFacts, family: TaskFamily, p
         data: family.keepAnswer ? JSON.stringify(answer!.json) : undefined,
       });
       taskPollers(state)[family.platform].wake();
-      return reply.status(200).send(answer!.json);
+      // The answer kept as the task's data links its files through the gateway; any other answer names no upstream file.
+      const shown = family.keepAnswer ? await linkedData(state, { id, channel_id: channel.id }, answer!.json) : withLinks(answer!.json, () => '');
+      return reply.status(200).send(shown);
     }
     releaseTask(state, hold);
     logRefused(state, facts, hold, verdict && 'error' in verdict ? verdict.error : (answer?.text ?? (lastError as Error)?.message ?? ''));
