@@ -259,6 +259,19 @@ describe.each(testDialects())('Midjourney tasks on %s', (dialect) => {
     expect((await get(alice.key, `/mj/task/${id}/fetch`)).json()).toMatchObject({ status: 'SUCCESS', progress: '100%' });
   });
 
+  it('fails and refunds once a task upstream has not finished within TASK_TIMEOUT_SECONDS', async () => {
+    const ivy = await f.newUser({ quota: 10_000 });
+    mj.behave('secret-a', { pollsToFinish: 100 });
+    const id = (await submit(ivy.key, '/mj/submit/imagine', { prompt: 'forever' })).json().result;
+    await f.server.ctx.db.updateTable('midjourneys').set({ submit_time: Date.now() - 3_601_000 }).where('mj_id', '=', id).execute();
+    await round();
+    await round();
+    expect((await get(ivy.key, `/mj/task/${id}/fetch`)).json()).toMatchObject({ status: 'FAILURE', progress: '100%', failReason: '上游任务超时（超过 3600 秒）' });
+    expect(await balances(f, ivy.userId, ivy.tokenId)).toMatchObject({ quota: 10_000, used: 0 });
+    expect((await logsLike(f, ivy.userId, '构图失败%')).map((l) => l.quota)).toEqual([2_500]);
+    mj.behave('secret-a', {});
+  });
+
   it('fails and refunds the tasks of a deleted channel, and resumes pending tasks after a restart', async () => {
     const gina = await f.newUser({ quota: 10_000 });
     mj.behave('secret-gone', {});

@@ -214,6 +214,32 @@ describe.each(testDialects())('Suno and Kling tasks on %s', (dialect) => {
     expect(await part.text()).toBe('END-k');
     expect((await fetch(`${f.url}${link.pathname}`, { headers: { authorization: `Bearer ${bob.key}` } })).status).toBe(404);
   });
+  it('serves 20 concurrent Suno submissions on a token worth 3 at most 3 times, and charges exactly those', async () => {
+    const fay = await f.newUser({ quota: 100_000, token: { unlimited_quota: false, remain_quota: 300 } });
+    const before = suno.forKey('suno-a').length;
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => call(fay.key, 'POST', '/suno/submit/lyrics', { prompt: `burst ${i}` })));
+    const served = answers.filter((a) => a.statusCode === 200).length;
+    expect(served).toBeGreaterThan(0);
+    expect(served).toBeLessThanOrEqual(3);
+    expect(answers.filter((a) => a.statusCode !== 200).every((a) => a.statusCode === 403)).toBe(true);
+    expect(suno.forKey('suno-a').length - before).toBe(served);
+    expect(await balances(f, fay.userId, fay.tokenId)).toMatchObject({ quota: 100_000 - served * 100, tokenRemain: 300 - served * 100 });
+    const rows = await f.server.ctx.db.selectFrom('tasks').select('quota').where('user_id', '=', fay.userId).execute();
+    expect(rows.map((r) => r.quota)).toEqual(Array(served).fill(100));
+  });
+
+  it('fails and refunds once a task upstream has not finished within TASK_TIMEOUT_SECONDS', async () => {
+    const gus = await f.newUser({ quota: 10_000 });
+    const id = (await call(gus.key, 'POST', '/suno/submit/lyrics', { prompt: 'slow' })).json().data;
+    const db = f.server.ctx.db;
+    await db.updateTable('tasks').set({ submit_time: Math.floor(Date.now() / 1000) - 3601 }).where('task_id', '=', id).execute();
+    await pollers(f).suno.runNow();
+    expect((await call(gus.key, 'GET', `/suno/fetch/${id}`)).json().data).toMatchObject({ status: 'FAILURE', fail_reason: '上游任务超时（超过 3600 秒）', progress: '100%' });
+    await pollers(f).suno.runNow();
+    expect(await balances(f, gus.userId, gus.tokenId)).toMatchObject({ quota: 10_000, used: 0 });
+    expect((await logsLike(f, gus.userId, '异步任务执行失败%')).map((l) => l.quota)).toEqual([100]);
+  });
+
   it('refunds once, after a restart, a task charged before it and failing upstream after it; finishes the others', async () => {
     suno.behave('suno-doomed', { failWith: 'lost in the restart' });
     await f.addChannel({ type: 41, key: 'suno-doomed', base_url: suno.url, models: 'suno_lyrics', priority: 90 });
