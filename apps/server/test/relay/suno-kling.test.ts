@@ -113,6 +113,8 @@ describe.each(testDialects())('Suno and Kling tasks on %s', (dialect) => {
     expect((await bob.client.get(`/api/task/${rowId}/result/0`)).status).toBe(404);
     expect((await f.root.get(`/api/task/${rowId}/result/1`)).raw.body).toBe(`IMAGES-${musicId}`);
     expect((await alice.client.get(`/api/task/${rowId}/result/9`)).status).toBe(404);
+    expect((await alice.client.get(`/api/task/${rowId}/result/first`)).status).toBe(400);
+    expect((await get(`/task/result/x/0?expires=${expires}&sig=${sig}`)).statusCode).toBe(400);
   });
 
   it('refuses a bad request before holding anything and refunds a failed task once to user and token', async () => {

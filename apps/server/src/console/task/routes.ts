@@ -1,18 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MidjourneyListQuery, PageQuery, ROLE, TaskListQuery } from '@one-hub/contract';
+import type { FastifyInstance } from 'fastify';
+import { IdParam, MidjourneyListQuery, PageQuery, ROLE, TaskListQuery, TaskResultParam } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { requireRole } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
 import { ok } from '../../http/envelope.js';
 import { paginate } from '../../db/paginate.js';
 import { MIDJOURNEY_ORDER_COLUMNS, TASK_ORDER_COLUMNS, midjourneyListQuery, taskListQuery, type MidjourneyRow, type TaskRow } from '../../db/repos/tasks.js';
-import { toMidjourneyJson, toTaskJson } from './service.js';
+import { streamTaskResult, streamVideoContent, toMidjourneyJson, toTaskJson } from './service.js';
 import { streamImage } from '../../relay/tasks/midjourney/reads.js';
-import { findMidjourneyById, findTaskById } from '../../db/repos/task-rows.js';
-import { findChannelById } from '../../db/repos/channels.js';
-import { parseJsonOr } from '../../common/json.js';
-import { resultUrls, streamResult } from '../../relay/tasks/results.js';
-import { videoBase, videoHeaders } from '../../relay/tasks/videos/family.js';
+import { findMidjourneyById } from '../../db/repos/task-rows.js';
 import { notFound } from '../../common/errors.js';
 
 /** Midjourney and async task lists (api.md §25), and their results streamed through the server. */
@@ -37,22 +33,11 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void 
     return streamImage(ctx.db, row, reply);
   });
   // Suno and Kling result files and OpenAI video content, streamed to the task's owner or an admin.
-  const visibleTask = async (req: FastifyRequest) => {
-    const row = await findTaskById(ctx.db, Number((req.params as { id: string }).id) || 0);
-    if (!row || (row.user_id !== req.user!.id && req.user!.role < ROLE.admin)) throw notFound('task not found');
-    return { row, channel: await findChannelById(ctx.db, row.channel_id) };
-  };
   app.get('/task/:id/result/:n', { preHandler: user }, async (req, reply) => {
-    const { row, channel } = await visibleTask(req);
-    const url = resultUrls(parseJsonOr<unknown>(row.data, null))[Number((req.params as { n: string }).n)];
-    if (!url) throw notFound('task result not found');
-    return streamResult(channel, url, req, reply);
+    const p = parse(TaskResultParam, req.params);
+    return streamTaskResult(ctx, req.user!, p.id, p.n, req, reply);
   });
-  app.get('/task/:id/content', { preHandler: user }, async (req, reply) => {
-    const { row, channel } = await visibleTask(req);
-    if (row.platform !== 'videos' || row.status !== 'SUCCESS' || !channel) throw notFound('video not found');
-    return streamResult(channel, `${videoBase(channel)}/v1/videos/${encodeURIComponent(row.task_id)}/content`, req, reply, videoHeaders(channel));
-  });
+  app.get('/task/:id/content', { preHandler: user }, async (req, reply) => streamVideoContent(ctx, req.user!, parse(IdParam, req.params).id, req, reply));
   app.get('/task/', { preHandler: admin }, async (req) => {
     const q = parse(PageQuery, req.query);
     const f = parse(TaskListQuery, req.query);

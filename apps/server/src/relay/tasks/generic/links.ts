@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { TaskResultParam } from '@one-hub/contract';
 import { HubError } from '../../../common/errors.js';
 import { parseJsonOr } from '../../../common/json.js';
 import { findChannelById, type ChannelRow } from '../../../db/repos/channels.js';
@@ -32,14 +33,15 @@ export async function linkedData(state: RelayState, row: Pick<TaskRow, 'id' | 'c
 
 /** The n-th result file of a task, streamed: through its signed link, or to its owner's token. */
 export async function serveResult(state: RelayState, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const p = req.params as { id: string; n: string };
+  const p = TaskResultParam.safeParse(req.params);
+  if (!p.success) throw new HubError(400, 'task id and result index must be whole numbers', { code: 'invalid_parameter' });
   const q = req.query as { expires?: string; sig?: string };
-  const n = Number(p.n);
-  const row = await findTaskById(state.ctx.db, Number(p.id) || 0);
+  const { n } = p.data;
+  const row = await findTaskById(state.ctx.db, p.data.id);
   let allowed = false;
   if (q.sig) {
     const channel = row && (await channelOf(state, row.channel_id));
-    allowed = !!row && !!channel && Number.isInteger(n) && checkLink(channel, subject(row, n), Number(q.expires), q.sig);
+    allowed = !!row && !!channel && checkLink(channel, subject(row, n), Number(q.expires), q.sig);
     if (!allowed) throw new HubError(403, '链接无效或已过期', { code: 'invalid_link' });
   } else {
     const facts = await taskFacts(state, req, 'openai', false);
