@@ -69,7 +69,7 @@ export function videoUrls(data: unknown): string[] {
 }
 
 /** The platforms the relay files tasks under. */
-export const TASK_PLATFORMS = ['suno', 'kling', 'videos'] as const;
+export { TASK_PLATFORMS } from '@one-hub/contract';
 
 /** The videos a task can play: an OpenAI video job's file (streamed by the server once done), else Kling's results. */
 export function taskVideos(task: AsyncTask): string[] {
