@@ -172,12 +172,16 @@ describe.skipIf(!chromiumAvailable)('billing and task screens in Chromium: top-u
     const s = Math.floor(now / 1000);
     await db.insertInto('midjourneys').values({ user_id: 1, code: 1, action: 'IMAGINE', mj_id: '1710000000000001', prompt: 'a lighthouse on a cliff at dawn, volumetric light, 35mm', prompt_en: 'a lighthouse on a cliff at dawn', submit_time: now - 120_000, start_time: now - 118_000, finish_time: now - 40_000, image_url: ICON, status: 'SUCCESS', progress: '100%', channel_id: 3 }).execute();
     await db.insertInto('midjourneys').values({ user_id: 1, code: 22, action: 'UPSCALE', mj_id: '1710000000000002', prompt: 'upscale', submit_time: now - 60_000, start_time: now - 59_000, finish_time: 0, status: 'IN_PROGRESS', progress: '40%', channel_id: 3 }).execute();
-    const songs = [{ id: 'c1', title: 'Dawn song', audio_url: '/nothing.mp3', metadata: { prompt: 'la la la', tags: 'pop' } }];
+    const songs = [{ id: 'c1', title: 'Dawn song', audio_url: '/nothing.mp3', image_url: ICON, metadata: { prompt: 'la la la', tags: 'pop' } }];
     await db.insertInto('tasks').values({ user_id: 1, task_id: 'suno-e2e', platform: 'suno', action: 'MUSIC', status: 'SUCCESS', channel_id: 4, submit_time: s - 100, start_time: s - 99, finish_time: s - 10, progress: 100, data: JSON.stringify(songs), created_at: s - 100, updated_at: s - 10 }).execute();
     await db.insertInto('tasks').values({ user_id: 1, task_id: 'kling-e2e', platform: 'kling', action: 'text2video', status: 'FAILURE', fail_reason: 'content moderation refused the prompt', channel_id: 5, submit_time: s - 50, finish_time: s - 45, progress: 0, created_at: s - 50, updated_at: s - 45 }).execute();
 
+    const video = { id: 'video_e2e', object: 'video', status: 'completed', model: 'sora-2', seconds: '4', size: '720x1280', progress: 100 };
+    await db.insertInto('tasks').values({ user_id: 1, task_id: 'video_e2e', platform: 'videos', action: 'generate', status: 'SUCCESS', channel_id: 6, quota: 400, submit_time: s - 30, start_time: s - 29, finish_time: s - 5, progress: 100, data: JSON.stringify(video), created_at: s - 30, updated_at: s - 5 }).execute();
     await page.goto('/panel/midjourney');
     await page.getByTestId('midjourney-page').waitFor();
+    // The result image's thumbnail, served by the server (the upstream URL never reaches the browser).
+    await expect.poll(() => row('Imagine').locator('img[data-testid^="mj-thumb-"]').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await row('Imagine').getByText('Succeeded').waitFor();
     await row('Upscale').getByText('Queued').waitFor();
     await row('Imagine').getByRole('button', { name: 'Show' }).click();
@@ -193,6 +197,16 @@ describe.skipIf(!chromiumAvailable)('billing and task screens in Chromium: top-u
     expect(await page.getByTestId('suno-view').locator('audio').getAttribute('src')).toBe('/nothing.mp3');
     await page.waitForTimeout(400); // the dialog fades in
     await page.screenshot({ path: `${SHOTS}/task-detail-desktop-light.png` });
+    await page.getByRole('button', { name: 'Close' }).click();
+    // Result cells: the song's cover, a film for the OpenAI video job (played from the server once done), nothing for a failure.
+    await expect.poll(() => row('suno').getByRole('button', { name: 'Play the music' }).locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth > 0)).toBe(true);
+    expect(await row('kling').getByRole('button', { name: /Play the/ }).count()).toBe(0);
+    await row('video_e2e').getByRole('button', { name: 'Play the video' }).click();
+    const player = page.getByTestId('video-view').locator('video');
+    await player.waitFor();
+    expect(await player.getAttribute('src')).toMatch(/^\/api\/task\/\d+\/content$/);
+    await page.waitForTimeout(400); // the dialog fades in
+    await page.screenshot({ path: `${SHOTS}/task-video-detail-desktop-light.png` });
     await page.getByRole('button', { name: 'Close' }).click();
     await shootThemes(page, 'task', () => page.getByText('suno').first().waitFor());
   });

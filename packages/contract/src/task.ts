@@ -52,7 +52,7 @@ export interface AsyncTask {
 }
 
 /** api.md §2.15, §2.16 */
-export const TASK_PLATFORMS = ['suno', 'kling'] as const;
+export const TASK_PLATFORMS = ['suno', 'kling', 'videos'] as const;
 export const TASK_STATUSES = ['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'FAILURE', 'SUCCESS', 'UNKNOWN'] as const;
 export const MJ_ACTIONS = [
   'IMAGINE', 'DESCRIBE', 'BLEND', 'UPSCALE', 'VARIATION', 'REROLL', 'INPAINT', 'MODAL', 'ZOOM',
@@ -91,4 +91,10 @@ export const TaskListQuery = z.object({
   token_id: optInt,
   start_timestamp: optInt,
   end_timestamp: optInt,
+});
+
+/** GET /api/task/:id/result/:n and the relay's /task/result/:id/:n: the n-th result file of a task. */
+export const TaskResultParam = z.object({
+  id: z.coerce.number().int().positive(),
+  n: z.coerce.number().int().min(0).max(999),
 });

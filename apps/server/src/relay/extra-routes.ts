@@ -17,6 +17,7 @@ export async function registerRelayExtras(app: FastifyInstance, ctx: AppContext)
   app.setErrorHandler((error, req, reply) => {
     const hub = toHubError(error);
     if (hub.status >= 500 && !(error instanceof HubError)) req.log.error({ err: error }, 'relay request failed');
+    if (hub.retryAfter) reply.header('Retry-After', String(hub.retryAfter));
     const body = openAIErrorBody(hub);
     body.error.message = `${hub.message} (request id: ${req.id})`;
     return reply.status(hub.status).send(body);

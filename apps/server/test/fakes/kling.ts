@@ -55,7 +55,25 @@ export class FakeKling extends FakeHttp<KlingBehaviour> {
     }
   }
 
-  protected handle(req: Received, res: ServerResponse): void {
+  /** Holds the second half of a video file back until it resolves (a test sees the file streamed). */
+  gate: Promise<void> = Promise.resolve();
+
+  protected async handle(req: Received, res: ServerResponse): Promise<void> {
+    // The result files, public as on Kling's CDN: no key needed; Range requests answered with 206.
+    const media = /^\/videos\/(kl-\d+)\.mp4$/.exec(req.path);
+    if (req.method === 'GET' && media && this.tasks.get(media[1])?.task_status === 'succeed') {
+      const bytes = Buffer.concat([Buffer.alloc(64 * 1024, 'v'), Buffer.from(`END-${media[1]}`)]);
+      const range = /^bytes=(\d+)-(\d+)$/.exec(String(req.headers.range ?? ''));
+      if (range) {
+        const [from, to] = [Number(range[1]), Math.min(Number(range[2]), bytes.length - 1)];
+        res.writeHead(206, { 'content-type': 'video/mp4', 'content-range': `bytes ${from}-${to}/${bytes.length}`, 'accept-ranges': 'bytes' });
+        return void res.end(bytes.subarray(from, to + 1));
+      }
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(bytes.length), 'accept-ranges': 'bytes' });
+      res.write(bytes.subarray(0, 64 * 1024));
+      await this.gate;
+      return void res.end(bytes.subarray(64 * 1024));
+    }
     if (!req.key) return sendJson(res, { code: 1000, message: 'Authorization failed', request_id: 'r' }, 401);
     const submit = /^\/v1\/videos\/(text2video|image2video)$/.exec(req.path);
     if (req.method === 'POST' && submit) {

@@ -35,6 +35,12 @@ export class FakeSuno extends FakeHttp<SunoBehaviour> {
   }
 
   protected handle(req: Received, res: ServerResponse): void {
+    // The result files, public as on Suno's CDN: no key needed.
+    const media = /^\/(audio|images)\/(suno-\d+)\.(mp3|jpeg)$/.exec(req.path);
+    if (req.method === 'GET' && media && this.tasks.get(media[2])?.status === 'SUCCESS') {
+      res.writeHead(200, { 'content-type': media[1] === 'audio' ? 'audio/mpeg' : 'image/jpeg' });
+      return void res.end(`${media[1].toUpperCase()}-${media[2]}`);
+    }
     if (!this.behaviours.has(req.key)) return sendJson(res, { code: 'error', message: 'invalid api key' }, 401);
     const b = this.behaviour(req.key);
     const submit = /^\/suno\/submit\/(music|lyrics)$/.exec(req.path);
@@ -73,7 +79,7 @@ export class FakeSuno extends FakeHttp<SunoBehaviour> {
     }
     t.data =
       t.action === 'MUSIC'
-        ? [{ id: `clip-${t.task_id}`, audio_url: `${this.url}/audio/${t.task_id}.mp3`, title: 'Song', user_id: 'suno-account-7', metadata: { tags: 'pop', user_id: 'x' } }]
+        ? [{ id: `clip-${t.task_id}`, audio_url: `${this.url}/audio/${t.task_id}.mp3`, image_url: `${this.url}/images/${t.task_id}.jpeg`, title: 'Song', user_id: 'suno-account-7', metadata: { tags: 'pop', user_id: 'x' } }]
         : { text: 'la la la', title: 'Lyrics', status: 'complete' };
     Object.assign(t, { status: 'SUCCESS', progress: '100%', finish_time: Math.floor(Date.now() / 1000) });
   }

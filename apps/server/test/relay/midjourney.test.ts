@@ -163,6 +163,16 @@ describe.each(testDialects())('Midjourney tasks on %s', (dialect) => {
     expect(exists.json().code).toBe(1);
     const row = await f.server.ctx.db.selectFrom('midjourneys').selectAll().where('mj_id', '=', exists.json().result).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ code: 21, status: 'SUCCESS', progress: '100%', quota: 2_500 });
+    // The existing task's image is named by the gateway's link, in the answer, the fetch and the console.
+    expect(row.image_url).toContain(mj.url);
+    const host = new URL(mj.url).host;
+    expect(JSON.stringify(exists.json())).not.toContain(host);
+    expect(new URL(exists.json().properties.imageUrl).pathname).toBe(`/mj/image/${row.mj_id}`);
+    const fetched = (await get(dave.key, `/mj/task/${row.mj_id}/fetch`)).json();
+    expect(JSON.stringify(fetched)).not.toContain(host);
+    expect((await get('', new URL(fetched.properties.imageUrl).pathname + new URL(fetched.properties.imageUrl).search)).statusCode).toBe(200);
+    const listed = (await dave.client.get(`/api/mj/self?mj_id=${row.mj_id}`)).body.data.data[0];
+    expect(JSON.parse(listed.properties).imageUrl).toBe(`/api/mj/image/${row.id}`);
     expect(await balances(f, dave.userId, dave.tokenId)).toMatchObject({ quota: 15_000 });
     const inpaint = await submit(dave.key, '/mj/submit/action', { customId: 'MJ::Inpaint::1::abc::SOLO', taskId: exists.json().result });
     expect(inpaint.json().code).toBe(1);
@@ -247,6 +257,19 @@ describe.each(testDialects())('Midjourney tasks on %s', (dialect) => {
     const ok = await mj.notify(id, `${url}${hook.pathname}${hook.search}`);
     expect(ok.status).toBe(200);
     expect((await get(alice.key, `/mj/task/${id}/fetch`)).json()).toMatchObject({ status: 'SUCCESS', progress: '100%' });
+  });
+
+  it('fails and refunds once a task upstream has not finished within TASK_TIMEOUT_SECONDS', async () => {
+    const ivy = await f.newUser({ quota: 10_000 });
+    mj.behave('secret-a', { pollsToFinish: 100 });
+    const id = (await submit(ivy.key, '/mj/submit/imagine', { prompt: 'forever' })).json().result;
+    await f.server.ctx.db.updateTable('midjourneys').set({ submit_time: Date.now() - 3_601_000 }).where('mj_id', '=', id).execute();
+    await round();
+    await round();
+    expect((await get(ivy.key, `/mj/task/${id}/fetch`)).json()).toMatchObject({ status: 'FAILURE', progress: '100%', failReason: '上游任务超时（超过 3600 秒）' });
+    expect(await balances(f, ivy.userId, ivy.tokenId)).toMatchObject({ quota: 10_000, used: 0 });
+    expect((await logsLike(f, ivy.userId, '构图失败%')).map((l) => l.quota)).toEqual([2_500]);
+    mj.behave('secret-a', {});
   });
 
   it('fails and refunds the tasks of a deleted channel, and resumes pending tasks after a restart', async () => {

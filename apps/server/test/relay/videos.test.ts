@@ -70,6 +70,16 @@ describe.each(testDialects().slice(0, 1))('OpenAI videos on %s', (dialect) => {
     let tail = '';
     for (let r = await reader.read(); !r.done; r = await reader.read()) tail += Buffer.from(r.value).toString();
     expect(tail).toBe('END-video_1');
+    // The console plays the same file from the server, to the owner and admins only.
+    const row = await f.server.ctx.db.selectFrom('tasks').select('id').where('task_id', '=', 'video_1').executeTakeFirstOrThrow();
+    const shown = await alice.client.get(`/api/task/${row.id}/content`);
+    expect(shown.status).toBe(200);
+    expect(shown.raw.headers['content-type']).toBe('video/mp4');
+    expect(shown.raw.body.endsWith('END-video_1')).toBe(true);
+    expect((await f.root.get(`/api/task/${row.id}/content`)).status).toBe(200);
+    expect((await bob.client.get(`/api/task/${row.id}/content`)).status).toBe(404);
+    const listed = (await alice.client.get('/api/task/self?platform=videos')).body.data.data;
+    expect(JSON.stringify(listed)).not.toContain(new URL(fake.url).host);
   });
 
   it('sends Azure jobs to /openai/v1 with api-key, prices by model and size, remixes on the same channel and deletes', async () => {

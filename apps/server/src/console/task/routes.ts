@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { MidjourneyListQuery, PageQuery, ROLE, TaskListQuery } from '@one-hub/contract';
+import { IdParam, MidjourneyListQuery, PageQuery, ROLE, TaskListQuery, TaskResultParam } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { requireRole } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
 import { ok } from '../../http/envelope.js';
 import { paginate } from '../../db/paginate.js';
 import { MIDJOURNEY_ORDER_COLUMNS, TASK_ORDER_COLUMNS, midjourneyListQuery, taskListQuery, type MidjourneyRow, type TaskRow } from '../../db/repos/tasks.js';
-import { toMidjourneyJson, toTaskJson } from './service.js';
+import { streamTaskResult, streamVideoContent, toMidjourneyJson, toTaskJson } from './service.js';
 import { streamImage } from '../../relay/tasks/midjourney/reads.js';
 import { findMidjourneyById } from '../../db/repos/task-rows.js';
 import { notFound } from '../../common/errors.js';
 
-/** Midjourney and async task lists (api.md §25); the relays that fill them come later. */
+/** Midjourney and async task lists (api.md §25), and their results streamed through the server. */
 export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void {
   const user = requireRole(ctx, ROLE.common);
   const admin = requireRole(ctx, ROLE.admin);
@@ -32,6 +32,12 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void 
     if (!row || (row.user_id !== req.user!.id && req.user!.role < ROLE.admin)) throw notFound('task not found');
     return streamImage(ctx.db, row, reply);
   });
+  // Suno and Kling result files and OpenAI video content, streamed to the task's owner or an admin.
+  app.get('/task/:id/result/:n', { preHandler: user }, async (req, reply) => {
+    const p = parse(TaskResultParam, req.params);
+    return streamTaskResult(ctx, req.user!, p.id, p.n, req, reply);
+  });
+  app.get('/task/:id/content', { preHandler: user }, async (req, reply) => streamVideoContent(ctx, req.user!, parse(IdParam, req.params).id, req, reply));
   app.get('/task/', { preHandler: admin }, async (req) => {
     const q = parse(PageQuery, req.query);
     const f = parse(TaskListQuery, req.query);

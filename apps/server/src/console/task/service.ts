@@ -1,6 +1,24 @@
-import type { AsyncTask, MidjourneyTask } from '@one-hub/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ROLE, type AsyncTask, type MidjourneyTask } from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
+import { notFound } from '../../common/errors.js';
+import { findChannelById } from '../../db/repos/channels.js';
+import { findTaskById } from '../../db/repos/task-rows.js';
+import { resultUrls, streamResult } from '../../relay/tasks/results.js';
+import { videoBase, videoHeaders } from '../../relay/tasks/videos/family.js';
 import { parseJsonOr } from '../../common/json.js';
 import type { MidjourneyRow, TaskRow } from '../../db/repos/tasks.js';
+import { withLinks } from '../../relay/tasks/results.js';
+
+/** The console's path to a task's n-th result file, streamed by the server (upstream hosts stay on the server). */
+export const consoleResultPath = (row: TaskRow, n: number) => `/api/task/${row.id}/result/${n}`;
+
+/** A stored JSON text with every upstream URL replaced by `link` (Midjourney-Proxy properties may carry the image URL). */
+function linkedText(text: string | null, link: () => string): string {
+  if (!text) return '';
+  const value = parseJsonOr<unknown>(text, undefined);
+  return value === undefined ? '' : JSON.stringify(withLinks(value, link));
+}
 
 /** `self`: the caller's own list, which never names the channel. */
 export function toMidjourneyJson(row: MidjourneyRow, self: boolean): MidjourneyTask {
@@ -24,7 +42,7 @@ export function toMidjourneyJson(row: MidjourneyRow, self: boolean): MidjourneyT
     channel_id: self ? 0 : row.channel_id,
     quota: row.quota,
     buttons: row.buttons ?? '',
-    properties: row.properties ?? '',
+    properties: linkedText(row.properties, () => `/api/mj/image/${row.id}`),
     token_id: row.token_id,
   };
   if (row.mode) task.mode = row.mode;
@@ -59,8 +77,33 @@ export function toTaskJson(row: TaskRow, self: boolean): AsyncTask {
     finish_time: row.finish_time,
     progress: row.progress,
     properties: parseJsonOr<unknown>(row.properties, null),
-    data: self && row.platform === 'suno' ? withoutUserIds(data) : data,
+    // Result files play through the server for everyone; the upstream's user ids are dropped for owners.
+    data: withLinks(self && row.platform === 'suno' ? withoutUserIds(data) : data, (n) => consoleResultPath(row, n)),
     notify_hook: self ? '' : (row.notify_hook ?? ''),
     token_id: row.token_id,
   };
+}
+
+type Viewer = { id: number; role: number };
+
+/** A task its owner or an admin may see, with its channel; anyone else learns nothing (404). */
+async function visibleTask(ctx: AppContext, viewer: Viewer, id: number) {
+  const row = await findTaskById(ctx.db, id);
+  if (!row || (row.user_id !== viewer.id && viewer.role < ROLE.admin)) throw notFound('task not found');
+  return { row, channel: await findChannelById(ctx.db, row.channel_id) };
+}
+
+/** The n-th result file of a task (Suno audio, Kling video…), streamed from upstream by the server. */
+export async function streamTaskResult(ctx: AppContext, viewer: Viewer, id: number, n: number, req: FastifyRequest, reply: FastifyReply) {
+  const { row, channel } = await visibleTask(ctx, viewer, id);
+  const url = resultUrls(parseJsonOr<unknown>(row.data, null))[n];
+  if (!url) throw notFound('task result not found');
+  return streamResult(channel, url, req, reply);
+}
+
+/** A finished OpenAI video job's file, streamed from its channel. */
+export async function streamVideoContent(ctx: AppContext, viewer: Viewer, id: number, req: FastifyRequest, reply: FastifyReply) {
+  const { row, channel } = await visibleTask(ctx, viewer, id);
+  if (row.platform !== 'videos' || row.status !== 'SUCCESS' || !channel) throw notFound('video not found');
+  return streamResult(channel, `${videoBase(channel)}/v1/videos/${encodeURIComponent(row.task_id)}/content`, req, reply, videoHeaders(channel));
 }

@@ -46,6 +46,10 @@ export function findOwnTask(db: Db, userId: number, platform: string, taskId: st
   return db.selectFrom('tasks').selectAll().where('user_id', '=', userId).where('platform', '=', platform).where('task_id', '=', taskId).orderBy('id', 'desc').executeTakeFirst();
 }
 
+export function findTaskById(db: Db, id: number): Promise<TaskRow | undefined> {
+  return db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export function listOwnTasks(db: Db, userId: number, platform: string, taskIds: string[]): Promise<TaskRow[]> {
   if (!taskIds.length) return Promise.resolve([]);
   return db.selectFrom('tasks').selectAll().where('user_id', '=', userId).where('platform', '=', platform).where('task_id', 'in', taskIds).orderBy('id').execute();

@@ -5,6 +5,7 @@ import type { RelayState } from '../pipeline/relay-state.js';
 import type { Caller } from '../pipeline/caller.js';
 import type { LeaseHold } from '../pipeline/leases.js';
 import type { Price } from '../pipeline/pricing.js';
+import type { LimitScope } from '../pipeline/limits.js';
 import { requestLogFields } from '../pipeline/settle.js';
 
 /** Who submits a task and how their group prices it. */
@@ -16,6 +17,8 @@ export interface TaskFacts {
   stream: false;
   requestId: string;
   ip: string;
+  /** The request-limit scopes the submission was counted into (limits.ts). */
+  limits?: LimitScope[];
 }
 
 /** Quota held for one submission; settled or released exactly once. */
@@ -73,6 +76,7 @@ export function settleTask(state: RelayState, facts: TaskFacts, hold: TaskHold, 
     billed,
     spend: hold.lease && state.leases.spendTargets(hold.lease),
   });
+  if (facts.limits && billed > 0) void state.limits.settled(facts.limits, 0, billed).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
   if (state.ctx.options.get('LogConsumeEnabled')) {
     state.recorder.log({
       type: LOG_TYPE.consume,

@@ -35,7 +35,20 @@ export async function taskChannel(state: RelayState, facts: TaskFacts, model: st
     state.selector.candidates(group, model, { exclude: new Set([...tried, ...(facts.caller.excludedChannel ? [facts.caller.excludedChannel] : [])]), stream: false, hasTools: false }).filter((c) => types.includes(c.row.type));
   const picked = pickWeighted(usable(facts.group));
   if (picked) return picked.row;
-  throw new HubError(503, `当前分组 ${facts.group} 下对于模型 ${model} 无可用渠道`, { type: 'one_hub_error', code: 'no_available_channel' });
+  // The token's backup group serves when its group has no channel left, at its own ratio (relay.md §3.6).
+  const backup = facts.caller.token.backup_group;
+  let named = facts.group;
+  if (backup && backup !== facts.group) {
+    named = backup;
+    const groupRow = state.groups.get(backup);
+    const other = groupRow && pickWeighted(usable(backup));
+    if (other && groupRow) {
+      facts.group = backup;
+      facts.groupRatio = Number(groupRow.ratio);
+      return other.row;
+    }
+  }
+  throw new HubError(503, `当前分组 ${named} 下对于模型 ${model} 无可用渠道`, { type: 'one_hub_error', code: 'no_available_channel' });
 }
 
 /** Signed, expiring links to a task's result, keyed by the task channel's secret (valid on every node). */

@@ -8,12 +8,14 @@ import { registerSuno } from './suno/routes.js';
 import { registerKling } from './kling/routes.js';
 import { registerVideos } from './videos/routes.js';
 import { registerRecraft } from './recraft/routes.js';
+import { serveResult } from './generic/links.js';
 
 /** Midjourney answers errors in Midjourney-Proxy's shape: `{code, description, type}`. */
 function midjourneyErrors(app: FastifyInstance): void {
   app.setErrorHandler((error, req, reply) => {
     const hub = toHubError(error);
     if (hub.status >= 500 && !(error instanceof HubError)) req.log.error({ err: error }, 'midjourney request failed');
+    if (hub.retryAfter) reply.header('Retry-After', String(hub.retryAfter));
     const code = Number(hub.code);
     return reply.status(hub.status).send({ code: Number.isFinite(code) ? code : hub.status >= 500 ? 500 : 4, description: `${hub.message} (request id: ${req.id})`, type: hub.type });
   });
@@ -27,6 +29,8 @@ export async function registerTaskRoutes(app: FastifyInstance, state: RelayState
     registerMidjourney(scope, state);
   });
   registerSuno(app, state);
+  // Suno and Kling result files, through the gateway (upstream hosts never reach a client).
+  app.get('/task/result/:id/:n', (req, reply) => serveResult(state, req, reply));
   registerKling(app, state);
   await app.register(async (scope) => registerVideos(scope, state));
   await app.register(async (scope) => registerRecraft(scope, state));

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Card, MenuItem, TextField } from '@mui/material';
+import { Box, Card, MenuItem, Stack, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { ROLE, type MidjourneyTask, type Page } from '@one-hub/contract';
 import { api } from '../../lib/api';
@@ -62,7 +62,19 @@ export default function MidjourneyPage() {
     ...(admin ? ([{ field: 'status', header: t('status'), sortable: true, render: (m) => <StatusChip label={t(`statusName.${m.status}`, { defaultValue: m.status || '-' })} color={statusColor(m.status)} /> },] as DataColumn<MidjourneyTask>[]) : []),
     { field: 'progress', header: t('progress'), render: (m) => <TaskProgress percent={percent(m.progress)} failed={m.status === 'FAILURE'} /> },
     { field: 'quota', header: t('cost'), hideOnPhone: true, render: (m) => <TaskCost quota={m.quota} failed={m.status === 'FAILURE'} /> },
-    { field: 'image_url', header: t('image'), render: (m) => (m.image_url ? <ImageButton url={m.image_url} name={m.mj_id} /> : t('none')) },
+    {
+      field: 'image_url',
+      header: t('image'),
+      render: (m) =>
+        m.image_url ? (
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <Box component="img" src={m.image_url} alt="" loading="lazy" data-testid={`mj-thumb-${m.id}`} sx={{ width: 40, height: 40, objectFit: 'cover', borderRadius: 1, bgcolor: 'action.selected' }} />
+            <ImageButton url={m.image_url} name={m.mj_id} />
+          </Stack>
+        ) : (
+          t('none')
+        ),
+    },
     { field: 'prompt', header: t('prompt'), hideOnPhone: true, render: (m) => <ClippedText text={m.prompt} label={t('prompt')} /> },
     {
       field: 'duration',

@@ -3,7 +3,7 @@ import { Accordion, AccordionDetails, AccordionSummary, Box, Dialog, DialogActio
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import { useTranslation } from 'react-i18next';
 import type { AsyncTask } from '@one-hub/contract';
-import { hasDetail, sunoClips, videoUrls, type SunoClip } from './task-data';
+import { hasDetail, sunoClips, taskVideos, type SunoClip } from './task-data';
 
 function JsonBlock({ value }: { value: unknown }) {
   return (
@@ -71,7 +71,7 @@ function VideoView({ urls, data }: { urls: string[]; data: unknown }) {
 export default function TaskDetail({ task, onClose }: { task: AsyncTask | null; onClose: () => void }) {
   const { t } = useTranslation('task');
   const clips = task && task.platform === 'suno' && task.action === 'MUSIC' ? sunoClips(task.data) : [];
-  const videos = task ? videoUrls(task.data) : [];
+  const videos = task ? taskVideos(task) : [];
   return (
     <Dialog open={task !== null} onClose={onClose} maxWidth="md" fullWidth data-testid="task-detail">
       <DialogTitle>{task ? t('detailTitle', { id: task.task_id || task.id }) : ''}</DialogTitle>

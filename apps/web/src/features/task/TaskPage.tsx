@@ -12,6 +12,7 @@ import TaskProgress from './TaskProgress';
 import TaskCost from './TaskCost';
 import { useLiveReload } from './use-live-reload';
 import TaskDetail from './TaskDetail';
+import TaskResultCell from './TaskResultCell';
 
 interface Filters {
   channel_id: string;
@@ -24,7 +25,7 @@ interface Filters {
 }
 const blank = (): Filters => ({ channel_id: '', user_id: '', platform: '', status: '', task_id: '', start_timestamp: 0, end_timestamp: Math.floor(Date.now() / 1000) + 3600 });
 
-/** Suno, Kling and video tasks with live progress, cost and refunds; administrators see everyone's and filter by channel and user (console-screens §3.16). */
+/** Suno, Kling and OpenAI video tasks with live progress, cost and refunds; administrators see everyone's and filter by channel and user (console-screens §3.16). */
 export default function TaskPage() {
   const { t } = useTranslation('task');
   const admin = useAppSelector((s) => (s.account.user?.role ?? 0) >= ROLE.admin);
@@ -62,6 +63,7 @@ export default function TaskPage() {
       render: (x) => <StatusChip label={statusLabel(x.status)} color={taskStatusColor(x.status)} onClick={() => setDetail(x)} title={t('openDetail')} />,
     },
     { field: 'progress', header: t('progress'), render: (x) => <TaskProgress percent={x.progress} failed={x.status === 'FAILURE'} /> },
+    { field: 'result', header: t('result'), render: (x) => <TaskResultCell task={x} onOpen={() => setDetail(x)} /> },
     { field: 'quota', header: t('cost'), hideOnPhone: true, render: (x) => <TaskCost quota={x.quota} failed={x.status === 'FAILURE'} /> },
     { field: 'fail_reason', header: t('failReason'), hideOnPhone: true, render: (x) => <ClippedText text={x.fail_reason} label={t('failReason')} /> },
     {

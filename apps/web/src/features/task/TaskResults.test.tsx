@@ -1,12 +1,13 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, renderHook, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, renderHook, screen, within } from '@testing-library/react';
 import type { AsyncTask } from '@one-hub/contract';
 import i18n from '../../lib/i18n';
 import { renderWithProviders } from '../../test-utils/providers';
 import TaskDetail from './TaskDetail';
 import TaskCost from './TaskCost';
 import TaskProgress from './TaskProgress';
-import { videoUrls } from './task-data';
+import { taskResult, taskVideos, videoUrls } from './task-data';
+import TaskResultCell from './TaskResultCell';
 import { useLiveReload } from './use-live-reload';
 
 beforeAll(async () => {
@@ -31,6 +32,32 @@ describe('task results, cost and progress', () => {
     cleanup();
     renderWithProviders(<TaskDetail task={kling({ status: 'FAILURE', fail_reason: 'risk control', data: { task_status: 'failed' } })} onClose={() => undefined} />);
     expect(within(screen.getByTestId('task-detail')).getByText('risk control')).toBeTruthy();
+  });
+
+  it('plays an OpenAI video job through the server once it is done, and nothing before', () => {
+    const job = kling({ id: 7, platform: 'videos', action: 'generate', task_id: 'video_1', data: { id: 'video_1', object: 'video', status: 'completed' } });
+    expect(taskVideos(job)).toEqual(['/api/task/7/content']);
+    expect(taskVideos({ ...job, status: 'IN_PROGRESS' })).toEqual([]);
+    renderWithProviders(<TaskDetail task={job} onClose={() => undefined} />);
+    expect(screen.getByTestId('video-view').querySelector('video')?.getAttribute('src')).toBe('/api/task/7/content');
+  });
+
+  it('shows a result cell per kind: a song\'s cover, a film icon, nothing; a click opens the detail', () => {
+    const song = kling({ id: 3, platform: 'suno', action: 'MUSIC', data: [{ id: 'c', audio_url: '/api/task/3/result/0', image_url: '/api/task/3/result/1' }] });
+    expect(taskResult(song)).toEqual({ kind: 'audio', cover: '/api/task/3/result/1' });
+    expect(taskResult({ ...song, data: [{ id: 'c', title: 'no audio yet' }] })).toEqual({ kind: 'none' });
+    const opened = vi.fn();
+    renderWithProviders(<TaskResultCell task={song} onOpen={opened} />);
+    const cell = screen.getByRole('button', { name: 'Play the music' });
+    expect(cell.querySelector('img')?.getAttribute('src')).toBe('/api/task/3/result/1');
+    fireEvent.click(cell);
+    expect(opened).toHaveBeenCalledTimes(1);
+    cleanup();
+    renderWithProviders(<TaskResultCell task={kling({})} onOpen={opened} />);
+    expect(screen.getByRole('button', { name: 'Play the video' })).toBeTruthy();
+    cleanup();
+    renderWithProviders(<TaskResultCell task={kling({ status: 'FAILURE', data: { task_status: 'failed' } })} onOpen={opened} />);
+    expect(screen.queryByRole('button')).toBeNull();
   });
 
   it('marks a failed task that had cost something as refunded, and an uncharged one as such', () => {

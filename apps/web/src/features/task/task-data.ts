@@ -1,3 +1,4 @@
+import type { AsyncTask } from '@one-hub/contract';
 import type { ChipColor } from '../../components/data';
 
 /** Status chip (console-screens §3.16). */
@@ -68,4 +69,21 @@ export function videoUrls(data: unknown): string[] {
 }
 
 /** The platforms the relay files tasks under. */
-export const TASK_PLATFORMS = ['suno', 'kling', 'videos'] as const;
+export { TASK_PLATFORMS } from '@one-hub/contract';
+
+/** The videos a task can play: an OpenAI video job's file (streamed by the server once done), else Kling's results. */
+export function taskVideos(task: AsyncTask): string[] {
+  if (task.platform === 'videos') return task.status === 'SUCCESS' ? [`/api/task/${task.id}/content`] : [];
+  return videoUrls(task.data);
+}
+
+/** What the list shows of a task's result: a song (with its cover, when there is one), a video, or nothing. */
+export type TaskResult = { kind: 'audio'; cover: string } | { kind: 'video' } | { kind: 'none' };
+
+export function taskResult(task: AsyncTask): TaskResult {
+  if (task.platform === 'suno' && task.action === 'MUSIC') {
+    const clips = sunoClips(task.data).filter((c) => c.audioUrl);
+    if (clips.length) return { kind: 'audio', cover: clips.find((c) => c.imageUrl)?.imageUrl ?? '' };
+  }
+  return taskVideos(task).length ? { kind: 'video' } : { kind: 'none' };
+}

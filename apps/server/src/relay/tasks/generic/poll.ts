@@ -1,26 +1,12 @@
 import { nowSeconds } from '../../../common/time.js';
 import type { TaskRow } from '../../../db/repos/tasks.js';
 import { pendingTasks, updatePendingTask } from '../../../db/repos/task-rows.js';
-import { failAndRefund } from '../../../db/repos/task-refunds.js';
+import { failTask } from '../fail.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
 import { timedOutReason, type RoundResult } from '../poller.js';
 import type { TaskFamily, TaskUpdate } from './family.js';
 
 const ROUND_LIMIT = 500;
-
-/** Ends a task as failed and refunds it to user and token, once. */
-export function failTask(state: RelayState, row: TaskRow, reason: string): Promise<boolean> {
-  return failAndRefund(state.ctx.db, {
-    table: 'tasks',
-    id: row.id,
-    userId: row.user_id,
-    tokenId: row.token_id,
-    channelId: row.channel_id,
-    quota: row.quota,
-    reason,
-    content: `异步任务执行失败 ${row.task_id || row.id}，补偿 ${row.quota}`,
-  });
-}
 
 /** Writes one upstream view; answers whether the task ended. */
 async function apply(state: RelayState, row: TaskRow, u: TaskUpdate): Promise<boolean> {

@@ -7,6 +7,9 @@ import { holdTask, logRefused, releaseTask, settleTask, type TaskFacts } from '.
 import { taskChannel } from '../facts.js';
 import { callTaskUpstream, type TaskAnswer } from '../upstream.js';
 import { taskPollers } from '../registry.js';
+import { withTaskLimits } from '../limits.js';
+import { withLinks } from '../results.js';
+import { linkedData } from './links.js';
 import type { TaskFamily, TaskPlan } from './family.js';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
@@ -19,7 +22,11 @@ const retryable = (a: TaskAnswer | undefined) => !a || a.status === 429 || a.sta
  * on retryable failures. Each attempt holds afresh and releases its hold when refused, so a
  * retry charges exactly once; the upstream's answer is always what the caller receives.
  */
-export async function submitTask(state: RelayState, facts: TaskFacts, family: TaskFamily, plan: TaskPlan, reply: FastifyReply): Promise<void> {
+export function submitTask(state: RelayState, facts: TaskFacts, family: TaskFamily, plan: TaskPlan, reply: FastifyReply): Promise<void> {
+  return withTaskLimits(state, facts, plan.model, () => submit(state, facts, family, plan, reply));
+}
+
+async function submit(state: RelayState, facts: TaskFacts, family: TaskFamily, plan: TaskPlan, reply: FastifyReply): Promise<void> {
   let pinned: number | undefined;
   if (plan.originTaskId) {
     const origin = await findOwnTask(state.ctx.db, facts.caller.user.id, family.platform, plan.originTaskId);
@@ -53,7 +60,7 @@ export async function submitTask(state: RelayState, facts: TaskFacts, family: Ta
     if (verdict && 'taskId' in verdict) {
       const quota = settleTask(state, facts, hold, `${family.platform} ${plan.action} ${verdict.taskId}`);
       const now = nowSeconds();
-      await insertTask(state.ctx.db, {
+      const id = await insertTask(state.ctx.db, {
         task_id: verdict.taskId,
         platform: family.platform,
         user_id: facts.caller.user.id,
@@ -70,7 +77,9 @@ export async function submitTask(state: RelayState, facts: TaskFacts, family: Ta
         data: family.keepAnswer ? JSON.stringify(answer!.json) : undefined,
       });
       taskPollers(state)[family.platform].wake();
-      return reply.status(200).send(answer!.json);
+      // The answer kept as the task's data links its files through the gateway; any other answer names no upstream file.
+      const shown = family.keepAnswer ? await linkedData(state, { id, channel_id: channel.id }, answer!.json) : withLinks(answer!.json, () => '');
+      return reply.status(200).send(shown);
     }
     releaseTask(state, hold);
     logRefused(state, facts, hold, verdict && 'error' in verdict ? verdict.error : (answer?.text ?? (lastError as Error)?.message ?? ''));

@@ -5,6 +5,7 @@ import { findOwnTask } from '../../../db/repos/task-rows.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
 import { submitTask } from '../generic/submit.js';
 import { taskFacts } from '../facts.js';
+import { linkedData } from '../generic/links.js';
 import { kling } from './family.js';
 import { KLING_ACTIONS, klingPlan } from './mapping.js';
 
@@ -21,7 +22,7 @@ export function registerKling(app: FastifyInstance, state: RelayState): void {
       const facts = await taskFacts(state, req, 'openai', false);
       const row = await findOwnTask(state.ctx.db, facts.caller.user.id, 'kling', (req.params as { id: string }).id);
       if (!row || row.action !== action) throw new HubError(404, 'task not found', { code: 'task_not_found' });
-      const data = parseJsonOr<Record<string, unknown> | null>(row.data, null) ?? { task_id: row.task_id, task_status: 'submitted' };
+      const data = await linkedData(state, row, parseJsonOr<Record<string, unknown> | null>(row.data, null) ?? { task_id: row.task_id, task_status: 'submitted' });
       return { code: 0, message: 'SUCCEED', request_id: req.id, data };
     });
   }

@@ -1,6 +1,6 @@
 import type { MidjourneyRow } from '../../../db/repos/tasks.js';
 import { pendingMidjourneys, updatePendingMidjourney } from '../../../db/repos/task-rows.js';
-import { failAndRefund } from '../../../db/repos/task-refunds.js';
+import { failTask } from '../fail.js';
 import type { ChannelRow } from '../../../db/repos/channels.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
 import { timedOutReason, type RoundResult } from '../poller.js';
@@ -11,25 +11,11 @@ import { taskUpdate, type UpstreamMjTask } from './task-json.js';
 const ROUND_LIMIT = 500;
 const FETCH_TIMEOUT_MS = 5_000;
 
-/** Ends a task as failed and refunds what it cost (once: an ended row is never refunded again). */
-export function failMidjourney(state: RelayState, row: MidjourneyRow, reason: string): Promise<boolean> {
-  return failAndRefund(state.ctx.db, {
-    table: 'midjourneys',
-    id: row.id,
-    userId: row.user_id,
-    tokenId: row.token_id,
-    channelId: row.channel_id,
-    quota: row.quota,
-    reason,
-    content: `构图失败 ${row.mj_id || row.id}，补偿 ${row.quota}`,
-  });
-}
-
 /** Applies one upstream view of a task to its row: progress, result, or failure with refund. Answers whether it ended. */
 export async function applyUpstream(state: RelayState, row: MidjourneyRow, task: UpstreamMjTask): Promise<boolean> {
   const set = taskUpdate(task);
   if (isFailed(set.status ?? row.status, set.progress ?? row.progress, set.fail_reason ?? '')) {
-    await failMidjourney(state, row, set.fail_reason || 'upstream task failed');
+    await failTask(state, row, set.fail_reason || 'upstream task failed');
     return true;
   }
   if (set.status === 'SUCCESS') set.progress = '100%';
@@ -54,7 +40,7 @@ async function pollChannel(state: RelayState, channel: ChannelRow, rows: Midjour
   for (const row of rows) {
     const task = byId.get(row.mj_id);
     if (task && (await applyUpstream(state, row, task))) ended++;
-    else if (row.submit_time < deadline && (await failMidjourney(state, row, timedOutReason(state.ctx.config.TASK_TIMEOUT_SECONDS)))) ended++;
+    else if (row.submit_time < deadline && (await failTask(state, row, timedOutReason(state.ctx.config.TASK_TIMEOUT_SECONDS)))) ended++;
   }
   return ended;
 }
@@ -68,7 +54,7 @@ export function midjourneyRound(state: RelayState): () => Promise<RoundResult> {
     let upstreamCalls = 0;
     for (const row of rows) {
       if (!row.mj_id) {
-        if (await failMidjourney(state, row, 'upstream returned no task id')) ended++;
+        if (await failTask(state, row, 'upstream returned no task id')) ended++;
         continue;
       }
       byChannel.set(row.channel_id, [...(byChannel.get(row.channel_id) ?? []), row]);
@@ -76,7 +62,7 @@ export function midjourneyRound(state: RelayState): () => Promise<RoundResult> {
     for (const [channelId, list] of byChannel) {
       const channel = state.selector.index.byId.get(channelId)?.row;
       if (!channel || channel.type !== MJ_CHANNEL_TYPE) {
-        for (const row of list) if (await failMidjourney(state, row, '渠道不存在或已禁用')) ended++;
+        for (const row of list) if (await failTask(state, row, '渠道不存在或已禁用')) ended++;
         continue;
       }
       upstreamCalls++;

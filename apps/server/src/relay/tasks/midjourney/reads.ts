@@ -7,26 +7,23 @@ import { findChannelMidjourney, findMidjourneyByMjId, findOwnMidjourney, listOwn
 import type { RelayState } from '../../pipeline/relay-state.js';
 import type { Db } from '../../../db/index.js';
 import { dispatcherFor } from '../../pipeline/upstream.js';
-import { checkLink, signLink, taskFacts } from '../facts.js';
+import { checkLink, taskFacts } from '../facts.js';
 import { baseOf, callTaskUpstream, channelKey } from '../upstream.js';
 import { MJ_CHANNEL_TYPE, mjError } from './mapping.js';
 import { applyUpstream } from './poll.js';
 import { notifySignature } from './submit.js';
-import { clientTask, type UpstreamMjTask } from './task-json.js';
+import { IMAGE_LINK_SECONDS, clientTask, imageLink, type UpstreamMjTask } from './task-json.js';
 
-const LINK_SECONDS = 3600;
-
-/** A signed link to the task's image, valid for an hour (relay.md §10.12: the image is no longer open to anyone). */
+/** Signed links to tasks' images, valid for an hour, one channel lookup per channel. */
 export async function imageLinker(state: RelayState) {
-  const base = state.ctx.options.get('ServerAddress').replace(/\/+$/, '');
+  const base = state.ctx.options.get('ServerAddress');
   const channels = new Map<number, Awaited<ReturnType<typeof findChannelById>>>();
-  const expires = Math.floor(Date.now() / 1000) + LINK_SECONDS;
+  const expires = Math.floor(Date.now() / 1000) + IMAGE_LINK_SECONDS;
   return async (rows: MidjourneyRow[]) => {
     for (const r of rows) if (!channels.has(r.channel_id)) channels.set(r.channel_id, await findChannelById(state.ctx.db, r.channel_id));
     return (row: MidjourneyRow) => {
       const channel = channels.get(row.channel_id);
-      if (!channel) return '';
-      return `${base}/mj/image/${encodeURIComponent(row.mj_id)}?expires=${expires}&sig=${signLink(channel, `image:${row.mj_id}`, expires)}`;
+      return channel ? imageLink(base, channel, row.mj_id, expires) : '';
     };
   };
 }

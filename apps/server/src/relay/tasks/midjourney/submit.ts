@@ -7,6 +7,9 @@ import { holdTask, logRefused, releaseTask, settleTask, type TaskFacts, type Tas
 import { taskChannel, taskFacts } from '../facts.js';
 import { baseOf, callTaskUpstream, channelKey, type TaskAnswer } from '../upstream.js';
 import { taskPollers } from '../registry.js';
+import { withTaskLimits } from '../limits.js';
+import { withLinks } from '../results.js';
+import { imageLink } from './task-json.js';
 import {
   ACCEPTED_CODES, MJ_CHANNEL_TYPE, NEVER_CHARGED, NO_ACCOUNT_CODE, PATH_ACTIONS, actionOfCustomId, mjError, mjModel, parseChange, parseSimpleChange, rewriteCode, upstreamBody,
   type MjAction, type MjMode,
@@ -66,6 +69,10 @@ export async function submitMidjourney(state: RelayState, req: FastifyRequest, r
   if (!req.body || typeof req.body !== 'object' || Array.isArray(req.body)) throw mjError(400, '请求体必须是 JSON 对象');
   const body = req.body as Record<string, unknown>;
   const r = await resolve(state, facts, kind, body, mode);
+  return withTaskLimits(state, facts, mjModel(r.mode, r.action), () => submitResolved(state, facts, r, body, reply, path));
+}
+
+async function submitResolved(state: RelayState, facts: TaskFacts, r: Resolved, body: Record<string, unknown>, reply: FastifyReply, path: string): Promise<void> {
   const chargeable = !NEVER_CHARGED.has(r.action);
   let model = mjModel(r.mode, r.action);
   const row = await taskChannel(state, facts, model, [MJ_CHANNEL_TYPE], r.origin?.channelId);
@@ -90,6 +97,7 @@ export async function submitMidjourney(state: RelayState, req: FastifyRequest, r
   const accepted = answer.status === 200 && ACCEPTED_CODES.has(code) && (r.action !== 'SWAP_FACE' || code === 1);
   const now = Date.now();
   const props = json.properties && typeof json.properties === 'object' ? json.properties : {};
+  const mjId = typeof json.result === 'string' ? json.result : '';
   const finished = accepted && ((code === 21 && props.status === 'SUCCESS') || r.action === 'UPLOAD');
   let quota = 0;
   if (accepted && hold) quota = settleTask(state, facts, hold, `${r.action} ${typeof json.result === 'string' ? json.result : ''}`.trim());
@@ -102,7 +110,7 @@ export async function submitMidjourney(state: RelayState, req: FastifyRequest, r
     user_id: facts.caller.user.id,
     token_id: facts.caller.token.id,
     action: r.action,
-    mj_id: typeof json.result === 'string' ? json.result : '',
+    mj_id: mjId,
     prompt: typeof body.prompt === 'string' ? body.prompt : (r.origin?.prompt ?? ''),
     description: typeof json.description === 'string' ? json.description : '',
     submit_time: now,
@@ -117,7 +125,10 @@ export async function submitMidjourney(state: RelayState, req: FastifyRequest, r
     mode: r.mode,
   });
   if (accepted && !finished) taskPollers(state).midjourney.wake();
-  const out = answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json) ? { ...json, code: rewriteCode(code, r.action) } : answer.json;
+  // An existing task's properties carry the upstream image URL: the client gets the gateway's link.
+  // (An upload's `result` lists the Discord URLs the caller asked for, kept as they are.)
+  const linked = json.properties ? { ...json, properties: withLinks(json.properties, () => imageLink(state.ctx.options.get('ServerAddress'), row, mjId)) } : json;
+  const out = answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json) ? { ...linked, code: rewriteCode(code, r.action) } : answer.json;
   reply.status(answer.status);
   return out === undefined ? reply.type('text/plain').send(answer.text) : reply.send(out);
 }

@@ -2,6 +2,17 @@ import type { Updateable } from 'kysely';
 import type { MidjourneysTable } from '../../../db/schema.js';
 import type { MidjourneyRow } from '../../../db/repos/tasks.js';
 import { parseJsonOr } from '../../../common/json.js';
+import { withLinks } from '../results.js';
+import type { ChannelRow } from '../../../db/repos/channels.js';
+import { signLink } from '../facts.js';
+
+/** How long an image link handed to a client stays valid. */
+export const IMAGE_LINK_SECONDS = 3600;
+
+/** The gateway's signed link to a task's image (relay.md §10.12: the image is no longer open to anyone). */
+export function imageLink(base: string, channel: ChannelRow, mjId: string, expires = Math.floor(Date.now() / 1000) + IMAGE_LINK_SECONDS): string {
+  return `${base.replace(/\/+$/, '')}/mj/image/${encodeURIComponent(mjId)}?expires=${expires}&sig=${signLink(channel, `image:${mjId}`, expires)}`;
+}
 
 /** A task as Midjourney-Proxy reports it (fetch, list-by-condition, notify). Lenient: read what we keep. */
 export interface UpstreamMjTask {
@@ -67,6 +78,7 @@ export function clientTask(row: MidjourneyRow, imageLink: (row: MidjourneyRow) =
     failReason: row.fail_reason ?? '',
     buttons: parseJsonOr<unknown[]>(row.buttons, []),
     maskBase64: '',
-    properties: parseJsonOr<Record<string, unknown>>(row.properties, {}),
+    // Upstream properties may carry the image URL: it becomes the gateway's link too.
+    properties: withLinks(parseJsonOr<Record<string, unknown>>(row.properties, {}), () => imageLink(row)),
   };
 }

@@ -6,7 +6,8 @@ import type { RelayState } from '../../pipeline/relay-state.js';
 import { handleRelay } from '../../pipeline/handle.js';
 import { dispatcherFor } from '../../pipeline/upstream.js';
 import { defaultBaseUrl } from '../../providers/index.js';
-import { holdTask, logRefused, releaseTask, settleTask } from '../charge.js';
+import { holdTask, logRefused, releaseTask, settleTask, type TaskFacts } from '../charge.js';
+import { withTaskLimits } from '../limits.js';
 import { taskChannel, taskFacts } from '../facts.js';
 import { baseOf, channelKey } from '../upstream.js';
 
@@ -20,6 +21,10 @@ const TOOLS = ['vectorize', 'removeBackground', 'clarityUpscale', 'generativeUps
 async function tool(state: RelayState, req: FastifyRequest, reply: FastifyReply, name: string): Promise<void> {
   const facts = await taskFacts(state, req, 'openai');
   const model = `recraft_${name}`;
+  return withTaskLimits(state, facts, model, () => callTool(state, facts, req, reply, name, model));
+}
+
+async function callTool(state: RelayState, facts: TaskFacts, req: FastifyRequest, reply: FastifyReply, name: string, model: string): Promise<void> {
   const channel = await taskChannel(state, facts, model, [RECRAFT_CHANNEL_TYPE]);
   const hold = await holdTask(state, facts, channel, model);
   const path = req.url.replace(/^\/recraftAI/, '').split('?')[0];

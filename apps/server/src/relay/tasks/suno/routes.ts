@@ -6,6 +6,7 @@ import { findOwnTask, listOwnTasks } from '../../../db/repos/task-rows.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
 import { submitTask } from '../generic/submit.js';
 import { taskFacts } from '../facts.js';
+import { linkedData } from '../generic/links.js';
 import { suno } from './family.js';
 import { sunoPlan } from './mapping.js';
 
@@ -16,8 +17,10 @@ function withoutUserIds(value: unknown): unknown {
   return value;
 }
 
-function sunoTask(row: TaskRow) {
-  const data = parseJsonOr<unknown>(row.data, null);
+/** A task as a Suno proxy answers it; result URLs are the gateway's links. */
+async function sunoTask(state: RelayState, row: TaskRow) {
+  const raw = parseJsonOr<unknown>(row.data, null);
+  const data = await linkedData(state, row, row.action === 'MUSIC' ? withoutUserIds(raw) : raw);
   return {
     task_id: row.task_id,
     action: row.action,
@@ -27,7 +30,7 @@ function sunoTask(row: TaskRow) {
     start_time: row.start_time,
     finish_time: row.finish_time,
     progress: `${row.progress}%`,
-    data: row.action === 'MUSIC' ? withoutUserIds(data) : data,
+    data,
   };
 }
 
@@ -47,12 +50,12 @@ export function registerSuno(app: FastifyInstance, state: RelayState): void {
     const ids = body(req).ids;
     if (!Array.isArray(ids) || ids.length > 100 || ids.some((id) => typeof id !== 'string')) throw new HubError(400, 'ids must be an array of at most 100 task ids');
     const rows = await listOwnTasks(state.ctx.db, facts.caller.user.id, 'suno', ids as string[]);
-    return { code: 'success', message: '', data: rows.map(sunoTask) };
+    return { code: 'success', message: '', data: await Promise.all(rows.map((row) => sunoTask(state, row))) };
   });
   app.get('/suno/fetch/:id', async (req) => {
     const facts = await taskFacts(state, req, 'openai');
     const row = await findOwnTask(state.ctx.db, facts.caller.user.id, 'suno', (req.params as { id: string }).id);
     if (!row) throw new HubError(404, 'task not found', { code: 'task_not_found' });
-    return { code: 'success', message: '', data: sunoTask(row) };
+    return { code: 'success', message: '', data: await sunoTask(state, row) };
   });
 }

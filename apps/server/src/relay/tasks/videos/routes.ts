@@ -9,6 +9,7 @@ import type { RelayState } from '../../pipeline/relay-state.js';
 import { multipartField } from '../../pipeline/prepare.js';
 import { dispatcherFor } from '../../pipeline/upstream.js';
 import { submitTask } from '../generic/submit.js';
+import { linkedData } from '../generic/links.js';
 import { taskFacts } from '../facts.js';
 import { callTaskUpstream, channelKey } from '../upstream.js';
 import { videos, videoBase, videoHeaders } from './family.js';
@@ -27,7 +28,8 @@ async function ownVideo(state: RelayState, req: FastifyRequest, limited = false)
   return { facts, row, channel };
 }
 
-const view = (row: TaskRow) => parseJsonOr<Record<string, unknown>>(row.data, { id: row.task_id, object: 'video', status: 'queued' });
+/** The stored video object; any file URL in it is the gateway's link. */
+const view = (state: RelayState, row: TaskRow) => linkedData(state, row, parseJsonOr<Record<string, unknown>>(row.data, { id: row.task_id, object: 'video', status: 'queued' })) as Promise<Record<string, unknown>>;
 
 async function create(state: RelayState, req: FastifyRequest, reply: FastifyReply) {
   const facts = await taskFacts(state, req, 'openai');
@@ -85,7 +87,7 @@ async function list(state: RelayState, req: FastifyRequest) {
   const q = req.query as { limit?: string; after?: string; order?: string };
   const limit = Math.min(100, Math.max(1, Number(q.limit) || 20));
   const rows = await pageOwnTasks(state.ctx.db, facts.caller.user.id, 'videos', { limit: limit + 1, afterTaskId: q.after, asc: q.order === 'asc' });
-  const data = rows.slice(0, limit).map(view);
+  const data = await Promise.all(rows.slice(0, limit).map((row) => view(state, row)));
   return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: rows.length > limit };
 }
 
@@ -94,7 +96,7 @@ export async function registerVideos(app: FastifyInstance, state: RelayState): P
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
   app.post('/v1/videos', (req, reply) => create(state, req, reply));
   app.get('/v1/videos', (req) => list(state, req));
-  app.get('/v1/videos/:id', async (req) => view((await ownVideo(state, req)).row));
+  app.get('/v1/videos/:id', async (req) => view(state, (await ownVideo(state, req)).row));
   app.get('/v1/videos/:id/content', (req, reply) => content(state, req, reply));
   app.delete('/v1/videos/:id', (req, reply) => remove(state, req, reply));
   app.post('/v1/videos/:id/remix', (req, reply) => remix(state, req, reply));
