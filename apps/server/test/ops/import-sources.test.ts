@@ -1,8 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relayFixture, type RelayFixture } from '../relay/fixture.js';
 import { ApiClient, testDialects } from '../harness.js';
 import { importDatabase } from '../../src/import/run.js';
+import { openSource } from '../../src/import/source.js';
+import { loadConfig } from '../../src/config/env.js';
+import { createServer } from '../../src/bootstrap.js';
 import { relayState } from '../../src/relay/state.js';
 import { EVENTS } from '../../src/cache/events.js';
 import { originalDb, type Flavour, type OriginalDb } from './original-db.js';
@@ -118,6 +124,29 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
     } else {
       expect(await price('imported-model')).toEqual(['tokens', 1, 2]);
       expect(Number(logRow.request_time)).toBe(2000);
+    }
+  });
+});
+
+describe.each(testDialects())('a server whose SQL_DSN points at the original database on %s', (dialect) => {
+  it.each(['one-hub', 'new-api'] as const)('refuses to start on a %s database, naming the importer, and creates nothing there', async (flavour) => {
+    const src = await originalDb(dialect, flavour);
+    try {
+      await fill(src, flavour, 'http://127.0.0.1:9', 1);
+      const source = await openSource(src.dsn);
+      const before = source.tables().sort();
+      await source.close();
+      const dir = mkdtempSync(join(tmpdir(), 'one-hub-adopt-'));
+      const env = dialect === 'sqlite' ? { SQLITE_PATH: src.dsn } : { SQL_DSN: src.dsn };
+      const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dir, SQLITE_PATH: join(dir, 'x.db'), ...env });
+      await expect(createServer(config, {})).rejects.toThrow(/npm run import -- --from/);
+      const after = await openSource(src.dsn);
+      expect(after.tables().sort()).toEqual(before);
+      expect(await after.count('users')).toBe(3);
+      await after.close();
+      rmSync(dir, { recursive: true, force: true });
+    } finally {
+      await src.drop();
     }
   });
 });
