@@ -83,6 +83,7 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
       expect(by['prices (from ModelRatio/ModelPrice)']).toMatchObject({ read: 2, inserted: 2 });
       expect(by['user_groups (from GroupRatio)']).toMatchObject({ read: 3, inserted: 1 });
       expect(by.top_ups).toMatchObject({ notCopied: true });
+      expect(by.abilities).toMatchObject({ notCopied: true, read: 0 });
     } else {
       expect(by.tokens.unmapped).toEqual(['chat_cache']);
       expect(by.prices).toMatchObject({ inserted: 1 });
