@@ -39,7 +39,13 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
   };
   const log = opts.logger ?? (pino({ level: config.LOG_LEVEL, hooks } as pino.LoggerOptions) as unknown as FastifyBaseLogger);
   const handle = await openDb({ dsn: config.SQL_DSN, sqlitePath: config.SQLITE_PATH, pgSchema: opts.pgSchema });
-  await migrate(handle.db, opts.pgSchema);
+  try {
+    await migrate(handle.db, opts.pgSchema);
+  } catch (error) {
+    // A refused or failed migration leaves no connection behind (the database stays as it was).
+    await handle.close();
+    throw error;
+  }
   const store = await SharedStore.open(log, config.REDIS_CONN_STRING, config.REDIS_KEY_PREFIX);
   const options = new OptionStore(handle.db, store);
   // The original's default names port 3000 whatever the port; ours follows PORT (a stored value wins).

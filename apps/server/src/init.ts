@@ -26,5 +26,5 @@ export async function initServices(ctx: AppContext): Promise<void> {
   }
   attachRelayState(ctx, await createRelayState(ctx));
   // Periodic work (channel tests, balances, prices, log retention, monthly bills): timers on the master only.
-  startJobs(ctx);
+  await startJobs(ctx);
 }

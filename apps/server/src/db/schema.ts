@@ -398,6 +398,15 @@ export interface QuotaLeasesTable {
   expires_at: number;
 }
 
+/** The last run of a scheduled job (migration 0015); outcome '' when it never ran. */
+export interface JobRunsTable {
+  name: string;
+  last_run_at: Def<number>;
+  last_duration_ms: Def<number>;
+  last_outcome: Def<string>;
+  last_message: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -422,4 +431,5 @@ export interface Database {
   quota_leases: QuotaLeasesTable;
   audit_logs: AuditLogsTable;
   two_factor: TwoFactorTable;
+  job_runs: JobRunsTable;
 }

@@ -20,6 +20,10 @@ function report(counts: TableCount[], dryRun: boolean, seconds: number): void {
       console.log(`${c.table.padEnd(12)} not in the source`);
       continue;
     }
+    if (c.notCopied) {
+      console.log(`${c.table.padEnd(12)} not copied (no place for it here)`);
+      continue;
+    }
     const extra = c.unmapped.length ? `; columns not mapped: ${c.unmapped.join(', ')}` : '';
     console.log(`${c.table.padEnd(12)} read ${c.read}, ${verb} ${c.inserted}, ${dryRun ? 'would update' : 'updated'} ${c.updated}, unchanged ${c.unchanged}, deleted rows skipped ${c.skipped}${extra}`);
   }

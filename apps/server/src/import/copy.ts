@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db, DialectName } from '../db/index.js';
 import type { Source } from './source.js';
-import { SKIPPED_COLUMNS, sameValue, toTarget, type TablePlan } from './tables.js';
+import { RENAMES, SKIPPED_COLUMNS, sameValue, toTarget, type TablePlan } from './tables.js';
 
 export interface TableCount {
   table: string;
@@ -14,6 +14,8 @@ export interface TableCount {
   /** Source columns with no place here (kept out, reported). */
   unmapped: string[];
   missing?: boolean;
+  /** A source table this importer has no place for (reported, not read). */
+  notCopied?: boolean;
 }
 
 export interface CopyOptions {
@@ -32,15 +34,17 @@ export async function copyTable(src: Source, target: Db, dialect: DialectName, p
   if (!src.tables().includes(plan.table) || !targetColumns.length) return { ...count, missing: true };
   const sourceColumns = src.columns(plan.table);
   const here = new Set(targetColumns);
+  const renames = Object.entries(RENAMES[plan.table] ?? {}).filter(([from, r]) => sourceColumns.includes(from) && !sourceColumns.includes(r.to) && here.has(r.to));
+  const renamed = new Set(renames.map(([from]) => from));
   // Tables matched by a name keep our ids: theirs may belong to another row here.
   const columns = sourceColumns.filter((c) => here.has(c) && !SKIPPED_COLUMNS.has(c) && (plan.key === 'id' || c !== 'id'));
-  count.unmapped = sourceColumns.filter((c) => !here.has(c) && !SKIPPED_COLUMNS.has(c));
+  count.unmapped = sourceColumns.filter((c) => !here.has(c) && !SKIPPED_COLUMNS.has(c) && !renamed.has(c));
   const db = target as unknown as Kysely<Record<string, Row>>;
-  const total = src.count(plan.table);
+  const total = await src.count(plan.table);
   const since = plan.since && opts.logDays ? { column: plan.since, min: Math.floor(Date.now() / 1000) - opts.logDays * 86_400 } : undefined;
   let after: string | number | undefined;
   for (;;) {
-    const rows = src.page(plan.table, plan.key, after, opts.batch, since);
+    const rows = await src.page(plan.table, plan.key, after, opts.batch, since);
     if (!rows.length) break;
     after = rows[rows.length - 1][plan.key] as string | number;
     count.read += rows.length;
@@ -55,6 +59,7 @@ export async function copyTable(src: Source, target: Db, dialect: DialectName, p
       // A NULL takes our column's default (the original left many columns NULL that are NOT NULL here).
       const values: Row = {};
       for (const c of columns) if (r[c] !== null && r[c] !== undefined) values[c] = toTarget(r[c]);
+      for (const [from, { to, convert }] of renames) if (r[from] !== null && r[from] !== undefined) values[to] = toTarget(convert ? convert(r[from]) : r[from]);
       const old = byKey.get(String(r[plan.key]));
       if (!old) inserts.push(values);
       else if (Object.keys(values).some((c) => !sameValue(old[c], values[c]))) updates.push(values);

@@ -10,4 +10,12 @@ describe('one-api ratio prices', () => {
     expect(pricesFromRatios('not json', undefined)).toEqual([]);
     expect(pricesFromRatios(undefined, undefined)).toEqual([]);
   });
+
+  it('turn new-api\'s ModelPrice (dollars per call) into a per-call price that wins over a ratio', () => {
+    expect(pricesFromRatios('{"a":1,"b":2}', undefined, '{"b":0.04,"c":0,"bad":-1}')).toEqual([
+      { model: 'a', type: 'tokens', channel_type: 0, input: 1, output: 1 },
+      { model: 'b', type: 'times', channel_type: 0, input: 20, output: 0 },
+      { model: 'c', type: 'times', channel_type: 0, input: 0, output: 0 },
+    ]);
+  });
 });

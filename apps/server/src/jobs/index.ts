@@ -9,11 +9,13 @@ import { monthlyBillsJob } from './monthly-bills.js';
 const runners = new WeakMap<AppContext, JobRunner>();
 
 /** Builds the job list; only the master node starts the timers (slaves list the jobs as not configured). */
-export function startJobs(ctx: AppContext): JobRunner {
+export async function startJobs(ctx: AppContext): Promise<JobRunner> {
   const runner = new JobRunner(ctx);
   for (const job of [channelTestJob(ctx), balanceRefreshJob(ctx), priceSyncJob(ctx), logRetentionJob(), monthlyBillsJob(ctx)]) runner.add(job);
-  if (ctx.config.NODE_TYPE === 'master') runner.start();
   runners.set(ctx, runner);
+  // The last runs survive restarts (and show on slaves too): read before the timers start.
+  await runner.loadHistory();
+  if (ctx.config.NODE_TYPE === 'master') runner.start();
   return runner;
 }
 

@@ -1,6 +1,7 @@
 import { Cron } from 'croner';
 import type { JobName, JobStatus } from '@one-hub/contract';
 import type { AppContext } from '../app-context.js';
+import { listJobRuns, saveJobRun } from '../db/repos/job-runs.js';
 
 /** When a job runs: every N seconds, or at a cron pattern (`0 4 * * *`). */
 export type Schedule = { everySeconds: number } | { cron: string; label: string };
@@ -65,6 +66,18 @@ export class JobRunner {
     this.ctx.onClose.push(() => this.stop());
   }
 
+  /** Takes each job's last run from the database (runs before this start-up, on any master). */
+  async loadHistory(): Promise<void> {
+    for (const row of await listJobRuns(this.ctx.db)) {
+      const job = this.jobs.get(row.name as JobName);
+      if (!job || job.running || job.lastRunAt > row.last_run_at) continue;
+      job.lastRunAt = row.last_run_at;
+      job.lastDurationMs = row.last_duration_ms;
+      job.lastOutcome = row.last_outcome;
+      job.lastMessage = row.last_message;
+    }
+  }
+
   stop(): void {
     for (const job of this.jobs.values()) job.cron?.stop();
   }
@@ -99,6 +112,8 @@ export class JobRunner {
       job.lastDurationMs = Date.now() - started;
       job.running = false;
     }
+    const run = { name, last_run_at: job.lastRunAt, last_duration_ms: job.lastDurationMs, last_outcome: job.lastOutcome, last_message: job.lastMessage };
+    await saveJobRun(this.ctx.db, run).catch((error) => this.ctx.log.warn({ err: error, job: name }, 'could not record the job run'));
     return true;
   }
 

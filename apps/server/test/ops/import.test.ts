@@ -118,7 +118,7 @@ describe.each(testDialects())('moving in from the original One Hub (SQLite sourc
     db.prepare(`INSERT INTO options ("key", value) VALUES ('ModelRatio', '{"ratio-model":1.5}'), ('CompletionRatio', '{"ratio-model":2}')`).run();
     db.close();
     const counts = await importDatabase(oneApi, f.server.ctx.db, f.server.ctx.dialect, { dryRun: false, batch: 500 });
-    expect(counts.find((c) => c.table === 'prices (from ModelRatio)')).toMatchObject({ read: 1, inserted: 1 });
+    expect(counts.find((c) => c.table === 'prices (from ModelRatio/ModelPrice)')).toMatchObject({ read: 1, inserted: 1 });
     const row = await f.server.ctx.db.selectFrom('prices').selectAll().where('model', '=', 'ratio-model').executeTakeFirstOrThrow();
     expect([row.type, Number(row.input), Number(row.output)]).toEqual(['tokens', 1.5, 3]);
   });
