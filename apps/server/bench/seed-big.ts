@@ -268,6 +268,7 @@ export async function seedBig(db: Db, size: SeedSize, progress: (step: string) =
     `AND username LIKE 'bench-user-%' GROUP BY ${day}, user_id, channel_id, model_name`;
   await db.executeQuery(CompiledQuery.raw(rollup.replace(/\?/g, () => (d === 'postgres' ? `$${++n}` : '?')), [from, now]));
   step('roll-up');
+  if (d === 'sqlite') await db.executeQuery(CompiledQuery.raw('PRAGMA analysis_limit = 1000'));
   if (d !== 'mysql') await db.executeQuery(CompiledQuery.raw(d === 'sqlite' ? 'ANALYZE' : 'ANALYZE logs, statistics'));
   else await db.executeQuery(CompiledQuery.raw('ANALYZE TABLE logs, statistics'));
   step('analyze');
