@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 /**
  * Log lists at millions of rows: an index for each console filter that also yields the time order
  * (newest first, `id` breaking ties, so a page ends where the next begins), one for the quota sort,
- * and the single-column ones they replace dropped (each index costs every log write).
- * Kept: idx_logs_type_created_at (retention deletes by type and age).
+ * and the ones of 0001 they replace dropped (each index costs every log write); retention's deletes
+ * by type and age use idx_logs_type_time.
  */
 export const LOG_LIST_INDEXES: Array<[string, string[]]> = [
   ['idx_logs_time', ['created_at', 'id']],
@@ -21,6 +21,7 @@ export const LOG_LIST_INDEXES: Array<[string, string[]]> = [
 /** Indexes of 0001 that the ones above cover. */
 export const SUPERSEDED_LOG_INDEXES = [
   'idx_logs_created_at_type',
+  'idx_logs_type_created_at',
   'idx_logs_user_id_created_at',
   'idx_logs_model_name_username',
   'idx_logs_token_name',
@@ -43,6 +44,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   const mysql = db.getExecutor().adapter.constructor.name.startsWith('Mysql');
   const old: Array<[string, string[]]> = [
     ['idx_logs_created_at_type', ['created_at', 'type']],
+    ['idx_logs_type_created_at', ['type', 'created_at']],
     ['idx_logs_user_id_created_at', ['user_id', 'created_at']],
     ['idx_logs_model_name_username', ['model_name', 'username']],
     ['idx_logs_token_name', ['token_name']],

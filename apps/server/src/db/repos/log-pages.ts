@@ -35,19 +35,11 @@ function keysetColumn(order: Order): string | undefined {
   return undefined;
 }
 
-/**
- * One page of the log list: rows (with their channel's name) by offset or, with `f.cursor`, after the
- * cursor's row; the count runs on the log table alone and stops at LOG_COUNT_CAP + 1 rows.
- */
-export async function pageLogs(db: Db, f: LogListQuery, q: PageQuery, userId?: number): Promise<LogPageRows> {
+/** The two statements of a log page: the capped count and the page's rows (exposed for the query-plan tests). */
+export function logPageQueries(db: Db, f: LogListQuery, q: PageQuery, userId?: number) {
   const order = logOrder(q.order);
   const filtered = logListQuery(db, f, userId);
-  const counted = await db
-    .selectFrom(filtered.select(sql.lit(1).as('one')).limit(LOG_COUNT_CAP + 1).as('capped'))
-    .select((eb) => eb.fn.countAll().as('n'))
-    .executeTakeFirst();
-  const n = Number(counted?.n ?? 0);
-
+  const count = db.selectFrom(filtered.select(sql.lit(1).as('one')).limit(LOG_COUNT_CAP + 1).as('capped')).select((eb) => eb.fn.countAll().as('n'));
   const keyset = keysetColumn(order);
   const dir = order[0][1];
   let rows = filtered.leftJoin('channels', 'channels.id', 'logs.channel_id').selectAll('logs').select('channels.name as channel_name');
@@ -63,7 +55,17 @@ export async function pageLogs(db: Db, f: LogListQuery, q: PageQuery, userId?: n
     rows = rows.offset((q.page - 1) * q.size);
   }
   for (const [column, d] of order) rows = rows.orderBy(`logs.${column}` as 'logs.id', d);
-  const page = (await rows.limit(q.size).execute()) as LogRow[];
+  return { count, rows: rows.limit(q.size), keyset };
+}
+
+/**
+ * One page of the log list: rows (with their channel's name) by offset or, with `f.cursor`, after the
+ * cursor's row; the count runs on the log table alone and stops at LOG_COUNT_CAP + 1 rows.
+ */
+export async function pageLogs(db: Db, f: LogListQuery, q: PageQuery, userId?: number): Promise<LogPageRows> {
+  const { count, rows, keyset } = logPageQueries(db, f, q, userId);
+  const [counted, page] = await Promise.all([count.executeTakeFirst(), rows.execute() as Promise<LogRow[]>]);
+  const n = Number(counted?.n ?? 0);
   const last = page[page.length - 1];
   const nextCursor = keyset && last && page.length === q.size ? `${last[keyset as 'id']}_${last.id}` : undefined;
   return { rows: page, total: Math.min(n, LOG_COUNT_CAP), capped: n > LOG_COUNT_CAP, nextCursor };
