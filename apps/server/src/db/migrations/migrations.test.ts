@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../schema.js';
 import { INDEXES, down as down0001 } from './0001_initial.js';
 import { down as down0003 } from './0003_stored_responses.js';
-import { LOG_LIST_INDEXES, SUPERSEDED_LOG_INDEXES } from './0016_log_list_indexes.js';
+import { LOG_LIST_INDEXES, STATISTICS_PERIOD_INDEX, SUPERSEDED_LOG_INDEXES } from './0016_log_list_indexes.js';
 import { migrations } from './index.js';
 
 /**
@@ -139,7 +139,7 @@ function migrationSuite(dialect: DialectName, dsn: string | undefined, open: (ds
         if (SUPERSEDED_LOG_INDEXES.includes(name)) expect(indexes).not.toContain(name);
         else expect(indexes).toContain(name);
       }
-      for (const [name] of LOG_LIST_INDEXES) expect(indexes).toContain(name);
+      for (const [name] of [...LOG_LIST_INDEXES, STATISTICS_PERIOD_INDEX]) expect(indexes).toContain(name);
       expect(indexes).toContain('idx_prices_model_unique');
       expect(indexes).toContain('idx_stored_responses_expires_at');
     });
