@@ -269,7 +269,8 @@ export async function seedBig(db: Db, size: SeedSize, progress: (step: string) =
   await db.executeQuery(CompiledQuery.raw(rollup.replace(/\?/g, () => (d === 'postgres' ? `$${++n}` : '?')), [from, now]));
   step('roll-up');
   if (d === 'sqlite') await db.executeQuery(CompiledQuery.raw('PRAGMA analysis_limit = 1000'));
-  if (d !== 'mysql') await db.executeQuery(CompiledQuery.raw(d === 'sqlite' ? 'ANALYZE' : 'ANALYZE logs, statistics'));
+  // PostgreSQL: VACUUM also sets the visibility map, so counts read the indexes alone (autovacuum does this on a live install).
+  if (d !== 'mysql') await db.executeQuery(CompiledQuery.raw(d === 'sqlite' ? 'ANALYZE' : 'VACUUM ANALYZE logs, statistics'));
   else await db.executeQuery(CompiledQuery.raw('ANALYZE TABLE logs, statistics'));
   step('analyze');
   return { userIds, tokenIds, channelIds, from, to: now };

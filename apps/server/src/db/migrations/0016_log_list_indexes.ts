@@ -9,12 +9,13 @@ import type { Kysely } from 'kysely';
 export const LOG_LIST_INDEXES: Array<[string, string[]]> = [
   ['idx_logs_time', ['created_at', 'id']],
   ['idx_logs_type_time', ['type', 'created_at', 'id']],
-  ['idx_logs_user_time', ['user_id', 'created_at', 'id']],
-  ['idx_logs_username_time', ['username', 'created_at', 'id']],
-  ['idx_logs_token_name_time', ['token_name', 'created_at', 'id']],
-  ['idx_logs_model_time', ['model_name', 'created_at', 'id']],
-  ['idx_logs_channel_time', ['channel_id', 'created_at', 'id']],
-  ['idx_logs_source_ip_time', ['source_ip', 'created_at', 'id']],
+  // `type` last: the type tab (and a user's own rows, which leave error rows out) counts from the index alone.
+  ['idx_logs_user_time', ['user_id', 'created_at', 'id', 'type']],
+  ['idx_logs_username_time', ['username', 'created_at', 'id', 'type']],
+  ['idx_logs_token_name_time', ['token_name', 'created_at', 'id', 'type']],
+  ['idx_logs_model_time', ['model_name', 'created_at', 'id', 'type']],
+  ['idx_logs_channel_time', ['channel_id', 'created_at', 'id', 'type']],
+  ['idx_logs_source_ip_time', ['source_ip', 'created_at', 'id', 'type']],
   ['idx_logs_quota', ['quota', 'id']],
 ];
 
