@@ -150,13 +150,6 @@ async function idsOf(db: Db, table: 'users' | 'tokens' | 'channels', column: 'us
   return names.map((n) => byName.get(n)!);
 }
 
-/** UTC 'YYYY-MM-DD' of an epoch-seconds column, in SQL. */
-function dayExpr(d: Dialect): string {
-  if (d === 'sqlite') return `date(created_at, 'unixepoch')`;
-  if (d === 'postgres') return `to_char(timestamp '1970-01-01' + created_at * interval '1 second', 'YYYY-MM-DD')`;
-  return `date_format(date_add('1970-01-01', interval created_at second), '%Y-%m-%d')`;
-}
-
 export interface SeedResult {
   userIds: number[];
   tokenIds: number[];
@@ -230,7 +223,7 @@ export async function seedBig(db: Db, size: SeedSize, progress: (step: string) =
   const tokensPerUser = Math.max(1, Math.floor(size.tokens / size.users));
   const span = now - from;
   const LOG_COLS = ['user_id', 'created_at', 'type', 'content:s', 'username:s', 'token_name:s', 'token_id', 'model_name:s', 'quota', 'prompt_tokens', 'completion_tokens', 'channel_id', 'request_time', 'is_stream', 'source_ip:s', 'group:s'];
-  await withoutIndexes(db, d, 'logs', () => insertMany(db, d, 'logs', LOG_COLS, size.logs, (i, o) => {
+  const logRow = (i: number, o: unknown[]) => {
     // A few users and models carry most of the traffic, as in real installs.
     const u = Math.floor(size.users * rnd() ** 3);
     const j = u + size.users * Math.floor(rnd() * tokensPerUser);
@@ -256,18 +249,50 @@ export async function seedBig(db: Db, size: SeedSize, progress: (step: string) =
     o[13] = rnd() < 0.6 ? 1 : 0;
     o[14] = `10.${u % 256}.${(u >> 8) % 256}.${1 + (i % 250)}`;
     o[15] = 'default';
-  }));
-  step('logs');
-  // The roll-up of exactly these rows (the recorder's day is UTC, as dayExpr's).
-  const day = dayExpr(d);
-  let n = 0;
-  const sums = `count(*), sum(quota), sum(prompt_tokens), sum(completion_tokens), sum(request_time)`;
-  const rollup =
-    `INSERT INTO statistics (date, user_id, channel_id, model_name, request_count, quota, prompt_tokens, completion_tokens, request_time) ` +
-    `SELECT ${day}, user_id, channel_id, model_name, ${sums} FROM logs WHERE type = 2 AND created_at >= ? AND created_at <= ? ` +
-    `AND username LIKE 'bench-user-%' GROUP BY ${day}, user_id, channel_id, model_name`;
-  await db.executeQuery(CompiledQuery.raw(rollup.replace(/\?/g, () => (d === 'postgres' ? `$${++n}` : '?')), [from, now]));
-  step('roll-up');
+  };
+
+  // The roll-up of exactly these rows, summed here per UTC day (as the recorder does) and written
+  // once a day is complete: rows come in time order, so only a day or two is ever held.
+  const rollup = new Map<string, number[]>();
+  const add = (o: unknown[]) => {
+    const key = `${new Date((o[1] as number) * 1000).toISOString().slice(0, 10)}|${o[0]}|${o[11]}|${o[7]}`;
+    const sums = rollup.get(key) ?? [0, 0, 0, 0, 0];
+    sums[0] += 1;
+    sums[1] += o[8] as number;
+    sums[2] += o[9] as number;
+    sums[3] += o[10] as number;
+    sums[4] += o[12] as number;
+    rollup.set(key, sums);
+  };
+  const STAT_COLS = ['date:s', 'user_id', 'channel_id', 'model_name:s', 'request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'];
+  const writeDaysBefore = async (day: string) => {
+    const done = [...rollup.keys()].filter((key) => key < day);
+    await insertMany(db, d, 'statistics', STAT_COLS, done.length, (k, o) => {
+      const [date, user, channel, model] = done[k].split('|');
+      const sums = rollup.get(done[k])!;
+      o[0] = date;
+      o[1] = Number(user);
+      o[2] = Number(channel);
+      o[3] = model;
+      for (let c = 0; c < 5; c++) o[4 + c] = sums[c];
+    });
+    for (const key of done) rollup.delete(key);
+  };
+  const CHUNK = 50_000;
+  const both = (load: () => Promise<void>) => withoutIndexes(db, d, 'logs', () => withoutIndexes(db, d, 'statistics', load));
+  await both(async () => {
+    for (let first = 0; first < size.logs; first += CHUNK) {
+      const count = Math.min(CHUNK, size.logs - first);
+      let lastAt = from;
+      await insertMany(db, d, 'logs', LOG_COLS, count, (k, o) => {
+        logRow(first + k, o);
+        lastAt = o[1] as number;
+        if (o[2] === 2) add(o);
+      });
+      await writeDaysBefore(first + count < size.logs ? new Date(lastAt * 1000).toISOString().slice(0, 10) : '9999');
+    }
+  });
+  step('logs and roll-up');
   if (d === 'sqlite') await db.executeQuery(CompiledQuery.raw('PRAGMA analysis_limit = 1000'));
   // PostgreSQL: VACUUM also sets the visibility map, so counts read the indexes alone (autovacuum does this on a live install).
   if (d !== 'mysql') await db.executeQuery(CompiledQuery.raw(d === 'sqlite' ? 'ANALYZE' : 'VACUUM ANALYZE logs, statistics'));
