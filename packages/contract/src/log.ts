@@ -25,6 +25,21 @@ export interface LogEntry {
   channel: { id: number; name: string } | null;
 }
 
+/** Log lists count matching rows up to this many; beyond it `total_capped` is set and the console shows "10 000+". */
+export const LOG_COUNT_CAP = 10_000;
+
+/** A log page: the list envelope, plus whether the count stopped at LOG_COUNT_CAP and the keyset cursor of the next page. */
+export interface LogPage {
+  data: LogEntry[];
+  page: number;
+  size: number;
+  /** Matching rows, at most LOG_COUNT_CAP. */
+  total_count: number;
+  total_capped: boolean;
+  /** Pass as `cursor` for the page after this one (absent on the last page or when the order has no keyset). */
+  next_cursor?: string;
+}
+
 const optInt = z.coerce.number().int().optional();
 export const LogListQuery = z.object({
   log_type: optInt,
@@ -36,6 +51,14 @@ export const LogListQuery = z.object({
   channel_id: optInt,
   channel: optInt,
   source_ip: z.string().max(64).optional(),
+  /**
+   * Keyset paging: the `next_cursor` of the previous page. Lists ordered by one of created_at, id or
+   * quota (the console's default is -created_at) then continue after that row without an offset.
+   */
+  cursor: z
+    .string()
+    .regex(/^-?\d{1,16}_\d{1,16}$/, 'cursor must be the next_cursor of an earlier page')
+    .optional(),
 });
 export type LogListQuery = z.infer<typeof LogListQuery>;
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context.js';
 import type { UserRow } from '../../db/repos/users.js';
 import { findUserGroupBySymbol } from '../../db/repos/user-groups.js';
 import { relayState } from '../../relay/state.js';
-import { labelledUsage, modelUsageByUsername, usageTotalsByUsername, userDailyUsage } from '../../db/repos/statistics.js';
+import { periodUsage, modelUsageByUsername, usageTotalsByUsername, userDailyUsage } from '../../db/repos/statistics.js';
 import * as analytics from '../../db/repos/analytics.js';
 import { dayOf, lastDays, ordersPerDay, periodSeries, redemptionsPerDay, registrationsPerDay, toCsv, usageRate, zeroFilledDashboard } from './series.js';
 
@@ -52,7 +52,7 @@ export async function analyticsPeriod(ctx: AppContext, q: AnalyticsPeriodQuery):
   const from = q.start_timestamp;
   const to = q.end_timestamp;
   const [usage, registrations, redemptions, orders] = await Promise.all([
-    labelledUsage(ctx.db, dayOf(from), dayOf(to), q.user_id),
+    periodUsage(ctx.db, dayOf(from), dayOf(to), q.group_type, q.user_id),
     analytics.registrationsBetween(ctx.db, from, to),
     analytics.redemptionsUsedBetween(ctx.db, from, to),
     analytics.successfulOrdersBetween(ctx.db, from, to),

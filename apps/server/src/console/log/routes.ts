@@ -4,23 +4,18 @@ import type { AppContext } from '../../app-context.js';
 import { requireRole } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
 import { ok } from '../../http/envelope.js';
-import { paginate } from '../../db/paginate.js';
-import { LOG_ORDER_COLUMNS, deleteConsumeLogsBefore, logListQuery, sumConsumedQuota } from '../../db/repos/logs.js';
-import { toLogJson, type LogRow } from './service.js';
+import { deleteConsumeLogsBefore, sumConsumedQuota } from '../../db/repos/logs.js';
+import { logPage } from './service.js';
 
 export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
   const user = requireRole(ctx, ROLE.common);
   const admin = requireRole(ctx, ROLE.admin);
 
   app.get('/log/', { preHandler: admin }, async (req) => {
-    const q = parse(PageQuery, req.query);
-    const f = parse(LogListQuery, req.query);
-    return ok(await paginate(logListQuery(ctx.db, f), q, LOG_ORDER_COLUMNS, (r: LogRow) => toLogJson(r, true), '-id', 'logs'));
+    return ok(await logPage(ctx, parse(LogListQuery, req.query), parse(PageQuery, req.query)));
   });
   app.get('/log/self', { preHandler: user }, async (req) => {
-    const q = parse(PageQuery, req.query);
-    const f = parse(LogListQuery, req.query);
-    return ok(await paginate(logListQuery(ctx.db, f, req.user!.id), q, LOG_ORDER_COLUMNS, (r: LogRow) => toLogJson(r, false), '-id', 'logs'));
+    return ok(await logPage(ctx, parse(LogListQuery, req.query), parse(PageQuery, req.query), req.user!.id));
   });
   app.get('/log/stat', { preHandler: admin }, async (req) => ok({ quota: await sumConsumedQuota(ctx.db, parse(LogListQuery, req.query)) }));
   app.get('/log/self/stat', { preHandler: user }, async (req) => {

@@ -1,9 +1,21 @@
-import type { Selectable } from 'kysely';
-import type { LogEntry } from '@one-hub/contract';
+import type { LogEntry, LogListQuery, LogPage, PageQuery } from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
 import { parseJsonOr } from '../../common/json.js';
-import type { LogsTable } from '../../db/schema.js';
+import { pageLogs, type LogRow } from '../../db/repos/log-pages.js';
 
-export type LogRow = Selectable<LogsTable> & { channel_name: string | null };
+/** A page of everyone's log rows (admins) or of one user's own (userId set): capped count, keyset cursor. */
+export async function logPage(ctx: AppContext, f: LogListQuery, q: PageQuery, userId?: number): Promise<LogPage> {
+  const { rows, total, capped, nextCursor } = await pageLogs(ctx.db, f, q, userId);
+  const admin = userId === undefined;
+  return {
+    data: rows.map((r) => toLogJson(r, admin)),
+    page: q.page,
+    size: q.size,
+    total_count: total,
+    total_capped: capped,
+    ...(nextCursor ? { next_cursor: nextCursor } : {}),
+  };
+}
 
 /** Metadata keys only administrators see: which provider family actually served the model. */
 const ADMIN_METADATA = ['converted_to'];

@@ -10,9 +10,12 @@ export async function insertLog(db: Db, row: NewLog): Promise<void> {
   await db.insertInto('logs').values(row).execute();
 }
 
-/** Consumption and other log rows with the list filters of api.md §10.4 (own rows when userId is set). */
+/**
+ * Consumption and other log rows with the list filters of api.md §10.4 (own rows when userId is set);
+ * no join and no selection, so counts and sums touch the log table only (migration 0016 indexes each filter).
+ */
 export function logListQuery(db: Db, f: LogListQuery, userId?: number) {
-  let q = db.selectFrom('logs').leftJoin('channels', 'channels.id', 'logs.channel_id').selectAll('logs').select('channels.name as channel_name');
+  let q = db.selectFrom('logs');
   // Error rows carry the upstream's full text (hosts included): they are for admins only.
   if (userId !== undefined) q = q.where('logs.user_id', '=', userId).where('logs.type', '!=', LOG_TYPE.error);
   if (f.log_type) q = q.where('logs.type', '=', f.log_type);
@@ -34,7 +37,6 @@ export const LOG_ORDER_COLUMNS = ['created_at', 'channel_id', 'user_id', 'token_
 /** Sum of consumption quota under the same filters. */
 export async function sumConsumedQuota(db: Db, f: LogListQuery, userId?: number): Promise<number> {
   const row = await logListQuery(db, { ...f, log_type: 2 }, userId)
-    .clearSelect()
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('logs.quota'), eb.lit(0)).as('quota'))
     .executeTakeFirst();
   return Number(row?.quota ?? 0);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../index.js';
 
 /** A user's daily usage per model between two 'YYYY-MM-DD' dates (inclusive). */
@@ -22,29 +23,37 @@ export function userDailyUsage(db: Db, userId: number, from: string, to: string)
     .execute();
 }
 
-/** Roll-up rows between two days with the labels a series can be grouped by (channel name, model owner name). */
-export function labelledUsage(db: Db, from: string, to: string, userId = 0) {
-  let q = db
-    .selectFrom('statistics')
-    .leftJoin('channels', 'channels.id', 'statistics.channel_id')
-    .leftJoin('prices', 'prices.model', 'statistics.model_name')
+const SUM_COLUMNS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
+
+/**
+ * Roll-up sums per day and per channel, model or model owner between two days, grouped in the
+ * database: the answer has one row per day and label drawn, whatever the number of roll-up rows.
+ * Labels are joined after grouping (a channel's name, a model's owner name).
+ */
+export function periodUsage(db: Db, from: string, to: string, groupType: 'model' | 'model_type' | 'channel', userId = 0) {
+  let base = db.selectFrom('statistics').where('statistics.date', '>=', from).where('statistics.date', '<=', to);
+  if (userId) base = base.where('statistics.user_id', '=', userId);
+  const sums = SUM_COLUMNS.map((c) => `g.${c}` as const);
+  if (groupType === 'channel') {
+    const grouped = base
+      .select((eb) => ['statistics.date', 'statistics.channel_id', ...SUM_COLUMNS.map((c) => eb.fn.sum<number>(`statistics.${c}`).as(c))])
+      .groupBy(['statistics.date', 'statistics.channel_id'])
+      .as('g');
+    return db
+      .selectFrom(grouped)
+      .leftJoin('channels', 'channels.id', 'g.channel_id')
+      .select(['g.date', 'g.channel_id', sql<string>`''`.as('model_name'), 'channels.name as channel_name', sql<string | null>`null`.as('owner_name'), ...sums])
+      .execute();
+  }
+  const grouped = base
+    .select((eb) => ['statistics.date', 'statistics.model_name', ...SUM_COLUMNS.map((c) => eb.fn.sum<number>(`statistics.${c}`).as(c))])
+    .groupBy(['statistics.date', 'statistics.model_name'])
+    .as('g');
+  return db
+    .selectFrom(grouped)
+    .leftJoin('prices', 'prices.model', 'g.model_name')
     .leftJoin('model_owned_by', 'model_owned_by.id', 'prices.channel_type')
-    .where('statistics.date', '>=', from)
-    .where('statistics.date', '<=', to);
-  if (userId) q = q.where('statistics.user_id', '=', userId);
-  return q
-    .select([
-      'statistics.date',
-      'statistics.model_name',
-      'statistics.channel_id',
-      'statistics.request_count',
-      'statistics.quota',
-      'statistics.prompt_tokens',
-      'statistics.completion_tokens',
-      'statistics.request_time',
-      'channels.name as channel_name',
-      'model_owned_by.name as owner_name',
-    ])
+    .select(['g.date', 'g.model_name', sql<number>`0`.as('channel_id'), sql<string | null>`null`.as('channel_name'), 'model_owned_by.name as owner_name', ...sums])
     .execute();
 }
 

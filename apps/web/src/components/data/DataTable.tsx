@@ -61,7 +61,8 @@ export interface DataTableProps<T> {
   emptyText?: string;
   sort?: { field: string; order: 'asc' | 'desc' };
   onSort?: (field: string) => void;
-  pagination?: { page: number; pageSize: number; total: number; onPage: (p: number) => void; onPageSize: (s: number) => void; options?: number[] };
+  /** `capped`: `total` is where the server stopped counting; shown as "10 000+", with no last-page button. */
+  pagination?: { page: number; pageSize: number; total: number; capped?: boolean; onPage: (p: number) => void; onPageSize: (s: number) => void; options?: number[] };
   selection?: { selected: Id[]; onChange: (ids: Id[]) => void };
   renderExpanded?: (row: T) => ReactNode;
   /** Extra look for a row (its index on this page). */
@@ -90,7 +91,7 @@ export const isBlank = (v: ReactNode) => v === null || v === undefined || v === 
 /** The console's table: sortable headers, skeleton while loading, empty and error states, cards on phones. */
 export function DataTable<T>(props: DataTableProps<T>) {
   const { columns, rows, rowKey, loading, error, selection, renderExpanded, pagination } = props;
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
   const below = { md: useMediaQuery(theme.breakpoints.down('md')), lg: useMediaQuery(theme.breakpoints.down('lg')), xl: useMediaQuery(theme.breakpoints.down('xl')) };
@@ -164,9 +165,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
       onPageChange={(_e, p) => pagination.onPage(p)}
       onRowsPerPageChange={(e) => pagination.onPageSize(Number(e.target.value))}
       labelRowsPerPage={phone ? '' : t('table.rowsPerPage')}
-      labelDisplayedRows={({ from, to, count }) => t('table.displayed', { from, to, count })}
+      labelDisplayedRows={({ from, to, count }) =>
+        pagination.capped ? t('table.displayedCapped', { from, to, count: count.toLocaleString(i18n.language.replace('_', '-')) }) : t('table.displayed', { from, to, count })
+      }
       showFirstButton
-      showLastButton
+      showLastButton={!pagination.capped}
     />
   );
 

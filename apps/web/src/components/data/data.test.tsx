@@ -195,6 +195,7 @@ describe('pagedTableProps', () => {
   const fakeList = (over: Partial<PagedList<Row>> = {}): PagedList<Row> => ({
     rows,
     total: 25,
+    capped: false,
     loading: false,
     error: undefined,
     page: 1,
@@ -219,7 +220,7 @@ describe('pagedTableProps', () => {
       onRetry: list.refresh,
       sort: { field: 'id', order: 'desc' },
       onSort: list.toggleOrder,
-      pagination: { page: 1, pageSize: 10, total: 25, onPage: list.setPage, onPageSize: list.setSize },
+      pagination: { page: 1, pageSize: 10, total: 25, capped: false, onPage: list.setPage, onPageSize: list.setSize },
     });
     expect(pagedTableProps(fakeList({ order: '' })).sort).toBeUndefined();
   });

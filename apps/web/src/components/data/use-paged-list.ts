@@ -15,7 +15,8 @@ export interface PagedQuery<F> {
 export interface PagedListOptions<T, F extends object> {
   /** Table id: the react-query key and the `user_page_sizes` entry. */
   key: string;
-  fetch: (q: PagedQuery<F>) => Promise<{ data: T[]; total_count: number }>;
+  /** `total_capped`: the server stopped counting at `total_count` (shown as "10 000+"). */
+  fetch: (q: PagedQuery<F>) => Promise<{ data: T[]; total_count: number; total_capped?: boolean }>;
   initialFilters: F;
   /** Default `-id` (console-screens §0). */
   initialOrder?: string;
@@ -72,6 +73,7 @@ export function usePagedList<T, F extends object>(opts: PagedListOptions<T, F>) 
   return {
     rows: query.data?.data ?? [],
     total: query.data?.total_count ?? 0,
+    capped: query.data?.total_capped ?? false,
     loading: query.isFetching,
     error: query.error ?? undefined,
     page,
@@ -100,6 +102,6 @@ export function pagedTableProps<T, F extends object>(list: PagedList<T, F>): Pag
     onRetry: list.refresh,
     sort: parseOrder(list.order),
     onSort: list.toggleOrder,
-    pagination: { page: list.page, pageSize: list.size, total: list.total, onPage: list.setPage, onPageSize: list.setSize },
+    pagination: { page: list.page, pageSize: list.size, total: list.total, capped: list.capped, onPage: list.setPage, onPageSize: list.setSize },
   };
 }

@@ -42,3 +42,25 @@ describe('log column chooser', { timeout: 20_000 }, () => {
     expect(JSON.parse(localStorage.getItem('log_hidden_columns')!)).toEqual(['source_ip']);
   });
 });
+
+describe('log count', { timeout: 20_000 }, () => {
+  const row = { id: 7, user_id: 1, created_at: 1_700_000_000, type: 3, content: 'manage', username: 'root', token_name: '', model_name: '', quota: 0, prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, channel_id: 0, request_time: 0, is_stream: false, source_ip: '', group: '', estimated: false, metadata: null, channel: null };
+
+  it('shows "10,000+" without a last-page button when the server stopped counting', async () => {
+    laptop();
+    api = fakeApi(() => ({ data: Array.from({ length: 10 }, (_, i) => ({ ...row, id: i + 1 })), page: 1, size: 10, total_count: 10_000, total_capped: true }));
+    const { store } = renderWithProviders(<LogPage />);
+    act(() => void store.dispatch(login({ id: 1, username: 'root', role: 100 } as User)));
+    expect(await screen.findByText('1-10 of 10,000+')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /last page/i })).toBeNull();
+  });
+
+  it('shows an exact count as it is', async () => {
+    laptop();
+    api = fakeApi(() => ({ data: [row], page: 1, size: 10, total_count: 1, total_capped: false }));
+    const { store } = renderWithProviders(<LogPage />);
+    act(() => void store.dispatch(login({ id: 1, username: 'root', role: 100 } as User)));
+    expect(await screen.findByText('1-1 of 1')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /last page/i })).toBeTruthy();
+  });
+});

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Card, Tab, Tabs, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { ROLE, type LogEntry } from '@one-hub/contract';
+import { ROLE, type LogEntry, type LogPage } from '@one-hub/contract';
 import { DataTable, FilterBar, PageHeader, pagedTableProps, usePagedList } from '../../components/data';
 import { api } from '../../lib/api';
 import { readJson, writeJson } from '../../lib/storage';
@@ -39,7 +39,7 @@ export default function LogPage() {
     fetch: ({ page, size, order, filters }) => {
       const { channel_id, username, ...own } = filters;
       const query = { page, size, order, ...own, ...(admin ? { channel_id, username } : {}) };
-      return api<{ data: LogEntry[]; total_count: number }>(admin ? '/api/log/' : '/api/log/self', { query });
+      return api<LogPage>(admin ? '/api/log/' : '/api/log/self', { query });
     },
   });
   const [draft, setDraft] = useState<Filters>(list.filters);
