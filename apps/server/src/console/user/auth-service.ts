@@ -1,3 +1,4 @@
+import { grantDefaultPlan } from '../plan/service.js';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import { ROLE, USER_STATUS, type RegisterBody } from '@one-hub/contract';
@@ -83,6 +84,7 @@ export async function createAccount(ctx: AppContext, account: NewAccount): Promi
   if (quota > 0) {
     await writeUserLog(ctx, { userId: user.id, kind: 'system', content: `新用户注册赠送 ${quotaText(ctx, quota)}`, quota });
   }
+  await grantDefaultPlan(ctx, user.id);
   return user;
 }
 
