@@ -130,13 +130,15 @@ export class PlanBook {
   settle(h: PlanHold, cost: number): number {
     const paid = Math.max(0, Math.min(cost, h.amount));
     if (paid < h.amount) void this.ctx.store.incrBy(h.key, paid - h.amount, h.ttl).catch((e) => this.ctx.log.warn({ err: e }, 'plan hold not returned'));
-    if (paid > 0) {
-      const id = `${h.subscriptionId}:${h.windowStart}`;
-      const entry = this.pending.get(id);
-      if (entry) entry.amount += paid;
-      else this.pending.set(id, { subscriptionId: h.subscriptionId, windowStart: h.windowStart, amount: paid });
-    }
+    if (paid > 0) this.add(h.subscriptionId, h.windowStart, paid);
     return paid;
+  }
+
+  private add(subscriptionId: number, windowStart: number, amount: number): void {
+    const id = `${subscriptionId}:${windowStart}`;
+    const entry = this.pending.get(id);
+    if (entry) entry.amount += amount;
+    else this.pending.set(id, { subscriptionId, windowStart, amount });
   }
 
   release(h: PlanHold): void {
@@ -147,7 +149,15 @@ export class PlanBook {
   async flush(): Promise<void> {
     const batch = [...this.pending.values()];
     this.pending.clear();
-    for (const u of batch) await addWindowUsage(this.ctx.db, u.subscriptionId, u.windowStart, u.amount);
+    for (const [i, u] of batch.entries()) {
+      try {
+        await addWindowUsage(this.ctx.db, u.subscriptionId, u.windowStart, u.amount);
+      } catch (error) {
+        // Kept for the next flush (with whatever settled meanwhile): the record loses nothing.
+        for (const rest of batch.slice(i)) this.add(rest.subscriptionId, rest.windowStart, rest.amount);
+        throw error;
+      }
+    }
   }
 
   async close(): Promise<void> {
