@@ -9,12 +9,13 @@ import { useTranslation } from 'react-i18next';
 import type { Plan } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
-import { ConfirmDialog, DataTable, PageHeader, QuotaText, RefreshButton, RowMenu, StatusChip, type DataColumn } from '../../components/data';
+import { ConfirmDialog, DataTable, PageHeader, RefreshButton, RowMenu, StatusChip, useFormatQuota, type DataColumn } from '../../components/data';
 import PlanDialog from './PlanDialog';
 
 /** Subscription plans an administrator sells and grants (issue 21.1). */
 export default function PlanPage() {
   const { t } = useTranslation('plan');
+  const format = useFormatQuota();
   const plans = useQuery({ queryKey: ['plans'], queryFn: () => api<Plan[]>('/api/plan/') });
   const [editing, setEditing] = useState<{ plan?: Plan } | null>(null);
   const [deleting, setDeleting] = useState<Plan | null>(null);
@@ -46,11 +47,7 @@ export default function PlanPage() {
     { field: 'name', header: t('field.name') },
     { field: 'price', header: t('field.price'), render: (p) => `${p.price.toFixed(2)} ${p.currency}` },
     { field: 'duration', header: t('period'), render: (p) => t(`every.${p.duration_kind}`, { count: p.duration_count }) },
-    { field: 'window_quota', header: t('windowQuota'), render: (p) => (
-      <span>
-        <QuotaText quota={p.window_quota} /> / {t(`window.${p.window_kind}`)}
-      </span>
-    ) },
+    { field: 'window_quota', header: t('windowQuota'), render: (p) => `${format(p.window_quota)} / ${t(`window.${p.window_kind}`)}` },
     { field: 'models', header: t('field.models'), hideOnPhone: true, render: (p) => (p.models.length ? p.models.join(', ') : t('all')) },
     { field: 'status', header: t('status'), render: (p) => (
       <Stack direction="row" spacing={0.5}>
