@@ -119,7 +119,11 @@ describe.each(testDialects())('subscription plans on %s', (dialect) => {
     expect((await f.root.post('/api/plan/grant', { user_id: userId, plan_id: p.id })).body.success).toBe(true);
     setClock(Date.now()); // not before the subscription's start
     const sdk = f.openai(key);
-    for (let i = 0; i < 3; i++) await sdk.chat.completions.create(ask('plan-model'));
+    await sdk.chat.completions.create(ask('plan-model'));
+    // A stream settles on the plan the same way.
+    const stream = await sdk.chat.completions.create({ ...ask('plan-model'), stream: true, stream_options: { include_usage: true } });
+    for await (const chunk of stream) void chunk;
+    await sdk.chat.completions.create(ask('plan-model'));
     const err = await sdk.chat.completions.create(ask('plan-model')).catch((e) => e);
     expect(err.status).toBe(429);
     expect(err.error).toMatchObject({ code: 'plan_window_spent', type: 'one_hub_error' });
