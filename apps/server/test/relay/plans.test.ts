@@ -146,7 +146,14 @@ describe.each(testDialects())('subscription plans on %s', (dialect) => {
     const usage = await f.server.ctx.db.selectFrom('plan_usage').selectAll().where('subscription_id', '=', sub.id).execute();
     expect(usage.map((u) => Number(u.used))).toEqual([3 * H]);
 
+    // A request whose worst case no window could ever hold is told so, not asked to wait.
+    const huge = await sdk.chat.completions.create({ ...ask('plan-model'), max_tokens: 100_000 }).catch((e) => e);
+    expect([huge.status, huge.error.code]).toEqual([400, 'plan_window_too_small']);
+    expect(huge.error.message).toContain('more than your plan\'s window includes');
+
     setClock((sub.window_end + 1) * 1000);
+    // Deleting the plan ends its sale, not the running subscription.
+    expect((await f.root.delete(`/api/plan/${p.id}`)).body.success).toBe(true);
     expect(await status(sdk.chat.completions.create(ask('plan-model')))).toBe(200);
     expect((await logsOf(f, userId)).at(-1)!.meta.plan_id).toBe(p.id);
   });

@@ -6,8 +6,10 @@ import { insertReturningId } from '../helpers.js';
 export type PlanRow = Selectable<PlansTable>;
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 
-export function listPlans(db: Db, onlyPublic = false): Promise<PlanRow[]> {
-  let q = db.selectFrom('plans').selectAll().where('deleted_at', 'is', null);
+/** Plans not deleted (only public, enabled ones when asked), or every plan ever defined with `withDeleted`. */
+export function listPlans(db: Db, onlyPublic = false, withDeleted = false): Promise<PlanRow[]> {
+  let q = db.selectFrom('plans').selectAll();
+  if (!withDeleted) q = q.where('deleted_at', 'is', null);
   if (onlyPublic) q = q.where('public', '=', 1).where('enabled', '=', 1);
   return q.orderBy('sort', 'desc').orderBy('id', 'asc').execute();
 }

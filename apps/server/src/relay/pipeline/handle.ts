@@ -145,7 +145,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
     } catch (error) {
       if (hold) releaseHold(state, hold);
       const hub = error instanceof HubError ? error : new HubError(502, (error as Error).message, { retryable: true });
-      if (hub.code === 'insufficient_quota_local' || hub.code === 'plan_window_spent') throw hub;
+      if (hub.code === 'insufficient_quota_local' || hub.code === 'plan_window_spent' || hub.code === 'plan_window_too_small') throw hub;
       if (watch?.reason?.code === 'client_closed') {
         // Nobody is left to answer; upstream was cancelled and nothing is billed.
         logClientLeft(state, p, row.id, req.id, req.ip);

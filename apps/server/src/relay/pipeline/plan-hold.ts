@@ -13,6 +13,13 @@ export async function holdOnPlan(state: RelayState, p: Prepared, reserved: numbe
   const result = await state.plans.hold(user.id, p.group, p.model, reserved);
   if (!result || 'key' in result) return result;
   if (user.plan_fallback === 1) return undefined;
+  if (result.tooLarge) {
+    // Waiting for the reset would not help: the worst case is above what a whole window includes.
+    throw new HubError(400, `this request's worst-case cost (${reserved} quota, from its prompt and max_tokens) is more than your plan's window includes; lower max_tokens or allow falling back to your balance`, {
+      type: 'one_hub_error',
+      code: 'plan_window_too_small',
+    });
+  }
   const wait = Math.max(1, result.resetAt - Math.floor(state.plans.now() / 1000));
   const at = new Date(result.resetAt * 1000).toISOString().replace('.000Z', 'Z');
   throw new HubError(429, `plan window spent: the quota your plan includes for ${p.model} is used up until the window resets at ${at} (in ${wait} s); allow falling back to your balance to keep going`, {

@@ -22,9 +22,10 @@ export interface PlanHold {
   amount: number;
 }
 
-/** Every covering window is spent: the earliest time (epoch seconds) one resets. */
+/** Every covering window is spent: the earliest time (epoch seconds) one resets; `tooLarge` when no window could ever hold the request. */
 export interface PlanSpent {
   resetAt: number;
+  tooLarge: boolean;
 }
 
 const SUBS_TTL_MS = 60_000;
@@ -61,7 +62,8 @@ export class PlanBook {
 
   async load(): Promise<void> {
     const next = new Map<number, CachedPlan>();
-    for (const row of await listPlans(this.ctx.db)) {
+    // Deleted plans too: subscriptions running when a plan is deleted keep it until they end.
+    for (const row of await listPlans(this.ctx.db, false, true)) {
       const groups = readNameList(row.groups);
       const models = readNameList(row.models);
       next.set(row.id, {
@@ -94,6 +96,7 @@ export class PlanBook {
     if (!rows.length) return undefined;
     const now = Math.floor(this.now() / 1000);
     let resetAt: number | undefined;
+    let tooLarge = true;
     for (const sub of rows) {
       if (sub.start_at > now || sub.end_at <= now) continue;
       const plan = this.plans.get(sub.plan_id);
@@ -103,13 +106,14 @@ export class PlanBook {
       const ttl = Math.max(60, w.end - now + 3600);
       await this.seed(sub.id, w.start, key, ttl);
       if (amount <= plan.windowQuota) {
+        tooLarge = false;
         const n = await this.ctx.store.incrBy(key, amount, ttl);
         if (n <= plan.windowQuota) return { subscriptionId: sub.id, planId: plan.id, windowStart: w.start, key, ttl, amount };
         await this.ctx.store.incrBy(key, -amount, ttl);
       }
       resetAt = Math.min(resetAt ?? Infinity, w.end);
     }
-    return resetAt === undefined ? undefined : { resetAt };
+    return resetAt === undefined ? undefined : { resetAt, tooLarge };
   }
 
   /** A window's counter starts from what `plan_usage` recorded (once per node and window; never over a live counter). */
