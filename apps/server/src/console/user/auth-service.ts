@@ -1,4 +1,3 @@
-import { grantDefaultPlan } from '../plan/service.js';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import { ROLE, USER_STATUS, type RegisterBody } from '@one-hub/contract';
@@ -22,6 +21,7 @@ import { checkCode, consumeCode, issueCode } from './codes.js';
 import { sendMail } from './mail.js';
 import { MAIL_TEXTS, type MailLanguage } from './mail-texts.js';
 import { quotaText, writeUserLog } from './user-log.js';
+import { grantDefaultPlan } from '../plan/service.js';
 
 const fail = (message: string) => new HubError(400, message);
 

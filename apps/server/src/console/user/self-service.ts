@@ -1,5 +1,3 @@
-import { findPlanEvenDeleted } from '../../db/repos/plans.js';
-import { grantPlan, subscriptionsChanged } from '../plan/grant.js';
 import type { z } from 'zod';
 import type { UpdateSelfBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
@@ -20,6 +18,8 @@ import { hashPassword } from './passwords.js';
 import { newAffCode } from './auth-service.js';
 import { quotaText, writeUserLog } from './user-log.js';
 import { promoteAfterTopup } from '../user-group/promotion.js';
+import { findPlanEvenDeleted } from '../../db/repos/plans.js';
+import { grantPlan, subscriptionsChanged } from '../plan/grant.js';
 
 /** Answers the updated user when the password changed (every session was ended), else undefined. */
 export async function updateSelf(ctx: AppContext, user: UserRow, body: z.infer<typeof UpdateSelfBody>): Promise<UserRow | undefined> {
