@@ -93,5 +93,17 @@ describe.skipIf(!chromiumAvailable)('subscription plans in Chromium', () => {
     await shootThemes(page, 'plan-dashboard', () => page.getByTestId('plan-window-used').waitFor());
     await page.goto('/panel/subscription');
     await shootThemes(page, 'plan-subscription', () => page.getByTestId('plan-window-used').waitFor());
+    await page.context().clearCookies();
+  });
+
+  it('shows root the bought subscription with its window spend on the plans screen', { timeout: 120_000 }, async () => {
+    await signIn(page, 'root', ROOT_PASSWORD);
+    await page.goto('/panel/plan');
+    const subs = page.getByTestId('plan-subscriptions');
+    const bought = subs.getByRole('row').filter({ hasText: 'Bought' });
+    await bought.waitFor();
+    expect(await bought.innerText()).toContain('$0.10 / $4.00');
+    // The source column is hidden at phone width: wait for the spend instead.
+    await shootThemes(page, 'plan-admin-subscriptions', () => page.getByTestId('plan-subscriptions').getByText('$0.10 / $4.00').first().waitFor());
   });
 });

@@ -11,6 +11,7 @@ import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
 import { ConfirmDialog, DataTable, PageHeader, RefreshButton, RowMenu, StatusChip, useFormatQuota, type DataColumn } from '../../components/data';
 import PlanDialog from './PlanDialog';
+import SubscriptionTable from './SubscriptionTable';
 
 /** Subscription plans an administrator sells and grants (issue 21.1). */
 export default function PlanPage() {
@@ -88,6 +89,7 @@ export default function PlanPage() {
         </Stack>
         <DataTable columns={columns} rows={plans.data ?? []} rowKey={(p) => p.id} loading={plans.isLoading} error={plans.error} onRetry={() => void plans.refetch()} emptyText={t('empty')} />
       </Card>
+      <SubscriptionTable />
       <PlanDialog open={editing !== null} plan={editing?.plan} onClose={() => setEditing(null)} onSaved={() => { setEditing(null); void plans.refetch(); }} />
       <ConfirmDialog open={deleting !== null} title={t('delete')} body={t('deleteBody', { name: deleting?.name })} danger onConfirm={() => void remove()} onClose={() => setDeleting(null)} />
       <Dialog open={granting !== null} onClose={() => setGranting(null)} maxWidth="xs" fullWidth>
