@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   BatchIdsBody, ChangeQuotaBody, ChannelBody, ChannelCheckRequest, ChannelListQuery, ChannelTestQuery, CreateOrderBody, CreateRedemptionBody, CreateUserBody, DeleteLogsQuery, DeletePricesBody, EmailBindQuery, EmailQuery, InvoiceDetailQuery, JobSwitchBody, LogListQuery, LoginBody, ManageUserBody, MidjourneyListQuery, ModelInfoBody, ModelOwnerBody, MultiplePriceBody, OptionUpdate, OrderListQuery, OrderStatusQuery, PageQuery, PaymentBody, PaymentListQuery, PriceBody, PriceSyncBody, PriceSyncQuery, ProviderModelsBody, RegisterBody, ResetPasswordBody, TaskListQuery, TelegramMenuBody, TokenAdminSearchQuery, TokenBody, TopupBody, UnbindBody, UpdateChannelBody, UpdatePaymentBody, UpdateRedemptionBody, UpdateSelfBody, UpdateUserBody, UserGroupBody, UserGroupListQuery, WeChatBindQuery,
+  PlanBody, UpdatePlanBody, GrantPlanBody, BuyPlanBody, PlanFallbackBody, SubscriptionListQuery,
 } from './index.js';
 
 export interface RouteSchemas {
@@ -36,6 +37,12 @@ export function apiSchemas(): Record<string, RouteSchemas> {
     'POST /api/payment/': { body: PaymentBody },
     'PUT /api/payment/': { body: UpdatePaymentBody },
     'POST /api/user/order': { body: CreateOrderBody },
+    'POST /api/plan/': { body: PlanBody },
+    'PUT /api/plan/': { body: UpdatePlanBody },
+    'POST /api/plan/grant': { body: GrantPlanBody },
+    'GET /api/plan/subscription': { query: SubscriptionListQuery },
+    'POST /api/plan/buy': { body: BuyPlanBody },
+    'PUT /api/plan/self/fallback': { body: PlanFallbackBody },
     'GET /api/user/order/status': { query: OrderStatusQuery },
     'POST /api/model_ownedby/': { body: ModelOwnerBody },
     'PUT /api/model_ownedby/': { body: ModelOwnerBody },

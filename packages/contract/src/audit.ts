@@ -15,7 +15,7 @@ export interface AuditEntry {
   diff: Record<string, { before: unknown; after: unknown }>;
 }
 
-export const AUDIT_TARGET_KINDS = ['channel', 'token', 'user', 'user_group', 'price', 'option', 'payment', 'redemption', 'limits', 'log', 'model'] as const;
+export const AUDIT_TARGET_KINDS = ['channel', 'token', 'user', 'user_group', 'price', 'option', 'payment', 'redemption', 'limits', 'log', 'model', 'plan'] as const;
 
 export const AuditListQuery = z.object({
   actor: z.string().trim().max(64).optional(),

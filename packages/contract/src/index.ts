@@ -28,3 +28,4 @@ export * from './passkey.js';
 export * from './jobs.js';
 export * from './api-schemas.js';
 export * from './openapi.js';
+export * from './plan.js';

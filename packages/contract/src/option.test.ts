@@ -19,7 +19,7 @@ describe('option catalogue', () => {
   });
 
   it('registers the 72 keys of api.md §4, the two Lark credentials and our own relay settings, with their defaults', () => {
-    const ours = ['StreamIdleTimeoutSeconds', 'ClaudeCountTokensForward', 'ResponsesRetentionHours', 'StickySessionTTLSeconds', 'FirstByteTimeoutSeconds', 'UserMaxInflight', 'FetchAllowPrivateNetworks', 'LogErrorEnabled', 'DefaultMaxOutputTokens', 'LowerMaxTokensToBalance', 'AuditLogRetentionDays', 'LinuxDoOAuthEnabled', 'LinuxDoClientId', 'LinuxDoClientSecret', 'LinuxDoMinTrustLevel', 'TwoFactorRequiredForAdmins', 'LogRetentionDays', 'DisabledJobs', 'SMTPSSLEnabled'];
+    const ours = ['StreamIdleTimeoutSeconds', 'ClaudeCountTokensForward', 'ResponsesRetentionHours', 'StickySessionTTLSeconds', 'FirstByteTimeoutSeconds', 'UserMaxInflight', 'FetchAllowPrivateNetworks', 'LogErrorEnabled', 'DefaultMaxOutputTokens', 'LowerMaxTokensToBalance', 'AuditLogRetentionDays', 'LinuxDoOAuthEnabled', 'LinuxDoClientId', 'LinuxDoClientSecret', 'LinuxDoMinTrustLevel', 'TwoFactorRequiredForAdmins', 'LogRetentionDays', 'DisabledJobs', 'SMTPSSLEnabled', 'DefaultPlanId'];
     for (const key of ours) expect(OPTION_DEFS).toHaveProperty(key);
     expect(Object.keys(OPTION_DEFS)).toHaveLength(72 + 2 + ours.length);
     expect([OPTION_DEFS.StreamIdleTimeoutSeconds.default, OPTION_DEFS.ResponsesRetentionHours.default, OPTION_DEFS.StickySessionTTLSeconds.default]).toEqual(['300', '72', '3600']);

@@ -75,6 +75,8 @@ export const OPTION_DEFS = {
   // Quota and billing
   QuotaPerUnit: { kind: 'float', default: '500000', min: 0.000001, max: 1e12 },
   QuotaForNewUser: { kind: 'int', default: '0', ...quota },
+  // Ours: the subscription plan every new user gets (plan id; 0 = none).
+  DefaultPlanId: { kind: 'int', default: '0', min: 0, max: 1e12 },
   QuotaForInviter: { kind: 'int', default: '0', ...quota },
   QuotaForInvitee: { kind: 'int', default: '0', ...quota },
   PreConsumedQuota: { kind: 'int', default: '500', ...quota },

@@ -11,6 +11,8 @@ export interface Redemption {
   redeemed_time: number;
   /** Who redeemed it (0 while unused); the original records only the creator in user_id. */
   used_user_id: number;
+  /** A plan code grants this subscription plan instead of quota (0: a quota code). */
+  plan_id: number;
   count: 0;
 }
 
@@ -23,6 +25,8 @@ export const CreateRedemptionBody = z.object({
     .min(1, '兑换码名称长度必须在1-20之间')
     .refine((n) => new TextEncoder().encode(n).length <= 20, '兑换码名称长度必须在1-20之间'),
   quota: z.coerce.number().int().min(0, 'quota must not be negative'),
+  /** Set: a "plan" code that grants this plan (quota is then ignored). */
+  plan_id: z.coerce.number().int().min(0).default(0),
   count: z.coerce
     .number()
     .int()

@@ -10,6 +10,8 @@ export const EVENTS = {
   prices: 'prices:changed',
   userGroups: 'user_groups:changed',
   options: 'options:changed',
+  /** '' : plans changed (reload all); `<userId>`: that user's subscriptions or fallback switch changed. */
+  plans: 'plans:changed',
   /** `kind:ownerId`: every lease on that balance was revoked (docs/decisions.md "Quota leases"). */
   leases: 'quota_leases:revoked',
 } as const;

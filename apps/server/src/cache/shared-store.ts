@@ -166,6 +166,18 @@ export class SharedStore {
     );
   }
 
+  /** Sets the value only when the key does not exist (Redis `SET NX`); answers whether it was set. */
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    return this.tryRedis(
+      async (r) => (await r.set(key, value, 'EX', ttlSeconds, 'NX')) === 'OK',
+      () => {
+        if (this.memGet(key) !== null) return false;
+        this.memSet(key, value, ttlSeconds);
+        return true;
+      },
+    );
+  }
+
   /** Delivers to this node's handlers at once and to other nodes through Redis. */
   async publish(channel: string, message: string): Promise<void> {
     await this.dispatch(channel, message, true);

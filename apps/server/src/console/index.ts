@@ -24,6 +24,7 @@ import { registerAuditRoutes } from './audit/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { registerPasskeyRoutes } from './auth/passkeys/routes.js';
 import { registerJobRoutes } from './jobs/routes.js';
+import { registerPlanRoutes } from './plan/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -51,4 +52,5 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerAuthRoutes(app, ctx);
   registerPasskeyRoutes(app, ctx);
   registerJobRoutes(app, ctx);
+  registerPlanRoutes(app, ctx);
 }

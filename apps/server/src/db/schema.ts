@@ -61,6 +61,8 @@ export interface UsersTable {
   quota_alert_sent: Def<number>;
   /** Request limits set by an admin (RequestLimits JSON); NULL: none. */
   limits: Text;
+  /** 1: pay from the balance once a plan window is spent (migration 0013). */
+  plan_fallback: Def<number>;
 }
 
 export interface TokensTable {
@@ -134,6 +136,8 @@ export interface RedemptionsTable {
   redeemed_time: Def<number>;
   /** Who redeemed it (the original does not record this). */
   used_user_id: Def<number>;
+  /** A plan code: grants this plan instead of quota (migration 0013). */
+  plan_id: Def<number>;
 }
 
 export interface LogsTable {
@@ -238,6 +242,8 @@ export interface OrdersTable {
   updated_at: Def<number>;
   deleted_at: Def<number | null>;
   fail_reason: Def<string>;
+  /** The plan this order buys; 0 for a quota top-up (migration 0013). */
+  plan_id: Def<number>;
 }
 
 export interface TelegramMenusTable {
@@ -407,6 +413,47 @@ export interface JobRunsTable {
   last_message: string | null;
 }
 
+/** Subscription plans (migration 0013); `groups` / `models` are JSON arrays, empty = all. */
+export interface PlansTable {
+  id: Id;
+  name: string;
+  description: Text;
+  price_cents: Def<number>;
+  currency: Def<string>;
+  duration_kind: Def<string>;
+  duration_count: Def<number>;
+  window_kind: Def<string>;
+  window_quota: Def<number>;
+  groups: Text;
+  models: Text;
+  renews: Def<number>;
+  public: Def<number>;
+  enabled: Def<number>;
+  sort: Def<number>;
+  created_at: Def<number>;
+  updated_at: Def<number>;
+  deleted_at: Def<number | null>;
+}
+
+export interface SubscriptionsTable {
+  id: Id;
+  user_id: number;
+  plan_id: number;
+  start_at: number;
+  end_at: number;
+  /** 'active' or 'cancelled'; expiry follows from end_at. */
+  status: Def<string>;
+  source: string;
+  source_ref: Def<string>;
+  created_at: Def<number>;
+}
+
+export interface PlanUsageTable {
+  subscription_id: number;
+  window_start: number;
+  used: Def<number>;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -432,4 +479,9 @@ export interface Database {
   audit_logs: AuditLogsTable;
   two_factor: TwoFactorTable;
   job_runs: JobRunsTable;
+}
+
+  plans: PlansTable;
+  subscriptions: SubscriptionsTable;
+  plan_usage: PlanUsageTable;
 }

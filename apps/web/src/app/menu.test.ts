@@ -9,8 +9,8 @@ describe('sidebar menu (console-spec §2)', () => {
   it('gives admins every group, item and collapse in spec order', () => {
     expect(ids(true)).toEqual([
       ['dashboard', ['dashboard', 'analytics', 'playground']],
-      ['setting', ['user', 'channel', 'operation(user_group,pricing,telegram)', 'paySetting(redemption,payment)', 'token', 'profile', 'setting']],
-      ['billing', ['topup', 'model_price']],
+      ['setting', ['user', 'channel', 'operation(user_group,pricing,telegram)', 'paySetting(redemption,plan,payment)', 'token', 'profile', 'setting']],
+      ['billing', ['topup', 'subscription', 'model_price']],
       ['usage', ['log', 'midjourney', 'task']],
     ]);
   });
@@ -19,7 +19,7 @@ describe('sidebar menu (console-spec §2)', () => {
     expect(ids(false)).toEqual([
       ['dashboard', ['dashboard', 'playground']],
       ['setting', ['token', 'profile']],
-      ['billing', ['topup', 'model_price']],
+      ['billing', ['topup', 'subscription', 'model_price']],
       ['usage', ['log', 'midjourney', 'task']],
     ]);
   });

@@ -29,6 +29,8 @@ const group = { kind: 'user_group', table: 'user_groups' } as const;
 const price = { kind: 'price', table: 'prices', column: 'model' } as const;
 const payment = { kind: 'payment', table: 'payments' } as const;
 const redemption = { kind: 'redemption', table: 'redemptions' } as const;
+const plan = { kind: 'plan', table: 'plans' } as const;
+const subscription = { kind: 'plan', table: 'subscriptions' } as const;
 
 /**
  * Every admin change through /api that the audit log records, by `METHOD route`. A route missing
@@ -80,6 +82,11 @@ export const AUDIT_TARGETS: Record<string, AuditTarget> = {
   'POST /redemption/': { ...redemption, action: 'create' },
   'PUT /redemption/': { ...redemption, id: numeric(field('id')) },
   'DELETE /redemption/:id': { ...redemption, id: numeric(param('id')) },
+  'POST /plan/': { ...plan, action: 'create' },
+  'PUT /plan/': { ...plan, id: numeric(field('id')) },
+  'DELETE /plan/:id': { ...plan, id: numeric(param('id')) },
+  'POST /plan/grant': { ...subscription, action: 'grant' },
+  'DELETE /plan/subscription/:id': { ...subscription, id: numeric(param('id')) },
   'PUT /limits/user/:id': { kind: 'limits', table: 'users', id: numeric(param('id')) },
   'PUT /limits/group/:id': { kind: 'limits', table: 'user_groups', id: numeric(param('id')) },
   'DELETE /log/': { kind: 'log', action: 'delete_before' },

@@ -6,6 +6,8 @@ import { findOrderByTradeNo, markOrderFailed, markOrderPaid } from '../../db/rep
 import { writeUserLog } from '../user/user-log.js';
 import { promoteAfterTopup } from '../user-group/promotion.js';
 import { payInviteReward } from '../user/self-service.js';
+import { findPlanEvenDeleted } from '../../db/repos/plans.js';
+import { grantPlan, subscriptionsChanged } from '../plan/grant.js';
 
 /** What a provider learned from a verified payment notice. */
 export interface PaidNotice {
@@ -39,13 +41,29 @@ export async function completeOrder(ctx: AppContext, notice: PaidNotice): Promis
     ctx.log.warn({ tradeNo: order.trade_no, gateway: notice.gatewayId, reason, failed }, 'payment notice does not match the order');
     return failed ? 'amount_mismatch' : 'already_done';
   }
+  // A plan order starts the subscription instead of crediting quota, in the same transaction
+  // (a plan deleted since still starts: the user paid for it).
+  const plan = order.plan_id ? await findPlanEvenDeleted(ctx.db, order.plan_id) : undefined;
   const won = await ctx.db.transaction().execute(async (trx) => {
     const from = await markOrderPaid(trx, order.id, notice.gatewayNo, nowSeconds());
-    if (from) await addUserQuota(trx, order.user_id, order.quota);
+    if (from && plan) await grantPlan(trx, order.user_id, plan, 'order', order.trade_no, nowSeconds());
+    else if (from) await addUserQuota(trx, order.user_id, order.quota);
     return from;
   });
   if (!won) return 'already_done';
   if (won === 'closed') ctx.log.warn({ tradeNo: order.trade_no, gateway: notice.gatewayId }, 'late payment for a closed order credited');
+  if (plan) {
+    await subscriptionsChanged(ctx, order.user_id);
+    await writeUserLog(ctx, {
+      userId: order.user_id,
+      kind: 'topup',
+      content: `在线购买套餐成功：${plan.name}，支付金额：${order.order_amount.toFixed(2)} ${order.order_currency}`,
+      quota: 0,
+      ip: notice.ip,
+    });
+    await payInviteReward(ctx, order.user_id);
+    return won === 'closed' ? 'credited_late' : 'credited';
+  }
   await ctx.store.publish(EVENTS.users, String(order.user_id));
   await writeUserLog(ctx, {
     userId: order.user_id,

@@ -75,15 +75,61 @@ function newTradeNo(): string {
 export async function createOrder(ctx: AppContext, user: UserRow, uuid: string, amount: number): Promise<{ message: string; data: PayRequest }> {
   const min = ctx.options.get('PaymentMinAmount');
   if (amount < Math.max(1, min)) throw badRequest(`金额必须大于等于 ${Math.max(1, min)}`);
+  const discount = parseRechargeDiscount(ctx.options.raw('RechargeDiscount'))[String(amount)] ?? 1;
+  return placeOrder(ctx, user, uuid, {
+    amount,
+    quoteAmount: amount,
+    discount,
+    quota: Math.round(amount * ctx.options.get('QuotaPerUnit')),
+    planId: 0,
+    subject: `${ctx.options.get('SystemName')}-Token充值:${amount}`,
+    returnPath: '/panel/log',
+  });
+}
+
+/**
+ * An order for a subscription plan: the plan's price (USD, or CNY converted at PaymentUSDRate) plus
+ * the gateway's fee; no quota. The paid notice starts the subscription (completeOrder).
+ */
+export async function createPlanOrder(
+  ctx: AppContext,
+  user: UserRow,
+  uuid: string,
+  plan: { id: number; name: string; price: number; currency: string },
+): Promise<{ message: string; data: PayRequest }> {
+  const usd = plan.currency === 'CNY' ? plan.price / ctx.options.get('PaymentUSDRate') : plan.price;
+  return placeOrder(ctx, user, uuid, {
+    amount: 0,
+    quoteAmount: usd,
+    discount: 1,
+    quota: 0,
+    planId: plan.id,
+    subject: `${ctx.options.get('SystemName')}-Plan:${plan.name}`,
+    returnPath: '/panel/subscription',
+  });
+}
+
+interface OrderSpec {
+  /** The order row's `amount` (the top-up's USD units; 0 for a plan). */
+  amount: number;
+  /** USD amount the quote starts from. */
+  quoteAmount: number;
+  discount: number;
+  quota: number;
+  planId: number;
+  subject: string;
+  returnPath: string;
+}
+
+async function placeOrder(ctx: AppContext, user: UserRow, uuid: string, spec: OrderSpec): Promise<{ message: string; data: PayRequest }> {
   const now = nowSeconds();
   void closeStaleOrders(ctx.db, now - STALE_ORDER_SECONDS, now).catch((e) => ctx.log.warn({ err: e }, 'closing stale orders failed'));
   const gateway = await findEnabledPaymentByUuid(ctx.db, uuid);
   if (!gateway) throw notFound('payment not found');
 
-  const discount = parseRechargeDiscount(ctx.options.raw('RechargeDiscount'))[String(amount)] ?? 1;
   const quote = quoteOrder({
-    amount,
-    discount,
+    amount: spec.quoteAmount,
+    discount: spec.discount,
     fixedFee: gateway.fixed_fee,
     percentFee: gateway.percent_fee,
     currency: gateway.currency,
@@ -98,12 +144,12 @@ export async function createOrder(ctx: AppContext, user: UserRow, uuid: string, 
       pay = await provider.createPayment(gateway, {
         tradeNo,
         pay: quote.pay,
-        amount,
+        amount: spec.amount,
         userId: user.id,
         email: user.email ?? '',
-        subject: `${ctx.options.get('SystemName')}-Token充值:${amount}`,
+        subject: spec.subject,
         notifyUrl: notifyUrlOf(ctx, gateway),
-        returnUrl: `${serverAddress}/panel/log`,
+        returnUrl: `${serverAddress}${spec.returnPath}`,
       }, { config: ctx.config });
     } catch (error) {
       ctx.log.warn({ err: error, gateway: gateway.id }, 'payment creation failed');
@@ -114,13 +160,14 @@ export async function createOrder(ctx: AppContext, user: UserRow, uuid: string, 
     user_id: user.id,
     gateway_id: gateway.id,
     trade_no: tradeNo,
-    amount,
+    amount: spec.amount,
     order_amount: quote.pay,
     order_currency: gateway.currency,
     fee: quote.fee,
     discount: quote.saved,
     status: 'pending',
-    quota: Math.round(amount * ctx.options.get('QuotaPerUnit')),
+    quota: spec.quota,
+    plan_id: spec.planId,
     created_at: now,
     updated_at: now,
   };

@@ -11,6 +11,7 @@ import {
   updateRedemption,
   type RedemptionRow,
 } from '../../db/repos/redemptions.js';
+import { findPlan } from '../../db/repos/plans.js';
 
 export function toRedemptionJson(row: RedemptionRow): Redemption {
   return {
@@ -23,6 +24,7 @@ export function toRedemptionJson(row: RedemptionRow): Redemption {
     created_time: row.created_time,
     redeemed_time: row.redeemed_time,
     used_user_id: row.used_user_id,
+    plan_id: Number(row.plan_id),
     count: 0,
   };
 }
@@ -42,10 +44,12 @@ export const DEFAULT_REDEMPTION_QUOTA = 100;
 export async function createRedemptions(ctx: AppContext, adminId: number, body: z.infer<typeof CreateRedemptionBody>): Promise<string[]> {
   const keys = Array.from({ length: body.count }, () => uuidHex());
   const now = nowSeconds();
-  const quota = body.quota || DEFAULT_REDEMPTION_QUOTA;
+  // A "plan" code grants the plan instead of quota.
+  if (body.plan_id && !(await findPlan(ctx.db, body.plan_id))) throw notFound('plan not found');
+  const quota = body.plan_id ? 0 : body.quota || DEFAULT_REDEMPTION_QUOTA;
   await ctx.db.transaction().execute(async (trx) => {
     for (const key of keys) {
-      await insertRedemption(trx, { user_id: adminId, key, name: body.name, quota, created_time: now });
+      await insertRedemption(trx, { user_id: adminId, key, name: body.name, quota, plan_id: body.plan_id, created_time: now });
     }
   });
   return keys;

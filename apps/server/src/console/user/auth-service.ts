@@ -21,6 +21,7 @@ import { checkCode, consumeCode, issueCode } from './codes.js';
 import { sendMail } from './mail.js';
 import { MAIL_TEXTS, type MailLanguage } from './mail-texts.js';
 import { quotaText, writeUserLog } from './user-log.js';
+import { grantDefaultPlan } from '../plan/service.js';
 
 const fail = (message: string) => new HubError(400, message);
 
@@ -83,6 +84,7 @@ export async function createAccount(ctx: AppContext, account: NewAccount): Promi
   if (quota > 0) {
     await writeUserLog(ctx, { userId: user.id, kind: 'system', content: `新用户注册赠送 ${quotaText(ctx, quota)}`, quota });
   }
+  await grantDefaultPlan(ctx, user.id);
   return user;
 }
 

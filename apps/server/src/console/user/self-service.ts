@@ -18,6 +18,8 @@ import { hashPassword } from './passwords.js';
 import { newAffCode } from './auth-service.js';
 import { quotaText, writeUserLog } from './user-log.js';
 import { promoteAfterTopup } from '../user-group/promotion.js';
+import { findPlanEvenDeleted } from '../../db/repos/plans.js';
+import { grantPlan, subscriptionsChanged } from '../plan/grant.js';
 
 /** Answers the updated user when the password changed (every session was ended), else undefined. */
 export async function updateSelf(ctx: AppContext, user: UserRow, body: z.infer<typeof UpdateSelfBody>): Promise<UserRow | undefined> {
@@ -52,12 +54,21 @@ export async function redeem(ctx: AppContext, user: UserRow, key: string, ip: st
   if (!key) throw new HubError(400, '未提供兑换码');
   const code = await findRedemptionByKey(ctx.db, key);
   if (!code) throw new HubError(400, '兑换失败，无效的兑换码');
+  const plan = code.plan_id ? await findPlanEvenDeleted(ctx.db, code.plan_id) : undefined;
+  if (code.plan_id && !plan) throw new HubError(400, '兑换失败，该兑换码的套餐不存在');
   const credited = await ctx.db.transaction().execute(async (trx) => {
     if (!(await claimRedemption(trx, code.id, user.id, nowSeconds()))) return false;
-    await addUserQuota(trx, user.id, code.quota);
+    if (plan) await grantPlan(trx, user.id, plan, 'redemption', String(code.id), nowSeconds());
+    else await addUserQuota(trx, user.id, code.quota);
     return true;
   });
   if (!credited) throw new HubError(400, '兑换失败，该兑换码已被使用');
+  if (plan) {
+    // A plan code: the subscription starts (or is queued after the one the user holds); no quota.
+    await subscriptionsChanged(ctx, user.id);
+    await writeUserLog(ctx, { userId: user.id, kind: 'topup', content: `通过兑换码获得套餐：${plan.name}`, quota: 0, ip });
+    return 0;
+  }
   await ctx.store.publish(EVENTS.users, String(user.id));
   await writeUserLog(ctx, { userId: user.id, kind: 'topup', content: `通过兑换码充值 ${quotaText(ctx, code.quota)}`, quota: code.quota, ip });
   await promoteAfterTopup(ctx, user.id);

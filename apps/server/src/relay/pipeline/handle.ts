@@ -28,6 +28,8 @@ import { countProviderRequest } from '../../http/metrics.js';
 import { countUpstreamError } from '../../http/relay-metrics.js';
 import { FirstByteWatch, logClientLeft } from './first-byte.js';
 import { limitScopes } from './limits.js';
+import { holdOnPlan } from './plan-hold.js';
+import type { PlanHold } from './plans.js';
 
 export interface Hold {
   route: RoutedChannel;
@@ -39,6 +41,8 @@ export interface Hold {
   lowered?: boolean;
   /** Where the hold was taken; absent when nothing was held (a free request). */
   lease?: LeaseHold;
+  /** Held on a subscription plan's window instead of the balance (plans.ts). */
+  planHold?: PlanHold;
   /** Pass-through or conversion for this attempt. */
   plan: AttemptPlan;
 }
@@ -141,7 +145,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
     } catch (error) {
       if (hold) releaseHold(state, hold);
       const hub = error instanceof HubError ? error : new HubError(502, (error as Error).message, { retryable: true });
-      if (hub.code === 'insufficient_quota_local') throw hub;
+      if (hub.code === 'insufficient_quota_local' || hub.code === 'plan_window_spent' || hub.code === 'plan_window_too_small') throw hub;
       if (watch?.reason?.code === 'client_closed') {
         // Nobody is left to answer; upstream was cancelled and nothing is billed.
         logClientLeft(state, p, row.id, req.id, req.ip);
@@ -209,6 +213,8 @@ async function holdQuota(state: RelayState, p: Prepared, route: RoutedChannel, p
   const reserved = reserveAmount(price, p.groupRatio, p.promptEstimate, maxOutput, preConsumed);
   const hold: Hold = { route, price, reserved: 0, maxOutput: maxOutput ?? Number.MAX_SAFE_INTEGER, plan };
   if (reserved <= 0) return hold;
+  const planHold = await holdOnPlan(state, p, reserved);
+  if (planHold) return { ...hold, reserved, planHold };
   const { token, user } = p.caller;
   const limited = token.unlimited_quota !== 1;
   let lease = await state.leases.hold(user.id, token.id, limited, reserved);

@@ -14,6 +14,7 @@ import { InflightCounter } from './inflight.js';
 import { RpmWindows } from './rpm-window.js';
 import { LimitBook } from './limits.js';
 import { ContentSafety } from './content-safety.js';
+import { PlanBook } from './plans.js';
 import { registerRelayGauges } from '../../http/relay-metrics.js';
 import { countUnfinishedTasks } from '../../db/repos/pending-tasks.js';
 
@@ -39,6 +40,8 @@ export interface RelayState {
   limits: LimitBook;
   /** The EnableSafe keyword filter, applied before any upstream call. */
   safety: ContentSafety;
+  /** Subscription plans: covered requests spend a plan window before the balance. */
+  plans: PlanBook;
 }
 
 export async function createRelayState(ctx: AppContext): Promise<RelayState> {
@@ -61,8 +64,9 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
     rpm: new RpmWindows(ctx.store),
     limits: new LimitBook(ctx.store),
     safety: new ContentSafety(ctx.options),
+    plans: new PlanBook(ctx),
   };
-  await Promise.all([state.groups.load(), state.selector.reload(), state.prices.load(), state.outputLimits.load(), state.leases.reclaim()]);
+  await Promise.all([state.groups.load(), state.selector.reload(), state.prices.load(), state.outputLimits.load(), state.leases.reclaim(), state.plans.load()]);
   // Safety net beside pub/sub: re-read routing data periodically on every node.
   const timer = setInterval(() => {
     void Promise.all([state.groups.load(), state.selector.reload(), state.prices.load(), state.outputLimits.load()]).catch((e) => ctx.log.warn({ err: e }, 'relay resync failed'));
@@ -72,6 +76,7 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
   // The last flush writes every settled charge before the slices go back.
   ctx.onClose.push(async () => {
     await state.recorder.close();
+    await state.plans.close();
     await state.leases.close();
   });
   sweepStoredResponses(ctx);

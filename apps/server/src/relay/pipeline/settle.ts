@@ -32,8 +32,10 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
   const { token, user } = p.caller;
   const bounded = boundUsage(outcome.usage, p.endpoint, p.promptEstimate, hold.maxOutput);
   const cost = computeQuota(bounded.usage, hold.price, p.groupRatio);
-  // What the slices cannot cover above the hold is not charged: a balance never goes below zero.
-  const quota = hold.lease ? state.leases.settle(hold.lease, cost) : cost;
+  // A plan pays from its window (up to the hold) and the balance pays nothing; otherwise what the
+  // slices cannot cover above the hold is not charged: a balance never goes below zero.
+  const planPaid = hold.planHold ? state.plans.settle(hold.planHold, cost) : undefined;
+  const quota = planPaid !== undefined ? 0 : hold.lease ? state.leases.settle(hold.lease, cost) : cost;
   state.recorder.settle({
     userId: user.id,
     tokenId: token.id,
@@ -44,7 +46,7 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
   });
   if (p.limits) {
     const tokens = bounded.usage.promptTokens + bounded.usage.completionTokens;
-    void state.limits.settled(p.limits, tokens, quota).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
+    void state.limits.settled(p.limits, tokens, planPaid ?? quota).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
   }
   observeAnswer(state.ctx, hold.route.row.id, p.model, { startedAt: p.startedAt, firstResponseMs: outcome.firstResponseMs, completionTokens: bounded.usage.completionTokens });
   if (!state.ctx.options.get('LogConsumeEnabled')) return quota;
@@ -62,7 +64,7 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
     reasoning_tokens: u.reasoningTokens,
     estimated: outcome.estimated ? 1 : 0,
     content: outcome.note ?? '',
-    metadata: JSON.stringify(logMetadata(p, hold, outcome, bounded.usage, quota < cost ? cost : undefined, bounded.capped)),
+    metadata: JSON.stringify(logMetadata(p, hold, outcome, bounded.usage, planPaid === undefined && quota < cost ? cost : undefined, bounded.capped, planPaid)),
   });
   return quota;
 }
@@ -93,7 +95,7 @@ export function requestLogFields(p: RequestFacts, requestId: string, ip: string)
 }
 
 /** The log row's metadata: how the request was billed. Optional keys appear only when they apply. */
-function logMetadata(p: Prepared, hold: Hold, outcome: Outcome, u: Usage, uncovered?: number, capped?: Bounded['capped']): Record<string, unknown> {
+function logMetadata(p: Prepared, hold: Hold, outcome: Outcome, u: Usage, uncovered?: number, capped?: Bounded['capped'], planPaid?: number): Record<string, unknown> {
   const meta: Record<string, unknown> = { door: doorOf(p.endpoint), usage_source: outcome.estimated ? 'estimated' : 'reported' };
   // Assigned one by one rather than spread from temporary objects: this runs once per request.
   if (hold.plan.converted) meta.converted_to = hold.route.adapter.dialect;
@@ -115,10 +117,17 @@ function logMetadata(p: Prepared, hold: Hold, outcome: Outcome, u: Usage, uncove
   if (capped) meta.usage_capped = capped;
   // The cost was above what the balance held: billed what it covered, never below zero.
   if (uncovered !== undefined) meta.uncovered_cost = uncovered;
+  // Paid from a subscription plan's window instead of the balance (the row's quota is then 0).
+  if (hold.planHold) {
+    meta.plan_id = hold.planHold.planId;
+    meta.subscription_id = hold.planHold.subscriptionId;
+    meta.plan_quota = planPaid;
+  }
   return meta;
 }
 
 /** A failed attempt returns its whole hold; nothing is counted. */
 export function releaseHold(state: RelayState, hold: Hold): void {
   if (hold.lease) state.leases.settle(hold.lease, 0);
+  if (hold.planHold) state.plans.release(hold.planHold);
 }

@@ -11,6 +11,7 @@ import BalanceCard from './components/BalanceCard';
 import InviteCard from './components/InviteCard';
 import ModelPie from './components/ModelPie';
 import ModelsStrip from './components/ModelsStrip';
+import PlanCard from './components/PlanCard';
 import QuickStart from './components/QuickStart';
 import RpmCard from './components/RpmCard';
 import StatusPanel from './components/StatusPanel';
@@ -92,6 +93,7 @@ export default function DashboardPage() {
         <Grid size={{ xs: 12, lg: 4 }}>
           <Stack spacing={2.5}>
             <BalanceCard />
+            <PlanCard />
             <ModelPie shares={shares} loading={loading} />
             <QuickStart />
             <InviteCard />

@@ -15,6 +15,18 @@ const row = (metadata: Record<string, unknown> | null, estimated = false) =>
   ({ id: 1, type: 2, quota: 100, prompt_tokens: 10, completion_tokens: 5, group: 'default', estimated, metadata }) as unknown as LogEntry;
 
 describe('log cost detail', { timeout: 30_000 }, () => {
+  it('says which plan paid for a request', () => {
+    renderWithProviders(<QuotaDetail log={row({ door: '/v1/chat/completions', usage_source: 'reported', plan_id: 3, subscription_id: 9, plan_quota: 250_000 })} />);
+    const line = screen.getByTestId('plan-paid');
+    expect(line.textContent).toContain('Paid by plan #3 (subscription #9)');
+    expect(line.textContent).toContain('$0.500000 of the plan window');
+  });
+
+  it('shows no plan line for requests the balance paid', () => {
+    renderWithProviders(<QuotaDetail log={row({ door: '/v1/chat/completions', usage_source: 'reported' })} />);
+    expect(screen.queryByTestId('plan-paid')).toBeNull();
+  });
+
   it('shows the door, the conversion and whether usage was estimated', () => {
     renderWithProviders(<QuotaDetail log={row({ door: '/v1/responses', converted_to: 'anthropic', usage_source: 'estimated', group_name: 'default', group_ratio: 1, price_type: 'tokens', input_ratio: 1, output_ratio: 1 }, true)} />);
     const route = screen.getByTestId('request-route');

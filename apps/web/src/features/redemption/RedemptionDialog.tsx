@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, InputAdornment, Stack, TextField } from '@mui/material';
+import { Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, InputAdornment, MenuItem, Stack, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { quotaToCurrency, RedemptionForm, type Redemption } from '@one-hub/contract';
+import { quotaToCurrency, RedemptionForm, type Plan, type Redemption } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { describeError } from '../../lib/error-handler';
 import { fieldErrors } from '../../lib/form-errors';
@@ -22,8 +22,10 @@ interface Form {
   name: string;
   quota: string;
   count: string;
+  /** '' for a quota code; a plan id for a "plan" code. */
+  plan_id: string;
 }
-const NEW: Form = { name: '', quota: '100000', count: '1' };
+const NEW: Form = { name: '', quota: '100000', count: '1', plan_id: '' };
 
 /** Create several codes at once (downloaded as `{name}.txt`) or edit one (console-screens §3.5). */
 export default function RedemptionDialog({ open, id, onClose, onSaved }: RedemptionDialogProps) {
@@ -32,6 +34,8 @@ export default function RedemptionDialog({ open, id, onClose, onSaved }: Redempt
   const editing = id !== undefined;
   const loaded = useQuery({ queryKey: ['redemption', id], queryFn: () => api<Redemption>(`/api/redemption/${id}`), enabled: open && editing, retry: false, gcTime: 0 });
   const [form, setForm] = useState<Form>(NEW);
+  const [kind, setKind] = useState<'quota' | 'plan'>('quota');
+  const plans = useQuery({ queryKey: ['plans'], queryFn: () => api<Plan[]>('/api/plan/'), enabled: open && !editing && kind === 'plan' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [serverError, setServerError] = useState('');
   const [saving, setSaving] = useState(false);
@@ -40,16 +44,19 @@ export default function RedemptionDialog({ open, id, onClose, onSaved }: Redempt
     if (!open) return;
     setErrors({});
     setServerError('');
-    setForm(editing && loaded.data ? { name: loaded.data.name, quota: String(loaded.data.quota), count: '1' } : NEW);
+    setForm(editing && loaded.data ? { name: loaded.data.name, quota: String(loaded.data.quota), count: '1', plan_id: String(loaded.data.plan_id || '') } : NEW);
+    setKind(editing && loaded.data?.plan_id ? 'plan' : 'quota');
   }, [open, editing, loaded.data]);
 
   const set = (k: keyof Form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
   const err = (k: keyof Form) => (errors[k] ? { error: true, helperText: t(errors[k], { ns: 'common' }) } : {});
 
   const save = async () => {
-    const parsed = RedemptionForm.safeParse(form);
-    setErrors(parsed.success ? {} : fieldErrors(parsed.error));
-    if (!parsed.success) return;
+    const parsed = RedemptionForm.safeParse(kind === 'plan' ? { ...form, quota: '0' } : form);
+    const found = parsed.success ? {} : fieldErrors(parsed.error);
+    if (kind === 'plan' && !editing && !form.plan_id) found.plan_id = 'validation.required';
+    setErrors(found);
+    if (!parsed.success || Object.keys(found).length) return;
     setSaving(true);
     setServerError('');
     try {
@@ -57,7 +64,7 @@ export default function RedemptionDialog({ open, id, onClose, onSaved }: Redempt
         await api('/api/redemption/', { method: 'PUT', json: { id, name: parsed.data.name, quota: parsed.data.quota } });
         showSuccess(t('updated'));
       } else {
-        const keys = await api<string[]>('/api/redemption/', { json: parsed.data });
+        const keys = await api<string[]>('/api/redemption/', { json: kind === 'plan' ? { ...parsed.data, plan_id: Number(form.plan_id) } : parsed.data });
         if (keys.length > 1) {
           const file = codesFile(parsed.data.name, keys);
           downloadText(file.fileName, file.text);
@@ -89,7 +96,23 @@ export default function RedemptionDialog({ open, id, onClose, onSaved }: Redempt
           <Stack spacing={2.5} component="form" noValidate onSubmit={(e) => (e.preventDefault(), void save())}>
             {loaded.isError && <Alert severity="error">{describeError(loaded.error, t).text}</Alert>}
             <TextField name="name" label={t('name')} value={form.name} onChange={set('name')} required autoFocus {...err('name')} slotProps={{ htmlInput: { maxLength: 20 } }} />
-            <TextField
+            {!editing && (
+              <TextField select name="kind" label={t('kind')} value={kind} onChange={(e) => setKind(e.target.value as 'quota' | 'plan')} data-testid="redemption-kind">
+                <MenuItem value="quota">{t('kindQuota')}</MenuItem>
+                <MenuItem value="plan">{t('kindPlan')}</MenuItem>
+              </TextField>
+            )}
+            {kind === 'plan' && (
+              <TextField select name="plan_id" label={t('plan')} value={form.plan_id} onChange={set('plan_id')} disabled={editing} {...err('plan_id')}>
+                {(plans.data ?? []).map((p) => (
+                  <MenuItem key={p.id} value={String(p.id)}>
+                    {p.name}
+                  </MenuItem>
+                ))}
+                {editing && <MenuItem value={form.plan_id}>#{form.plan_id}</MenuItem>}
+              </TextField>
+            )}
+            {kind === 'quota' && <TextField
               name="quota"
               type="number"
               label={t('quota')}
@@ -100,7 +123,7 @@ export default function RedemptionDialog({ open, id, onClose, onSaved }: Redempt
                 htmlInput: { min: 0 },
                 input: currency && Number.isFinite(quota) ? { endAdornment: <InputAdornment position="end">{t('equivalent', { amount: quotaToCurrency(quota, perUnit) })}</InputAdornment> } : undefined,
               }}
-            />
+            />}
             {!editing && <TextField name="count" type="number" label={t('count')} value={form.count} onChange={set('count')} {...err('count')} helperText={errors.count ? t(errors.count, { ns: 'common' }) : t('countHint')} slotProps={{ htmlInput: { min: 1, max: 100 } }} />}
             {serverError && <Alert severity="error">{serverError}</Alert>}
             <button type="submit" hidden />

@@ -64,7 +64,7 @@ export default function RedemptionPage() {
     { field: 'id', header: t('id'), sortable: true },
     { field: 'name', header: t('name'), sortable: true },
     { field: 'status', header: t('status'), sortable: true, render: status },
-    { field: 'quota', header: t('quota'), sortable: true, render: (r) => <QuotaText quota={r.quota} /> },
+    { field: 'quota', header: t('quota'), sortable: true, render: (r) => (r.plan_id ? <StatusChip label={t('planCode', { id: r.plan_id })} color="primary" /> : <QuotaText quota={r.quota} />) },
     { field: 'created_time', header: t('createdTime'), sortable: true, hideOnPhone: true, render: (r) => <TimeText value={r.created_time} /> },
     { field: 'redeemed_time', header: t('redeemedTime'), sortable: true, render: (r) => <TimeText value={r.redeemed_time} fallback={t('notRedeemed')} /> },
     {

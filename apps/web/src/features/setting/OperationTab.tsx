@@ -34,6 +34,7 @@ const MONITOR: FieldSpec[] = [
 ];
 const QUOTA: FieldSpec[] = [
   { key: 'QuotaForNewUser', input: 'number', min: 0 },
+  { key: 'DefaultPlanId', input: 'number', min: 0 },
   { key: 'PreConsumedQuota', input: 'number', min: 0 },
   { key: 'DefaultMaxOutputTokens', input: 'number', min: 1 },
   { key: 'QuotaForInviter', input: 'number', min: 0 },

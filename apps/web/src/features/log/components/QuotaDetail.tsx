@@ -23,6 +23,21 @@ function RouteLine({ log }: { log: LogEntry }) {
   );
 }
 
+/** A request a subscription plan paid for: which plan, and what it took from the plan's window (the balance paid nothing). */
+function PlanLine({ log }: { log: LogEntry }) {
+  const { t } = useTranslation('log');
+  const quotaPerUnit = useAppSelector((s) => s.siteInfo.quota_per_unit);
+  const meta = (log.metadata ?? {}) as Record<string, unknown>;
+  if (meta.plan_id === undefined) return null;
+  const paid = Number(meta.plan_quota ?? 0);
+  return (
+    <Stack direction="row" spacing={1} sx={{ mb: 1.5, alignItems: 'center', flexWrap: 'wrap' }} data-testid="plan-paid">
+      <StatusChip label={t('planPaid', { plan: String(meta.plan_id), subscription: String(meta.subscription_id) })} color="success" />
+      <Typography variant="body2">{t('planQuota', { value: money(paid / quotaPerUnit) })}</Typography>
+    </Stack>
+  );
+}
+
 /** The expanded cost breakdown: list price, group ratio, actual price, the formula and the saving. */
 export default function QuotaDetail({ log }: { log: LogEntry }) {
   const { t } = useTranslation('log');
@@ -33,6 +48,7 @@ export default function QuotaDetail({ log }: { log: LogEntry }) {
     return (
       <Box sx={{ textAlign: 'left' }}>
         <RouteLine log={log} />
+        <PlanLine log={log} />
         <Typography variant="body2">{t('noBreakdown')}</Typography>
       </Box>
     );
@@ -59,6 +75,7 @@ export default function QuotaDetail({ log }: { log: LogEntry }) {
   return (
     <Box data-testid="quota-detail" sx={{ textAlign: 'left' }}>
       <RouteLine log={log} />
+      <PlanLine log={log} />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         {column(t('originalPrice'), [`${t('input')}: ${money(p.input, 4)}${unit}`, ...(p.type === 'tokens' ? [`${t('output')}: ${money(p.output, 4)}${unit}`] : [])])}
         {column(t('groupRatio'), [p.backupGroup !== undefined ? `${groupName(p.groupName)} → ${groupName(p.backupGroup)}` : groupName(p.groupName), `× ${p.groupRatio}`])}

@@ -12,8 +12,8 @@ import QrCode from './QrCode';
 export const POLL_MS = 3000;
 
 export interface PayDialogProps {
-  /** The order to start; null keeps the dialog closed. */
-  order: { uuid: string; amount: number } | null;
+  /** The order to start (a top-up amount or a subscription plan); null keeps the dialog closed. */
+  order: { uuid: string; amount: number } | { uuid: string; plan_id: number } | null;
   onClose: () => void;
 }
 
@@ -53,7 +53,7 @@ export default function PayDialog({ order, onClose }: PayDialogProps) {
     if (!order || started.current === order) return;
     started.current = order;
     setStage({ kind: 'starting' });
-    apiWithMessage<PayRequest>('/api/user/order', { json: order })
+    apiWithMessage<PayRequest>('plan_id' in order ? '/api/plan/buy' : '/api/user/order', { json: order })
       .then(({ data, message }) => {
         setStage({ kind: 'started', pay: data, message });
         if (data.type === PAY_ACTION.redirect && data.data) submitPayForm(data.data);
@@ -70,6 +70,7 @@ export default function PayDialog({ order, onClose }: PayDialogProps) {
         .then(() => {
           setStage({ kind: 'paid' });
           void queryClient.invalidateQueries({ queryKey: ['user-self'] });
+          void queryClient.invalidateQueries({ queryKey: ['plan-self'] });
         })
         .catch((e: unknown) => {
           // A closed or failed order will never be paid: stop waiting and say so.
