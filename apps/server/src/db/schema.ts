@@ -479,8 +479,6 @@ export interface Database {
   audit_logs: AuditLogsTable;
   two_factor: TwoFactorTable;
   job_runs: JobRunsTable;
-}
-
   plans: PlansTable;
   subscriptions: SubscriptionsTable;
   plan_usage: PlanUsageTable;
