@@ -9,7 +9,38 @@ export interface PriceEntry {
   output: number;
   locked: boolean;
   extra_ratios?: Record<string, number>;
+  /** Long-context tiers, ascending by `above`; the base price covers prompts up to the first. */
+  tiers?: PriceTierEntry[];
   model_info?: ModelInfoParsed;
+}
+
+/** A token price for prompts of more than `above` tokens (input, output and cache ratios of its own). */
+export interface PriceTierEntry {
+  above: number;
+  input: number;
+  output: number;
+  extra_ratios?: Record<string, number>;
+}
+
+export const PriceTier = z.object({
+  above: z.coerce.number().int('above must be a whole number of tokens').positive('above must be more than 0 tokens'),
+  input: z.coerce.number().min(0, 'input must not be negative'),
+  output: z.coerce.number().min(0, 'output must not be negative'),
+  extra_ratios: z.record(z.string(), z.number().min(0)).nullable().optional(),
+});
+
+/** Tiers ascending by `above`, each threshold once (null or [] = no tiers). */
+export const PriceTiers = z
+  .array(PriceTier)
+  .max(8, 'at most 8 tiers')
+  .refine((t) => t.every((x, i) => i === 0 || x.above > t[i - 1].above), 'tiers must be in ascending order of above, each threshold once')
+  .nullable()
+  .optional();
+
+/** The tier label a log row shows: `≤ 200000` for the base price, `> 200000` for a tier. */
+export function tierLabel(tiers: readonly { above: number }[] | undefined, index: number): string {
+  if (!tiers?.length) return '';
+  return index === 0 ? `≤ ${tiers[0].above}` : `> ${tiers[index - 1].above}`;
 }
 
 export const PriceBody = z.object({
@@ -20,6 +51,7 @@ export const PriceBody = z.object({
   output: z.coerce.number().min(0, 'output must not be negative').default(0),
   locked: z.boolean().default(false),
   extra_ratios: z.record(z.string(), z.number().min(0)).nullable().optional(),
+  tiers: PriceTiers,
 });
 
 export const MultiplePriceBody = z.object({

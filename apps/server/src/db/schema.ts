@@ -171,6 +171,8 @@ export interface PricesTable {
   output: Def<number>;
   locked: Def<number>;
   extra_ratios: Text;
+  /** Long-context tiers (JSON), migration 0014. */
+  tiers: Text;
 }
 
 export interface UserGroupsTable {

@@ -4,7 +4,7 @@ import type { ChannelRow } from '../../db/repos/channels.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 import type { Caller } from '../pipeline/caller.js';
 import type { LeaseHold } from '../pipeline/leases.js';
-import type { Price } from '../pipeline/pricing.js';
+import { unitsCost, type Price } from '../pipeline/pricing.js';
 import { requestLogFields } from '../pipeline/settle.js';
 
 /** Who submits a task and how their group prices it. */
@@ -34,8 +34,7 @@ export interface TaskHold {
  * (the original's defect, relay.md §10.11). `units` is 1, or the seconds of a video.
  */
 export function taskCost(price: Price, groupRatio: number, units = 1): number {
-  const ratio = Math.max(price.input, 0) * groupRatio * units;
-  return price.type === 'times' ? Math.floor(1000 * ratio) : Math.ceil(1000 * ratio);
+  return unitsCost(price, groupRatio, units);
 }
 
 /** Holds the task's cost on the user and token before the upstream call (the relay's own leases). */
