@@ -1,6 +1,6 @@
 import type { Usage } from '../providers/types.js';
 
-/** One input-size tier of a token price: applies when the prompt has more than `above` tokens. */
+/** One input-size tier of a token price: applies when the prompt has more than `above` tokens (cache ratios not set fall back to the base price's). */
 export interface PriceTier {
   above: number;
   input: number;
@@ -57,7 +57,7 @@ export function priceTier(price: Price, promptTokens: number): { index: number; 
   for (let i = 0; i < price.tiers.length; i++) if (promptTokens > price.tiers[i].above) index = i + 1;
   if (index === 0) return { index, price };
   const t = price.tiers[index - 1];
-  return { index, price: { type: 'tokens', input: t.input, output: t.output, extra: t.extra } };
+  return { index, price: { type: 'tokens', input: t.input, output: t.output, extra: { ...price.extra, ...t.extra } } };
 }
 
 /** The dearest tier's input and output (and its cache ratios): what a hold must cover before the prompt is counted. */
@@ -65,7 +65,7 @@ export function worstTier(price: Price): Price {
   if (!price.tiers?.length || price.type === 'times') return price;
   let worst: Price = price;
   for (const t of price.tiers) {
-    worst = { type: 'tokens', input: Math.max(worst.input, t.input), output: Math.max(worst.output, t.output), extra: maxExtra(worst.extra, t.extra) };
+    worst = { type: 'tokens', input: Math.max(worst.input, t.input), output: Math.max(worst.output, t.output), extra: maxExtra(worst.extra, { ...price.extra, ...t.extra }) };
   }
   return worst;
 }

@@ -86,6 +86,8 @@ export interface LogPricing {
   /** The same after the group ratio. */
   actualInput: number;
   actualOutput: number;
+  /** The input-size tier that priced the request (`> 200000`), when the price has tiers. */
+  tier?: string;
 }
 
 /** Prices of a consumption row from its metadata: ratio × 0.002 per call, ratio × 0.002 × 1000 per million tokens. */
@@ -107,6 +109,7 @@ export function logPricing(log: Pick<LogEntry, 'metadata' | 'group'>): LogPricin
     output,
     actualInput: input * groupRatio,
     actualOutput: output * groupRatio,
+    ...(typeof meta.price_tier === 'string' && meta.price_tier ? { tier: meta.price_tier } : {}),
   };
 }
 
