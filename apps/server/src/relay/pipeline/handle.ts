@@ -79,8 +79,14 @@ async function enterLimits(state: RelayState, p: Prepared): Promise<void> {
   const { token, user, setting, userLimits } = p.caller;
   const scopes = limitScopes({ id: token.id, limits: setting.limits.request_limits }, { id: user.id, limits: userLimits }, p.group, p.model, state.groups.limitsOf(p.group));
   if (!scopes.length) return;
-  await state.limits.enter(scopes);
-  p.limits = scopes;
+  p.limits = await state.limits.enter(scopes, limitWant(state, p));
+}
+
+/** The worst case a request may add to TPM and the spending caps, reserved at admission (settled to actual). */
+function limitWant(state: RelayState, p: Prepared): { tokens: number; quota: number } {
+  const maxOutput = CAPPED_OUTPUT.has(p.endpoint) ? (p.maxOutput ?? state.outputLimits.of(p.model)) : p.maxOutput;
+  const quota = reserveAmount(state.prices.priceOf(p.model), p.groupRatio, p.promptEstimate, maxOutput, state.ctx.options.get('PreConsumedQuota'));
+  return { tokens: p.promptEstimate + (maxOutput ?? 0), quota };
 }
 
 async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, p: Prepared): Promise<void> {
