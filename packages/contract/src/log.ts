@@ -23,6 +23,8 @@ export interface LogEntry {
   estimated: boolean;
   metadata: Record<string, unknown> | null;
   channel: { id: number; name: string } | null;
+  /** The request id the caller got (`X-Oneapi-Request-Id`); empty for rows not from a request. */
+  request_id: string;
 }
 
 const optInt = z.coerce.number().int().optional();

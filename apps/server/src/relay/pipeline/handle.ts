@@ -158,7 +158,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       // The caller's own 4xx is not the channel's failure.
       if (verdict.retry || verdict.channelFault) countProviderRequest(ctx, row, p.model, 'error');
       countUpstreamError(ctx, row.id, verdict.channelFault ? 'channel' : verdict.retry ? 'retryable' : 'caller', hub.status);
-      logFailure(state, p, row, hub, req.id, req.ip);
+      logFailure(state, p, row, hub, req.id, req.ip, callerError(hub, verdict, row, false));
       if (verdict.channelFault) void autoDisable(state, row, scrubIdentity(hub.message, row, true));
       if (verdict.retry || verdict.channelFault) releaseSticky(state, p);
       lastError = callerError(hub, verdict, row, isAdmin(p.caller.user.role));

@@ -10,7 +10,7 @@ export const LOG_TYPES = [
   { value: 3, key: 'manage', tone: 'default' },
   { value: 4, key: 'system', tone: 'secondary' },
   // Failed upstream attempts with upstream's full text (LogErrorEnabled): administrators only.
-  { value: 5, key: 'error', tone: 'error', adminOnly: true },
+  { value: 5, key: 'error', tone: 'error' },
 ] as const satisfies ReadonlyArray<{ value: number; key: string; tone: ChipTone; adminOnly?: boolean }>;
 
 export const logType = (type: number) => LOG_TYPES.find((t) => t.value === type);
