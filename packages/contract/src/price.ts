@@ -88,6 +88,26 @@ export const PriceSyncQuery = z.object({
 export type PriceSyncMode = z.infer<typeof PriceSyncQuery>['updateMode'];
 export const PriceSyncBody = z.array(PriceBody).min(1, 'prices is required');
 
+/** POST /api/prices/sync/preview and /apply: the price list URL (default the configured service) and the mode. */
+export const PriceSyncRemoteBody = z.object({
+  url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }).max(2000).optional(),
+  updateMode: z.enum(['add', 'update', 'overwrite'], { error: 'updateMode must be add, update or overwrite' }),
+});
+
+/** The fields a price sync compares (the price as stored, without its model info). */
+export type PriceValues = Omit<PriceEntry, 'model_info' | 'locked'>;
+
+/** What a price sync changes: models added, models whose price changes (old and new values), models removed. */
+export interface PriceSyncDiff {
+  url: string;
+  mode: 'add' | 'update' | 'overwrite';
+  /** Prices in the fetched list. */
+  fetched: number;
+  added: PriceValues[];
+  changed: Array<{ model: string; before: PriceValues; after: PriceValues }>;
+  removed: PriceValues[];
+}
+
 const textList = z.array(z.string().trim().min(1).max(200)).max(100).default([]);
 
 /** Model info row as the API answers it: list columns are JSON-array text (api.md §21.3). */

@@ -8,7 +8,7 @@ import { deletePrices, findPrice, insertPrice, listPrices, type PriceRow } from 
 import { listModelInfo } from '../../db/repos/model-info.js';
 import { ownerMap } from './owner-service.js';
 import { parseModelInfo } from './model-info-service.js';
-import { planPriceSync } from './sync.js';
+import { planPriceSync, type SyncPlan } from './sync.js';
 
 export { seedModelOwners } from './owner-service.js';
 import { listAllUserGroups } from '../../db/repos/user-groups.js';
@@ -127,13 +127,14 @@ const tierEntries = (tiers: PriceTier[] | undefined) =>
 /** Applies a list of prices from a price service per the sync mode; locked prices are never replaced. */
 export async function syncPrices(ctx: AppContext, incoming: Body[], mode: PriceSyncMode): Promise<void> {
   const stored = (await listPrices(ctx.db)).map((p) => ({ model: p.model, locked: p.locked === 1 }));
-  const plan = planPriceSync(stored, incoming, mode);
+  await applyPricePlan(ctx, planPriceSync(stored, incoming, mode));
+}
+
+/** Deletes and inserts what a sync plan says, in one transaction, and tells every node. */
+export async function applyPricePlan(ctx: AppContext, plan: SyncPlan<Body>): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     await deletePrices(trx, plan.remove);
     for (const price of plan.insert) await insertPrice(trx, row(price));
   });
   await changed(ctx);
 }
-
-/** Where the console's "sync prices" dialog fetches a price list from by default. */
-export const PRICE_UPDATE_SERVICE = 'https://raw.githubusercontent.com/MartialBE/one-api/prices/prices.json';
