@@ -211,7 +211,7 @@ export default function PricingPage() {
         )}
       </Card>
       <PriceDialog mode={dialog} prices={all} unpriced={unpriced} owners={owners} onClose={() => setDialog(null)} onSaved={refetch} />
-      <UpdateCheckerDialog open={updating} current={all} onClose={() => setUpdating(false)} onDone={refetch} />
+      <UpdateCheckerDialog open={updating} onClose={() => setUpdating(false)} onDone={refetch} />
       <ConfirmDialog
         open={deleting !== null}
         danger
