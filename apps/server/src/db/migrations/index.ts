@@ -8,7 +8,7 @@ import * as m0006 from './0006_order_fail_reason.js';
 import * as m0007 from './0007_sign_in.js';
 import * as m0009 from './0009_quota_alerts.js';
 import * as m0012 from './0012_limits_and_audit.js';
-import * as m0014 from './0014_price_tiers_and_captures.js';
+import * as m0014 from './0014_price_tiers.js';
 
 /** Static, ordered list of migrations (frozen files; append only). */
 export const migrations: Record<string, Migration> = {
@@ -21,5 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_sign_in': m0007,
   '0009_quota_alerts': m0009,
   '0012_limits_and_audit': m0012,
-  '0014_price_tiers_and_captures': m0014,
+  '0014_price_tiers': m0014,
 };
