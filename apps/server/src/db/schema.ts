@@ -190,6 +190,20 @@ export interface UserGroupsTable {
   model_limits: Text;
 }
 
+/** Opt-in captures of relay bodies (migration 0014). */
+export interface LogCapturesTable {
+  id: Id;
+  created_at: number;
+  request_id: Def<string>;
+  user_id: Def<number>;
+  token_id: Def<number>;
+  channel_id: Def<number>;
+  status: Def<number>;
+  request_headers: Text;
+  request_body: Text;
+  response_body: Text;
+}
+
 export interface AuditLogsTable {
   id: Id;
   created_at: number;
@@ -423,5 +437,6 @@ export interface Database {
   stored_responses: StoredResponsesTable;
   quota_leases: QuotaLeasesTable;
   audit_logs: AuditLogsTable;
+  log_captures: LogCapturesTable;
   two_factor: TwoFactorTable;
 }

@@ -13,6 +13,7 @@ import { sweepStoredResponses } from '../bridge/responses-history.js';
 import { InflightCounter } from './inflight.js';
 import { RpmWindows } from './rpm-window.js';
 import { LimitBook } from './limits.js';
+import { Capture } from './capture.js';
 import { ContentSafety } from './content-safety.js';
 import { registerRelayGauges } from '../../http/relay-metrics.js';
 import { countUnfinishedTasks } from '../../db/repos/pending-tasks.js';
@@ -39,6 +40,8 @@ export interface RelayState {
   limits: LimitBook;
   /** The EnableSafe keyword filter, applied before any upstream call. */
   safety: ContentSafety;
+  /** Opt-in body capture (LogCaptureRules); off unless a rule is live. */
+  capture: Capture;
 }
 
 export async function createRelayState(ctx: AppContext): Promise<RelayState> {
@@ -61,6 +64,7 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
     rpm: new RpmWindows(ctx.store),
     limits: new LimitBook(ctx.store),
     safety: new ContentSafety(ctx.options),
+    capture: new Capture(ctx),
   };
   await Promise.all([state.groups.load(), state.selector.reload(), state.prices.load(), state.outputLimits.load(), state.leases.reclaim()]);
   // Safety net beside pub/sub: re-read routing data periodically on every node.
