@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable, ROOT_PASSWORD, SHOTS, signIn, startConsole, type Console } from './browser';
 import { shootThemes } from './shoot';
+import { startGateway } from './gateway';
+import { ApiClient } from '../../server/test/harness';
 
 const tiers = [{ above: 200000, input: 2.5, output: 7.5 }];
 
@@ -70,5 +72,35 @@ describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', ()
     await expect.poll(async () => dialog.getByTestId('price-sync-diff').textContent()).not.toContain('tiered-pro');
     await page.getByTestId('price-sync-apply').click();
     await expect.poll(async () => (await c.root.get('/api/prices')).body.data.some((p: { model: string }) => p.model === 'brand-new')).toBe(true);
+  });
+
+  it('a user sees their own failed request without upstream detail; root opens its captured bodies', async () => {
+    const gw = await startGateway(c);
+    await gw.addModel('broken-model', { status: 500, errorBody: { error: { message: 'db-7.internal exploded', type: 'server_error' } } }, 1);
+    const userId = await gw.addUser('erin', 'password123');
+    const erin = new ApiClient(c.server.app);
+    await erin.login('erin', 'password123');
+    await erin.post('/api/token/', { name: 'e', unlimited_quota: true });
+    const token = (await erin.get('/api/token/')).body.data.data[0];
+    expect((await c.root.put('/api/option/', { key: 'LogCaptureRules', value: JSON.stringify([{ kind: 'user', id: userId, until: Math.floor(Date.now() / 1000) + 3600 }]) })).body.success).toBe(true);
+    const res = await fetch(`${c.base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'broken-model', messages: [{ role: 'user', content: 'hello' }] }) });
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    await gw.flush();
+
+    const userPage = await c.open({ lang: 'en_US' });
+    await signIn(userPage, 'erin', 'password123');
+    await userPage.goto('/panel/log');
+    await userPage.getByText('502 upstream error').first().waitFor();
+    expect(await userPage.content()).not.toContain('db-7.internal');
+    await shootThemes(userPage, 'log-own-failure', () => userPage.getByText('502 upstream error').first().waitFor());
+
+    await page.goto('/panel/log');
+    await page.getByText('db-7.internal').first().waitFor();
+    await page.getByRole('row').filter({ hasText: 'broken-model' }).first().getByLabel('Expand').click();
+    await page.getByTestId('capture-open').first().click();
+    await page.getByTestId('capture-view').first().waitFor();
+    expect(await page.getByTestId('capture-view').first().textContent()).toContain('[redacted]');
+    await page.screenshot({ path: `${SHOTS}/log-capture-desktop-light.png`, fullPage: true });
+    await gw.close();
   });
 });
