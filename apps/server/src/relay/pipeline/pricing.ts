@@ -43,11 +43,11 @@ export const DEFAULT_EXTRA: Record<ExtraClass, number> = {
 
 /**
  * Ratios are decimals an admin typed (0.075, 1.1); money is integers of quota. Every ratio is
- * read as an exact count of millionths and the arithmetic is done on integers (BigInt), so
+ * read as an exact count of billionths and the arithmetic is done on integers (BigInt), so
  * 3 × 0.1 is 0.3 and a million requests add up to exactly their closed form.
  */
-const SCALE = 1_000_000n;
-const micro = (x: number): bigint => BigInt(Math.round(Math.max(x, 0) * 1e6));
+const SCALE = 1_000_000_000n;
+const micro = (x: number): bigint => BigInt(Math.round(Math.max(x, 0) * 1e9));
 const ceilDiv = (a: bigint, b: bigint) => (a <= 0n ? 0n : (a + b - 1n) / b);
 
 /** The tier a prompt of `promptTokens` falls in: the base price (index 0) or the highest tier it passes. */
