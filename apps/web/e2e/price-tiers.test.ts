@@ -102,5 +102,12 @@ describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', ()
     expect(await page.getByTestId('capture-view').first().textContent()).toContain('[redacted]');
     await page.screenshot({ path: `${SHOTS}/log-capture-desktop-light.png`, fullPage: true });
     await gw.close();
+    // Where root sets the rules: the log section of the operation settings.
+    await page.goto('/panel/setting#operation');
+    const rules = page.getByLabel('Request capture rules');
+    await rules.waitFor();
+    expect(await rules.inputValue()).toContain('"kind": "user"');
+    await rules.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/setting-capture-rules.png` });
   });
 });
