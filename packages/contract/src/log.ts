@@ -23,6 +23,8 @@ export interface LogEntry {
   estimated: boolean;
   metadata: Record<string, unknown> | null;
   channel: { id: number; name: string } | null;
+  /** The request id the caller got (`X-Oneapi-Request-Id`); empty for rows not from a request. */
+  request_id: string;
 }
 
 /** Log lists count matching rows up to this many; beyond it `total_capped` is set and the console shows "10 000+". */
@@ -65,3 +67,28 @@ export type LogListQuery = z.infer<typeof LogListQuery>;
 export const DeleteLogsQuery = z.object({
   target_timestamp: z.coerce.number({ error: 'target timestamp is required' }).int().positive('target timestamp is required'),
 });
+
+/** One opt-in capture rule: requests of this user, token or channel are captured until `until` (unix seconds). */
+export const CaptureRule = z.object({
+  kind: z.enum(['user', 'token', 'channel'], { error: 'kind must be user, token or channel' }),
+  id: z.number().int().positive(),
+  until: z.number().int().positive(),
+});
+export type CaptureRule = z.infer<typeof CaptureRule>;
+export const CaptureRules = z.array(CaptureRule).max(100, 'at most 100 capture rules');
+
+export const CaptureQuery = z.object({ request_id: z.string().trim().min(1, 'request_id is required').max(64) });
+
+/** A captured attempt of a relay request, redacted and size-capped (root only). */
+export interface LogCapture {
+  id: number;
+  created_at: number;
+  request_id: string;
+  user_id: number;
+  token_id: number;
+  channel_id: number;
+  status: number;
+  request_headers: string;
+  request_body: string;
+  response_body: string;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CaptureRules } from './log.js';
 
 /**
  * Runtime options (api.md §4). Storage is text; `kind` says how the text is read.
@@ -143,6 +144,14 @@ export const OPTION_DEFS = {
   OldTokenMaxId: { kind: 'int', default: '0', min: 0 },
   // Ours: admin audit log rows older than this many days are deleted (0 = kept forever).
   AuditLogRetentionDays: { kind: 'int', default: '365', min: 0, max: 36_500 },
+  // Ours: opt-in capture of relay request/response bodies (capture.ts): JSON array of {kind: user|token|channel, id, until (unix s)}.
+  LogCaptureRules: { kind: 'json', default: '[]' },
+  // Ours: extra regular expressions (one per line) whose matches are redacted from captured bodies.
+  LogCaptureRedactPatterns: { kind: 'text', default: '' },
+  // Ours: each captured body is cut to this many bytes.
+  LogCaptureMaxBytes: { kind: 'int', default: '16384', min: 1024, max: 1_048_576 },
+  // Ours: captured bodies older than this many days are deleted.
+  LogCaptureRetentionDays: { kind: 'int', default: '7', min: 1, max: 365 },
   // Ours: scheduled jobs (jobs.ts). Log rows older than this many days are deleted daily; 0 keeps them all.
   LogRetentionDays: { kind: 'int', default: '0', min: 0, max: 36_500 },
   // Ours: comma-separated names of scheduled jobs switched off by root.
@@ -180,8 +189,10 @@ export function checkOptionText(key: OptionKey, text: string): string | null {
     case 'json':
       if (text.trim() === '') return null;
       try {
-        JSON.parse(text);
-        return null;
+        const value: unknown = JSON.parse(text);
+        if (key !== 'LogCaptureRules') return null;
+        const rules = CaptureRules.safeParse(value);
+        return rules.success ? null : `LogCaptureRules: ${rules.error.issues[0]?.path.join('.')} ${rules.error.issues[0]?.message}`;
       } catch {
         return `${key} must be valid JSON`;
       }

@@ -9,7 +9,38 @@ export interface PriceEntry {
   output: number;
   locked: boolean;
   extra_ratios?: Record<string, number>;
+  /** Long-context tiers, ascending by `above`; the base price covers prompts up to the first. */
+  tiers?: PriceTierEntry[];
   model_info?: ModelInfoParsed;
+}
+
+/** A token price for prompts of more than `above` tokens (input, output and cache ratios of its own). */
+export interface PriceTierEntry {
+  above: number;
+  input: number;
+  output: number;
+  extra_ratios?: Record<string, number>;
+}
+
+export const PriceTier = z.object({
+  above: z.coerce.number().int('above must be a whole number of tokens').positive('above must be more than 0 tokens'),
+  input: z.coerce.number().min(0, 'input must not be negative'),
+  output: z.coerce.number().min(0, 'output must not be negative'),
+  extra_ratios: z.record(z.string(), z.number().min(0)).nullable().optional(),
+});
+
+/** Tiers ascending by `above`, each threshold once (null or [] = no tiers). */
+export const PriceTiers = z
+  .array(PriceTier)
+  .max(8, 'at most 8 tiers')
+  .refine((t) => t.every((x, i) => i === 0 || x.above > t[i - 1].above), 'tiers must be in ascending order of above, each threshold once')
+  .nullable()
+  .optional();
+
+/** The tier label a log row shows: `≤ 200000` for the base price, `> 200000` for a tier. */
+export function tierLabel(tiers: readonly { above: number }[] | undefined, index: number): string {
+  if (!tiers?.length) return '';
+  return index === 0 ? `≤ ${tiers[0].above}` : `> ${tiers[index - 1].above}`;
 }
 
 export const PriceBody = z.object({
@@ -20,6 +51,7 @@ export const PriceBody = z.object({
   output: z.coerce.number().min(0, 'output must not be negative').default(0),
   locked: z.boolean().default(false),
   extra_ratios: z.record(z.string(), z.number().min(0)).nullable().optional(),
+  tiers: PriceTiers,
 });
 
 export const MultiplePriceBody = z.object({
@@ -55,6 +87,26 @@ export const PriceSyncQuery = z.object({
 });
 export type PriceSyncMode = z.infer<typeof PriceSyncQuery>['updateMode'];
 export const PriceSyncBody = z.array(PriceBody).min(1, 'prices is required');
+
+/** POST /api/prices/sync/preview and /apply: the price list URL (default the configured service) and the mode. */
+export const PriceSyncRemoteBody = z.object({
+  url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }).max(2000).optional(),
+  updateMode: z.enum(['add', 'update', 'overwrite'], { error: 'updateMode must be add, update or overwrite' }),
+});
+
+/** The fields a price sync compares (the price as stored, without its model info). */
+export type PriceValues = Omit<PriceEntry, 'model_info' | 'locked'>;
+
+/** What a price sync changes: models added, models whose price changes (old and new values), models removed. */
+export interface PriceSyncDiff {
+  url: string;
+  mode: 'add' | 'update' | 'overwrite';
+  /** Prices in the fetched list. */
+  fetched: number;
+  added: PriceValues[];
+  changed: Array<{ model: string; before: PriceValues; after: PriceValues }>;
+  removed: PriceValues[];
+}
 
 const textList = z.array(z.string().trim().min(1).max(200)).max(100).default([]);
 

@@ -175,6 +175,8 @@ export interface PricesTable {
   output: Def<number>;
   locked: Def<number>;
   extra_ratios: Text;
+  /** Long-context tiers (JSON), migration 0014. */
+  tiers: Text;
 }
 
 export interface UserGroupsTable {
@@ -190,6 +192,20 @@ export interface UserGroupsTable {
   enable: Def<number | null>;
   /** Per-model request limits for each user of the group (ModelLimits JSON); NULL: none. */
   model_limits: Text;
+}
+
+/** Opt-in captures of relay bodies (migration 0014). */
+export interface LogCapturesTable {
+  id: Id;
+  created_at: number;
+  request_id: Def<string>;
+  user_id: Def<number>;
+  token_id: Def<number>;
+  channel_id: Def<number>;
+  status: Def<number>;
+  request_headers: Text;
+  request_body: Text;
+  response_body: Text;
 }
 
 export interface AuditLogsTable {
@@ -477,6 +493,7 @@ export interface Database {
   stored_responses: StoredResponsesTable;
   quota_leases: QuotaLeasesTable;
   audit_logs: AuditLogsTable;
+  log_captures: LogCapturesTable;
   two_factor: TwoFactorTable;
   job_runs: JobRunsTable;
   plans: PlansTable;

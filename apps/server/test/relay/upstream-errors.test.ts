@@ -137,7 +137,23 @@ describe.each(testDialects())('upstream identity never reaches a non-admin on %s
     expect(rows).toHaveLength(12);
     expect(rows.some((r) => String(r.content).includes(new URL(f.fake.url).host))).toBe(true);
     expect(rows.some((r) => String(r.content).includes('leak01-openai-key'))).toBe(false);
-    const own = await client.get('/api/log/self?log_type=5');
-    expect(own.body.data.data ?? []).toHaveLength(0);
+    // The user sees each of their own failures: model, status, generic reason, request id; nothing of upstream.
+    const own = await client.get('/api/log/self?log_type=5&size=50');
+    const mine: Array<{ content: string; model_name: string; request_id: string; channel_id: number; metadata: Record<string, unknown> }> = own.body.data.data;
+    expect(mine).toHaveLength(12);
+    // The caller's own address (source_ip, loopback here) is theirs to see; everything else is checked.
+    const text = JSON.stringify(mine.map((r) => ({ ...r, source_ip: undefined })));
+    for (const c of list) for (const secret of c.secrets) expect({ secret, leaked: text.includes(secret) }).toEqual({ secret, leaked: false });
+    for (const r of mine) {
+      expect(r.model_name).toMatch(/^leak-model-/);
+      expect(r.request_id).not.toBe('');
+      expect(r.channel_id).toBe(0);
+      expect(r.content).toMatch(/^\d{3} /);
+      expect(Object.keys(r.metadata).sort()).toEqual(['code', 'door', 'reason', 'status']);
+    }
+    expect(mine.some((r) => r.content === '503 upstream service unavailable, please try again later')).toBe(true);
+    // Admins see the upstream's own words in the same rows.
+    const all = (await f.root.get(`/api/log/?log_type=5&size=50&username=${encodeURIComponent(rows[0].username)}`)).body.data.data;
+    expect(all.some((r: { content: string }) => r.content.includes(new URL(f.fake.url).host))).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { DeleteLogsQuery, LogListQuery, PageQuery, ROLE } from '@one-hub/contract';
+import { CaptureQuery, DeleteLogsQuery, LogListQuery, PageQuery, ROLE, type LogCapture } from '@one-hub/contract';
+import { capturesOf } from '../../db/repos/log-captures.js';
 import type { AppContext } from '../../app-context.js';
 import { requireRole } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
@@ -10,6 +11,7 @@ import { logPage } from './service.js';
 export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
   const user = requireRole(ctx, ROLE.common);
   const admin = requireRole(ctx, ROLE.admin);
+  const root = requireRole(ctx, ROLE.root);
 
   app.get('/log/', { preHandler: admin }, async (req) => {
     return ok(await logPage(ctx, parse(LogListQuery, req.query), parse(PageQuery, req.query)));
@@ -20,6 +22,11 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/log/stat', { preHandler: admin }, async (req) => ok({ quota: await sumConsumedQuota(ctx.db, parse(LogListQuery, req.query)) }));
   app.get('/log/self/stat', { preHandler: user }, async (req) => {
     return ok({ quota: await sumConsumedQuota(ctx.db, parse(LogListQuery, req.query), req.user!.id) });
+  });
+  // Root reads the captured bodies of a request beside its log row (opt-in capture, relay/pipeline/capture.ts).
+  app.get('/log/capture', { preHandler: root }, async (req) => {
+    const rows = await capturesOf(ctx.db, parse(CaptureQuery, req.query).request_id);
+    return ok(rows.map((r): LogCapture => ({ ...r, request_headers: r.request_headers ?? '', request_body: r.request_body ?? '', response_body: r.response_body ?? '' })));
   });
   app.delete('/log/', { preHandler: admin }, async (req) => {
     return ok(await deleteConsumeLogsBefore(ctx.db, parse(DeleteLogsQuery, req.query).target_timestamp));

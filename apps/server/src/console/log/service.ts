@@ -1,4 +1,5 @@
-import type { LogEntry, LogListQuery, LogPage, PageQuery } from '@one-hub/contract';
+import type { Selectable } from 'kysely';
+import { LOG_TYPE, type LogEntry, type LogListQuery, type LogPage, type PageQuery } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { parseJsonOr } from '../../common/json.js';
 import { pageLogs, type LogRow } from '../../db/repos/log-pages.js';
@@ -27,14 +28,23 @@ function metadataFor(text: string | null, admin: boolean): Record<string, unknow
   return meta;
 }
 
+/** A failed request as its owner sees it: the door, the status and generic reason they were told, nothing of upstream. */
+function ownFailure(text: string | null): { content: string; metadata: Record<string, unknown> } {
+  const meta = parseJsonOr<Record<string, unknown>>(text, {});
+  const status = Number(meta.caller_status ?? meta.status ?? 502);
+  const reason = typeof meta.reason === 'string' && meta.caller_status !== undefined ? meta.reason : 'upstream error';
+  return { content: `${status} ${reason}`, metadata: { door: meta.door, status, code: meta.caller_code ?? 'upstream_error', reason } };
+}
+
 /** Log row as the API shows it: users get no row id and no channel object (api.md §30), only `channel_id`. */
 export function toLogJson(row: LogRow, admin: boolean): LogEntry {
+  const failure = !admin && row.type === LOG_TYPE.error ? ownFailure(row.metadata) : undefined;
   return {
     id: admin ? row.id : 0,
     user_id: row.user_id,
     created_at: row.created_at,
     type: row.type,
-    content: row.content ?? '',
+    content: failure ? failure.content : (row.content ?? ''),
     username: row.username,
     token_name: row.token_name,
     model_name: row.model_name,
@@ -44,13 +54,14 @@ export function toLogJson(row: LogRow, admin: boolean): LogEntry {
     cache_read_tokens: row.cache_read_tokens,
     cache_write_tokens: row.cache_write_tokens,
     reasoning_tokens: row.reasoning_tokens,
-    channel_id: row.channel_id,
+    channel_id: failure ? 0 : row.channel_id,
     request_time: row.request_time,
     is_stream: row.is_stream === 1,
     source_ip: row.source_ip,
     group: row.group,
     estimated: row.estimated === 1,
-    metadata: metadataFor(row.metadata, admin),
+    metadata: failure ? failure.metadata : metadataFor(row.metadata, admin),
+    request_id: row.request_id,
     channel: admin && row.channel_name !== null ? { id: row.channel_id, name: row.channel_name } : null,
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { DeletePricesBody, MultiplePriceBody, PriceBody, PriceSyncBody, PriceSyncQuery, ROLE } from '@one-hub/contract';
+import { DeletePricesBody, MultiplePriceBody, PriceBody, PriceSyncBody, PriceSyncQuery, PriceSyncRemoteBody, ROLE } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
 import { optionalUser, requireRole } from '../../http/auth.js';
@@ -8,6 +8,7 @@ import { parse } from '../../http/validate.js';
 import { ok } from '../../http/envelope.js';
 import { registerOwnerRoutes } from './owner-routes.js';
 import * as service from './service.js';
+import { applyPriceSync, previewPriceSync } from './remote-sync.js';
 
 const PriceType = z.object({ type: z.string().optional() });
 const ModelPath = z.object({ '*': z.string().min(1, 'model is required') });
@@ -27,7 +28,7 @@ export function registerPriceRoutes(app: FastifyInstance, ctx: AppContext): void
     throw new HubError(400, 'pricing data not found');
   });
   app.get('/prices/model_list', { preHandler: admin }, async () => ok(await service.modelList(ctx)));
-  app.get('/prices/updateService', { preHandler: admin }, async () => ok(service.PRICE_UPDATE_SERVICE));
+  app.get('/prices/updateService', { preHandler: admin }, async () => ok(ctx.config.UPDATE_PRICE_SERVICE));
   app.post('/prices/single', { preHandler: admin }, async (req) => {
     await service.createPrice(ctx, parse(PriceBody, req.body));
     return ok();
@@ -51,6 +52,16 @@ export function registerPriceRoutes(app: FastifyInstance, ctx: AppContext): void
   app.post('/prices/sync', { preHandler: admin }, async (req) => {
     await service.syncPrices(ctx, parse(PriceSyncBody, req.body), parse(PriceSyncQuery, req.query).updateMode);
     return ok();
+  });
+  // Server-side price sync from a published list: preview the diff, then apply it (audited with the diff).
+  app.post('/prices/sync/preview', { preHandler: admin }, async (req) => {
+    const body = parse(PriceSyncRemoteBody, req.body);
+    return ok(await previewPriceSync(ctx, body.url ?? ctx.config.UPDATE_PRICE_SERVICE, body.updateMode));
+  });
+  app.post('/prices/sync/apply', { preHandler: admin }, async (req) => {
+    const body = parse(PriceSyncRemoteBody, req.body);
+    const u = req.user!;
+    return ok(await applyPriceSync(ctx, body.url ?? ctx.config.UPDATE_PRICE_SERVICE, body.updateMode, { id: u.id, username: u.username, role: u.role, ip: req.ip }));
   });
   app.get('/available_model', async (req, reply) => {
     reply.headers(cors);

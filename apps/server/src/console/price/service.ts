@@ -1,6 +1,6 @@
 import { parseJsonOr } from '../../common/json.js';
 import type { z } from 'zod';
-import type { AvailableModel, MultiplePriceBody, PriceBody, PriceEntry, PriceSyncMode } from '@one-hub/contract';
+import type { AvailableModel, MultiplePriceBody, PriceBody, PriceEntry, PriceSyncMode, PriceTierEntry } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError, notFound } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
@@ -8,15 +8,17 @@ import { deletePrices, findPrice, insertPrice, listPrices, type PriceRow } from 
 import { listModelInfo } from '../../db/repos/model-info.js';
 import { ownerMap } from './owner-service.js';
 import { parseModelInfo } from './model-info-service.js';
-import { planPriceSync } from './sync.js';
+import { planPriceSync, type SyncPlan } from './sync.js';
 
 export { seedModelOwners } from './owner-service.js';
 import { listAllUserGroups } from '../../db/repos/user-groups.js';
 import { DEFAULT_PRICES } from '../../relay/pipeline/price-table.js';
 import { relayState } from '../../relay/state.js';
+import type { PriceTier } from '../../relay/pipeline/pricing.js';
 
 export function toPriceJson(row: PriceRow): PriceEntry {
   const extra = parseJsonOr<Record<string, number> | undefined>(row.extra_ratios, undefined);
+  const tiers = parseJsonOr<PriceTierEntry[] | undefined>(row.tiers, undefined);
   return {
     model: row.model,
     type: row.type === 'times' ? 'times' : 'tokens',
@@ -25,6 +27,7 @@ export function toPriceJson(row: PriceRow): PriceEntry {
     output: row.output,
     locked: row.locked === 1,
     ...(extra ? { extra_ratios: extra } : {}),
+    ...(tiers?.length ? { tiers } : {}),
   };
 }
 
@@ -50,6 +53,7 @@ const row = (b: Omit<Body, 'model'> & { model: string }) => ({
   output: b.output,
   locked: b.locked ? 1 : 0,
   extra_ratios: b.extra_ratios ? JSON.stringify(b.extra_ratios) : null,
+  tiers: b.type === 'tokens' && b.tiers?.length ? JSON.stringify(b.tiers.map((t) => ({ above: t.above, input: t.input, output: t.output, ...(t.extra_ratios ? { extra_ratios: t.extra_ratios } : {}) }))) : null,
 });
 const changed = (ctx: AppContext) => ctx.store.publish(EVENTS.prices, '');
 
@@ -108,7 +112,7 @@ export async function availableModels(ctx: AppContext, ownGroup?: string): Promi
     for (const model of state.selector.index.models(g.symbol)) {
       const found = state.prices.find(model);
       const price: PriceEntry = found
-        ? { model, type: found.type, channel_type: found.channelType, input: found.input, output: found.output, locked: false }
+        ? { model, type: found.type, channel_type: found.channelType, input: found.input, output: found.output, locked: false, ...tierEntries(found.tiers) }
         : { model, type: 'tokens', channel_type: 0, input: 30, output: 30, locked: false };
       result[model] ??= { groups: [], owned_by: owners[String(price.channel_type)]?.name ?? '未知', price };
       result[model].groups.push(g.symbol);
@@ -117,16 +121,20 @@ export async function availableModels(ctx: AppContext, ownGroup?: string): Promi
   return result;
 }
 
+const tierEntries = (tiers: PriceTier[] | undefined) =>
+  tiers?.length ? { tiers: tiers.map((t) => ({ above: t.above, input: t.input, output: t.output, ...(Object.keys(t.extra).length ? { extra_ratios: t.extra as Record<string, number> } : {}) })) } : {};
+
 /** Applies a list of prices from a price service per the sync mode; locked prices are never replaced. */
 export async function syncPrices(ctx: AppContext, incoming: Body[], mode: PriceSyncMode): Promise<void> {
   const stored = (await listPrices(ctx.db)).map((p) => ({ model: p.model, locked: p.locked === 1 }));
-  const plan = planPriceSync(stored, incoming, mode);
+  await applyPricePlan(ctx, planPriceSync(stored, incoming, mode));
+}
+
+/** Deletes and inserts what a sync plan says, in one transaction, and tells every node. */
+export async function applyPricePlan(ctx: AppContext, plan: SyncPlan<Body>): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     await deletePrices(trx, plan.remove);
     for (const price of plan.insert) await insertPrice(trx, row(price));
   });
   await changed(ctx);
 }
-
-/** Where the console's "sync prices" dialog fetches a price list from by default. */
-export const PRICE_UPDATE_SERVICE = 'https://raw.githubusercontent.com/MartialBE/one-api/prices/prices.json';

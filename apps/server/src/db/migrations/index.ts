@@ -9,6 +9,7 @@ import * as m0007 from './0007_sign_in.js';
 import * as m0009 from './0009_quota_alerts.js';
 import * as m0012 from './0012_limits_and_audit.js';
 import * as m0013 from './0013_plans.js';
+import * as m0014 from './0014_price_tiers.js';
 import * as m0015 from './0015_job_runs.js';
 import * as m0016 from './0016_log_list_indexes.js';
 import * as m0018 from './0018_two_factor_sealed.js';
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   '0009_quota_alerts': m0009,
   '0012_limits_and_audit': m0012,
   '0013_plans': m0013,
+  '0014_price_tiers': m0014,
   '0015_job_runs': m0015,
   '0016_log_list_indexes': m0016,
   '0018_two_factor_sealed': m0018,

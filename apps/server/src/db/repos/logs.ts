@@ -1,4 +1,4 @@
-import { LOG_TYPE, type LogListQuery } from '@one-hub/contract';
+import type { LogListQuery } from '@one-hub/contract';
 import type { Insertable } from 'kysely';
 import type { Db } from '../index.js';
 import type { LogsTable } from '../schema.js';
@@ -16,8 +16,8 @@ export async function insertLog(db: Db, row: NewLog): Promise<void> {
  */
 export function logListQuery(db: Db, f: LogListQuery, userId?: number) {
   let q = db.selectFrom('logs');
-  // Error rows carry the upstream's full text (hosts included): they are for admins only.
-  if (userId !== undefined) q = q.where('logs.user_id', '=', userId).where('logs.type', '!=', LOG_TYPE.error);
+  // A user's own error rows are listed too; toLogJson shows them only the generic reason.
+  if (userId !== undefined) q = q.where('logs.user_id', '=', userId);
   if (f.log_type) q = q.where('logs.type', '=', f.log_type);
   if (f.start_timestamp) q = q.where('logs.created_at', '>=', f.start_timestamp);
   if (f.end_timestamp) q = q.where('logs.created_at', '<=', f.end_timestamp);

@@ -8,10 +8,11 @@ import { scrubIdentity } from './caller-error.js';
 
 /**
  * Queues an error log row for a failed attempt: the admin's record of what upstream
- * really said (hosts included; the channel's keys removed), since the caller only
- * gets a generic reason. Only failures, so the hot path pays nothing.
+ * really said (hosts included; the channel's keys removed), and, for the user who sent
+ * it, the generic reason they were told (`told`, worded for a non-admin). Only failures,
+ * so the hot path pays nothing.
  */
-export function logFailure(state: RelayState, p: Prepared, row: ChannelRow, hub: HubError, requestId: string, ip: string): void {
+export function logFailure(state: RelayState, p: Prepared, row: ChannelRow, hub: HubError, requestId: string, ip: string, told: HubError): void {
   if (hub.code === 'client_closed' || !state.ctx.options.get('LogErrorEnabled')) return;
   const upstream = typeof hub.upstream === 'string' && hub.upstream ? `\n${hub.upstream}` : '';
   state.recorder.log({
@@ -20,6 +21,7 @@ export function logFailure(state: RelayState, p: Prepared, row: ChannelRow, hub:
     channel_id: row.id,
     model_name: p.model,
     content: scrubIdentity(`${hub.status} ${hub.message}${upstream}`, row, true).slice(0, 4000),
-    metadata: JSON.stringify({ door: doorOf(p.endpoint), status: hub.status, type: hub.type, code: hub.code }),
+    // `caller_*`: what a non-admin caller was told (status class and generic reason), the only part its owner sees.
+    metadata: JSON.stringify({ door: doorOf(p.endpoint), status: hub.status, type: hub.type, code: hub.code, caller_status: told.status, caller_code: told.code, reason: told.message.slice(0, 500) }),
   });
 }

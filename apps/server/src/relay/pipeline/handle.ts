@@ -83,8 +83,14 @@ async function enterLimits(state: RelayState, p: Prepared): Promise<void> {
   const { token, user, setting, userLimits } = p.caller;
   const scopes = limitScopes({ id: token.id, limits: setting.limits.request_limits }, { id: user.id, limits: userLimits }, p.group, p.model, state.groups.limitsOf(p.group));
   if (!scopes.length) return;
-  await state.limits.enter(scopes);
-  p.limits = scopes;
+  p.limits = await state.limits.enter(scopes, limitWant(state, p));
+}
+
+/** The worst case a request may add to TPM and the spending caps, reserved at admission (settled to actual). */
+function limitWant(state: RelayState, p: Prepared): { tokens: number; quota: number } {
+  const maxOutput = CAPPED_OUTPUT.has(p.endpoint) ? (p.maxOutput ?? state.outputLimits.of(p.model)) : p.maxOutput;
+  const quota = reserveAmount(state.prices.priceOf(p.model), p.groupRatio, p.promptEstimate, maxOutput, state.ctx.options.get('PreConsumedQuota'));
+  return { tokens: p.promptEstimate + (maxOutput ?? 0), quota };
 }
 
 async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, p: Prepared): Promise<void> {
@@ -136,6 +142,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       const whole = streamed ? undefined : transformAnswer(route.adapter, plan.endpoint, Buffer.isBuffer(res.body) ? (res as BufferedResponse) : await readWhole(res as UpstreamResponse), body);
       // A 200 that is not the endpoint's answer is a failed attempt: found before the hold changes hands.
       const json = whole && checkAnswer(plan.endpoint, whole);
+      if (state.capture.active) captureAttempt(state, req, p, row.id, res.statusCode, whole ? whole.body.toString('utf8') : '[streamed answer: not captured]');
       const h = hold;
       hold = undefined; // from here the responder owns the hold and settles it
       if (whole) await respondJson(state, p, h, whole, reply, json);
@@ -156,7 +163,8 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       // The caller's own 4xx is not the channel's failure.
       if (verdict.retry || verdict.channelFault) countProviderRequest(ctx, row, p.model, 'error');
       countUpstreamError(ctx, row.id, verdict.channelFault ? 'channel' : verdict.retry ? 'retryable' : 'caller', hub.status);
-      logFailure(state, p, row, hub, req.id, req.ip);
+      logFailure(state, p, row, hub, req.id, req.ip, callerError(hub, verdict, row, false));
+      if (state.capture.active) captureAttempt(state, req, p, row.id, hub.status, typeof hub.upstream === 'string' && hub.upstream ? hub.upstream : hub.message);
       if (verdict.channelFault) void autoDisable(state, row, scrubIdentity(hub.message, row, true));
       if (verdict.retry || verdict.channelFault) releaseSticky(state, p);
       lastError = callerError(hub, verdict, row, isAdmin(p.caller.user.role));
@@ -167,6 +175,13 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
     }
   }
   throw lastError ?? noChannelFor(state, p);
+}
+
+/** Keeps this attempt's bodies when a capture rule names its user, token or channel (only called while one is live). */
+function captureAttempt(state: RelayState, req: FastifyRequest, p: Prepared, channelId: number, status: number, response: unknown): void {
+  const { token, user } = p.caller;
+  if (!state.capture.matches(user.id, token.id, channelId)) return;
+  state.capture.record({ requestId: req.id, userId: user.id, tokenId: token.id, channelId, status, headers: req.headers, request: p.body, response });
 }
 
 /** 404 for a model no channel anywhere serves (clients retry a 503, and should not retry a typo). */

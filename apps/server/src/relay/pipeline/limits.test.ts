@@ -50,33 +50,50 @@ describe('request limits', () => {
     await limits.enter(s);
   });
 
-  it('refuses once settled tokens reach the TPM limit, until the next minute', async () => {
+  it('reserves the worst case against the TPM at admission: a second request waits until the first settles', async () => {
     const { limits, clock } = book();
     const s = scope({ tpm: 100 });
-    await limits.enter(s);
-    await limits.enter(s); // admitted together: TPM counts what has settled
-    await limits.settled(s, 60, 0);
-    await limits.enter(s);
-    await limits.settled(s, 60, 0);
-    const e = await refusal(limits.enter(s));
-    expect(e).toMatchObject({ code: 'tpm_limit_exceeded', retryAfter: 30 });
-    expect(e.message).toContain('100 tokens per minute (TPM), 120 used');
+    const first = await limits.enter(s, { tokens: 80, quota: 0 });
+    const small = await limits.enter(s, { tokens: 30, quota: 0 }); // 80 held before it: below 100
+    await refusal(limits.enter(s, { tokens: 1, quota: 0 })); // 110 held
+    await limits.leave(small); // failed: its 30 go back
+    await limits.settled(first, 30, 0); // it used 30 of the 80
+    const second = await limits.enter(s, { tokens: 30, quota: 0 });
+    await limits.settled(second, 70, 0); // 100 used
+    const refused = await refusal(limits.enter(s, { tokens: 1, quota: 0 }));
+    expect(refused).toMatchObject({ code: 'tpm_limit_exceeded', retryAfter: 30 });
+    expect(refused.message).toContain('100 tokens per minute (TPM), 100 used or held');
     clock.now += 30_000;
-    await limits.enter(s);
+    await limits.enter(s, { tokens: 1, quota: 0 });
+  });
+
+  it('N concurrent admissions against a spending cap: only those the cap covers before them get in, and failures give back', async () => {
+    const { limits } = book();
+    const s = scope({ daily_quota: 1000 });
+    const tries = await Promise.all(Array.from({ length: 20 }, () => limits.enter(s, { tokens: 0, quota: 300 }).then((h) => h, () => null)));
+    const admitted = tries.filter((h) => h !== null);
+    // 0, 300, 600 and 900 held before them are below 1000: four get in, the sixteen others are refused.
+    expect(admitted).toHaveLength(4);
+    // Three fail (their holds go back), one settles at 250: 250 spent, so three more fit (250, 550, 850).
+    for (const h of admitted.slice(0, 3)) await limits.leave(h!);
+    await limits.settled(admitted[3]!, 0, 250);
+    await limits.leave(admitted[3]!); // after settling, leaving gives nothing back twice
+    const again = await Promise.all(Array.from({ length: 10 }, () => limits.enter(s, { tokens: 0, quota: 300 }).then(() => 1, () => 0)));
+    expect(again.reduce((a: number, b: number) => a + b, 0)).toBe(3);
   });
 
   it('holds max in flight until a request leaves; a refused entry leaves no count behind', async () => {
     const { limits } = book();
     const s = [...scope({ max_inflight: 2 }), ...scope({ max_inflight: 1 }, 'u1', 'user')];
-    await limits.enter(s);
+    const h = await limits.enter(s);
     const e = await refusal(limits.enter(s));
     expect(e).toMatchObject({ code: 'inflight_limit_exceeded', retryAfter: 1 });
     expect(e.message).toContain('user limit reached: 1 concurrent requests');
-    await limits.leave(s);
-    await limits.enter(s);
-    await limits.leave(s);
+    await limits.leave(h);
+    const h2 = await limits.enter(s);
+    await limits.leave(h2);
     // Leaving more often than entering (a faded count) never goes below zero.
-    await limits.leave(s);
+    await limits.leave(h2);
     await limits.enter(s);
     await refusal(limits.enter(s));
   });
@@ -84,23 +101,20 @@ describe('request limits', () => {
   it('refuses after the daily spending cap until the next UTC day, and after the monthly cap until the next month', async () => {
     const { limits, clock } = book();
     const daily = scope({ daily_quota: 500 });
-    await limits.enter(daily);
-    await limits.settled(daily, 10, 499);
-    await limits.enter(daily);
-    await limits.settled(daily, 10, 1);
+    await limits.settled(await limits.enter(daily), 10, 499);
+    await limits.settled(await limits.enter(daily), 10, 1);
     const e = await refusal(limits.enter(daily));
     expect(e).toMatchObject({ code: 'daily_quota_exceeded', retryAfter: 30 });
-    expect(e.message).toContain('daily spending cap 500 (quota), 500 spent today');
+    expect(e.message).toContain('daily spending cap 500 (quota), 500 spent or held today');
 
     const monthly = scope({ monthly_quota: 1000 }, 't2');
-    await limits.settled(monthly, 0, 1000);
+    await limits.settled(await limits.enter(monthly), 0, 1000);
     expect(await refusal(limits.enter(monthly))).toMatchObject({ code: 'monthly_quota_exceeded', retryAfter: 30 });
     clock.now += 30_000; // 2026-04-01: a new day and a new month
     await limits.enter(daily);
-    await limits.enter(monthly);
-    await limits.settled(monthly, 0, 999);
+    await limits.settled(await limits.enter(monthly), 0, 999);
     clock.now += 15 * 86_400_000; // the same month: still counted
-    await limits.settled(monthly, 0, 1);
+    await limits.settled(await limits.enter(monthly), 0, 1);
     expect(await refusal(limits.enter(monthly))).toMatchObject({ code: 'monthly_quota_exceeded', retryAfter: 15 * 86_400 });
   });
 });

@@ -41,12 +41,27 @@ export function limitScopes(
 const refuse = (message: string, code: string, retryAfter: number) =>
   new HubError(429, message, { type: 'one_hub_error', code, retryAfter: Math.max(1, Math.ceil(retryAfter)) });
 
+/** What one admitted request holds against its scopes' TPM and spending windows until it settles. */
+export interface LimitHold {
+  scopes: LimitScope[];
+  /** Worst-case tokens (prompt estimate + output cap) and quota held at admission. */
+  tokens: number;
+  quota: number;
+  /** The window keys each reservation went to (a late settlement corrects the window it was taken in). */
+  keys: Array<{ key: string; ttl: number; amount: number; kind: 'tokens' | 'quota' }>;
+  done: boolean;
+}
+
 /**
  * Per-scope RPM, TPM, in-flight and spending caps, counted in the shared store so they hold
- * across nodes. RPM reuses the chunked per-minute windows; TPM and spend are checked against
- * what settled calls added (so a burst of calls admitted together may pass them by what those
- * calls use); in-flight is one shared counter per scope. Windows are fixed: the UTC minute,
- * day and month.
+ * across nodes. RPM reuses the chunked per-minute windows; in-flight is one shared counter per
+ * scope. TPM and the daily/monthly caps are reserved at admission like quota holds: the request's
+ * worst case (prompt estimate + output cap, and its held quota) is added atomically, and the
+ * request is admitted only when what the window held before it (settled plus still reserved)
+ * is below the limit; settlement corrects the reservation to the actual figures and a failed
+ * request gives it back. So concurrent admissions cannot pile past a limit: a window passes its
+ * limit by at most the one request admitted last, however many race. Windows are fixed: the
+ * UTC minute, day and month.
  */
 export class LimitBook {
   private readonly windows: RpmWindows;
@@ -77,11 +92,15 @@ export class LimitBook {
     return (Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - this.now()) / 1000;
   }
 
-  /** Counts a request in under every scope, or throws a 429 naming the first limit it meets. */
-  async enter(scopes: LimitScope[]): Promise<void> {
-    await Promise.all(scopes.map((s) => this.checkSettled(s)));
+  /**
+   * Counts a request in under every scope, reserving `want` against TPM and the spending caps,
+   * or throws a 429 naming the first limit it meets (and keeps nothing).
+   */
+  async enter(scopes: LimitScope[], want: { tokens: number; quota: number } = { tokens: 0, quota: 0 }): Promise<LimitHold> {
+    const hold: LimitHold = { scopes, tokens: Math.max(0, Math.ceil(want.tokens)), quota: Math.max(0, Math.ceil(want.quota)), keys: [], done: false };
     const entered: LimitScope[] = [];
     try {
+      for (const s of scopes) await this.reserve(s, hold);
       for (const s of scopes) {
         if (!s.limits.max_inflight) continue;
         const key = this.keys(s.name).inflight;
@@ -98,35 +117,48 @@ export class LimitBook {
         }
       }
     } catch (error) {
-      await this.leave(entered);
+      await this.leaveInflight(entered);
+      await this.giveBack(hold);
       throw error;
     }
+    return hold;
   }
 
-  /** TPM and spending caps: refused once what settled calls added reaches the limit. */
-  private async checkSettled(s: LimitScope): Promise<void> {
+  /** Adds the request's worst case to the scope's TPM and cap windows; refused when the window already held the limit. */
+  private async reserve(s: LimitScope, hold: LimitHold): Promise<void> {
     const { tpm, daily_quota: daily, monthly_quota: monthly } = s.limits;
     if (!tpm && !daily && !monthly) return;
     const k = this.keys(s.name);
-    const [tokens, day, month] = await Promise.all([tpm ? this.read(k.tpm) : 0, daily ? this.read(k.day) : 0, monthly ? this.read(k.month) : 0]);
-    if (tpm && tokens >= tpm) {
-      const wait = this.untilNextMinute();
-      throw refuse(`${s.label} limit reached: ${tpm} tokens per minute (TPM), ${tokens} used; retry in ${Math.ceil(wait)} s`, 'tpm_limit_exceeded', wait);
+    const take = async (key: string, ttl: number, amount: number, kind: 'tokens' | 'quota', limit: number) => {
+      const after = await this.store.incrWindow(key, ttl, amount);
+      hold.keys.push({ key, ttl, amount, kind });
+      return after - amount < limit ? undefined : after - amount;
+    };
+    if (tpm) {
+      const before = await take(k.tpm, 120, hold.tokens, 'tokens', tpm);
+      if (before !== undefined) {
+        const wait = this.untilNextMinute();
+        throw refuse(`${s.label} limit reached: ${tpm} tokens per minute (TPM), ${before} used or held; retry in ${Math.ceil(wait)} s`, 'tpm_limit_exceeded', wait);
+      }
     }
-    if (daily && day >= daily) {
-      throw refuse(`${s.label} limit reached: daily spending cap ${daily} (quota), ${day} spent today (UTC)`, 'daily_quota_exceeded', this.untilNextDay());
+    if (daily) {
+      const before = await take(k.day, 2 * 86_400, hold.quota, 'quota', daily);
+      if (before !== undefined) throw refuse(`${s.label} limit reached: daily spending cap ${daily} (quota), ${before} spent or held today (UTC)`, 'daily_quota_exceeded', this.untilNextDay());
     }
-    if (monthly && month >= monthly) {
-      throw refuse(`${s.label} limit reached: monthly spending cap ${monthly} (quota), ${month} spent this month (UTC)`, 'monthly_quota_exceeded', this.untilNextMonth());
+    if (monthly) {
+      const before = await take(k.month, 32 * 86_400, hold.quota, 'quota', monthly);
+      if (before !== undefined) throw refuse(`${s.label} limit reached: monthly spending cap ${monthly} (quota), ${before} spent or held this month (UTC)`, 'monthly_quota_exceeded', this.untilNextMonth());
     }
   }
 
-  private async read(key: string): Promise<number> {
-    return Number((await this.store.get(key)) ?? 0);
+  /** Takes back every reservation of a request that ends unsettled (refused or failed). */
+  private async giveBack(hold: LimitHold): Promise<void> {
+    if (hold.done) return;
+    hold.done = true;
+    await Promise.all(hold.keys.filter((k) => k.amount > 0).map((k) => this.store.incrWindow(k.key, k.ttl, -k.amount)));
   }
 
-  /** Counts a request out of the in-flight counters it entered (once per successful `enter`). */
-  async leave(scopes: LimitScope[]): Promise<void> {
+  private async leaveInflight(scopes: LimitScope[]): Promise<void> {
     for (const s of scopes) {
       if (!s.limits.max_inflight) continue;
       const key = this.keys(s.name).inflight;
@@ -136,14 +168,20 @@ export class LimitBook {
     }
   }
 
-  /** Adds a settled call's tokens (input + output) and cost to the windows of its scopes. */
-  async settled(scopes: LimitScope[], tokens: number, quota: number): Promise<void> {
+  /** Counts a request out of the in-flight counters it entered, and gives back its reservations if it never settled. */
+  async leave(hold: LimitHold): Promise<void> {
+    await this.leaveInflight(hold.scopes);
+    await this.giveBack(hold);
+  }
+
+  /** Corrects the reservations to a settled call's real tokens (input + output) and cost. */
+  async settled(hold: LimitHold, tokens: number, quota: number): Promise<void> {
+    if (hold.done) return;
+    hold.done = true;
     const adds: Promise<unknown>[] = [];
-    for (const s of scopes) {
-      const k = this.keys(s.name);
-      if (s.limits.tpm && tokens > 0) adds.push(this.store.incrWindow(k.tpm, 120, tokens));
-      if (s.limits.daily_quota && quota > 0) adds.push(this.store.incrWindow(k.day, 2 * 86_400, quota));
-      if (s.limits.monthly_quota && quota > 0) adds.push(this.store.incrWindow(k.month, 32 * 86_400, quota));
+    for (const k of hold.keys) {
+      const delta = (k.kind === 'tokens' ? Math.max(0, tokens) : Math.max(0, quota)) - k.amount;
+      if (delta !== 0) adds.push(this.store.incrWindow(k.key, k.ttl, delta));
     }
     await Promise.all(adds);
   }

@@ -12,7 +12,7 @@ import { loadHistory, type HistoryItem } from '../bridge/responses-history.js';
 import { namedSession } from './sticky.js';
 import { rawBodyOf } from './raw-body.js';
 import { checkDoorBody } from './door-body.js';
-import type { LimitScope } from './limits.js';
+import type { LimitHold } from './limits.js';
 import { refuseUnsafe } from './refuse-unsafe.js';
 import { doorOf } from './settle.js';
 
@@ -55,8 +55,8 @@ export interface Prepared {
   namedSession?: string;
   /** Set once a sticky pick was made for this request. */
   stickyKey?: string;
-  /** The request-limit scopes the request was counted into (limits.ts); absent when none apply. */
-  limits?: LimitScope[];
+  /** What the request holds against its limit scopes (limits.ts); absent when none apply. */
+  limits?: LimitHold;
 }
 
 /** The request as a hub (OpenAI chat) request; converted at most once. */

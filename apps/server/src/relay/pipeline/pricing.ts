@@ -1,10 +1,20 @@
 import type { Usage } from '../providers/types.js';
 
+/** One input-size tier of a token price: applies when the prompt has more than `above` tokens (cache ratios not set fall back to the base price's). */
+export interface PriceTier {
+  above: number;
+  input: number;
+  output: number;
+  extra: Partial<Record<ExtraClass, number>>;
+}
+
 export interface Price {
   type: 'tokens' | 'times';
   input: number;
   output: number;
   extra: Partial<Record<ExtraClass, number>>;
+  /** Long-context tiers, ascending by `above`; the base price covers prompts up to the first. */
+  tiers?: PriceTier[];
 }
 
 export type ExtraClass =
@@ -31,47 +41,103 @@ export const DEFAULT_EXTRA: Record<ExtraClass, number> = {
   output_audio_tokens: 1,
 };
 
-const ratio = (price: Price, k: ExtraClass) => price.extra[k] ?? DEFAULT_EXTRA[k];
+/**
+ * Ratios are decimals an admin typed (0.075, 1.1); money is integers of quota. Every ratio is
+ * read as an exact count of billionths and the arithmetic is done on integers (BigInt), so
+ * 3 × 0.1 is 0.3 and a million requests add up to exactly their closed form.
+ */
+const SCALE = 1_000_000_000n;
+const micro = (x: number): bigint => BigInt(Math.round(Math.max(x, 0) * 1e9));
+const ceilDiv = (a: bigint, b: bigint) => (a <= 0n ? 0n : (a + b - 1n) / b);
 
-/** Quota for a finished request (relay.md §4.7), as a non-negative integer. */
+/** The tier a prompt of `promptTokens` falls in: the base price (index 0) or the highest tier it passes. */
+export function priceTier(price: Price, promptTokens: number): { index: number; price: Price } {
+  if (!price.tiers?.length || price.type === 'times') return { index: 0, price };
+  let index = 0;
+  for (let i = 0; i < price.tiers.length; i++) if (promptTokens > price.tiers[i].above) index = i + 1;
+  if (index === 0) return { index, price };
+  const t = price.tiers[index - 1];
+  return { index, price: { type: 'tokens', input: t.input, output: t.output, extra: { ...price.extra, ...t.extra } } };
+}
+
+/** The dearest tier's input and output (and its cache ratios): what a hold must cover before the prompt is counted. */
+export function worstTier(price: Price): Price {
+  if (!price.tiers?.length || price.type === 'times') return price;
+  let worst: Price = price;
+  for (const t of price.tiers) {
+    worst = { type: 'tokens', input: Math.max(worst.input, t.input), output: Math.max(worst.output, t.output), extra: maxExtra(worst.extra, { ...price.extra, ...t.extra }) };
+  }
+  return worst;
+}
+
+function maxExtra(a: Price['extra'], b: Price['extra']): Price['extra'] {
+  const out: Price['extra'] = {};
+  for (const k of Object.keys(DEFAULT_EXTRA) as ExtraClass[]) {
+    if (a[k] === undefined && b[k] === undefined) continue;
+    out[k] = Math.max(a[k] ?? DEFAULT_EXTRA[k], b[k] ?? DEFAULT_EXTRA[k]);
+  }
+  return out;
+}
+
+const ratioM = (price: Price, k: ExtraClass) => micro(price.extra[k] ?? DEFAULT_EXTRA[k]);
+/** `tokens × (ratio − 1)`, truncated toward zero like the original's integer conversion. */
+const shift = (tokens: number, r: bigint) => (tokens ? (BigInt(tokens) * (r - SCALE)) / SCALE : 0n);
+
+/** Quota for a finished request (relay.md §4.7), as a non-negative integer, at the tier its prompt falls in. */
 export function computeQuota(usage: Usage, price: Price, groupRatio: number): number {
-  const inRatio = Math.max(price.input, 0) * groupRatio;
-  if (price.type === 'times') return Math.floor(1000 * inRatio);
-  const outRatio = Math.max(price.output, 0) * groupRatio;
+  return costAt(usage, priceTier(price, usage.promptTokens).price, groupRatio);
+}
+
+function costAt(usage: Usage, price: Price, groupRatio: number): number {
+  const g = micro(groupRatio);
+  const inM = micro(price.input) * g;
+  if (price.type === 'times') return Number((1000n * inM) / (SCALE * SCALE));
+  const outM = micro(price.output) * g;
   const prompt =
-    usage.promptTokens +
-    Math.trunc(usage.cachedTokens * (ratio(price, 'cached_tokens') - 1)) +
-    Math.trunc(usage.cacheReadTokens * (ratio(price, 'cached_read_tokens') - 1)) +
-    Math.trunc(usage.cacheWriteTokens * (ratio(price, 'cached_write_tokens') - 1)) +
-    Math.trunc(usage.cacheWrite1hTokens * (ratio(price, 'cached_write_1h_tokens') - 1)) +
-    Math.trunc(usage.audioInputTokens * (ratio(price, 'input_audio_tokens') - 1));
+    BigInt(usage.promptTokens) +
+    shift(usage.cachedTokens, ratioM(price, 'cached_tokens')) +
+    shift(usage.cacheReadTokens, ratioM(price, 'cached_read_tokens')) +
+    shift(usage.cacheWriteTokens, ratioM(price, 'cached_write_tokens')) +
+    shift(usage.cacheWrite1hTokens, ratioM(price, 'cached_write_1h_tokens')) +
+    shift(usage.audioInputTokens, ratioM(price, 'input_audio_tokens'));
   const completion =
-    usage.completionTokens +
-    Math.trunc(usage.reasoningTokens * (ratio(price, 'reasoning_tokens') - 1)) +
-    Math.trunc(usage.audioOutputTokens * (ratio(price, 'output_audio_tokens') - 1));
-  if (prompt + completion <= 0) return 0;
-  const quota = Math.ceil(Math.max(prompt, 0) * inRatio + Math.max(completion, 0) * outRatio);
-  return inRatio !== 0 && quota <= 0 ? 1 : Math.max(quota, 0);
+    BigInt(usage.completionTokens) + shift(usage.reasoningTokens, ratioM(price, 'reasoning_tokens')) + shift(usage.audioOutputTokens, ratioM(price, 'output_audio_tokens'));
+  if (prompt + completion <= 0n) return 0;
+  const pos = (x: bigint) => (x > 0n ? x : 0n);
+  const quota = Number(ceilDiv(pos(prompt) * inM + pos(completion) * outM, SCALE * SCALE));
+  return inM !== 0n && quota <= 0 ? 1 : quota;
+}
+
+/** `ceil(tokens × ratio × groupRatio)` in exact integers. */
+function tokensCost(tokens: number, ratio: number, groupRatio: number): number {
+  return Number(ceilDiv(BigInt(Math.max(0, Math.ceil(tokens))) * micro(ratio) * micro(groupRatio), SCALE * SCALE));
 }
 
 /**
  * The most a request may cost, held before the call: prompt estimate plus its output cap
- * (the request's, else the model's limit), at least the PreConsumedQuota floor for output.
+ * (the request's, else the model's limit), at least the PreConsumedQuota floor for output;
+ * priced at the dearest tier, since the prompt's real size is known only at settlement.
  */
 export function reserveQuota(price: Price, groupRatio: number, promptEstimate: number, maxOutput: number | undefined, preConsumed: number): number {
-  const inRatio = Math.max(price.input, 0) * groupRatio;
-  if (price.type === 'times') return Math.floor(1000 * inRatio);
-  const outRatio = Math.max(price.output, 0) * groupRatio;
-  if (inRatio === 0 && outRatio === 0) return 0;
-  const output = maxOutput !== undefined ? Math.ceil(maxOutput * outRatio) : 0;
-  return Math.ceil(promptEstimate * inRatio) + Math.max(output, preConsumed);
+  const worst = worstTier(price);
+  if (worst.type === 'times') return costAt({ promptTokens: 0 } as Usage, worst, groupRatio);
+  if (micro(worst.input) * micro(groupRatio) === 0n && micro(worst.output) * micro(groupRatio) === 0n) return 0;
+  const output = maxOutput !== undefined ? tokensCost(maxOutput, worst.output, groupRatio) : 0;
+  return tokensCost(promptEstimate, worst.input, groupRatio) + Math.max(output, preConsumed);
 }
 
 /** The most output tokens a balance of `available` pays for beside the prompt, under the same formula. */
 export function affordableOutput(price: Price, groupRatio: number, promptEstimate: number, available: number, preConsumed: number): number {
-  const outRatio = Math.max(price.output, 0) * groupRatio;
-  if (price.type === 'times' || outRatio === 0) return 0;
-  const left = available - Math.ceil(promptEstimate * Math.max(price.input, 0) * groupRatio);
+  const worst = worstTier(price);
+  const outM = micro(worst.output) * micro(groupRatio);
+  if (worst.type === 'times' || outM === 0n) return 0;
+  const left = available - tokensCost(promptEstimate, worst.input, groupRatio);
   if (left < preConsumed) return 0;
-  return Math.max(0, Math.floor(left / outRatio));
+  return Math.max(0, Number((BigInt(left) * SCALE * SCALE) / outM));
+}
+
+/** `units × 1000 × ratio × groupRatio` in exact integers: floored for per-call prices, ceiled for token prices. */
+export function unitsCost(price: Price, groupRatio: number, units: number): number {
+  const n = 1000n * BigInt(Math.max(0, Math.round(units))) * micro(price.input) * micro(groupRatio);
+  return Number(price.type === 'times' ? n / (SCALE * SCALE) : ceilDiv(n, SCALE * SCALE));
 }

@@ -13,6 +13,7 @@ import { sweepStoredResponses } from '../bridge/responses-history.js';
 import { InflightCounter } from './inflight.js';
 import { RpmWindows } from './rpm-window.js';
 import { LimitBook } from './limits.js';
+import { Capture } from './capture.js';
 import { ContentSafety } from './content-safety.js';
 import { PlanBook } from './plans.js';
 import { registerRelayGauges } from '../../http/relay-metrics.js';
@@ -42,6 +43,8 @@ export interface RelayState {
   safety: ContentSafety;
   /** Subscription plans: covered requests spend a plan window before the balance. */
   plans: PlanBook;
+  /** Opt-in body capture (LogCaptureRules); off unless a rule is live. */
+  capture: Capture;
 }
 
 export async function createRelayState(ctx: AppContext): Promise<RelayState> {
@@ -65,6 +68,7 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
     limits: new LimitBook(ctx.store),
     safety: new ContentSafety(ctx.options),
     plans: new PlanBook(ctx),
+    capture: new Capture(ctx),
   };
   await Promise.all([state.groups.load(), state.selector.reload(), state.prices.load(), state.outputLimits.load(), state.leases.reclaim(), state.plans.load()]);
   // Safety net beside pub/sub: re-read routing data periodically on every node.

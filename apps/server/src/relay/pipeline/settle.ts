@@ -1,4 +1,4 @@
-import { LOG_TYPE } from '@one-hub/contract';
+import { LOG_TYPE, tierLabel } from '@one-hub/contract';
 import { observeAnswer } from '../../http/relay-metrics.js';
 import { nowSeconds } from '../../common/time.js';
 import type { Endpoint, Usage } from '../providers/types.js';
@@ -6,7 +6,7 @@ import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
 import type { Caller } from './caller.js';
 import type { Hold } from './handle.js';
-import { computeQuota } from './pricing.js';
+import { computeQuota, priceTier, type Price } from './pricing.js';
 import { boundUsage, type Bounded } from './bound-usage.js';
 
 export interface Outcome {
@@ -31,6 +31,7 @@ export function doorOf(endpoint: Endpoint): string {
 export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outcome): number {
   const { token, user } = p.caller;
   const bounded = boundUsage(outcome.usage, p.endpoint, p.promptEstimate, hold.maxOutput);
+  const tier = priceTier(hold.price, bounded.usage.promptTokens);
   const cost = computeQuota(bounded.usage, hold.price, p.groupRatio);
   // A plan pays from its window (up to the hold) and the balance pays nothing; otherwise what the
   // slices cannot cover above the hold is not charged: a balance never goes below zero.
@@ -64,7 +65,7 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
     reasoning_tokens: u.reasoningTokens,
     estimated: outcome.estimated ? 1 : 0,
     content: outcome.note ?? '',
-    metadata: JSON.stringify(logMetadata(p, hold, outcome, bounded.usage, planPaid === undefined && quota < cost ? cost : undefined, bounded.capped, planPaid)),
+    metadata: JSON.stringify(logMetadata(p, hold, tier, outcome, bounded.usage, planPaid === undefined && quota < cost ? cost : undefined, bounded.capped, planPaid)),
   });
   return quota;
 }
@@ -95,15 +96,17 @@ export function requestLogFields(p: RequestFacts, requestId: string, ip: string)
 }
 
 /** The log row's metadata: how the request was billed. Optional keys appear only when they apply. */
-function logMetadata(p: Prepared, hold: Hold, outcome: Outcome, u: Usage, uncovered?: number, capped?: Bounded['capped'], planPaid?: number): Record<string, unknown> {
+function logMetadata(p: Prepared, hold: Hold, tier: { index: number; price: Price }, outcome: Outcome, u: Usage, uncovered?: number, capped?: Bounded['capped'], planPaid?: number): Record<string, unknown> {
   const meta: Record<string, unknown> = { door: doorOf(p.endpoint), usage_source: outcome.estimated ? 'estimated' : 'reported' };
   // Assigned one by one rather than spread from temporary objects: this runs once per request.
   if (hold.plan.converted) meta.converted_to = hold.route.adapter.dialect;
   meta.group_name = p.group;
   meta.group_ratio = p.groupRatio;
   meta.price_type = hold.price.type;
-  meta.input_ratio = hold.price.input;
-  meta.output_ratio = hold.price.output;
+  meta.input_ratio = tier.price.input;
+  meta.output_ratio = tier.price.output;
+  // Which input-size tier priced it, when the price has tiers (`≤ 200000`, `> 200000`).
+  if (hold.price.tiers?.length) meta.price_tier = tierLabel(hold.price.tiers, tier.index);
   meta.reserved = hold.reserved;
   if (outcome.firstResponseMs !== undefined) meta.first_response = outcome.firstResponseMs;
   if (u.cachedTokens) meta.cached_tokens = u.cachedTokens;

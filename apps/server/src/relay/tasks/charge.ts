@@ -4,8 +4,8 @@ import type { ChannelRow } from '../../db/repos/channels.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 import type { Caller } from '../pipeline/caller.js';
 import type { LeaseHold } from '../pipeline/leases.js';
-import type { Price } from '../pipeline/pricing.js';
-import type { LimitScope } from '../pipeline/limits.js';
+import { unitsCost, type Price } from '../pipeline/pricing.js';
+import type { LimitHold } from '../pipeline/limits.js';
 import { requestLogFields } from '../pipeline/settle.js';
 
 /** Who submits a task and how their group prices it. */
@@ -17,8 +17,8 @@ export interface TaskFacts {
   stream: false;
   requestId: string;
   ip: string;
-  /** The request-limit scopes the submission was counted into (limits.ts). */
-  limits?: LimitScope[];
+  /** What the submission holds under its request limits (limits.ts). */
+  limits?: LimitHold;
 }
 
 /** Quota held for one submission; settled or released exactly once. */
@@ -37,8 +37,7 @@ export interface TaskHold {
  * (the original's defect, relay.md §10.11). `units` is 1, or the seconds of a video.
  */
 export function taskCost(price: Price, groupRatio: number, units = 1): number {
-  const ratio = Math.max(price.input, 0) * groupRatio * units;
-  return price.type === 'times' ? Math.floor(1000 * ratio) : Math.ceil(1000 * ratio);
+  return unitsCost(price, groupRatio, units);
 }
 
 /** Holds the task's cost on the user and token before the upstream call (the relay's own leases). */

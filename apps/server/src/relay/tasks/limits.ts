@@ -14,8 +14,8 @@ export async function withTaskLimits<T>(state: RelayState, facts: TaskFacts, mod
     const { token, user, setting, userLimits } = facts.caller;
     const scopes = limitScopes({ id: token.id, limits: setting.limits.request_limits }, { id: user.id, limits: userLimits }, facts.group, model, state.groups.limitsOf(facts.group));
     if (scopes.length) {
-      await state.limits.enter(scopes);
-      facts.limits = scopes;
+      // The charge is not known yet: the spending windows get it when the task settles (charge.ts).
+      facts.limits = await state.limits.enter(scopes);
     }
   } catch (error) {
     state.inflight.leave(userId);

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Card, Tab, Tabs, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { Box, Card, Tab, Tabs, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { ROLE, type LogEntry, type LogPage } from '@one-hub/contract';
 import { DataTable, FilterBar, PageHeader, pagedTableProps, usePagedList } from '../../components/data';
@@ -11,6 +11,7 @@ import ColumnSettings from './components/ColumnSettings';
 import LogFilters, { type LogFilterValues } from './components/LogFilters';
 import { defaultHiddenColumns, logColumns } from './components/log-columns';
 import QuotaDetail from './components/QuotaDetail';
+import CaptureView from './components/CaptureView';
 
 /** Hidden log columns, remembered (the original forgot them, console-screens §14.6). */
 const HIDDEN_COLUMNS_KEY = 'log_hidden_columns';
@@ -32,6 +33,7 @@ const blankFilters = (): Filters => ({
 export default function LogPage() {
   const { t } = useTranslation('log');
   const admin = useAppSelector((s) => (s.account.user?.role ?? 0) >= ROLE.admin);
+  const root = useAppSelector((s) => (s.account.user?.role ?? 0) >= ROLE.root);
   const list = usePagedList<LogEntry, Filters>({
     key: 'log',
     initialOrder: '-created_at',
@@ -80,7 +82,17 @@ export default function LogPage() {
         <DataTable
           columns={columns}
           rowKey={(l) => l.id}
-          renderExpanded={(l) => (l.type === 2 ? <QuotaDetail log={l} /> : <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>{l.content || '-'}</Typography>)}
+          renderExpanded={(l) => (
+            <Box sx={{ textAlign: 'left' }}>
+              {l.type === 2 ? <QuotaDetail log={l} /> : <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>{l.content || '-'}</Typography>}
+              {l.request_id && l.type === 5 && (
+                <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }} data-testid="log-request-id">
+                  {t('requestId', { id: l.request_id })}
+                </Typography>
+              )}
+              {root && l.request_id && <CaptureView requestId={l.request_id} />}
+            </Box>
+          )}
           {...pagedTableProps(list)}
         />
       </Card>

@@ -10,7 +10,7 @@ export const LOG_TYPES = [
   { value: 3, key: 'manage', tone: 'default' },
   { value: 4, key: 'system', tone: 'secondary' },
   // Failed upstream attempts with upstream's full text (LogErrorEnabled): administrators only.
-  { value: 5, key: 'error', tone: 'error', adminOnly: true },
+  { value: 5, key: 'error', tone: 'error' },
 ] as const satisfies ReadonlyArray<{ value: number; key: string; tone: ChipTone; adminOnly?: boolean }>;
 
 export const logType = (type: number) => LOG_TYPES.find((t) => t.value === type);
@@ -86,6 +86,8 @@ export interface LogPricing {
   /** The same after the group ratio. */
   actualInput: number;
   actualOutput: number;
+  /** The input-size tier that priced the request (`> 200000`), when the price has tiers. */
+  tier?: string;
 }
 
 /** Prices of a consumption row from its metadata: ratio × 0.002 per call, ratio × 0.002 × 1000 per million tokens. */
@@ -107,6 +109,7 @@ export function logPricing(log: Pick<LogEntry, 'metadata' | 'group'>): LogPricin
     output,
     actualInput: input * groupRatio,
     actualOutput: output * groupRatio,
+    ...(typeof meta.price_tier === 'string' && meta.price_tier ? { tier: meta.price_tier } : {}),
   };
 }
 

@@ -64,6 +64,15 @@ export default function ModelCard({ model, group, groupName, ratio, unit, onDeta
               <PriceValue rate={model.price.output} ratio={ratio} unit={unit} type="tokens" />
             </Stack>
           )}
+          {model.price.type === 'tokens' &&
+            model.price.tiers?.map((tier) => (
+              <Stack key={tier.above} data-testid="card-tier" direction="row" sx={{ justifyContent: 'space-between', flexWrap: 'wrap', columnGap: 1 }}>
+                <Typography variant="caption" color="text.secondary">{t('tierAbove', { above: tier.above })}</Typography>
+                <Typography component="span" variant="body2">
+                  <PriceValue rate={tier.input} ratio={ratio} unit={unit} type="tokens" /> / <PriceValue rate={tier.output} ratio={ratio} unit={unit} type="tokens" />
+                </Typography>
+              </Stack>
+            ))}
         </Stack>
       ) : (
         <Typography variant="body2" color="warning.main" sx={{ bgcolor: 'action.hover', borderRadius: 2, p: 1.25, textAlign: 'center' }}>

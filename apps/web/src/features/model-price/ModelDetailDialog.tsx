@@ -52,6 +52,17 @@ export default function ModelDetailDialog({ model, groups, unit, onClose }: { mo
                     <TableCell>{Object.entries(model.price.extra_ratios ?? {}).map(([k, v]) => `${k} ×${v}`).join(', ') || '-'}</TableCell>
                   </TableRow>
                 ))}
+                {model.price.type === 'tokens' &&
+                  groups.filter((g) => model.groups.includes(g.symbol)).flatMap((g) =>
+                    (model.price.tiers ?? []).map((tier) => (
+                      <TableRow key={`${g.symbol}-${tier.above}`} data-testid="detail-tier">
+                        <TableCell>{g.name} <Typography component="span" variant="caption" color="text.secondary">{t('tierAbove', { above: tier.above })}</Typography></TableCell>
+                        <TableCell><PriceValue rate={tier.input} ratio={g.ratio} unit={unit} type="tokens" /></TableCell>
+                        <TableCell><PriceValue rate={tier.output} ratio={g.ratio} unit={unit} type="tokens" /></TableCell>
+                        <TableCell>{Object.entries({ ...model.price.extra_ratios, ...tier.extra_ratios }).map(([k, v]) => `${k} ×${v}`).join(', ') || '-'}</TableCell>
+                      </TableRow>
+                    )),
+                  )}
               </TableBody>
             </Table>
             <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>

@@ -60,7 +60,7 @@ describe('price dialog', { timeout: 30_000 }, () => {
     expect(screen.getByText('rate 1.25')).toBeTruthy();
     fireEvent.click(screen.getByTestId('price-submit'));
     await waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
-    expect(calls[0]).toEqual({ url: '/api/prices/single', method: 'POST', body: { model: 'new-model', type: 'tokens', channel_type: 1, input: 1.25, output: 5, locked: false, extra_ratios: null } });
+    expect(calls[0]).toEqual({ url: '/api/prices/single', method: 'POST', body: { model: 'new-model', type: 'tokens', channel_type: 1, input: 1.25, output: 5, locked: false, extra_ratios: null, tiers: null } });
   });
 
   it('edits an existing price under its own (URL-encoded) name, keeping the lock', async () => {

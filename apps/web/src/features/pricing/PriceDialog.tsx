@@ -136,6 +136,35 @@ export default function PriceDialog({ mode, prices, unpriced, owners, onClose, o
           </Stack>
           {priceField('input', form.type === 'times' ? t('perCall') : t('input'))}
           {form.type === 'tokens' && priceField('output', t('output'))}
+          {form.type === 'tokens' && (
+            <Box data-testid="price-tiers">
+              <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
+                <Box sx={{ flex: 1 }}>
+                  <Typography variant="subtitle2">{t('tiers')}</Typography>
+                  <Typography variant="caption" color="text.secondary">{t('tiersHelp')}</Typography>
+                </Box>
+                <Button size="small" startIcon={<Add />} onClick={() => set('tiers', [...form.tiers, { above: String((Number(form.tiers.at(-1)?.above) || 0) + 200000), input: form.input, output: form.output }])}>
+                  {t('addTier')}
+                </Button>
+              </Stack>
+              {errors.tiers && <Alert severity="error" sx={{ mb: 1 }}>{err('tiers')}</Alert>}
+              <Stack spacing={1}>
+                {form.tiers.map((x, i) => {
+                  const edit = (k: 'above' | 'input' | 'output', v: string) => set('tiers', form.tiers.map((y, j) => (j === i ? { ...y, [k]: v } : y)));
+                  return (
+                    <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                      <TextField size="small" type="number" label={t('tierAboveField')} value={x.above} sx={{ flex: 1.3 }} onChange={(e) => edit('above', e.target.value)} slotProps={{ htmlInput: { min: 1, step: 1 } }} />
+                      <TextField size="small" type="number" label={t('input')} value={x.input} sx={{ flex: 1 }} onChange={(e) => edit('input', e.target.value)} slotProps={{ htmlInput: { min: 0, step: 'any' } }} />
+                      <TextField size="small" type="number" label={t('output')} value={x.output} sx={{ flex: 1 }} onChange={(e) => edit('output', e.target.value)} slotProps={{ htmlInput: { min: 0, step: 'any' } }} />
+                      <IconButton size="small" aria-label={t('removeTier')} onClick={() => set('tiers', form.tiers.filter((_y, j) => j !== i))}>
+                        <Close fontSize="small" />
+                      </IconButton>
+                    </Stack>
+                  );
+                })}
+              </Stack>
+            </Box>
+          )}
           <TextField select label={t('locked')} value={form.locked ? 1 : 0} onChange={(e) => set('locked', Number(e.target.value) === 1)} helperText={t('lockedHelp')}>
             <MenuItem value={0}>{t('unlocked')}</MenuItem>
             <MenuItem value={1}>{t('lockedYes')}</MenuItem>

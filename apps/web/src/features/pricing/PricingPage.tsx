@@ -68,13 +68,21 @@ export default function PricingPage() {
     }
   };
 
-  const priceCell = (p: { input: number; output: number; type: PriceEntry['type'] }) => {
+  const priceCell = (p: { input: number; output: number; type: PriceEntry['type']; tiers?: PriceEntry['tiers'] }) => {
     const free = <StatusChip label={t('free')} color="success" />;
     if (p.type === 'times') return priceText(p.input, unit, 'times') ?? free;
     return (
       <Stack spacing={0.25}>
+        {p.tiers?.length ? <Typography variant="caption" color="text.secondary">{t('tierUpTo', { above: p.tiers[0].above })}</Typography> : null}
         <Typography variant="body2">{t('inputShort')} {priceText(p.input, unit, 'tokens') ?? t('free')}</Typography>
         <Typography variant="body2" color="text.secondary">{t('outputShort')} {priceText(p.output, unit, 'tokens') ?? t('free')}</Typography>
+        {p.tiers?.map((tier) => (
+          <Box key={tier.above} data-testid="price-tier" sx={{ pt: 0.5 }}>
+            <Typography variant="caption" color="text.secondary">{t('tierAbove', { above: tier.above })}</Typography>
+            <Typography variant="body2">{t('inputShort')} {priceText(tier.input, unit, 'tokens') ?? t('free')}</Typography>
+            <Typography variant="body2" color="text.secondary">{t('outputShort')} {priceText(tier.output, unit, 'tokens') ?? t('free')}</Typography>
+          </Box>
+        ))}
       </Stack>
     );
   };
@@ -131,7 +139,7 @@ export default function PricingPage() {
       ),
     },
     { field: 'extra', header: t('extraRatios'), hideOnPhone: true, render: (g) => extraCell(g.extra_ratios) },
-    { field: 'actions', header: t('actions'), align: 'right', render: (g) => actions(() => setDialog({ kind: 'batch', models: g.models, price: { model: g.models[0], type: g.type, channel_type: g.channel_type, input: g.input, output: g.output, locked: g.locked, extra_ratios: g.extra_ratios } }), () => setDeleting(g.models)) },
+    { field: 'actions', header: t('actions'), align: 'right', render: (g) => actions(() => setDialog({ kind: 'batch', models: g.models, price: { model: g.models[0], type: g.type, channel_type: g.channel_type, input: g.input, output: g.output, locked: g.locked, extra_ratios: g.extra_ratios, tiers: g.tiers } }), () => setDeleting(g.models)) },
   ];
 
   const paging = {
@@ -203,7 +211,7 @@ export default function PricingPage() {
         )}
       </Card>
       <PriceDialog mode={dialog} prices={all} unpriced={unpriced} owners={owners} onClose={() => setDialog(null)} onSaved={refetch} />
-      <UpdateCheckerDialog open={updating} current={all} onClose={() => setUpdating(false)} onDone={refetch} />
+      <UpdateCheckerDialog open={updating} onClose={() => setUpdating(false)} onDone={refetch} />
       <ConfirmDialog
         open={deleting !== null}
         danger

@@ -1,58 +1,57 @@
 import { useEffect, useState } from 'react';
-import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, InputAdornment, Stack, TextField, Tooltip, Typography } from '@mui/material';
-import CloudDownload from '@mui/icons-material/CloudDownloadOutlined';
+import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, InputAdornment, Stack, TextField, ToggleButton, ToggleButtonGroup, Tooltip, Typography } from '@mui/material';
+import Preview from '@mui/icons-material/PreviewOutlined';
 import { useTranslation } from 'react-i18next';
-import type { PriceEntry, PriceSyncMode } from '@one-hub/contract';
+import type { PriceSyncDiff } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { readString, writeString } from '../../lib/storage';
 import { showError, showSuccess } from '../../lib/toast';
 import { StatusChip } from '../../components/data';
-import { diffPrices, isPriceList } from './price-logic';
+import { priceChanges } from './price-logic';
 
 export const PRICE_URL_KEY = 'oneapi_price_update_url';
+type Mode = PriceSyncDiff['mode'];
 
-/** Fetches a public price list, shows what is new or changed, and syncs it (console-screens §3.12). */
-export default function UpdateCheckerDialog({ open, current, onClose, onDone }: { open: boolean; current: PriceEntry[]; onClose: () => void; onDone: () => void }) {
+/**
+ * Price sync from a published list (console-screens §3.12): the server fetches the list and
+ * answers the diff it would make in the chosen mode; the admin reads it, then applies it.
+ */
+export default function UpdateCheckerDialog({ open, onClose, onDone }: { open: boolean; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation('pricing');
   const [url, setUrl] = useState('');
-  const [fetched, setFetched] = useState<PriceEntry[] | null>(null);
+  const [mode, setMode] = useState<Mode>('add');
+  const [diff, setDiff] = useState<PriceSyncDiff | null>(null);
   const [problem, setProblem] = useState('');
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (!open) return;
-    setFetched(null);
+    setDiff(null);
     setProblem('');
     const stored = readString(PRICE_URL_KEY);
     if (stored) setUrl(stored);
-    else api<string>('/api/prices/updateService').then(setUrl, () => setUrl('https://raw.githubusercontent.com/MartialBE/one-api/prices/prices.json'));
+    else api<string>('/api/prices/updateService').then(setUrl, () => setUrl(''));
   }, [open]);
 
-  const load = async () => {
+  const body = (m: Mode) => ({ updateMode: m, ...(url.trim() ? { url: url.trim() } : {}) });
+  const preview = async (m: Mode = mode) => {
     setBusy(true);
     setProblem('');
     try {
       writeString(PRICE_URL_KEY, url.trim());
-      const res = await fetch(url.trim());
-      const body: unknown = await res.json();
-      const list = isPriceList(body) ? body : isPriceList((body as { data?: unknown })?.data) ? (body as { data: PriceEntry[] }).data : null;
-      if (!list) throw new Error(t('badFormat'));
-      setFetched(list);
+      setDiff(await api<PriceSyncDiff>('/api/prices/sync/preview', { json: body(m) }));
     } catch (e) {
-      setFetched(null);
+      setDiff(null);
       setProblem(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
     }
   };
-  const diff = fetched ? diffPrices(current, fetched) : null;
-  const sync = async (mode: PriceSyncMode) => {
-    if (!fetched) return setProblem(t('fetchFirst'));
-    if (mode === 'add' && diff?.added.length === 0) return setProblem(t('noNewModels'));
+  const apply = async () => {
     setBusy(true);
     try {
-      await api('/api/prices/sync', { query: { updateMode: mode }, json: fetched });
-      showSuccess(t('synced'));
+      const done = await api<PriceSyncDiff>('/api/prices/sync/apply', { json: body(mode) });
+      showSuccess(t('synced', { added: done.added.length, changed: done.changed.length, removed: done.removed.length }));
       onDone();
       onClose();
     } catch (e) {
@@ -61,55 +60,92 @@ export default function UpdateCheckerDialog({ open, current, onClose, onDone }: 
       setBusy(false);
     }
   };
+  const empty = diff !== null && !diff.added.length && !diff.changed.length && !diff.removed.length;
 
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="md" fullWidth>
+    <Dialog open={open} onClose={onClose} maxWidth="md" fullWidth data-testid="price-sync-dialog">
       <DialogTitle>{t('updateTitle')}</DialogTitle>
       <DialogContent dividers>
         <Stack spacing={2}>
           <TextField
             label={t('updateUrl')}
             value={url}
-            onChange={(e) => setUrl(e.target.value)}
+            onChange={(e) => {
+              setUrl(e.target.value);
+              setDiff(null);
+            }}
             slotProps={{
               input: {
                 endAdornment: (
                   <InputAdornment position="end">
-                    <Tooltip title={t('fetch')}>
-                      <IconButton aria-label={t('fetch')} onClick={() => void load()} disabled={busy || !url.trim()}>
-                        <CloudDownload />
-                      </IconButton>
+                    <Tooltip title={t('preview')}>
+                      <span>
+                        <IconButton aria-label={t('preview')} onClick={() => void preview()} disabled={busy}>
+                          <Preview />
+                        </IconButton>
+                      </span>
                     </Tooltip>
                   </InputAdornment>
                 ),
               },
             }}
           />
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
+            <Typography variant="body2" color="text.secondary">
+              {t('syncMode')}
+            </Typography>
+            <ToggleButtonGroup
+              size="small"
+              exclusive
+              value={mode}
+              onChange={(_e, v: Mode | null) => {
+                if (!v) return;
+                setMode(v);
+                if (diff) void preview(v);
+              }}
+            >
+              <ToggleButton value="add">{t('addOnly')}</ToggleButton>
+              <ToggleButton value="update">{t('updateMode')}</ToggleButton>
+              <ToggleButton value="overwrite">{t('overwrite')}</ToggleButton>
+            </ToggleButtonGroup>
+          </Stack>
+          <Typography variant="caption" color="text.secondary">
+            {t(`modeHelp.${mode}`)}
+          </Typography>
           {problem && <Alert severity="error">{problem}</Alert>}
-          {diff && fetched && (
-            <>
+          {diff && (
+            <Stack spacing={1.5} data-testid="price-sync-diff">
               <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1, '& > *': { m: '0 !important' } }}>
-                <StatusChip label={t('totalOnServer', { count: fetched.length })} color="primary" />
+                <StatusChip label={t('totalOnServer', { count: diff.fetched })} color="primary" />
                 <StatusChip label={t('newModels', { count: diff.added.length })} color="success" />
                 <StatusChip label={t('changedModels', { count: diff.changed.length })} color="warning" />
+                <StatusChip label={t('removedModels', { count: diff.removed.length })} color="error" />
               </Stack>
+              {empty && <Alert severity="info">{t('nothingToSync')}</Alert>}
               {diff.added.length > 0 && (
                 <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-                  {diff.added.map((m) => (
-                    <StatusChip key={m} label={m} color="success" variant="outlined" />
+                  {diff.added.map((p) => (
+                    <StatusChip key={p.model} label={`+ ${p.model}`} color="success" variant="outlined" />
                   ))}
                 </Box>
               )}
               {diff.changed.length > 0 && (
                 <Box sx={{ maxHeight: 240, overflow: 'auto' }}>
                   {diff.changed.map((d) => (
-                    <Typography key={d.model} variant="body2" sx={{ fontFamily: 'monospace' }}>
-                      {d.model}: {d.changes.map((c) => `${t(`diff.${c.field}`)} ${c.from} → ${c.to}`).join('; ')}
+                    <Typography key={d.model} variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+                      {d.model}: {priceChanges(d.before, d.after).map((c) => `${t(`diff.${c.field}`)} ${c.from} → ${c.to}`).join('; ')}
                     </Typography>
                   ))}
                 </Box>
               )}
-            </>
+              {diff.removed.length > 0 && (
+                <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+                  {diff.removed.map((p) => (
+                    <StatusChip key={p.model} label={`− ${p.model}`} color="error" variant="outlined" />
+                  ))}
+                </Box>
+              )}
+            </Stack>
           )}
         </Stack>
       </DialogContent>
@@ -117,14 +153,11 @@ export default function UpdateCheckerDialog({ open, current, onClose, onDone }: 
         <Button color="inherit" onClick={onClose}>
           {t('common:common.close')}
         </Button>
-        <Button variant="outlined" disabled={busy || !diff || diff.added.length === 0} onClick={() => void sync('add')}>
-          {t('addOnly')}
+        <Button variant="outlined" disabled={busy} onClick={() => void preview()} data-testid="price-sync-preview">
+          {t('preview')}
         </Button>
-        <Button variant="outlined" disabled={busy || !fetched} onClick={() => void sync('update')}>
-          {t('updateMode')}
-        </Button>
-        <Button variant="contained" color="warning" disabled={busy || !fetched} onClick={() => void sync('overwrite')}>
-          {t('overwrite')}
+        <Button variant="contained" color={mode === 'overwrite' ? 'warning' : 'primary'} disabled={busy || !diff || empty} onClick={() => void apply()} data-testid="price-sync-apply">
+          {t('applySync')}
         </Button>
       </DialogActions>
     </Dialog>

@@ -21,7 +21,19 @@ describe('price form', () => {
 
   it('converts typed dollars per 1M and sends extra ratios as numbers', () => {
     const f = { ...priceToForm({ model: 'm', extra_ratios: { cached_tokens: 0.5 } }), entry: 'USD' as const, unit: 'M' as const, input: '2.5', output: '10' };
-    expect(formToPrice(f)).toEqual({ type: 'tokens', channel_type: 1, input: 1.25, output: 5, locked: false, extra_ratios: { cached_tokens: 0.5 } });
+    expect(formToPrice(f)).toEqual({ type: 'tokens', channel_type: 1, input: 1.25, output: 5, locked: false, extra_ratios: { cached_tokens: 0.5 }, tiers: null });
     expect(formToPrice({ ...priceToForm(), type: 'times', input: '20', output: '99' })).toMatchObject({ input: 20, output: 20, extra_ratios: null });
+  });
+
+  it('round-trips long-context tiers, converting their prices like the base price, and checks their order', () => {
+    const loaded = priceToForm({ model: 'm', input: 1, output: 2, tiers: [{ above: 200000, input: 2, output: 3, extra_ratios: { cached_tokens: 0.25 } }] });
+    expect(loaded.tiers).toEqual([{ above: '200000', input: '2', output: '3', extra_ratios: { cached_tokens: 0.25 } }]);
+    expect(formToPrice(loaded).tiers).toEqual([{ above: 200000, input: 2, output: 3, extra_ratios: { cached_tokens: 0.25 } }]);
+    expect(formToPrice({ ...loaded, entry: 'USD', unit: 'M', tiers: [{ above: '200000', input: '5', output: '15' }] }).tiers).toEqual([{ above: 200000, input: 2.5, output: 7.5 }]);
+    const twice = { ...loaded, tiers: [{ above: '1000', input: '1', output: '1' }, { above: '1000', input: '2', output: '2' }] };
+    expect(validatePriceForm(twice, false, new Set())).toEqual({ tiers: 'errors.tiers' });
+    expect(validatePriceForm({ ...loaded, tiers: [{ above: '0', input: '1', output: '1' }] }, false, new Set())).toEqual({ tiers: 'errors.tiers' });
+    expect(validatePriceForm(loaded, false, new Set())).toEqual({});
+    expect(formToPrice({ ...loaded, type: 'times' }).tiers).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PriceEntry } from '@one-hub/contract';
-import { diffPrices, entryToRate, filterPrices, groupPrices, isPriceList, priceText, rateToUsd, unpricedModels } from './price-logic';
+import { entryToRate, filterPrices, groupPrices, priceChanges, priceText, rateToUsd, unpricedModels } from './price-logic';
 
 const p = (model: string, o: Partial<PriceEntry> = {}): PriceEntry => ({ model, type: 'tokens', channel_type: 1, input: 15, output: 30, locked: false, ...o });
 
@@ -37,13 +37,11 @@ describe('price logic', () => {
     expect(groups.map((g) => g.models)).toEqual([['a', 'b'], ['c'], ['d']]);
   });
 
-  it('finds unpriced models, diffs an update list and checks its shape', () => {
+  it('finds unpriced models and words the changes of a price, tiers included', () => {
     expect(unpricedModels(['a', 'b', 'c'], [p('b')])).toEqual(['a', 'c']);
-    const diff = diffPrices([p('a'), p('b')], [p('a'), p('b', { output: 40 }), p('new')]);
-    expect(diff.added).toEqual(['new']);
-    expect(diff.changed).toEqual([{ model: 'b', changes: [{ field: 'output', from: '30', to: '40' }] }]);
-    expect(diffPrices([p('a')], [p('a', { extra_ratios: { cached_tokens: 0.5 } })]).changed[0].changes).toEqual([{ field: 'extra', from: '{}', to: '{"cached_tokens":0.5}' }]);
-    expect(isPriceList([p('a')])).toBe(true);
-    expect(isPriceList({ data: [] })).toBe(false);
+    expect(priceChanges(p('b'), p('b', { output: 40 }))).toEqual([{ field: 'output', from: '30', to: '40' }]);
+    expect(priceChanges(p('a'), p('a', { extra_ratios: { cached_tokens: 0.5 } }))).toEqual([{ field: 'extra', from: '{}', to: '{"cached_tokens":0.5}' }]);
+    expect(priceChanges(p('a'), p('a', { tiers: [{ above: 200000, input: 2, output: 3 }] }))).toEqual([{ field: 'tiers', from: '-', to: '>200000: 2/3' }]);
+    expect(priceChanges(p('a'), p('a'))).toEqual([]);
   });
 });

@@ -68,6 +68,7 @@ export interface PriceGroup {
   output: number;
   locked: boolean;
   extra_ratios: Record<string, number>;
+  tiers?: PriceEntry['tiers'];
   models: string[];
 }
 
@@ -82,10 +83,10 @@ const ratioKey = (r?: Record<string, number>) =>
 export function groupPrices(rows: PriceEntry[]): PriceGroup[] {
   const groups = new Map<string, PriceGroup>();
   for (const p of rows) {
-    const key = [p.type, p.channel_type, p.input, p.output, ratioKey(p.extra_ratios), Boolean(p.locked)].join('|');
+    const key = [p.type, p.channel_type, p.input, p.output, ratioKey(p.extra_ratios), Boolean(p.locked), JSON.stringify(p.tiers ?? [])].join('|');
     const g = groups.get(key);
     if (g) g.models.push(p.model);
-    else groups.set(key, { key, type: p.type, channel_type: p.channel_type, input: p.input, output: p.output, locked: Boolean(p.locked), extra_ratios: p.extra_ratios ?? {}, models: [p.model] });
+    else groups.set(key, { key, type: p.type, channel_type: p.channel_type, input: p.input, output: p.output, locked: Boolean(p.locked), extra_ratios: p.extra_ratios ?? {}, ...(p.tiers?.length ? { tiers: p.tiers } : {}), models: [p.model] });
   }
   return [...groups.values()];
 }
@@ -97,36 +98,21 @@ export function unpricedModels(all: string[], prices: PriceEntry[]): string[] {
 }
 
 export interface PriceChange {
-  field: 'input' | 'output' | 'extra';
+  field: 'type' | 'input' | 'output' | 'extra' | 'tiers';
   from: string;
   to: string;
 }
-export interface PriceDiff {
-  model: string;
-  changes: PriceChange[];
-}
 
-/** The update checker: new models, and models whose input, output or extra ratios differ. */
-export function diffPrices(current: PriceEntry[], incoming: PriceEntry[]): { added: string[]; changed: PriceDiff[] } {
-  const byModel = new Map(current.map((p) => [p.model, p]));
-  const added: string[] = [];
-  const changed: PriceDiff[] = [];
-  for (const p of incoming) {
-    const old = byModel.get(p.model);
-    if (!old) {
-      added.push(p.model);
-      continue;
-    }
-    const changes: PriceChange[] = [];
-    if (old.input !== p.input) changes.push({ field: 'input', from: String(old.input), to: String(p.input) });
-    if (old.output !== p.output) changes.push({ field: 'output', from: String(old.output), to: String(p.output) });
-    if (ratioKey(old.extra_ratios) !== ratioKey(p.extra_ratios)) changes.push({ field: 'extra', from: JSON.stringify(old.extra_ratios ?? {}), to: JSON.stringify(p.extra_ratios ?? {}) });
-    if (changes.length) changed.push({ model: p.model, changes });
-  }
-  return { added, changed };
-}
+type Comparable = Pick<PriceEntry, 'type' | 'input' | 'output' | 'extra_ratios' | 'tiers'>;
+const tierText = (t?: PriceEntry['tiers']) => (t?.length ? t.map((x) => `>${x.above}: ${x.input}/${x.output}`).join(', ') : '-');
 
-/** A fetched list is usable only as an array of price-like entries. */
-export function isPriceList(value: unknown): value is PriceEntry[] {
-  return Array.isArray(value) && value.every((p) => p && typeof p === 'object' && typeof (p as PriceEntry).model === 'string');
+/** What differs between two prices of one model, field by field, as the sync preview shows it. */
+export function priceChanges(old: Comparable, now: Comparable): PriceChange[] {
+  const changes: PriceChange[] = [];
+  if (old.type !== now.type) changes.push({ field: 'type', from: old.type, to: now.type });
+  if (old.input !== now.input) changes.push({ field: 'input', from: String(old.input), to: String(now.input) });
+  if (old.output !== now.output) changes.push({ field: 'output', from: String(old.output), to: String(now.output) });
+  if (ratioKey(old.extra_ratios) !== ratioKey(now.extra_ratios)) changes.push({ field: 'extra', from: JSON.stringify(old.extra_ratios ?? {}), to: JSON.stringify(now.extra_ratios ?? {}) });
+  if (tierText(old.tiers) !== tierText(now.tiers)) changes.push({ field: 'tiers', from: tierText(old.tiers), to: tierText(now.tiers) });
+  return changes;
 }

@@ -26,7 +26,13 @@ const GENERAL: FieldSpec[] = [
   { key: 'StickySessionTTLSeconds', input: 'number', min: 0 },
   { key: 'ResponsesRetentionHours', input: 'number', min: 0 },
 ];
-const LOG: FieldSpec[] = [{ key: 'LogRetentionDays', input: 'number', min: 0 }];
+const LOG: FieldSpec[] = [
+  { key: 'LogRetentionDays', input: 'number', min: 0 },
+  { key: 'LogCaptureRules', input: 'json' },
+  { key: 'LogCaptureRedactPatterns', input: 'lines' },
+  { key: 'LogCaptureMaxBytes', input: 'number', min: 1024 },
+  { key: 'LogCaptureRetentionDays', input: 'number', min: 1 },
+];
 const OTHER: FieldSpec[] = [{ key: 'ChatImageRequestProxy' }, { key: 'CFWorkerImageUrl' }, { key: 'CFWorkerImageKey' }];
 const MONITOR: FieldSpec[] = [
   { key: 'ChannelDisableThreshold', input: 'number', min: 0 },

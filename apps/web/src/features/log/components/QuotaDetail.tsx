@@ -76,6 +76,11 @@ export default function QuotaDetail({ log }: { log: LogEntry }) {
     <Box data-testid="quota-detail" sx={{ textAlign: 'left' }}>
       <RouteLine log={log} />
       <PlanLine log={log} />
+      {p.tier && (
+        <Typography variant="body2" sx={{ mb: 1 }} data-testid="price-tier">
+          {t('priceTier', { tier: p.tier })}
+        </Typography>
+      )}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
         {column(t('originalPrice'), [`${t('input')}: ${money(p.input, 4)}${unit}`, ...(p.type === 'tokens' ? [`${t('output')}: ${money(p.output, 4)}${unit}`] : [])])}
         {column(t('groupRatio'), [p.backupGroup !== undefined ? `${groupName(p.groupName)} → ${groupName(p.backupGroup)}` : groupName(p.groupName), `× ${p.groupRatio}`])}

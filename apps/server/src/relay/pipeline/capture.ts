@@ -1,0 +1,118 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { CaptureRules, type CaptureRule } from '@one-hub/contract';
+import type { AppContext } from '../../app-context.js';
+import { nowSeconds } from '../../common/time.js';
+import { parseJsonOr } from '../../common/json.js';
+import { deleteCapturesBefore, insertCapture } from '../../db/repos/log-captures.js';
+
+const SECRET_KEY = /key|secret|token|password|authorization|cookie|credential/i;
+const SECRET_HEADER = new Set(['authorization', 'proxy-authorization', 'x-api-key', 'api-key', 'x-goog-api-key', 'cookie', 'set-cookie']);
+/** Always redacted: bearer credentials and the usual API key shapes. */
+const BUILT_IN = [/Bearer\s+[^\s"',]+/gi, /\bsk-[A-Za-z0-9_-]{8,}/g, /\bAIza[0-9A-Za-z_-]{20,}/g];
+const REDACTED = '[redacted]';
+
+/**
+ * The opt-in capture of relay bodies (LogCaptureRules, set by an admin per user, token or
+ * channel with an expiry). The rules are read once per option change into `active`; a
+ * request pays one comparison when no rule is live, and nothing is captured.
+ */
+export class Capture {
+  private rules: CaptureRule[] = [];
+  private patterns: RegExp[] = [];
+  /** The latest expiry among the rules: capture is off once the clock passes it. */
+  private liveUntil = 0;
+  private lastPrune = 0;
+
+  constructor(private readonly ctx: AppContext) {
+    this.reload();
+    ctx.options.onChange((key) => {
+      if (key === '*' || key.startsWith('LogCapture')) this.reload();
+    });
+  }
+
+  private reload(): void {
+    const parsed = CaptureRules.safeParse(parseJsonOr<unknown>(this.ctx.options.get('LogCaptureRules'), []));
+    this.rules = parsed.success ? parsed.data : [];
+    this.liveUntil = this.rules.reduce((m, r) => Math.max(m, r.until), 0);
+    this.patterns = [];
+    for (const line of this.ctx.options.get('LogCaptureRedactPatterns').split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        this.patterns.push(new RegExp(line.trim(), 'g'));
+      } catch {
+        this.ctx.log.warn({ pattern: line }, 'LogCaptureRedactPatterns: not a regular expression, ignored');
+      }
+    }
+  }
+
+  /** True when some rule is live: the only check a request pays. */
+  get active(): boolean {
+    return this.liveUntil > 0 && this.liveUntil > nowSeconds();
+  }
+
+  /** Whether an attempt of this user and token on this channel is captured now. */
+  matches(userId: number, tokenId: number, channelId: number): boolean {
+    if (!this.active) return false;
+    const now = nowSeconds();
+    return this.rules.some((r) => r.until > now && r.id === (r.kind === 'user' ? userId : r.kind === 'token' ? tokenId : channelId));
+  }
+
+  /** Removes secrets from a text: built-in credential shapes, then the configured patterns; cut to the size cap. */
+  redactText(text: string): string {
+    let out = text;
+    for (const p of [...BUILT_IN, ...this.patterns]) out = out.replace(p, REDACTED);
+    const max = this.ctx.options.get('LogCaptureMaxBytes');
+    if (Buffer.byteLength(out) <= max) return out;
+    return `${Buffer.from(out).subarray(0, max).toString('utf8')}… [cut at ${max} bytes]`;
+  }
+
+  /** A body as captured: JSON has every secret-named field blanked before the text rules run. */
+  body(value: unknown): string {
+    if (value === undefined || value === null) return '';
+    if (Buffer.isBuffer(value)) return this.redactText(`[${value.length} bytes of multipart/binary body]`);
+    if (typeof value === 'string') {
+      const json = parseJsonOr<unknown>(value, undefined);
+      return this.redactText(json !== undefined && typeof json === 'object' ? JSON.stringify(blank(json)) : value);
+    }
+    return this.redactText(JSON.stringify(blank(value)));
+  }
+
+  headers(h: IncomingHttpHeaders): string {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(h)) out[k] = SECRET_HEADER.has(k.toLowerCase()) ? REDACTED : v;
+    return this.redactText(JSON.stringify(out));
+  }
+
+  /** Writes one captured attempt (only called when `matches`); old captures are pruned at most hourly. */
+  record(row: { requestId: string; userId: number; tokenId: number; channelId: number; status: number; headers: IncomingHttpHeaders; request: unknown; response: unknown }): void {
+    const write = async () => {
+      await insertCapture(this.ctx.db, {
+        created_at: nowSeconds(),
+        request_id: row.requestId.slice(0, 64),
+        user_id: row.userId,
+        token_id: row.tokenId,
+        channel_id: row.channelId,
+        status: row.status,
+        request_headers: this.headers(row.headers),
+        request_body: this.body(row.request),
+        response_body: this.body(row.response),
+      });
+      await this.prune();
+    };
+    write().catch((error) => this.ctx.log.warn({ err: error }, 'capture not written'));
+  }
+
+  async prune(force = false): Promise<number> {
+    if (!force && Date.now() - this.lastPrune < 3_600_000) return 0;
+    this.lastPrune = Date.now();
+    return deleteCapturesBefore(this.ctx.db, nowSeconds() - this.ctx.options.get('LogCaptureRetentionDays') * 86_400);
+  }
+}
+
+function blank(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(blank);
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && (typeof v === 'string' || typeof v === 'number') && !/tokens$/i.test(k) ? REDACTED : blank(v);
+  return out;
+}

@@ -1,0 +1,113 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumAvailable, ROOT_PASSWORD, SHOTS, signIn, startConsole, type Console } from './browser';
+import { shootThemes } from './shoot';
+import { startGateway } from './gateway';
+import { ApiClient } from '../../server/test/harness';
+
+const tiers = [{ above: 200000, input: 2.5, output: 7.5 }];
+
+/** Long-context tiers in the price list, the price dialog and the model cards; the price sync preview. */
+describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', () => {
+  let c: Console;
+  let page: Page;
+  let list: Server;
+  let listUrl = '';
+  beforeAll(async () => {
+    // A loopback price list the server fetches for the sync preview.
+    list = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: [{ model: 'tiered-pro', type: 'tokens', channel_type: 1, input: 1.5, output: 6, tiers }, { model: 'brand-new', type: 'tokens', channel_type: 1, input: 1, output: 1 }] }));
+    });
+    await new Promise<void>((r) => list.listen(0, '127.0.0.1', r));
+    listUrl = `http://127.0.0.1:${(list.address() as AddressInfo).port}/prices.json`;
+    c = await startConsole();
+    page = await c.open({ lang: 'en_US' });
+    await signIn(page, 'root', ROOT_PASSWORD);
+    expect((await c.root.post('/api/prices/single', { model: 'tiered-pro', type: 'tokens', channel_type: 1, input: 1.25, output: 5, tiers })).body.success).toBe(true);
+  });
+  afterAll(async () => {
+    expect(c?.errors ?? []).toEqual([]);
+    await c?.close();
+    await new Promise((r) => list?.close(r));
+  });
+
+  it('shows the tiers in the admin price list and edits them in the price dialog', async () => {
+    await page.goto('/panel/pricing');
+    await page.getByTestId('price-search').fill('tiered');
+    await page.getByTestId('price-tier').first().waitFor();
+    expect(await page.getByTestId('price-tier').first().textContent()).toContain('Prompt > 200000 tokens');
+    await shootThemes(page, 'pricing-tiers', async () => {
+      await page.getByTestId('price-search').fill('tiered');
+      await page.getByTestId('price-tier').first().waitFor();
+    });
+    await page.getByTestId('price-search').fill('tiered');
+    await page.getByTestId('price-edit').first().click();
+    const tiersBox = page.getByTestId('price-tiers');
+    await tiersBox.getByLabel('Prompt above (tokens)').waitFor();
+    await tiersBox.getByLabel('Prompt above (tokens)').fill('128000');
+    await page.screenshot({ path: `${SHOTS}/price-dialog-tiers.png` });
+    await page.getByTestId('price-submit').click();
+    await expect.poll(async () => (await c.root.get('/api/prices')).body.data.find((p: { model: string }) => p.model === 'tiered-pro')?.tiers).toEqual([{ above: 128000, input: 2.5, output: 7.5 }]);
+  });
+
+  it('previews the sync diff from a published list before applying it', async () => {
+    await page.goto('/panel/pricing');
+    await page.getByRole('button', { name: 'Update prices' }).click();
+    const dialog = page.getByTestId('price-sync-dialog');
+    await dialog.getByLabel('Price data URL').fill(listUrl);
+    await dialog.getByRole('button', { name: 'Overwrite' }).click();
+    await page.getByTestId('price-sync-preview').click();
+    await dialog.getByTestId('price-sync-diff').waitFor();
+    const text = await dialog.getByTestId('price-sync-diff').textContent();
+    expect(text).toContain('+ brand-new');
+    expect(text).toContain('tiered-pro: input 1.25 → 1.5; output 5 → 6; tiers >128000: 2.5/7.5 → >200000: 2.5/7.5');
+    await page.screenshot({ path: `${SHOTS}/price-sync-preview-desktop-light.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/price-sync-preview-phone-light.png` });
+    await page.setViewportSize({ width: 1366, height: 860 });
+    await dialog.getByRole('button', { name: 'Add only' }).click();
+    await expect.poll(async () => dialog.getByTestId('price-sync-diff').textContent()).not.toContain('tiered-pro');
+    await page.getByTestId('price-sync-apply').click();
+    await expect.poll(async () => (await c.root.get('/api/prices')).body.data.some((p: { model: string }) => p.model === 'brand-new')).toBe(true);
+  });
+
+  it('a user sees their own failed request without upstream detail; root opens its captured bodies', async () => {
+    const gw = await startGateway(c);
+    await gw.addModel('broken-model', { status: 500, errorBody: { error: { message: 'db-7.internal exploded', type: 'server_error' } } }, 1);
+    const userId = await gw.addUser('erin', 'password123');
+    const erin = new ApiClient(c.server.app);
+    await erin.login('erin', 'password123');
+    await erin.post('/api/token/', { name: 'e', unlimited_quota: true });
+    const token = (await erin.get('/api/token/')).body.data.data[0];
+    expect((await c.root.put('/api/option/', { key: 'LogCaptureRules', value: JSON.stringify([{ kind: 'user', id: userId, until: Math.floor(Date.now() / 1000) + 3600 }]) })).body.success).toBe(true);
+    const res = await fetch(`${c.base}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer sk-${token.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'broken-model', messages: [{ role: 'user', content: 'hello' }] }) });
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    await gw.flush();
+
+    const userPage = await c.open({ lang: 'en_US' });
+    await signIn(userPage, 'erin', 'password123');
+    await userPage.goto('/panel/log');
+    await userPage.getByText('502 upstream error').first().waitFor();
+    expect(await userPage.content()).not.toContain('db-7.internal');
+    await shootThemes(userPage, 'log-own-failure', () => userPage.getByText('502 upstream error').first().waitFor());
+
+    await page.goto('/panel/log');
+    await page.getByText('db-7.internal').first().waitFor();
+    await page.getByRole('row').filter({ hasText: 'broken-model' }).first().getByLabel('Expand').click();
+    await page.getByTestId('capture-open').first().click();
+    await page.getByTestId('capture-view').first().waitFor();
+    expect(await page.getByTestId('capture-view').first().textContent()).toContain('[redacted]');
+    await page.screenshot({ path: `${SHOTS}/log-capture-desktop-light.png`, fullPage: true });
+    await gw.close();
+    // Where root sets the rules: the log section of the operation settings.
+    await page.goto('/panel/setting#operation');
+    const rules = page.getByLabel('Request capture rules');
+    await rules.waitFor();
+    expect(await rules.inputValue()).toContain('"kind": "user"');
+    await rules.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/setting-capture-rules.png` });
+  });
+});

@@ -1,0 +1,29 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import i18n from '../../lib/i18n';
+import { fakeApi, renderWithProviders } from '../../test-utils/providers';
+import CaptureView from './components/CaptureView';
+
+beforeAll(async () => {
+  await i18n.changeLanguage('en_US');
+  await i18n.loadNamespaces(['common', 'log']);
+});
+let api: ReturnType<typeof fakeApi> | undefined;
+afterEach(() => {
+  cleanup();
+  api?.restore();
+});
+
+describe('captured bodies beside a log row', { timeout: 20_000 }, () => {
+  it('loads the captures of the request on demand and shows each attempt', async () => {
+    api = fakeApi(() => [{ id: 1, created_at: 1, request_id: 'req-1', user_id: 2, token_id: 3, channel_id: 9, status: 502, request_headers: '{"authorization":"[redacted]"}', request_body: '{"model":"m"}', response_body: 'upstream said no' }]);
+    renderWithProviders(<CaptureView requestId="req-1" />);
+    expect(api.calls).toHaveLength(0);
+    fireEvent.click(screen.getByTestId('capture-open'));
+    const view = await screen.findByTestId('capture-view');
+    expect(view.textContent).toContain('Channel #9 · status 502');
+    expect(view.textContent).toContain('"authorization":"[redacted]"');
+    expect(view.textContent).toContain('upstream said no');
+    expect(api.calls[0].url).toContain('/api/log/capture?request_id=req-1');
+  });
+});
