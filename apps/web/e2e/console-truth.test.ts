@@ -145,6 +145,29 @@ describe.skipIf(!chromiumAvailable)('console truth: sessions, sums, prices and f
     await shootThemes(page, 'log-admin', () => page.getByTestId('table-row').first().waitFor());
   });
 
+  it('writes server log texts in the reader language: an English console shows no CJK in them', async () => {
+    const buyer = new ApiClient(c.server.app);
+    const me = await buyer.login('buyer', 'password123');
+    const [code] = (await c.root.post('/api/redemption/', { name: 'e2e-text', quota: 500000, count: 1 })).body.data as string[];
+    expect((await buyer.post('/api/user/topup', { key: code })).body.success).toBe(true);
+    expect((await c.root.post(`/api/user/quota/${me.id}`, { quota: 1000, remark: 'thanks' })).body.success).toBe(true);
+    const page = await c.open({ lang: 'en_US', width: 1440, height: 900 });
+    await signIn(page, 'buyer', 'password123');
+    const cjk = /[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]/;
+    for (const [tab, expected] of [['topup', 'Topped up $1.000000 with a redemption code'], ['manage', 'note: thanks']] as const) {
+      await page.goto('/panel/log');
+      await page.getByTestId(`log-tab-${tab}`).click();
+      await page.getByTestId('log-text').filter({ hasText: expected }).first().waitFor();
+      const texts = await page.getByTestId('log-text').allInnerTexts();
+      expect(texts.length, tab).toBeGreaterThan(0);
+      for (const text of texts) expect(cjk.test(text), text).toBe(false);
+    }
+    // the API keeps the Chinese text for scripts that read it
+    const raw = (await buyer.get('/api/log/self?log_type=1')).body.data.data as Array<{ content: string }>;
+    expect(raw[0].content).toMatch(/^通过兑换码充值/);
+    await shootThemes(page, 'log-server-text-en', () => page.getByTestId('log-text').first().waitFor());
+  });
+
   it('shows a scroll cue when the menu overflows 1440×900, and Ctrl+K jumps to a screen or a channel by name', async () => {
     const page = await c.open({ width: 1440, height: 900 });
     await signIn(page, 'root', ROOT_PASSWORD);

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ROLE, type LogEntry } from '@one-hub/contract';
 import { DataTable, FilterBar, PageHeader, pagedTableProps, usePagedList } from '../../components/data';
 import { api } from '../../lib/api';
+import { useServerText } from '../../lib/server-text';
 import { readJson, writeJson } from '../../lib/storage';
 import { useAppSelector } from '../../store';
 import { LOG_TYPES } from './log-data';
@@ -31,6 +32,7 @@ const blankFilters = (): Filters => ({
 /** Request, top-up, management and system logs; administrators see everyone's (console-screens §3.4). */
 export default function LogPage() {
   const { t } = useTranslation('log');
+  const { logText } = useServerText();
   const admin = useAppSelector((s) => (s.account.user?.role ?? 0) >= ROLE.admin);
   const list = usePagedList<LogEntry, Filters>({
     key: 'log',
@@ -80,7 +82,7 @@ export default function LogPage() {
         <DataTable
           columns={columns}
           rowKey={(l) => l.id}
-          renderExpanded={(l) => (l.type === 2 ? <QuotaDetail log={l} /> : <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>{l.content || '-'}</Typography>)}
+          renderExpanded={(l) => (l.type === 2 ? <QuotaDetail log={l} /> : <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>{logText(l) || '-'}</Typography>)}
           {...pagedTableProps(list)}
         />
       </Card>

@@ -1,3 +1,4 @@
+import { logMessage } from '@one-hub/contract';
 import { nowSeconds } from '../../../common/time.js';
 import type { TaskRow } from '../../../db/repos/tasks.js';
 import { pendingTasks, updatePendingTask } from '../../../db/repos/task-rows.js';
@@ -18,7 +19,7 @@ export function failTask(state: RelayState, row: TaskRow, reason: string): Promi
     channelId: row.channel_id,
     quota: row.quota,
     reason,
-    content: `异步任务执行失败 ${row.task_id || row.id}，补偿 ${row.quota}`,
+    message: logMessage('task_failed_refund', { task: row.task_id || String(row.id), refund: row.quota }),
   });
 }
 

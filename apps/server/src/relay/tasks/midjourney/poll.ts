@@ -1,3 +1,4 @@
+import { logMessage } from '@one-hub/contract';
 import type { MidjourneyRow } from '../../../db/repos/tasks.js';
 import { pendingMidjourneys, updatePendingMidjourney } from '../../../db/repos/task-rows.js';
 import { failAndRefund } from '../../../db/repos/task-refunds.js';
@@ -21,7 +22,7 @@ export function failMidjourney(state: RelayState, row: MidjourneyRow, reason: st
     channelId: row.channel_id,
     quota: row.quota,
     reason,
-    content: `构图失败 ${row.mj_id || row.id}，补偿 ${row.quota}`,
+    message: logMessage('mj_failed_refund', { task: row.mj_id || String(row.id), refund: row.quota }),
   });
 }
 

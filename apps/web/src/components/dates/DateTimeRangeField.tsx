@@ -1,0 +1,33 @@
+import { Chip, Stack } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import DatesProvider from './DatesProvider';
+import { DateTimeInput } from './DateTimeField';
+import { PRESETS, presetSeconds } from './date-range';
+
+interface Props {
+  /** Epoch seconds; 0 = open. */
+  start: number;
+  end: number;
+  onChange: (start: number, end: number) => void;
+  startLabel: string;
+  endLabel: string;
+  testId?: string;
+}
+
+/** From–to date-and-time pickers (localized, clearable) with today / 7 days / this month presets. */
+export default function DateTimeRangeField({ start, end, onChange, startLabel, endLabel, testId = 'time-range' }: Props) {
+  const { t } = useTranslation();
+  return (
+    <DatesProvider>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' }, flexWrap: 'wrap', rowGap: 1.5 }}>
+        <DateTimeInput label={startLabel} value={start} onChange={(v) => onChange(v, end)} testId={`${testId}-start`} />
+        <DateTimeInput label={endLabel} value={end} onChange={(v) => onChange(start, v)} min={start || undefined} testId={`${testId}-end`} />
+        <Stack direction="row" spacing={0.5}>
+          {PRESETS.map((p) => (
+            <Chip key={p} size="small" variant="outlined" label={t(`dateRange.${p}`)} data-testid={`${testId}-preset-${p}`} onClick={() => onChange(...presetSeconds(p))} />
+          ))}
+        </Stack>
+      </Stack>
+    </DatesProvider>
+  );
+}
