@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { isQuotaArg, logMessageOf, SEEDED_GROUP_NAMES, UNKNOWN_OWNER, type LogEntry } from '@one-hub/contract';
+import { isQuotaArg, logMessageOf, SEEDED_GROUP_NAMES, UNKNOWN_OWNER, type LogEntry, type UserGroup } from '@one-hub/contract';
 import { useFormatQuota } from '../components/data/QuotaText';
 
 /** Translations of text the server generates live in this namespace (features/server-text/locales). */
@@ -29,4 +29,10 @@ export function useServerText() {
       return name === UNKNOWN_OWNER ? t('owner.unknown') : name;
     },
   };
+}
+
+/** A `/api/user_group_map` answer with seeded names in the reader's language (for a query's `select`). */
+export function useGroupMapNames(): (map: Record<string, UserGroup>) => Record<string, UserGroup> {
+  const { groupName } = useServerText();
+  return (map) => Object.fromEntries(Object.entries(map).map(([symbol, g]) => [symbol, { ...g, name: groupName(symbol, g.name) }]));
 }
