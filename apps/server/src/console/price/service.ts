@@ -110,7 +110,7 @@ export async function availableModels(ctx: AppContext, ownGroup?: string): Promi
       const price: PriceEntry = found
         ? { model, type: found.type, channel_type: found.channelType, input: found.input, output: found.output, locked: false }
         : { model, type: 'tokens', channel_type: 0, input: 30, output: 30, locked: false };
-      result[model] ??= { groups: [], owned_by: owners[String(price.channel_type)]?.name ?? UNKNOWN_OWNER, price };
+      result[model] ??= { groups: [], owned_by: owners[String(price.channel_type)]?.name ?? UNKNOWN_OWNER, price, ...(found ? {} : { unpriced: true }) };
       result[model].groups.push(g.symbol);
     }
   }
