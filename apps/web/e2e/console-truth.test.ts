@@ -220,12 +220,12 @@ describe.skipIf(!chromiumAvailable)('console truth: sessions, sums, prices and f
   });
 
   it('fits chart captions in all four languages at desktop and phone width, with axis labels readable in dark mode', async () => {
-    /** Every caption (title, total) of a chart card stays inside its card and does not overflow its line. */
+    /** Every caption of a card (chart titles and totals, stat card lines) stays inside its card, whole. */
     const captionsFit = (page: Page) =>
-      page.locator('.MuiCard-root:has(.apexcharts-canvas)').evaluateAll((cards) =>
+      page.locator('main .MuiCard-root').evaluateAll((cards) =>
         cards.flatMap((card) => {
           const box = card.getBoundingClientRect();
-          return [...card.querySelectorAll('h6, p, span.MuiTypography-root')]
+          return [...card.querySelectorAll('h6, p, span.MuiTypography-root, div.MuiTypography-root')]
             .filter((el) => !el.closest('.apexcharts-canvas') && el.textContent!.trim())
             .filter((el) => {
               const r = el.getBoundingClientRect();
@@ -260,7 +260,7 @@ describe.skipIf(!chromiumAvailable)('console truth: sessions, sums, prices and f
         await page.screenshot({ path: `${SHOTS}/analytics-captions-${lang}-${w}-dark.png`, fullPage: w > 400 });
       }
     }
-  });
+  }, 240_000);
 
   it('shows a scroll cue when the menu overflows 1440×900, and Ctrl+K jumps to a screen or a channel by name', async () => {
     const page = await c.open({ width: 1440, height: 900 });

@@ -27,7 +27,7 @@ export function DateTimeInput({ value, onChange, label, testId, min, error, help
         format="YYYY-MM-DD HH:mm"
         ampm={false}
         minDateTime={min ? dayjs.unix(min) : undefined}
-        slotProps={{ textField: { size: 'small', error, helperText, sx: { width: { xs: '100%', sm: width } } }, field: { clearable: true } }}
+        slotProps={{ textField: { size: 'small', error, helperText, sx: { width: { xs: '100%', sm: width }, '& input': { fontSize: '0.875rem', pr: 0 } } }, field: { clearable: true } }}
       />
     </Box>
   );

@@ -14,19 +14,19 @@ interface Props {
   testId?: string;
 }
 
-/** From–to date-and-time pickers (localized, clearable) with today / 7 days / this month presets. */
+/** From–to date-and-time pickers (localized, clearable) with today / 7 days / this month presets, as three grid cells. */
 export default function DateTimeRangeField({ start, end, onChange, startLabel, endLabel, testId = 'time-range' }: Props) {
   const { t } = useTranslation();
+  // A fragment inside the provider (which renders no element): in a filter bar's grid the two
+  // pickers and the presets take a cell each.
   return (
     <DatesProvider>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' }, flexWrap: 'wrap', rowGap: 1.5 }}>
-        <DateTimeInput label={startLabel} value={start} onChange={(v) => onChange(v, end)} testId={`${testId}-start`} />
-        <DateTimeInput label={endLabel} value={end} onChange={(v) => onChange(start, v)} min={start || undefined} testId={`${testId}-end`} />
-        <Stack direction="row" spacing={0.5}>
-          {PRESETS.map((p) => (
-            <Chip key={p} size="small" variant="outlined" label={t(`dateRange.${p}`)} data-testid={`${testId}-preset-${p}`} onClick={() => onChange(...presetSeconds(p))} />
-          ))}
-        </Stack>
+      <DateTimeInput label={startLabel} value={start} onChange={(v) => onChange(v, end)} testId={`${testId}-start`} width="100%" />
+      <DateTimeInput label={endLabel} value={end} onChange={(v) => onChange(start, v)} min={start || undefined} testId={`${testId}-end`} width="100%" />
+      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+        {PRESETS.map((p) => (
+          <Chip key={p} size="small" variant="outlined" label={t(`dateRange.${p}`)} data-testid={`${testId}-preset-${p}`} onClick={() => onChange(...presetSeconds(p))} />
+        ))}
       </Stack>
     </DatesProvider>
   );
