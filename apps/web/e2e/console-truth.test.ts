@@ -262,6 +262,43 @@ describe.skipIf(!chromiumAvailable)('console truth: sessions, sums, prices and f
     }
   }, 240_000);
 
+  it('picks dates with the localized MUI X picker on every screen that had a browser date input', async () => {
+    const page = await c.open({ lang: 'ja_JP', width: 1440, height: 900 });
+    await signIn(page, 'root', ROOT_PASSWORD);
+    const screens: Array<[string, string, string]> = [
+      ['/panel/log', 'filter-time-start', 'log'],
+      ['/panel/task', 'task-filter-time-start', 'task'],
+      ['/panel/midjourney', 'mj-filter-time-start', 'midjourney'],
+      ['/panel/payment', 'order-filter-time-start', 'orders'],
+      ['/panel/audit_log', 'audit-time-start', 'audit'],
+      ['/panel/setting#operation', 'log-cleanup-before', 'log-cleanup'],
+    ];
+    for (const [path, testId, name] of screens) {
+      await page.goto(path);
+      const field = page.getByTestId(testId);
+      await field.waitFor();
+      expect(await page.locator('input[type="datetime-local"], input[type="date"]').count(), path).toBe(0);
+      // the picker opens a Japanese calendar with a clear action
+      await field.getByRole('button').last().click();
+      const dialog = page.locator('.MuiPickerPopper-root, .MuiDialog-root').last();
+      await dialog.waitFor();
+      expect(await dialog.innerText(), path).toMatch(/[月日]/);
+      await page.keyboard.press('Escape');
+      await page.screenshot({ path: `${SHOTS}/date-picker-${name}-desktop-light.png` });
+    }
+    await page.goto('/panel/token');
+    await page.getByTestId('token-create').click();
+    await page.getByRole('dialog').getByText('有効期限なし', { exact: true }).click();
+    await page.getByTestId('token-expiry').waitFor();
+    expect(await page.getByRole('dialog').locator('input[type="datetime-local"]').count()).toBe(0);
+    await page.getByRole('dialog').screenshot({ path: `${SHOTS}/date-picker-token-expiry-light.png` });
+    await page.goto('/panel/log');
+    await page.getByTestId('table-row').first().waitFor();
+    // the pickers take a grid cell each and never widen the page
+    await noSidewaysScroll(page);
+    await shootThemes(page, 'log-filters-ja', () => page.getByTestId('filter-time-start').waitFor());
+  }, 240_000);
+
   it('shows a scroll cue when the menu overflows 1440×900, and Ctrl+K jumps to a screen or a channel by name', async () => {
     const page = await c.open({ width: 1440, height: 900 });
     await signIn(page, 'root', ROOT_PASSWORD);

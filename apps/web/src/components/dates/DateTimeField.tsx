@@ -19,7 +19,8 @@ interface Props {
 /** One localized, clearable date-and-time picker (MUI X) holding epoch seconds. */
 export function DateTimeInput({ value, onChange, label, testId, min, error, helperText, width = 220 }: Props) {
   return (
-    <Box data-testid={testId}>
+    // minWidth 0: in a filter bar's grid the picker takes its cell's width instead of widening the column
+    <Box data-testid={testId} sx={{ minWidth: 0 }}>
       <DateTimePicker
         label={label}
         value={value > 0 ? dayjs.unix(value) : null}
@@ -27,7 +28,7 @@ export function DateTimeInput({ value, onChange, label, testId, min, error, help
         format="YYYY-MM-DD HH:mm"
         ampm={false}
         minDateTime={min ? dayjs.unix(min) : undefined}
-        slotProps={{ textField: { size: 'small', error, helperText, sx: { width: { xs: '100%', sm: width }, '& input': { fontSize: '0.875rem', pr: 0 } } }, field: { clearable: true } }}
+        slotProps={{ textField: { size: 'small', error, helperText, sx: { width: { xs: '100%', sm: width }, minWidth: 0, '& .MuiPickersInputBase-root': { fontSize: '0.875rem' }, '& .MuiPickersSectionList-root': { overflow: 'hidden' } } }, field: { clearable: true } }}
       />
     </Box>
   );
