@@ -14,13 +14,15 @@ interface Props {
   error?: boolean;
   helperText?: string;
   width?: number | string;
+  /** In a filter bar's grid: take two cells on wide screens, so the whole date and time shows. */
+  wide?: boolean;
 }
 
 /** One localized, clearable date-and-time picker (MUI X) holding epoch seconds. */
-export function DateTimeInput({ value, onChange, label, testId, min, error, helperText, width = 220 }: Props) {
+export function DateTimeInput({ value, onChange, label, testId, min, error, helperText, width = 220, wide }: Props) {
   return (
     // minWidth 0: in a filter bar's grid the picker takes its cell's width instead of widening the column
-    <Box data-testid={testId} sx={{ minWidth: 0 }}>
+    <Box data-testid={testId} sx={{ minWidth: 0, gridColumn: wide ? { lg: 'span 2' } : undefined }}>
       <DateTimePicker
         label={label}
         value={value > 0 ? dayjs.unix(value) : null}

@@ -21,8 +21,8 @@ export default function DateTimeRangeField({ start, end, onChange, startLabel, e
   // pickers and the presets take a cell each.
   return (
     <DatesProvider>
-      <DateTimeInput label={startLabel} value={start} onChange={(v) => onChange(v, end)} testId={`${testId}-start`} width="100%" />
-      <DateTimeInput label={endLabel} value={end} onChange={(v) => onChange(start, v)} min={start || undefined} testId={`${testId}-end`} width="100%" />
+      <DateTimeInput label={startLabel} value={start} onChange={(v) => onChange(v, end)} testId={`${testId}-start`} width="100%" wide />
+      <DateTimeInput label={endLabel} value={end} onChange={(v) => onChange(start, v)} min={start || undefined} testId={`${testId}-end`} width="100%" wide />
       <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
         {PRESETS.map((p) => (
           <Chip key={p} size="small" variant="outlined" label={t(`dateRange.${p}`)} data-testid={`${testId}-preset-${p}`} onClick={() => onChange(...presetSeconds(p))} />
