@@ -39,6 +39,9 @@ describe.skipIf(!chromiumAvailable)('console truth: sessions, sums, prices and f
     gw.fake.behave('vip-key', { content: 'vip answer' });
     const vipChannel = await c.root.post('/api/channel/', { type: 1, name: 'vip-channel', key: 'vip-key', base_url: gw.fake.url, models: 'e2e-owned', group: 'vip' });
     expect(vipChannel.body.success, JSON.stringify(vipChannel.body)).toBe(true);
+    // a model a channel serves with no price record at all
+    const bare = await c.root.post('/api/channel/', { type: 1, name: 'bare-channel', key: 'bare-key', base_url: gw.fake.url, models: 'e2e-bare', group: 'default' });
+    expect(bare.body.success, JSON.stringify(bare.body)).toBe(true);
     await relayState(c.server.ctx).selector.reload();
 
     const buyerId = await gw.addUser('buyer', 'password123');
@@ -144,6 +147,158 @@ describe.skipIf(!chromiumAvailable)('console truth: sessions, sums, prices and f
     await page.evaluate(() => localStorage.removeItem('log_hidden_columns'));
     await shootThemes(page, 'log-admin', () => page.getByTestId('table-row').first().waitFor());
   });
+
+  it('writes server log texts in the reader language: an English console shows no CJK in them', async () => {
+    const buyer = new ApiClient(c.server.app);
+    const me = await buyer.login('buyer', 'password123');
+    const [code] = (await c.root.post('/api/redemption/', { name: 'e2e-text', quota: 500000, count: 1 })).body.data as string[];
+    expect((await buyer.post('/api/user/topup', { key: code })).body.success).toBe(true);
+    expect((await c.root.post(`/api/user/quota/${me.id}`, { quota: 1000, remark: 'thanks' })).body.success).toBe(true);
+    const page = await c.open({ lang: 'en_US', width: 1440, height: 900 });
+    await signIn(page, 'buyer', 'password123');
+    const cjk = /[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]/;
+    for (const [tab, expected] of [['topup', 'Topped up $1.000000 with a redemption code'], ['manage', 'note: thanks']] as const) {
+      await page.goto('/panel/log');
+      await page.getByTestId(`log-tab-${tab}`).click();
+      await page.getByTestId('log-text').filter({ hasText: expected }).first().waitFor();
+      const texts = await page.getByTestId('log-text').allInnerTexts();
+      expect(texts.length, tab).toBeGreaterThan(0);
+      for (const text of texts) expect(cjk.test(text), text).toBe(false);
+    }
+    // the API keeps the Chinese text for scripts that read it
+    const raw = (await buyer.get('/api/log/self?log_type=1')).body.data.data as Array<{ content: string }>;
+    expect(raw[0].content).toMatch(/^通过兑换码充值/);
+    await shootThemes(page, 'log-server-text-en', () => page.getByTestId('log-text').first().waitFor());
+  });
+
+  it('tells an administrator a model has no price set, and the link opens a new price for it', async () => {
+    const page = await c.open({ width: 1440, height: 900 });
+    await signIn(page, 'root', ROOT_PASSWORD);
+    await page.goto('/panel/model_price');
+    const card = page.getByTestId('model-card').filter({ hasText: 'e2e-bare' });
+    await card.getByTestId('no-price-set').waitFor();
+    expect(await card.innerText()).toContain('未设置价格');
+    // a priced model shows its price, not the marker
+    expect(await page.getByTestId('model-card').filter({ hasText: 'e2e-owned' }).getByTestId('no-price-set').count()).toBe(0);
+    await card.screenshot({ path: `${SHOTS}/model-price-unpriced-card-light.png` });
+    await card.getByTestId('set-price-link').click();
+    await page.waitForURL(/\/panel\/pricing/);
+    await expect.poll(() => page.getByRole('dialog').locator('input[name="model"]').inputValue().catch(() => '')).toBe('e2e-bare');
+    // the buyer (no admin) sees no marker
+    const user = await c.open();
+    await signIn(user, 'buyer', 'password123');
+    await user.goto('/panel/model_price');
+    await user.getByTestId('model-card').filter({ hasText: 'e2e-bare' }).waitFor();
+    expect(await user.getByTestId('no-price-set').count()).toBe(0);
+  });
+
+  it('fits the token, user and channel tables into 1440×900 with the spec columns; an expired token says so', async () => {
+    const made = await c.root.post('/api/token/', { name: 'stale-token', unlimited_quota: true });
+    expect(made.body.success, JSON.stringify(made.body)).toBe(true);
+    await c.server.ctx.db.updateTable('tokens').set({ expired_time: Math.floor(Date.now() / 1000) - 3600 }).where('name', '=', 'stale-token').execute();
+    const page = await c.open({ width: 1440, height: 900 });
+    await signIn(page, 'root', ROOT_PASSWORD);
+    const fits = async (path: string, headers: string[]) => {
+      await page.goto(path);
+      await page.getByTestId('table-row').first().waitFor();
+      for (const header of headers) await page.getByRole('columnheader', { name: header, exact: true }).waitFor();
+      const fit = await page.locator('.MuiTableContainer-root').first().evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      expect(fit.scroll, path).toBeLessThanOrEqual(fit.client);
+      await noSidewaysScroll(page);
+    };
+    await fits('/panel/token', ['名称', '分组', '状态', '创建时间', '过期时间']);
+    const stale = page.getByTestId('table-row').filter({ hasText: 'stale-token' });
+    expect(await stale.innerText()).toContain('已过期');
+    expect(await stale.locator('input[type="checkbox"]').count()).toBe(0);
+    await shootThemes(page, 'token-table', () => page.getByTestId('table-row').first().waitFor());
+    await fits('/panel/user', ['用户名', '分组', '创建时间', '最后登录 / IP']);
+    // group names, not symbols: the seeded default group reads as its name
+    expect(await page.getByTestId('table-row').filter({ hasText: 'buyer' }).innerText()).toContain('默认分组');
+    await shootThemes(page, 'user-table', () => page.getByTestId('table-row').first().waitFor());
+    await fits('/panel/channel', ['分组']);
+    await shootThemes(page, 'channel-table', () => page.getByTestId('table-row').first().waitFor());
+  });
+
+  it('fits chart captions in all four languages at desktop and phone width, with axis labels readable in dark mode', async () => {
+    /** Every caption of a card (chart titles and totals, stat card lines) stays inside its card, whole. */
+    const captionsFit = (page: Page) =>
+      page.locator('main .MuiCard-root').evaluateAll((cards) =>
+        cards.flatMap((card) => {
+          const box = card.getBoundingClientRect();
+          return [...card.querySelectorAll('h6, p, span.MuiTypography-root, div.MuiTypography-root')]
+            .filter((el) => !el.closest('.apexcharts-canvas') && el.textContent!.trim())
+            .filter((el) => {
+              const r = el.getBoundingClientRect();
+              return el.scrollWidth > el.clientWidth + 1 || r.left < box.left - 1 || r.right > box.right + 1;
+            })
+            .map((el) => el.textContent);
+        }),
+      );
+    /** Relative luminance (0–1) of the axis labels' fill colour. */
+    const labelLuminance = (page: Page) =>
+      page.locator('.apexcharts-xaxis-label, .apexcharts-yaxis-label').evaluateAll((els) =>
+        els.map((el) => {
+          const m = getComputedStyle(el).fill.match(/\d+(\.\d+)?/g)!.map(Number);
+          const [r, g, b] = m.map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+          return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        }),
+      );
+    for (const lang of ['zh_CN', 'zh_HK', 'en_US', 'ja_JP']) {
+      const page = await c.open({ lang, width: 1440, height: 900 });
+      await signIn(page, 'root', ROOT_PASSWORD);
+      await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+      for (const [w, h] of [[1440, 900], [390, 844]] as const) {
+        await page.setViewportSize({ width: w, height: h });
+        await page.goto('/panel/analytics');
+        await expect.poll(() => page.getByTestId('chart-requests-total').innerText().catch(() => '')).toMatch(/\d/);
+        await page.locator('.apexcharts-yaxis-label').first().waitFor();
+        expect(await captionsFit(page), `${lang} ${w}`).toEqual([]);
+        const lum = await labelLuminance(page);
+        expect(lum.length).toBeGreaterThan(0);
+        // on the dark paper the labels are light grey, never the light theme's dark grey
+        for (const l of lum) expect(l, `${lang} ${w}`).toBeGreaterThan(0.3);
+        await page.screenshot({ path: `${SHOTS}/analytics-captions-${lang}-${w}-dark.png`, fullPage: w > 400 });
+      }
+    }
+  }, 240_000);
+
+  it('picks dates with the localized MUI X picker on every screen that had a browser date input', async () => {
+    const page = await c.open({ lang: 'ja_JP', width: 1440, height: 900 });
+    await signIn(page, 'root', ROOT_PASSWORD);
+    const screens: Array<[string, string, string]> = [
+      ['/panel/log', 'filter-time-start', 'log'],
+      ['/panel/task', 'task-filter-time-start', 'task'],
+      ['/panel/midjourney', 'mj-filter-time-start', 'midjourney'],
+      ['/panel/payment', 'order-filter-time-start', 'orders'],
+      ['/panel/audit_log', 'audit-time-start', 'audit'],
+      ['/panel/setting#operation', 'log-cleanup-before', 'log-cleanup'],
+    ];
+    for (const [path, testId, name] of screens) {
+      await page.goto(path);
+      const field = page.getByTestId(testId);
+      await field.waitFor();
+      expect(await page.locator('input[type="datetime-local"], input[type="date"]').count(), path).toBe(0);
+      // the picker opens a Japanese calendar with a clear action
+      await field.getByRole('button').last().click();
+      const dialog = page.locator('.MuiPickerPopper-root, .MuiDialog-root').last();
+      await dialog.waitFor();
+      expect(await dialog.innerText(), path).toMatch(/[月日]/);
+      await page.keyboard.press('Escape');
+      await page.screenshot({ path: `${SHOTS}/date-picker-${name}-desktop-light.png` });
+    }
+    await page.goto('/panel/token');
+    await page.getByTestId('token-create').click();
+    await page.getByRole('dialog').getByText('有効期限なし', { exact: true }).click();
+    await page.getByTestId('token-expiry').waitFor();
+    expect(await page.getByRole('dialog').locator('input[type="datetime-local"]').count()).toBe(0);
+    await page.getByRole('dialog').screenshot({ path: `${SHOTS}/date-picker-token-expiry-light.png` });
+    await page.goto('/panel/log');
+    await page.getByTestId('table-row').first().waitFor();
+    // the pickers take a grid cell each and never widen the page
+    await noSidewaysScroll(page);
+    // (on a phone the filters fold behind a toggle: the ready signal is the first row)
+    await shootThemes(page, 'log-filters-ja', () => page.getByTestId('table-row').first().waitFor());
+  }, 240_000);
 
   it('shows a scroll cue when the menu overflows 1440×900, and Ctrl+K jumps to a screen or a channel by name', async () => {
     const page = await c.open({ width: 1440, height: 900 });

@@ -9,6 +9,7 @@ export * from './token.js';
 export * from './channel.js';
 export * from './channel-type.js';
 export * from './log.js';
+export * from './log-message.js';
 export * from './price.js';
 export * from './dashboard.js';
 export * from './binding.js';

@@ -79,6 +79,8 @@ export interface AvailableModel {
   groups: string[];
   owned_by: string;
   price: PriceEntry;
+  /** No price record: requests are billed at the default price shown (administrators are told to set one). */
+  unpriced?: boolean;
 }
 
 /** POST /api/prices/sync?updateMode=: how incoming prices meet the stored ones. */

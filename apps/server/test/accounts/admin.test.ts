@@ -127,6 +127,14 @@ describe.each(testDialects())('user administration on %s', (dialect) => {
       [3, -200],
     ]);
     expect(logs[0].content).toContain('备注: gift');
+    // The console renders the message key in the reader's language; the API keeps the Chinese text.
+    const listed = (await root.get('/api/log/?log_type=3&username=quinn')).body.data.data as Array<{ content: string; metadata: Record<string, unknown> }>;
+    expect(listed.map((l) => l.metadata?.msg)).toEqual(
+      expect.arrayContaining([
+        { key: 'admin_quota_remark', args: { quota: 500, remark: 'gift' } },
+        { key: 'admin_quota', args: { quota: -200, remark: '' } },
+      ]),
+    );
   });
 
   it('accepts a long stored username sent back unchanged, but validates a new one', async () => {

@@ -105,6 +105,10 @@ describe.each(testDialects())('user groups and redemption codes on %s', (dialect
     const log = await server.ctx.db.selectFrom('logs').select(['type', 'quota']).where('user_id', '=', me.id).executeTakeFirst();
     expect(log).toMatchObject({ type: 1 });
     expect(Number(log!.quota)).toBe(250);
+    // Chinese text for API readers, the message key and its arguments for the console.
+    const [own] = (await rita.get('/api/log/self?log_type=1')).body.data.data;
+    expect(own.content).toMatch(/^通过兑换码充值 /);
+    expect(own.metadata).toEqual({ msg: { key: 'redeem_topup', args: { quota: 250 } } });
 
     expect((await root.delete(`/api/redemption/${first.id}`)).body.success).toBe(true);
     expect((await root.delete(`/api/redemption/${first.id}`)).status).toBe(404);

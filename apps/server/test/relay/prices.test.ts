@@ -40,6 +40,11 @@ describe.each(testDialects())('prices and owners on %s', (dialect) => {
   it('lists available models per group with their price', async () => {
     const models = (await new ApiClient(f.server.app).get('/api/available_model')).body.data;
     expect(models['priced-model']).toMatchObject({ groups: ['default'], price: { type: 'times' } });
+    expect(models['priced-model'].unpriced).toBeUndefined();
+    // a model a channel serves without a price record says so (the console shows "no price set" to admins)
+    await f.addChannel({ key: 'bare-key', models: 'bare-model' });
+    const after = (await new ApiClient(f.server.app).get('/api/available_model')).body.data;
+    expect(after['bare-model']).toMatchObject({ unpriced: true, owned_by: '未知', price: { channel_type: 0 } });
   });
 
   it('edits prices in batches and keeps owner ids above 1000 for custom owners', async () => {

@@ -1,4 +1,4 @@
-import { CHANNEL_STATUS } from '@one-hub/contract';
+import { CHANNEL_STATUS, UNKNOWN_OWNER } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
 import { listChannelsByStatus, listEnabledChannelsOfTypes, type ChannelRow } from '../../db/repos/channels.js';
@@ -13,7 +13,7 @@ let testAllRunning = false;
 /** Every priced model as an OpenAI model list, sorted by owner, for the channel form's picker. */
 export async function pricedModelList(ctx: AppContext) {
   const owners = new Map((await listModelOwners(ctx.db)).map((o) => [o.id, o.name]));
-  const data = (await listPrices(ctx.db)).map((p) => ({ id: p.model, object: 'model', created: 1677649963, owned_by: owners.get(p.channel_type) ?? '未知' }));
+  const data = (await listPrices(ctx.db)).map((p) => ({ id: p.model, object: 'model', created: 1677649963, owned_by: owners.get(p.channel_type) ?? UNKNOWN_OWNER }));
   data.sort((a, b) => a.owned_by.localeCompare(b.owned_by) || a.id.localeCompare(b.id));
   return { object: 'list', data };
 }

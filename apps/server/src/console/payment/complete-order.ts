@@ -57,7 +57,8 @@ export async function completeOrder(ctx: AppContext, notice: PaidNotice): Promis
     await writeUserLog(ctx, {
       userId: order.user_id,
       kind: 'topup',
-      content: `在线购买套餐成功：${plan.name}，支付金额：${order.order_amount.toFixed(2)} ${order.order_currency}`,
+      message: 'plan_purchase',
+      args: { plan: plan.name, amount: order.order_amount.toFixed(2), currency: order.order_currency },
       quota: 0,
       ip: notice.ip,
     });
@@ -68,7 +69,8 @@ export async function completeOrder(ctx: AppContext, notice: PaidNotice): Promis
   await writeUserLog(ctx, {
     userId: order.user_id,
     kind: 'topup',
-    content: `在线充值成功，充值积分: ${order.quota}，支付金额：${order.order_amount.toFixed(2)} ${order.order_currency}`,
+    message: 'online_topup',
+    args: { points: order.quota, amount: order.order_amount.toFixed(2), currency: order.order_currency },
     quota: order.quota,
     ip: notice.ip,
   });

@@ -1,6 +1,6 @@
 import { parseJsonOr } from '../../common/json.js';
 import type { z } from 'zod';
-import type { AvailableModel, MultiplePriceBody, PriceBody, PriceEntry, PriceSyncMode, PriceTierEntry } from '@one-hub/contract';
+import { UNKNOWN_OWNER, type AvailableModel, type MultiplePriceBody, type PriceBody, type PriceEntry, type PriceSyncMode, type PriceTierEntry } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError, notFound } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
@@ -114,7 +114,7 @@ export async function availableModels(ctx: AppContext, ownGroup?: string): Promi
       const price: PriceEntry = found
         ? { model, type: found.type, channel_type: found.channelType, input: found.input, output: found.output, locked: false, ...tierEntries(found.tiers) }
         : { model, type: 'tokens', channel_type: 0, input: 30, output: 30, locked: false };
-      result[model] ??= { groups: [], owned_by: owners[String(price.channel_type)]?.name ?? '未知', price };
+      result[model] ??= { groups: [], owned_by: owners[String(price.channel_type)]?.name ?? UNKNOWN_OWNER, price, ...(found ? {} : { unpriced: true }) };
       result[model].groups.push(g.symbol);
     }
   }

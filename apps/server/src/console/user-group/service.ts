@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { UpdateUserGroupBody, UserGroup, UserGroupBody } from '@one-hub/contract';
+import { SEEDED_GROUP_NAMES, type UpdateUserGroupBody, type UserGroup, type UserGroupBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError, notFound } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
@@ -104,9 +104,9 @@ export async function userGroupMap(ctx: AppContext, ownGroup?: string): Promise<
 /** First-start groups (api.md §7.3); existing symbols are kept as they are. */
 export async function seedUserGroups(ctx: AppContext): Promise<void> {
   const seeds = [
-    { symbol: DEFAULT_GROUP, name: '默认分组', public: 1 },
-    { symbol: 'vip', name: 'vip分组', public: 0 },
-    { symbol: 'svip', name: 'svip分组', public: 0 },
+    { symbol: DEFAULT_GROUP, name: SEEDED_GROUP_NAMES.default, public: 1 },
+    { symbol: 'vip', name: SEEDED_GROUP_NAMES.vip, public: 0 },
+    { symbol: 'svip', name: SEEDED_GROUP_NAMES.svip, public: 0 },
   ];
   for (const seed of seeds) {
     if (await findUserGroupBySymbol(ctx.db, seed.symbol)) continue;

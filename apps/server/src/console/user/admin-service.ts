@@ -19,7 +19,7 @@ import { findUserGroupBySymbol } from '../../db/repos/user-groups.js';
 import { hashPassword } from './passwords.js';
 import { deductWholeBalance, LEASE_KIND } from '../../db/repos/quota-leases.js';
 import { createAccount } from './auth-service.js';
-import { quotaText, writeUserLog } from './user-log.js';
+import { writeUserLog } from './user-log.js';
 
 const RANK_READ = '无权获取同级或更高等级用户的信息';
 const RANK_WRITE = '无权更新同权限等级或更高权限等级的用户信息';
@@ -152,6 +152,6 @@ export async function changeQuota(
     await ctx.store.publish(EVENTS.leases, `${LEASE_KIND.user}:${id}`);
   } else await addUserQuota(ctx.db, id, body.quota);
   await changed(ctx, id);
-  const remark = body.remark ? `, 备注: ${body.remark}` : '';
-  await writeUserLog(ctx, { userId: id, kind: 'manage', content: `管理员增减用户额度 ${quotaText(ctx, body.quota)}${remark}`, quota: body.quota, ip });
+  const message = body.remark ? 'admin_quota_remark' : 'admin_quota';
+  await writeUserLog(ctx, { userId: id, kind: 'manage', message, args: { quota: body.quota, remark: body.remark ?? '' }, quota: body.quota, ip });
 }

@@ -20,7 +20,7 @@ import { accountKey, checkLoginAllowed, recordLoginFailure, recordLoginSuccess }
 import { checkCode, consumeCode, issueCode } from './codes.js';
 import { sendMail } from './mail.js';
 import { MAIL_TEXTS, type MailLanguage } from './mail-texts.js';
-import { quotaText, writeUserLog } from './user-log.js';
+import { writeUserLog } from './user-log.js';
 import { grantDefaultPlan } from '../plan/service.js';
 
 const fail = (message: string) => new HubError(400, message);
@@ -82,7 +82,7 @@ export async function createAccount(ctx: AppContext, account: NewAccount): Promi
   const user = await findUserByUsername(ctx.db, account.username);
   if (!user) throw new HubError(500, 'user was not created');
   if (quota > 0) {
-    await writeUserLog(ctx, { userId: user.id, kind: 'system', content: `新用户注册赠送 ${quotaText(ctx, quota)}`, quota });
+    await writeUserLog(ctx, { userId: user.id, kind: 'system', message: 'register_bonus', args: { quota }, quota });
   }
   await grantDefaultPlan(ctx, user.id);
   return user;
@@ -118,7 +118,8 @@ export async function grantInviteeBonus(ctx: AppContext, userId: number): Promis
     await writeUserLog(ctx, {
       userId,
       kind: 'system',
-      content: `使用邀请码赠送 ${quotaText(ctx, inviteeBonus)}`,
+      message: 'invitee_bonus',
+      args: { quota: inviteeBonus },
       quota: inviteeBonus,
     });
   }

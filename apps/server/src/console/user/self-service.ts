@@ -16,7 +16,7 @@ import { claimRedemption, findRedemptionByKey } from '../../db/repos/redemptions
 import { nowSeconds } from '../../common/time.js';
 import { hashPassword } from './passwords.js';
 import { newAffCode } from './auth-service.js';
-import { quotaText, writeUserLog } from './user-log.js';
+import { writeUserLog } from './user-log.js';
 import { promoteAfterTopup } from '../user-group/promotion.js';
 import { findPlanEvenDeleted } from '../../db/repos/plans.js';
 import { grantPlan, subscriptionsChanged } from '../plan/grant.js';
@@ -66,11 +66,11 @@ export async function redeem(ctx: AppContext, user: UserRow, key: string, ip: st
   if (plan) {
     // A plan code: the subscription starts (or is queued after the one the user holds); no quota.
     await subscriptionsChanged(ctx, user.id);
-    await writeUserLog(ctx, { userId: user.id, kind: 'topup', content: `通过兑换码获得套餐：${plan.name}`, quota: 0, ip });
+    await writeUserLog(ctx, { userId: user.id, kind: 'topup', message: 'plan_redeem', args: { plan: plan.name }, quota: 0, ip });
     return 0;
   }
   await ctx.store.publish(EVENTS.users, String(user.id));
-  await writeUserLog(ctx, { userId: user.id, kind: 'topup', content: `通过兑换码充值 ${quotaText(ctx, code.quota)}`, quota: code.quota, ip });
+  await writeUserLog(ctx, { userId: user.id, kind: 'topup', message: 'redeem_topup', args: { quota: code.quota }, quota: code.quota, ip });
   await promoteAfterTopup(ctx, user.id);
   await payInviteReward(ctx, user.id);
   return code.quota;
@@ -90,7 +90,8 @@ export async function payInviteReward(ctx: AppContext, inviteeId: number): Promi
   await writeUserLog(ctx, {
     userId: invitee.inviter_id,
     kind: 'system',
-    content: `邀请用户 ${invitee.username} 充值，赠送 ${quotaText(ctx, reward)}`,
+    message: 'invite_reward',
+    args: { username: invitee.username, quota: reward },
     quota: reward,
   });
 }

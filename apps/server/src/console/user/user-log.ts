@@ -1,4 +1,4 @@
-import { LOG_TYPE } from '@one-hub/contract';
+import { LOG_TYPE, logMessage, type LogMessageArgs, type LogMessageKey } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { nowSeconds } from '../../common/time.js';
 import { insertLog } from '../../db/repos/logs.js';
@@ -17,15 +17,17 @@ type LogKind = 'topup' | 'manage' | 'system';
 
 export async function writeUserLog(
   ctx: AppContext,
-  entry: { userId: number; kind: LogKind; content: string; quota?: number; ip?: string },
+  entry: { userId: number; kind: LogKind; message: LogMessageKey; args?: LogMessageArgs; quota?: number; ip?: string },
 ): Promise<void> {
   const user = await findUserById(ctx.db, entry.userId);
+  const { content, msg } = logMessage(entry.message, entry.args, (q) => quotaText(ctx, q));
   await insertLog(ctx.db, {
     user_id: entry.userId,
     username: user?.username ?? '',
     created_at: nowSeconds(),
     type: LOG_TYPE[entry.kind],
-    content: entry.content,
+    content,
+    metadata: JSON.stringify({ msg }),
     quota: entry.quota ?? 0,
     source_ip: entry.ip ?? '',
   });

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { LOG_TYPE } from '@one-hub/contract';
+import { LOG_TYPE, type LogMessage } from '@one-hub/contract';
 import type { Db } from '../index.js';
 import { nowSeconds } from '../../common/time.js';
 
@@ -11,8 +11,8 @@ export interface FailedTask {
   channelId: number;
   quota: number;
   reason: string;
-  /** Log text, e.g. `构图失败 <id>，补偿 <amount>`. */
-  content: string;
+  /** Log text and its message key, e.g. `构图失败 <id>，补偿 <amount>`. */
+  message: { content: string; msg: LogMessage };
 }
 
 /**
@@ -53,7 +53,7 @@ export async function failAndRefund(db: Db, t: FailedTask): Promise<boolean> {
     const user = await trx.selectFrom('users').select('username').where('id', '=', t.userId).executeTakeFirst();
     await trx
       .insertInto('logs')
-      .values({ type: LOG_TYPE.system, created_at: nowSeconds(), user_id: t.userId, username: user?.username ?? '', token_id: t.tokenId, channel_id: t.channelId, quota: t.quota, content: t.content })
+      .values({ type: LOG_TYPE.system, created_at: nowSeconds(), user_id: t.userId, username: user?.username ?? '', token_id: t.tokenId, channel_id: t.channelId, quota: t.quota, content: t.message.content, metadata: JSON.stringify({ msg: t.message.msg }) })
       .execute();
     return true;
   });

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { request } from 'undici';
-import { CHANNEL_STATUS, LOG_TYPE } from '@one-hub/contract';
+import { CHANNEL_STATUS, LOG_TYPE, logMessage } from '@one-hub/contract';
 import { HubError } from '../../common/errors.js';
-import { requestLogFields } from '../pipeline/settle.js';
+import { messageFields, requestLogFields } from '../pipeline/settle.js';
 import { findChannelById, type ChannelRow } from '../../db/repos/channels.js';
 import { adapterFor, defaultBaseUrl } from '../providers/index.js';
 import { AZURE_DEFAULT_VERSION } from '../providers/openai-family/urls.js';
@@ -119,7 +119,7 @@ function record(state: RelayState, caller: Caller, row: ChannelRow, req: Fastify
     channel_id: row.id,
     model_name: '',
     quota: 0,
-    content: `中继:${path}`,
+    ...messageFields(logMessage('relay_passthrough', { path })),
   });
 }
 

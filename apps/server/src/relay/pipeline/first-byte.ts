@@ -1,11 +1,11 @@
 import type { FastifyReply } from 'fastify';
-import { LOG_TYPE } from '@one-hub/contract';
+import { LOG_TYPE, LOG_MESSAGES } from '@one-hub/contract';
 import { HubError } from '../../common/errors.js';
 import { requestLogFields } from './settle.js';
 import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
 
-export const CLIENT_LEFT = 'client disconnected before the first byte';
+export const CLIENT_LEFT = LOG_MESSAGES.client_left;
 
 /**
  * Watches one upstream attempt until upstream's first byte (headers or body): after
@@ -67,5 +67,6 @@ export function logClientLeft(state: RelayState, p: Prepared, channelId: number,
     model_name: p.model,
     quota: 0,
     content: CLIENT_LEFT,
+    metadata: JSON.stringify({ msg: { key: 'client_left', args: {} } }),
   });
 }

@@ -29,7 +29,7 @@ export function refuseUnsafe(state: RelayState, req: FastifyRequest, facts: Requ
       ...requestLogFields(facts, req.id, req.ip),
       model_name: what.model,
       content: `400 ${SAFETY_MESSAGE}`,
-      metadata: JSON.stringify({ door: what.door, status: 400, code: SAFETY_CODE }),
+      metadata: JSON.stringify({ door: what.door, status: 400, code: SAFETY_CODE, msg: { key: 'unsafe_content', args: {} } }),
     });
   }
   throw safetyRefusal();

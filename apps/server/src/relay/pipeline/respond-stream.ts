@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
+import { logMessage } from '@one-hub/contract';
 import { createParser } from 'eventsource-parser';
 import { emptyUsage } from '../providers/types.js';
 import { idleMessage, type UpstreamResponse } from './upstream.js';
@@ -227,14 +228,14 @@ export async function respondStream(
   const upstreamUsage = mapper.usage();
   const text = clientGone && !upstreamUsage ? (deliveredText ?? '') : mapper.text();
   const usage = upstreamUsage ?? { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: await countText(p.model, text) };
-  let note: string | undefined;
+  let note: ReturnType<typeof logMessage> | undefined;
   // What is left to send goes out with the response's end: one write, not two.
   let tail = '';
-  if (clientGone) note = upstreamUsage ? 'client disconnected; billed on upstream usage' : 'client disconnected; billed on delivered tokens';
+  if (clientGone) note = logMessage(upstreamUsage ? 'client_left_upstream_usage' : 'client_left_delivered');
   else if (upstreamError || !(mapper.ended ? mapper.ended() : sawEnd)) {
-    note = `upstream stream broke off: ${upstreamError ?? 'ended without a final event'}`;
-    const error = { error: { message: note, type: 'upstream_error', code: 'stream_interrupted' } };
-    const frames = mapper.fail ? mapper.fail(note) : [JSON.stringify(error)];
+    note = logMessage('stream_broke', { reason: upstreamError ?? 'ended without a final event' });
+    const error = { error: { message: note.content, type: 'upstream_error', code: 'stream_interrupted' } };
+    const frames = mapper.fail ? mapper.fail(note.content) : [JSON.stringify(error)];
     // Events decoded from the last chunk before a decoder reported the failure still go out first.
     tail = pending.join('') + frames.map((f) => writer.render(f)).join('') + writer.close();
   } else {

@@ -1,4 +1,4 @@
-import { LOG_TYPE, tierLabel } from '@one-hub/contract';
+import { LOG_TYPE, tierLabel, type LogMessage } from '@one-hub/contract';
 import { observeAnswer } from '../../http/relay-metrics.js';
 import { nowSeconds } from '../../common/time.js';
 import type { Endpoint, Usage } from '../providers/types.js';
@@ -16,9 +16,14 @@ export interface Outcome {
   /** Milliseconds to the first streamed byte, when streamed. */
   firstResponseMs?: number;
   /** Set when the answer broke off (client gone or upstream failed mid-stream). */
-  note?: string;
+  note?: { content: string; msg: LogMessage };
   requestId: string;
   ip: string;
+}
+
+/** A log row's text and the message key the console translates it by (see contract/log-message.ts). */
+export function messageFields(m: { content: string; msg: LogMessage }): { content: string; metadata: string } {
+  return { content: m.content, metadata: JSON.stringify({ msg: m.msg }) };
 }
 
 /** The front door a request came in by, as the log records it (the /claude and /gemini prefixes are aliases). */
@@ -64,7 +69,7 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
     cache_write_tokens: u.cacheWriteTokens + u.cacheWrite1hTokens,
     reasoning_tokens: u.reasoningTokens,
     estimated: outcome.estimated ? 1 : 0,
-    content: outcome.note ?? '',
+    content: outcome.note?.content ?? '',
     metadata: JSON.stringify(logMetadata(p, hold, tier, outcome, bounded.usage, planPaid === undefined && quota < cost ? cost : undefined, bounded.capped, planPaid)),
   });
   return quota;
@@ -99,6 +104,7 @@ export function requestLogFields(p: RequestFacts, requestId: string, ip: string)
 function logMetadata(p: Prepared, hold: Hold, tier: { index: number; price: Price }, outcome: Outcome, u: Usage, uncovered?: number, capped?: Bounded['capped'], planPaid?: number): Record<string, unknown> {
   const meta: Record<string, unknown> = { door: doorOf(p.endpoint), usage_source: outcome.estimated ? 'estimated' : 'reported' };
   // Assigned one by one rather than spread from temporary objects: this runs once per request.
+  if (outcome.note) meta.msg = outcome.note.msg;
   if (hold.plan.converted) meta.converted_to = hold.route.adapter.dialect;
   meta.group_name = p.group;
   meta.group_ratio = p.groupRatio;

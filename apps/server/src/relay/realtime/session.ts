@@ -150,6 +150,7 @@ function settleSession(info: SessionInfo, usage: Usage, quota: number): void {
     cache_read_tokens: usage.cachedTokens,
     content: 'realtime session',
     metadata: JSON.stringify({
+      msg: { key: 'realtime_session', args: {} },
       group_name: info.group,
       group_ratio: info.groupRatio,
       input_ratio: info.price.input,

@@ -1,4 +1,4 @@
-import { LOG_TYPE } from '@one-hub/contract';
+import { LOG_TYPE, logMessage } from '@one-hub/contract';
 import { HubError } from '../../common/errors.js';
 import type { ChannelRow } from '../../db/repos/channels.js';
 import type { RelayState } from '../pipeline/relay-state.js';
@@ -6,7 +6,7 @@ import type { Caller } from '../pipeline/caller.js';
 import type { LeaseHold } from '../pipeline/leases.js';
 import { unitsCost, type Price } from '../pipeline/pricing.js';
 import type { LimitHold } from '../pipeline/limits.js';
-import { requestLogFields } from '../pipeline/settle.js';
+import { messageFields, requestLogFields } from '../pipeline/settle.js';
 
 /** Who submits a task and how their group prices it. */
 export interface TaskFacts {
@@ -98,6 +98,6 @@ export function logRefused(state: RelayState, facts: TaskFacts, hold: TaskHold |
     channel_id: hold?.channel.id ?? 0,
     model_name: hold?.model ?? '',
     quota: 0,
-    content: `任务提交失败，未扣费（预扣 ${hold?.amount ?? 0} 已退回）：${reason.slice(0, 200)}`,
+    ...messageFields(logMessage('task_refused', { held: hold?.amount ?? 0, reason: reason.slice(0, 200) })),
   });
 }

@@ -1,16 +1,9 @@
 import { Box, Chip, Stack } from '@mui/material';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
-import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
-import { enUS, jaJP, zhCN, zhHK } from '@mui/x-date-pickers/locales';
 import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
-import 'dayjs/locale/zh-hk';
-import 'dayjs/locale/ja';
 import { useTranslation } from 'react-i18next';
-import { dayjsLocale, PRESETS, presetRange } from './date-range';
-
-const LOCALE_TEXT = { 'zh-cn': zhCN, 'zh-hk': zhHK, ja: jaJP, en: enUS } as const;
+import DatesProvider from './DatesProvider';
+import { PRESETS, presetRange } from './date-range';
 
 interface Props {
   /** 'YYYY-MM-DD' or '' (cleared). */
@@ -26,8 +19,7 @@ interface Props {
 
 /** Two localized date pickers (clearable) with today / 7 days / this month presets. */
 export default function DateRangeField({ start, end, onChange, startLabel, endLabel, max, testId = 'range' }: Props) {
-  const { t, i18n } = useTranslation();
-  const locale = dayjsLocale(i18n.language);
+  const { t } = useTranslation();
   const day = (v: string) => (v ? dayjs(v) : null);
   const text = (v: dayjs.Dayjs | null) => (v && v.isValid() ? v.format('YYYY-MM-DD') : '');
   const picker = (label: string, value: string, set: (v: string) => void, which: 'start' | 'end') => (
@@ -44,7 +36,7 @@ export default function DateRangeField({ start, end, onChange, startLabel, endLa
     </Box>
   );
   return (
-    <LocalizationProvider dateAdapter={AdapterDayjs} adapterLocale={locale} localeText={LOCALE_TEXT[locale].components.MuiLocalizationProvider.defaultProps.localeText}>
+    <DatesProvider>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
         {picker(startLabel, start, (v) => onChange(v, end), 'start')}
         {picker(endLabel, end, (v) => onChange(start, v), 'end')}
@@ -54,6 +46,6 @@ export default function DateRangeField({ start, end, onChange, startLabel, endLa
           ))}
         </Stack>
       </Stack>
-    </LocalizationProvider>
+    </DatesProvider>
   );
 }

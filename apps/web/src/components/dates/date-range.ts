@@ -18,3 +18,11 @@ export function dayjsLocale(language: string): 'zh-cn' | 'zh-hk' | 'ja' | 'en' {
   if (language === 'en_US') return 'en';
   return 'zh-cn';
 }
+
+/** A preset as epoch seconds: from the first day's midnight to the last second of today (local). */
+export function presetSeconds(preset: Preset, now = new Date()): [number, number] {
+  const [from, to] = presetRange(preset, now);
+  const [fy, fm, fd] = from.split('-').map(Number);
+  const [ty, tm, td] = to.split('-').map(Number);
+  return [Math.floor(new Date(fy, fm - 1, fd).getTime() / 1000), Math.floor(new Date(ty, tm - 1, td + 1).getTime() / 1000) - 1];
+}

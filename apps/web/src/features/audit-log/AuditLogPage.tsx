@@ -6,6 +6,7 @@ import { AUDIT_TARGET_KINDS, type AuditEntry, type Page } from '@one-hub/contrac
 import { api, withQuery } from '../../lib/api';
 import { DataTable, FilterBar, PageHeader, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import { auditQuery, EMPTY_FILTERS, type AuditFilters } from './audit-data';
+import DateTimeRangeField from '../../components/dates/DateTimeRangeField';
 import DiffView from './DiffView';
 import RetentionField from './RetentionField';
 
@@ -17,7 +18,7 @@ export default function AuditLogPage() {
   const { t } = useTranslation('audit-log');
   const list = usePagedList<AuditEntry, AuditFilters>({ key: 'auditLog', fetch: fetchAudit, initialFilters: EMPTY_FILTERS });
   const [draft, setDraft] = useState<AuditFilters>(EMPTY_FILTERS);
-  const set = (k: keyof AuditFilters, v: string) => setDraft((d) => ({ ...d, [k]: v }));
+  const set = (k: 'actor' | 'target_kind', v: string) => setDraft((d) => ({ ...d, [k]: v }));
 
   const columns: DataColumn<AuditEntry>[] = [
     { field: 'created_at', header: t('time'), sortable: true, render: (e) => <TimeText value={e.created_at} /> },
@@ -54,8 +55,7 @@ export default function AuditLogPage() {
               </MenuItem>
             ))}
           </TextField>
-          <TextField size="small" type="datetime-local" label={t('from')} value={draft.start} onChange={(e) => set('start', e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
-          <TextField size="small" type="datetime-local" label={t('to')} value={draft.end} onChange={(e) => set('end', e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
+          <DateTimeRangeField testId="audit-time" start={draft.start} end={draft.end} onChange={(start, end) => setDraft({ ...draft, start, end })} startLabel={t('from')} endLabel={t('to')} />
         </FilterBar>
         <DataTable columns={columns} rowKey={(e) => e.id} emptyText={t('empty')} renderExpanded={(e) => <DiffView diff={e.diff} empty={t('noFields')} />} {...pagedTableProps(list)} />
       </Card>

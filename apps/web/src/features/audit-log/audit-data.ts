@@ -3,18 +3,16 @@ import type { AuditEntry } from '@one-hub/contract';
 export interface AuditFilters {
   actor: string;
   target_kind: string;
-  /** `datetime-local` text, local time; empty = open. */
-  start: string;
-  end: string;
+  /** Epoch seconds; 0 = open. */
+  start: number;
+  end: number;
 }
 
-export const EMPTY_FILTERS: AuditFilters = { actor: '', target_kind: '', start: '', end: '' };
-
-const seconds = (text: string) => (text ? Math.floor(new Date(text).getTime() / 1000) : undefined);
+export const EMPTY_FILTERS: AuditFilters = { actor: '', target_kind: '', start: 0, end: 0 };
 
 /** The query of GET /api/audit/ and its CSV export. */
 export function auditQuery(f: AuditFilters): Record<string, string | number | undefined> {
-  return { actor: f.actor.trim() || undefined, target_kind: f.target_kind || undefined, start_timestamp: seconds(f.start), end_timestamp: seconds(f.end) };
+  return { actor: f.actor.trim() || undefined, target_kind: f.target_kind || undefined, start_timestamp: f.start || undefined, end_timestamp: f.end || undefined };
 }
 
 /** One line per changed field, values as JSON: `name: "a" → "b"`. */

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ROLE, type LogEntry, type LogPage } from '@one-hub/contract';
 import { DataTable, FilterBar, PageHeader, pagedTableProps, usePagedList } from '../../components/data';
 import { api } from '../../lib/api';
+import { useServerText } from '../../lib/server-text';
 import { readJson, writeJson } from '../../lib/storage';
 import { useAppSelector } from '../../store';
 import { LOG_TYPES } from './log-data';
@@ -32,6 +33,7 @@ const blankFilters = (): Filters => ({
 /** Request, top-up, management and system logs; administrators see everyone's (console-screens §3.4). */
 export default function LogPage() {
   const { t } = useTranslation('log');
+  const { logText } = useServerText();
   const admin = useAppSelector((s) => (s.account.user?.role ?? 0) >= ROLE.admin);
   const root = useAppSelector((s) => (s.account.user?.role ?? 0) >= ROLE.root);
   const list = usePagedList<LogEntry, Filters>({
@@ -84,7 +86,7 @@ export default function LogPage() {
           rowKey={(l) => l.id}
           renderExpanded={(l) => (
             <Box sx={{ textAlign: 'left' }}>
-              {l.type === 2 ? <QuotaDetail log={l} /> : <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>{l.content || '-'}</Typography>}
+              {l.type === 2 ? <QuotaDetail log={l} /> : <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>{logText(l) || '-'}</Typography>}
               {l.request_id && l.type === 5 && (
                 <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }} data-testid="log-request-id">
                   {t('requestId', { id: l.request_id })}

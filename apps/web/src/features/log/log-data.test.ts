@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { discount, durationTone, extraTokens, fromInputTime, logPricing, requestRoute, speedTone, toInputTime, tokensPerSecond } from './log-data';
+import { discount, durationTone, extraTokens, logPricing, requestRoute, speedTone, tokensPerSecond } from './log-data';
 
 describe('log data', () => {
   it('reads the door, the conversion and the usage source of a relay row', () => {
@@ -48,13 +48,5 @@ describe('log data', () => {
   it('computes the group discount', () => {
     expect(discount(250000, 0.5, 500000)).toEqual({ original: 1, actual: 0.5, savedPercent: 50 });
     expect(discount(250000, 1, 500000)).toBeNull();
-  });
-
-  it('round-trips the date-time inputs in local time', () => {
-    const s = new Date(2026, 4, 6, 7, 8).getTime() / 1000;
-    expect(toInputTime(s)).toBe('2026-05-06T07:08');
-    expect(fromInputTime('2026-05-06T07:08')).toBe(s);
-    expect(fromInputTime('')).toBe(0);
-    expect(toInputTime(0)).toBe('');
   });
 });

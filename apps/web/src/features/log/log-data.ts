@@ -120,18 +120,6 @@ export function discount(quota: number, groupRatio: number, quotaPerUnit: number
   return { original: actual / groupRatio, actual, savedPercent: Math.round((1 - groupRatio) * 100) };
 }
 
-/** Local `datetime-local` input text ⇄ epoch seconds. */
-export function toInputTime(seconds: number): string {
-  if (!seconds) return '';
-  const d = new Date(seconds * 1000);
-  const p = (v: number) => String(v).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
-}
-export function fromInputTime(text: string): number {
-  const ms = text ? new Date(text).getTime() : NaN;
-  return Number.isNaN(ms) ? 0 : Math.floor(ms / 1000);
-}
-
 export interface RequestRoute {
   /** Front door the request came in by (`/v1/messages`, `/v1beta` …). */
   door: string;

@@ -5,7 +5,7 @@ import { ROLE, type MidjourneyTask, type Page } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { useAppSelector } from '../../store';
 import { ClippedText, DataTable, FilterBar, PageHeader, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
-import { fromInputTime, toInputTime } from '../log/log-data';
+import DateTimeRangeField from '../../components/dates/DateTimeRangeField';
 import { SUBMIT_CODES, actionColor, durationSeconds, statusColor } from './mj-data';
 import ImageButton from './ImageButton';
 import TaskProgress from '../task/TaskProgress';
@@ -96,16 +96,6 @@ export default function MidjourneyPage() {
     { field: 'prompt_en', header: t('promptEn'), hideBelow: 'xl', render: (m) => <ClippedText text={m.prompt_en} label={t('promptEn')} /> },
   ];
 
-  const time = (field: 'start_timestamp' | 'end_timestamp', label: string) => (
-    <TextField
-      size="small"
-      type="datetime-local"
-      label={label}
-      value={toInputTime(Math.floor(draft[field] / 1000))}
-      onChange={(e) => setDraft({ ...draft, [field]: fromInputTime(e.target.value) * 1000 })}
-      slotProps={{ inputLabel: { shrink: true } }}
-    />
-  );
   return (
     <Box data-testid="midjourney-page">
       <PageHeader subtitle={t('subtitle')} />
@@ -122,8 +112,14 @@ export default function MidjourneyPage() {
             ))}
           </TextField>
           <TextField size="small" label={t('taskId')} value={draft.mj_id} onChange={(e) => setDraft({ ...draft, mj_id: e.target.value })} slotProps={{ htmlInput: { 'data-testid': 'mj-filter-id' } }} />
-          {time('start_timestamp', t('startTime'))}
-          {time('end_timestamp', t('endTime'))}
+          <DateTimeRangeField
+            testId="mj-filter-time"
+            start={Math.floor(draft.start_timestamp / 1000)}
+            end={Math.floor(draft.end_timestamp / 1000)}
+            onChange={(from, to) => setDraft({ ...draft, start_timestamp: from * 1000, end_timestamp: to * 1000 })}
+            startLabel={t('startTime')}
+            endLabel={t('endTime')}
+          />
         </FilterBar>
         <DataTable
           columns={columns}

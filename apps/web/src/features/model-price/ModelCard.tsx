@@ -5,19 +5,22 @@ import { copyText } from '../../lib/toast';
 import { StatusChip } from '../../components/data';
 import type { CatalogModel, Unit } from './catalog';
 import { PriceValue } from './PriceLine';
+import NoPriceSet from './NoPriceSet';
 
 interface Props {
   model: CatalogModel;
   group: string;
   /** The group's display name for the "current group" line. */
   groupName?: string;
+  /** Administrators see "no price set" with a link instead of the default price. */
+  admin?: boolean;
   ratio: number;
   unit: Unit;
   onDetail: () => void;
 }
 
 /** One model as a card: name with copy, description, modalities, tags, billing, prices for the chosen group. */
-export default function ModelCard({ model, group, groupName, ratio, unit, onDetail }: Props) {
+export default function ModelCard({ model, group, groupName, ratio, unit, onDetail, admin = false }: Props) {
   const { t } = useTranslation('model-price');
   const usable = !group || model.groups.includes(group);
   return (
@@ -52,7 +55,11 @@ export default function ModelCard({ model, group, groupName, ratio, unit, onDeta
         ))}
       </Box>
       <Box sx={{ flex: 1 }} />
-      {usable ? (
+      {admin && model.unpriced ? (
+        <Box sx={{ bgcolor: 'action.hover', borderRadius: 2, p: 1.25 }}>
+          <NoPriceSet model={model.id} />
+        </Box>
+      ) : usable ? (
         <Stack spacing={0.5} sx={{ bgcolor: 'action.hover', borderRadius: 2, p: 1.25 }}>
           <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
             <Typography variant="body2" color="text.secondary">{model.price.type === 'times' ? t('perCall') : t('input')}</Typography>

@@ -10,9 +10,11 @@ import { DataTable, StatusChip, readPageSize, writePageSize, type DataColumn } f
 import { MODALITIES, NO_CATALOG_FILTERS, allTags, buildCatalog, filterCatalog, groupOptions, initialGroup, type CatalogModel, type Unit } from './catalog';
 import ModelCard from './ModelCard';
 import ModelDetailDialog from './ModelDetailDialog';
+import NoPriceSet from './NoPriceSet';
 import { PriceValue } from './PriceLine';
 import { useCatalogData } from './use-catalog';
 import { useAppSelector } from '../../store';
+import { ROLE } from '@one-hub/contract';
 
 const SIZES = [20, 30, 60, 100];
 type View = 'card' | 'list';
@@ -21,6 +23,7 @@ type View = 'card' | 'list';
 /** `showTitle`: the public page has no layout title above it, so it shows its own gradient one. */
 export default function ModelPricePage({ showTitle = false }: { showTitle?: boolean }) {
   const { t } = useTranslation('model-price');
+  const admin = useAppSelector((s) => (s.account.user?.role ?? 0) >= ROLE.admin);
   const data = useCatalogData();
   const [filters, setFilters] = useState(NO_CATALOG_FILTERS);
   const [unit, setUnit] = useState<Unit>('K');
@@ -65,13 +68,13 @@ export default function ModelPricePage({ showTitle = false }: { showTitle?: bool
     </Stack>
   );
   const price = (m: CatalogModel, which: 'input' | 'output') =>
-    !group || m.groups.includes(group) ? <PriceValue rate={m.price[which]} ratio={ratio} unit={unit} type={m.price.type} /> : <Typography variant="body2" color="warning.main">{t('noAccess')}</Typography>;
+    admin && m.unpriced ? (which === 'input' ? <NoPriceSet model={m.id} /> : '') : !group || m.groups.includes(group) ? <PriceValue rate={m.price[which]} ratio={ratio} unit={unit} type={m.price.type} /> : <Typography variant="body2" color="warning.main">{t('noAccess')}</Typography>;
   const columns: DataColumn<CatalogModel>[] = [
     { field: 'id', header: t('modelName'), render: (m) => <StatusChip label={m.id} copyText={m.id} variant="outlined" color="primary" /> },
     { field: 'type', header: t('type'), render: (m) => (m.price.type === 'tokens' ? t('byTokens') : t('byTimes')) },
     { field: 'owner', header: t('provider'), hideOnPhone: true },
     { field: 'input', header: t('input'), render: (m) => price(m, 'input') },
-    { field: 'output', header: t('output'), render: (m) => (m.price.type === 'tokens' ? price(m, 'output') : '-') },
+    { field: 'output', header: t('output'), render: (m) => (m.price.type === 'tokens' || (admin && m.unpriced) ? price(m, 'output') : '-') },
   ];
   const error = data.models.error;
 
@@ -141,7 +144,7 @@ export default function ModelPricePage({ showTitle = false }: { showTitle?: bool
           ) : (
             <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(3, 1fr)', xl: 'repeat(4, 1fr)' } }}>
               {rows.map((m) => (
-                <ModelCard key={m.id} model={m} group={group} groupName={groups.find((g) => g.symbol === group)?.name} ratio={ratio} unit={unit} onDetail={() => setDetail(m)} />
+                <ModelCard key={m.id} admin={admin} model={m} group={group} groupName={groups.find((g) => g.symbol === group)?.name} ratio={ratio} unit={unit} onDetail={() => setDetail(m)} />
               ))}
             </Box>
           )}

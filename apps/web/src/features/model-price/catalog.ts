@@ -10,6 +10,8 @@ export interface CatalogModel {
   owner: string;
   groups: string[];
   price: PriceEntry;
+  /** No price record (billed at the default price). */
+  unpriced: boolean;
   inputModalities: string[];
   outputModalities: string[];
   tags: string[];
@@ -41,6 +43,7 @@ export function buildCatalog(models: Record<string, AvailableModel>, infos: Mode
         owner: m.owned_by,
         groups: m.groups,
         price: m.price,
+        unpriced: Boolean(m.unpriced),
         inputModalities: embedded?.input_modalities ?? list(info?.input_modalities),
         outputModalities: embedded?.output_modalities ?? list(info?.output_modalities),
         tags: embedded?.tags ?? list(info?.tags),

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ORDER_STATUSES, type Order, type Page } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { CopyButton, DataTable, FilterBar, QuotaText, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
-import { fromInputTime, toInputTime } from '../log/log-data';
+import DateTimeRangeField from '../../components/dates/DateTimeRangeField';
 import { orderStatusColor } from './payment-data';
 
 interface Filters {
@@ -76,16 +76,6 @@ export default function OrderTab() {
   const text = (field: 'gateway_id' | 'user_id' | 'trade_no' | 'gateway_no', label: string, numeric = false) => (
     <TextField size="small" label={label} type={numeric ? 'number' : 'text'} value={draft[field]} onChange={(e) => setDraft({ ...draft, [field]: e.target.value })} slotProps={{ htmlInput: { 'data-testid': `order-filter-${field}` } }} />
   );
-  const time = (field: 'start_timestamp' | 'end_timestamp', label: string) => (
-    <TextField
-      size="small"
-      type="datetime-local"
-      label={label}
-      value={toInputTime(draft[field])}
-      onChange={(e) => setDraft({ ...draft, [field]: fromInputTime(e.target.value) })}
-      slotProps={{ inputLabel: { shrink: true } }}
-    />
-  );
   return (
     <>
       <FilterBar onSearch={() => list.setFilters(draft)} onReset={reset}>
@@ -101,8 +91,14 @@ export default function OrderTab() {
             </MenuItem>
           ))}
         </TextField>
-        {time('start_timestamp', t('startTime'))}
-        {time('end_timestamp', t('endTime'))}
+        <DateTimeRangeField
+          testId="order-filter-time"
+          start={draft.start_timestamp}
+          end={draft.end_timestamp}
+          onChange={(start_timestamp, end_timestamp) => setDraft({ ...draft, start_timestamp, end_timestamp })}
+          startLabel={t('startTime')}
+          endLabel={t('endTime')}
+        />
       </FilterBar>
       <DataTable
         columns={columns}

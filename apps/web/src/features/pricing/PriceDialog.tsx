@@ -9,7 +9,7 @@ import { showError, showSuccess } from '../../lib/toast';
 import { formToPrice, priceToForm, validatePriceForm, type PriceFormErrors, type PriceFormState } from './price-form';
 import { EXTRA_RATIO_KINDS, RMB_PER_RATE, USD_PER_RATE, entryToRate, type EntryUnit, type PriceUnit } from './price-logic';
 
-export type PriceDialogMode = { kind: 'single'; price?: PriceEntry } | { kind: 'batch'; models?: string[]; price?: PriceEntry };
+export type PriceDialogMode = { kind: 'single'; price?: PriceEntry; /** A new price for this model (from a "no price set" link). */ model?: string } | { kind: 'batch'; models?: string[]; price?: PriceEntry };
 
 interface Props {
   mode: PriceDialogMode | null;
@@ -33,7 +33,7 @@ export default function PriceDialog({ mode, prices, unpriced, owners, onClose, o
   useEffect(() => {
     if (!mode) return;
     setErrors({});
-    setForm(priceToForm({ ...mode.price, models: mode.kind === 'batch' ? (mode.models ?? []) : [] }));
+    setForm(priceToForm({ ...(mode.kind === 'single' && mode.model ? { model: mode.model } : {}), ...mode.price, models: mode.kind === 'batch' ? (mode.models ?? []) : [] }));
   }, [mode]);
 
   const set = <K extends keyof PriceFormState>(k: K, v: PriceFormState[K]) => setForm((f) => ({ ...f, [k]: v }));

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, Box, Button, ButtonGroup, Card, IconButton, Stack, Tab, Tabs, Tooltip, Typography } from '@mui/material';
 import Add from '@mui/icons-material/Add';
 import Refresh from '@mui/icons-material/Refresh';
@@ -7,7 +7,7 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import Lock from '@mui/icons-material/Lock';
 import { useQuery } from '@tanstack/react-query';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { ModelOwner, PriceEntry } from '@one-hub/contract';
 import { api } from '../../lib/api';
@@ -43,6 +43,14 @@ export default function PricingPage() {
   const [dialog, setDialog] = useState<PriceDialogMode | null>(null);
   const [updating, setUpdating] = useState(false);
   const [deleting, setDeleting] = useState<string[] | null>(null);
+  // `?set=<model>` (the "no price set" link of the available-models screen) opens a new price for it.
+  const [params, setParams] = useSearchParams();
+  const setModel = params.get('set');
+  useEffect(() => {
+    if (!setModel) return;
+    setDialog({ kind: 'single', model: setModel });
+    setParams({}, { replace: true });
+  }, [setModel, setParams]);
 
   const all = prices.data ?? [];
   const shown = filterPrices(all, filters, ownerName);

@@ -5,7 +5,7 @@ import { ROLE, TASK_STATUSES, type AsyncTask, type Page } from '@one-hub/contrac
 import { api } from '../../lib/api';
 import { useAppSelector } from '../../store';
 import { ClippedText, DataTable, FilterBar, PageHeader, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
-import { fromInputTime, toInputTime } from '../log/log-data';
+import DateTimeRangeField from '../../components/dates/DateTimeRangeField';
 import { durationSeconds } from '../midjourney/mj-data';
 import { TASK_PLATFORMS, taskStatusColor } from './task-data';
 import TaskProgress from './TaskProgress';
@@ -94,16 +94,6 @@ export default function TaskPage() {
       ))}
     </TextField>
   );
-  const time = (field: 'start_timestamp' | 'end_timestamp', label: string) => (
-    <TextField
-      size="small"
-      type="datetime-local"
-      label={label}
-      value={toInputTime(draft[field])}
-      onChange={(e) => setDraft({ ...draft, [field]: fromInputTime(e.target.value) })}
-      slotProps={{ inputLabel: { shrink: true } }}
-    />
-  );
   return (
     <Box data-testid="task-page">
       <PageHeader subtitle={t('subtitle')} />
@@ -114,8 +104,14 @@ export default function TaskPage() {
           {choose('platform', t('platform'), TASK_PLATFORMS.map((p) => ({ v: p, l: p })))}
           {choose('status', t('statusTitle'), TASK_STATUSES.map((s) => ({ v: s, l: statusLabel(s) })))}
           <TextField size="small" label={t('task')} value={draft.task_id} onChange={(e) => setDraft({ ...draft, task_id: e.target.value })} slotProps={{ htmlInput: { 'data-testid': 'task-filter-id' } }} />
-          {time('start_timestamp', t('startTime'))}
-          {time('end_timestamp', t('endTime'))}
+          <DateTimeRangeField
+            testId="task-filter-time"
+            start={draft.start_timestamp}
+            end={draft.end_timestamp}
+            onChange={(start_timestamp, end_timestamp) => setDraft({ ...draft, start_timestamp, end_timestamp })}
+            startLabel={t('startTime')}
+            endLabel={t('endTime')}
+          />
         </FilterBar>
         <DataTable
           columns={columns}

@@ -26,7 +26,8 @@ import { ROLE, quotaToCurrency, type Page, type Token } from '@one-hub/contract'
 import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
 import { useAppSelector } from '../../store';
-import { formToBody, tokenToForm, validateTokenForm, type TokenFormErrors, type TokenFormState } from './token-form';
+import { formToBody, fromLocalInput, toLocalInput, tokenToForm, validateTokenForm, type TokenFormErrors, type TokenFormState } from './token-form';
+import DateTimeField from '../../components/dates/DateTimeField';
 import { useAvailableModels, useGroupMap, useOwnerIcons } from './use-token-lookups';
 import RequestLimitFields from '../../components/RequestLimitFields';
 
@@ -133,7 +134,15 @@ export default function TokenDialog({ open, id, admin = false, onClose, onSaved,
               label={t('neverExpires')}
             />
             {!form.neverExpires && (
-              <TextField label={t('expiry')} type="datetime-local" value={form.expiry} onChange={(e) => set('expiry', e.target.value)} error={Boolean(errors.expiry)} helperText={err('expiry')} slotProps={{ inputLabel: { shrink: true } }} />
+              <DateTimeField
+                label={t('expiry')}
+                testId="token-expiry"
+                value={Number.isNaN(fromLocalInput(form.expiry)) ? 0 : fromLocalInput(form.expiry)}
+                onChange={(s) => set('expiry', s ? toLocalInput(s) : '')}
+                error={Boolean(errors.expiry)}
+                helperText={err('expiry')}
+                width="100%"
+              />
             )}
 
             <FormControlLabel control={<Switch checked={form.unlimited} onChange={(e) => set('unlimited', e.target.checked)} />} label={t('unlimited')} />

@@ -5,7 +5,7 @@ import { badLimits, limitsToTexts, textsToLimits, type LimitTexts } from '../../
 export interface TokenFormState {
   name: string;
   neverExpires: boolean;
-  /** `datetime-local` text, local time. */
+  /** `YYYY-MM-DDTHH:mm` text, local time (the date-time picker edits it). */
   expiry: string;
   unlimited: boolean;
   remainQuota: string;

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AvailableModel, ModelOwner, UserGroup } from '@one-hub/contract';
 import { api } from '../../lib/api';
+import { useGroupMapNames } from '../../lib/server-text';
 
 /** Groups the user may pick (`/api/user_group_map`: public ones and the user's own). */
 export function useGroupMap() {
-  return useQuery({ queryKey: ['user_group_map'], queryFn: () => api<Record<string, UserGroup>>('/api/user_group_map'), staleTime: 60_000 });
+  const names = useGroupMapNames();
+  return useQuery({ queryKey: ['user_group_map'], queryFn: () => api<Record<string, UserGroup>>('/api/user_group_map'), staleTime: 60_000, select: names });
 }
 
 /** Models the user's groups reach (`/api/available_model`). */

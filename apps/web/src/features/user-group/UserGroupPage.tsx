@@ -11,12 +11,14 @@ import { showError, showSuccess } from '../../lib/toast';
 import { ConfirmDialog, DataTable, PageHeader, RowMenu, StatusChip, pagedTableProps, usePagedList, RefreshButton, type DataColumn } from '../../components/data';
 import UserGroupDialog from './UserGroupDialog';
 import GroupLimitsDialog from './GroupLimitsDialog';
+import { useServerText } from '../../lib/server-text';
 
 const fetchGroups = (q: { page: number; size: number; order?: string }) => api<Page<UserGroup>>('/api/user_group/', { query: { page: q.page, size: q.size, order: q.order } });
 
 /** User groups (console-screens §3.17). */
 export default function UserGroupPage() {
   const { t } = useTranslation('user-group');
+  const { groupName } = useServerText();
   const list = usePagedList<UserGroup, Record<string, never>>({ key: 'userGroup', fetch: fetchGroups, initialFilters: {} });
   const [dialog, setDialog] = useState<{ id?: number } | null>(null);
   const [limitsOf, setLimitsOf] = useState<UserGroup | null>(null);
@@ -47,7 +49,7 @@ export default function UserGroupPage() {
   const columns: DataColumn<UserGroup>[] = [
     { field: 'id', header: t('field.id'), sortable: true, hideOnPhone: true },
     { field: 'symbol', header: t('field.symbol'), sortable: true },
-    { field: 'name', header: t('field.name'), sortable: true },
+    { field: 'name', header: t('field.name'), sortable: true, render: (g) => groupName(g.symbol, g.name) },
     { field: 'ratio', header: t('field.ratio'), sortable: true },
     { field: 'api_rate', header: t('field.api_rate'), sortable: true },
     { field: 'public', header: t('field.public'), sortable: true, render: (g) => yesNo(g.public) },

@@ -31,8 +31,9 @@ export function UserStats({ user }: { user: User }) {
       </span>
     </Tooltip>
   );
+  // Large balances wrap onto a second line rather than widen the table past the screen.
   return (
-    <Stack direction="row" spacing={0.5}>
+    <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap', maxWidth: 240 }}>
       {chip(t('remaining'), format(user.quota), 'primary')}
       {chip(t('usedQuota'), format(user.used_quota), 'default')}
       {chip(t('requests'), String(user.request_count), 'default')}

@@ -1,3 +1,4 @@
+import { logMessage } from '@one-hub/contract';
 import { nowSeconds } from '../../../common/time.js';
 import type { TaskRow } from '../../../db/repos/tasks.js';
 import { pendingTasks, updatePendingTask } from '../../../db/repos/task-rows.js';

@@ -1,3 +1,4 @@
+import { logMessage } from '@one-hub/contract';
 import type { MidjourneyRow } from '../../../db/repos/tasks.js';
 import { pendingMidjourneys, updatePendingMidjourney } from '../../../db/repos/task-rows.js';
 import { failTask } from '../fail.js';

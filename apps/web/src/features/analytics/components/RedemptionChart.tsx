@@ -17,7 +17,8 @@ export default function RedemptionChart({ days, redeemed, redeemers, loading }: 
     return {
       chart: { stacked: false },
       stroke: { width: [0, 3], curve: 'smooth' },
-      dataLabels: { enabled: true, enabledOnSeries: [1] },
+      // no label on days without redeemers: a row of zeros sat on the axis over the day labels
+      dataLabels: { enabled: true, enabledOnSeries: [1], offsetY: -6, formatter: (v: number | string | number[]) => (Number(v) ? whole(Number(v)) : '') },
       grid: { padding: { top: 18 } },
       xaxis: { categories: days, labels: { hideOverlappingLabels: true } },
       yaxis: [

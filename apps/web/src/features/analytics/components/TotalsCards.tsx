@@ -22,7 +22,7 @@ function DataCard({ title, value, lines, loading, testId }: { title: string; val
           </Typography>
           <Box sx={{ mt: 'auto' }}>
             {lines.map((l) => (
-              <Typography key={l} variant="caption" color="text.secondary" component="div" noWrap>
+              <Typography key={l} variant="caption" color="text.secondary" component="div" sx={{ overflowWrap: 'anywhere' }}>
                 {l}
               </Typography>
             ))}

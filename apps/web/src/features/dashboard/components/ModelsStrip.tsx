@@ -7,6 +7,7 @@ import type { AvailableModel, ModelOwner } from '@one-hub/contract';
 import { api } from '../../../lib/api';
 import { copyText } from '../../../lib/toast';
 import { modelsByProvider, type ProviderModels } from '../dashboard-data';
+import { useServerText } from '../../../lib/server-text';
 
 function ModelChips({ group, nowrap }: { group: ProviderModels; nowrap?: boolean }) {
   return (
@@ -21,6 +22,7 @@ function ModelChips({ group, nowrap }: { group: ProviderModels; nowrap?: boolean
 /** The models this user can call, grouped by provider; a chip click copies the name. */
 export default function ModelsStrip() {
   const { t } = useTranslation('dashboard');
+  const { ownerName } = useServerText();
   const [open, setOpen] = useState(false);
   const models = useQuery({ queryKey: ['available-models'], queryFn: () => api<Record<string, AvailableModel>>('/api/available_model') });
   const owners = useQuery({ queryKey: ['model-owners'], queryFn: () => api<ModelOwner[]>('/api/model_ownedby/') });
@@ -70,7 +72,7 @@ export default function ModelsStrip() {
                   {g.owner.charAt(0).toUpperCase()}
                 </Avatar>
                 <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                  {g.owner}
+                  {ownerName(g.owner)}
                 </Typography>
               </Stack>
               <ModelChips group={g} />

@@ -1,6 +1,6 @@
 import { TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { fromInputTime, toInputTime } from '../log-data';
+import DateTimeRangeField from '../../../components/dates/DateTimeRangeField';
 
 export interface LogFilterValues {
   token_name: string;
@@ -18,24 +18,19 @@ export default function LogFilters({ value, onChange, admin }: { value: LogFilte
   const text = (field: 'token_name' | 'model_name' | 'source_ip' | 'channel_id' | 'username', label: string) => (
     <TextField key={field} size="small" label={label} type={field === 'channel_id' ? 'number' : 'text'} value={value[field]} onChange={(e) => onChange({ ...value, [field]: e.target.value })} slotProps={{ htmlInput: { 'data-testid': `filter-${field}` } }} />
   );
-  const time = (field: 'start_timestamp' | 'end_timestamp', label: string) => (
-    <TextField
-      key={field}
-      size="small"
-      type="datetime-local"
-      label={label}
-      value={toInputTime(value[field])}
-      onChange={(e) => onChange({ ...value, [field]: fromInputTime(e.target.value) })}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': `filter-${field}` } }}
-    />
-  );
   return (
     <>
       {text('token_name', t('col.token'))}
       {text('model_name', t('col.model'))}
       {text('source_ip', t('col.sourceIp'))}
-      {time('start_timestamp', t('startTime'))}
-      {time('end_timestamp', t('endTime'))}
+      <DateTimeRangeField
+        testId="filter-time"
+        start={value.start_timestamp}
+        end={value.end_timestamp}
+        onChange={(start_timestamp, end_timestamp) => onChange({ ...value, start_timestamp, end_timestamp })}
+        startLabel={t('startTime')}
+        endLabel={t('endTime')}
+      />
       {admin && text('channel_id', t('channelId'))}
       {admin && text('username', t('username'))}
     </>

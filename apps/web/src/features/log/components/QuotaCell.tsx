@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { quotaToCurrency, type LogEntry } from '@one-hub/contract';
 import { StatusChip, useFormatQuota } from '../../../components/data';
 import { useAppSelector } from '../../../store';
+import { useServerText } from '../../../lib/server-text';
 import { discount, logPricing } from '../log-data';
 
 const CONSUME = 2;
@@ -31,9 +32,10 @@ export function QuotaCell({ log }: { log: LogEntry }) {
 /** Prices of a priced row, "Free" for a free consumption, else the row's text. */
 export function DetailCell({ log }: { log: LogEntry }) {
   const { t } = useTranslation('log');
+  const { logText } = useServerText();
   const pricing = logPricing(log);
   if (log.type === CONSUME && log.quota === 0) return <StatusChip label={t('free')} color="success" />;
-  if (!pricing) return <Box sx={{ maxWidth: 320, whiteSpace: 'pre-wrap', textAlign: 'left' }}>{log.content}</Box>;
+  if (!pricing) return <Box sx={{ maxWidth: 320, whiteSpace: 'pre-wrap', textAlign: 'left' }} data-testid="log-text">{logText(log)}</Box>;
   if (pricing.type === 'times') return <StatusChip color="info" label={`$${pricing.actualInput.toFixed(4)} / ${t('perCall')}`} />;
   return (
     <Stack spacing={0.5} sx={{ alignItems: 'flex-end' }}>

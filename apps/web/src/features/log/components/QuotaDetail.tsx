@@ -4,6 +4,7 @@ import type { LogEntry } from '@one-hub/contract';
 import { StatusChip } from '../../../components/data';
 import { useAppSelector } from '../../../store';
 import { discount, logPricing, requestRoute } from '../log-data';
+import { useServerText } from '../../../lib/server-text';
 
 const money = (v: number, d = 6) => `$${v.toFixed(d)}`;
 
@@ -43,6 +44,7 @@ export default function QuotaDetail({ log }: { log: LogEntry }) {
   const { t } = useTranslation('log');
   const quotaPerUnit = useAppSelector((s) => s.siteInfo.quota_per_unit);
   const groups = useAppSelector((s) => s.account.userGroupMap);
+  const { groupName: groupLabel } = useServerText();
   const p = logPricing(log);
   if (!p) {
     return (
@@ -53,7 +55,7 @@ export default function QuotaDetail({ log }: { log: LogEntry }) {
       </Box>
     );
   }
-  const groupName = (g: string) => (g ? (groups[g]?.name ?? g) : t('followUser'));
+  const groupName = (g: string) => (g ? groupLabel(g, groups[g]?.name ?? g) : t('followUser'));
   const unit = p.type === 'tokens' ? ' /M' : ` / ${t('perCall')}`;
   const off = discount(log.quota, p.groupRatio, quotaPerUnit);
   const formula =
