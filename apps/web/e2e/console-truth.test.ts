@@ -148,6 +148,23 @@ describe.skipIf(!chromiumAvailable)('console truth: sessions, sums, prices and f
     await shootThemes(page, 'log-admin', () => page.getByTestId('table-row').first().waitFor());
   });
 
+  it('fits the log table into 1440×900 in the other three languages too', async () => {
+    for (const lang of ['zh_HK', 'en_US', 'ja_JP']) {
+      const page = await c.open({ lang, width: 1440, height: 900 });
+      await signIn(page, 'root', ROOT_PASSWORD);
+      await page.goto('/panel/log');
+      await page.getByTestId('table-row').nth(2).waitFor();
+      await page.screenshot({ path: `${SHOTS}/log-admin-${lang}.png` });
+      const fit = await page.locator('.MuiTableContainer-root').first().evaluate((el) => ({
+        scroll: el.scrollWidth,
+        client: el.clientWidth,
+        columns: [...el.querySelectorAll('th')].map((th) => `${th.textContent}:${Math.round(th.getBoundingClientRect().width)}`).join(' '),
+      }));
+      expect(fit.scroll, `${lang} ${fit.columns}`).toBeLessThanOrEqual(fit.client);
+      await page.close();
+    }
+  });
+
   it('writes server log texts in the reader language: an English console shows no CJK in them', async () => {
     const buyer = new ApiClient(c.server.app);
     const me = await buyer.login('buyer', 'password123');

@@ -35,12 +35,18 @@ export function DetailCell({ log }: { log: LogEntry }) {
   const { logText } = useServerText();
   const pricing = logPricing(log);
   if (log.type === CONSUME && log.quota === 0) return <StatusChip label={t('free')} color="success" />;
-  if (!pricing) return <Box sx={{ maxWidth: 320, whiteSpace: 'pre-wrap', textAlign: 'left' }} data-testid="log-text">{logText(log)}</Box>;
-  if (pricing.type === 'times') return <StatusChip color="info" label={`$${pricing.actualInput.toFixed(4)} / ${t('perCall')}`} />;
+  if (!pricing) return <Box sx={{ maxWidth: 240, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', textAlign: 'left' }} data-testid="log-text">{logText(log)}</Box>;
+  if (pricing.type === 'times') return <StatusChip color="info" label={`$${price(pricing.actualInput)} / ${t('perCall')}`} />;
   return (
     <Stack spacing={0.5} sx={{ alignItems: 'flex-end' }}>
-      <StatusChip color="info" label={`${t('input')}: $${pricing.actualInput.toFixed(4)} /M`} />
-      <StatusChip color="info" label={`${t('output')}: $${pricing.actualOutput.toFixed(4)} /M`} />
+      {[`${t('input')}: $${price(pricing.actualInput)} /M`, `${t('output')}: $${price(pricing.actualOutput)} /M`].map((label) => (
+        <StatusChip key={label} color="info" label={label} title={label} sx={{ maxWidth: 150 }} />
+      ))}
     </Stack>
   );
+}
+
+/** Up to four decimals without trailing zeros ($2.5, $0.15, $20000): the table cell stays narrow; the expanded detail keeps every digit. */
+function price(n: number): string {
+  return String(Number(n.toFixed(4)));
 }

@@ -28,7 +28,7 @@ export function logColumns(t: TFunction<'log'>): LogColumn[] {
       adminOnly: true,
       render: (l) =>
         l.channel_id ? (
-          <Typography variant="body2" noWrap title={l.channel?.name} sx={{ maxWidth: 140 }}>
+          <Typography variant="body2" noWrap title={l.channel?.name} sx={{ maxWidth: 100 }}>
             {`${l.channel_id}${l.channel?.name ? ` (${l.channel.name})` : ''}`}
           </Typography>
         ) : (
