@@ -69,7 +69,7 @@ describe('pay dialog', () => {
     renderWithProviders(<PayDialog order={{ uuid: 'u', amount: 10 }} onClose={() => undefined} />);
     await waitFor(() => expect(forms).toHaveLength(1));
     expect(forms[0]).toEqual({ action: 'https://pay.example/submit.php', method: 'post', target: '_blank', fields: { pid: '1001', money: '68.04' } });
-    fireEvent.click(screen.getByTestId('pay-redirect-link'));
+    fireEvent.click(await screen.findByTestId('pay-redirect-link'));
     expect(forms).toHaveLength(2);
   });
 
