@@ -6,6 +6,7 @@ import { findOrderByTradeNo, markOrderFailed, markOrderPaid } from '../../db/rep
 import { writeUserLog } from '../user/user-log.js';
 import { promoteAfterTopup } from '../user-group/promotion.js';
 import { payInviteReward } from '../user/self-service.js';
+import { transact } from '../../db/retry.js';
 
 /** What a provider learned from a verified payment notice. */
 export interface PaidNotice {
@@ -39,7 +40,7 @@ export async function completeOrder(ctx: AppContext, notice: PaidNotice): Promis
     ctx.log.warn({ tradeNo: order.trade_no, gateway: notice.gatewayId, reason, failed }, 'payment notice does not match the order');
     return failed ? 'amount_mismatch' : 'already_done';
   }
-  const won = await ctx.db.transaction().execute(async (trx) => {
+  const won = await transact(ctx.db, async (trx) => {
     const from = await markOrderPaid(trx, order.id, notice.gatewayNo, nowSeconds());
     if (from) await addUserQuota(trx, order.user_id, order.quota);
     return from;

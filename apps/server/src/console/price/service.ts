@@ -14,6 +14,7 @@ export { seedModelOwners } from './owner-service.js';
 import { listAllUserGroups } from '../../db/repos/user-groups.js';
 import { DEFAULT_PRICES } from '../../relay/pipeline/price-table.js';
 import { relayState } from '../../relay/state.js';
+import { transact } from '../../db/retry.js';
 
 export function toPriceJson(row: PriceRow): PriceEntry {
   const extra = parseJsonOr<Record<string, number> | undefined>(row.extra_ratios, undefined);
@@ -62,7 +63,7 @@ export async function createPrice(ctx: AppContext, body: Body): Promise<void> {
 export async function updatePrice(ctx: AppContext, model: string, body: Body): Promise<void> {
   if (!(await findPrice(ctx.db, model))) throw notFound('model not found');
   if (body.model !== model && (await findPrice(ctx.db, body.model))) throw new HubError(409, 'model names cannot be duplicated');
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx.db, async (trx) => {
     await deletePrices(trx, [model]);
     await insertPrice(trx, row(body));
   });
@@ -77,7 +78,7 @@ export async function deletePrice(ctx: AppContext, model: string): Promise<void>
 /** Batch edit: models only in `original_models` go, the rest get the shared price. */
 export async function savePrices(ctx: AppContext, body: z.infer<typeof MultiplePriceBody>): Promise<void> {
   const keep = new Set(body.models);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx.db, async (trx) => {
     await deletePrices(trx, [...body.original_models.filter((m) => !keep.has(m)), ...body.models]);
     for (const model of body.models) await insertPrice(trx, row({ ...body.price, model }));
   });
@@ -121,7 +122,7 @@ export async function availableModels(ctx: AppContext, ownGroup?: string): Promi
 export async function syncPrices(ctx: AppContext, incoming: Body[], mode: PriceSyncMode): Promise<void> {
   const stored = (await listPrices(ctx.db)).map((p) => ({ model: p.model, locked: p.locked === 1 }));
   const plan = planPriceSync(stored, incoming, mode);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx.db, async (trx) => {
     await deletePrices(trx, plan.remove);
     for (const price of plan.insert) await insertPrice(trx, row(price));
   });

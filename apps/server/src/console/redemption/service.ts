@@ -11,6 +11,7 @@ import {
   updateRedemption,
   type RedemptionRow,
 } from '../../db/repos/redemptions.js';
+import { transact } from '../../db/retry.js';
 
 export function toRedemptionJson(row: RedemptionRow): Redemption {
   return {
@@ -43,7 +44,7 @@ export async function createRedemptions(ctx: AppContext, adminId: number, body: 
   const keys = Array.from({ length: body.count }, () => uuidHex());
   const now = nowSeconds();
   const quota = body.quota || DEFAULT_REDEMPTION_QUOTA;
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx.db, async (trx) => {
     for (const key of keys) {
       await insertRedemption(trx, { user_id: adminId, key, name: body.name, quota, created_time: now });
     }

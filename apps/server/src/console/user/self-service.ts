@@ -18,6 +18,7 @@ import { hashPassword } from './passwords.js';
 import { newAffCode } from './auth-service.js';
 import { quotaText, writeUserLog } from './user-log.js';
 import { promoteAfterTopup } from '../user-group/promotion.js';
+import { transact } from '../../db/retry.js';
 
 /** Answers the updated user when the password changed (every session was ended), else undefined. */
 export async function updateSelf(ctx: AppContext, user: UserRow, body: z.infer<typeof UpdateSelfBody>): Promise<UserRow | undefined> {
@@ -52,7 +53,7 @@ export async function redeem(ctx: AppContext, user: UserRow, key: string, ip: st
   if (!key) throw new HubError(400, '未提供兑换码');
   const code = await findRedemptionByKey(ctx.db, key);
   if (!code) throw new HubError(400, '兑换失败，无效的兑换码');
-  const credited = await ctx.db.transaction().execute(async (trx) => {
+  const credited = await transact(ctx.db, async (trx) => {
     if (!(await claimRedemption(trx, code.id, user.id, nowSeconds()))) return false;
     await addUserQuota(trx, user.id, code.quota);
     return true;
