@@ -49,8 +49,9 @@ describe.each(testDialects())('1 000 users at 50 concurrent requests never deadl
   let f: RelayFixture;
   let people: Awaited<ReturnType<typeof seedUsers>>;
   beforeAll(async () => {
-    // Fast flushes, renewals and idle returns, so every kind of transaction overlaps the traffic.
-    f = await relayFixture(dialect, { BATCH_FLUSH_MS: '20', QUOTA_LEASE_TTL_SECONDS: '6', QUOTA_LEASE_IDLE_SECONDS: '1', QUOTA_LEASE_SLICE_SECONDS: '0.2' });
+    // Fast flushes and idle returns, renewals every 10 s, so every kind of transaction overlaps the
+    // traffic (a TTL much shorter would let a loaded test machine's own slow ticks expire its slices).
+    f = await relayFixture(dialect, { BATCH_FLUSH_MS: '20', QUOTA_LEASE_TTL_SECONDS: '30', QUOTA_LEASE_IDLE_SECONDS: '1', QUOTA_LEASE_SLICE_SECONDS: '0.2' });
     await f.addChannel({ key: 'dl-key-1' });
     await f.addChannel({ key: 'dl-key-2' });
     people = await seedUsers(f);
