@@ -22,7 +22,8 @@ const VACUUM_PAGES = 256;
 export async function deleteLogsInBatches(ctx: AppContext, before: number, type: number | undefined, progress?: (deleted: number) => void, batch = deleteBatch(ctx)): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const ids = await logIdsBefore(ctx.db, before, batch, type);
+    // The ids are read by the read workers on SQLite (off the relay's thread); only the delete runs here.
+    const ids = await logIdsBefore(ctx.readDb, before, batch, type);
     if (ids.length) deleted += await deleteLogsByIds(ctx.db, ids);
     progress?.(deleted);
     if (ids.length < batch) break;
