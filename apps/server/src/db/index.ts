@@ -46,6 +46,9 @@ async function makeDialect(target: DbTarget, pgOptions?: pg.PoolConfig, onSqlite
       database.pragma('journal_mode = WAL');
       database.pragma('busy_timeout = 5000');
       database.pragma('synchronous = NORMAL');
+      // 32 MB of page cache (SQLite's default is 2 MB): deleting or writing log rows touches every
+      // log index at random places, and with the indexes out of cache each batch waited on reads.
+      database.pragma('cache_size = -32768');
       if (target.path !== ':memory:') useIncrementalVacuum(database);
       onSqlite?.(database);
       return new SqliteDialect({ database });
