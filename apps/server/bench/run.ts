@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Loader } from './load.js';
 import { cpuSeconds, rssMb, start, stop } from './procs.js';
 import { parseStorage, provision, type Storage } from './storage.js';
+import { benchBigData } from './big-data.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -151,6 +152,11 @@ async function main() {
   try {
     const built = spawnSync(process.execPath, [join(here, '../../../scripts/build-server.mjs')], { stdio: 'inherit' });
     if (built.status !== 0) throw new Error('server build failed');
+    if (process.env.BENCH_BIGDATA) {
+      // The big-data mode: relay p99 beside heavy console work on a seeded SQLite database.
+      await benchBigData({ startNode, configure, password: PASSWORD }, upstream.line);
+      return;
+    }
     const rows: Row[] = [];
     for (const storage of STORAGE) await benchStorage(storage, upstream.line, rows);
     // Configurations side by side: grouped by mode and concurrency, in BENCH_STORAGE order within.

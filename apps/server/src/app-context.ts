@@ -12,6 +12,8 @@ import type { LogRing } from './common/log-ring.js';
 export interface AppContext {
   config: Config;
   db: Db;
+  /** Heavy console reads go here (SQLite: worker threads, off the relay's event loop; else `db`). */
+  readDb: Db;
   dialect: DialectName;
   store: SharedStore;
   options: OptionStore;

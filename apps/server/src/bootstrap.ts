@@ -59,6 +59,7 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
   const ctx: AppContext = {
     config,
     db: handle.db,
+    readDb: handle.readDb,
     dialect: handle.dialect,
     store,
     options,

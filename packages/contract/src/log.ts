@@ -66,6 +66,11 @@ export type LogListQuery = z.infer<typeof LogListQuery>;
 
 export const DeleteLogsQuery = z.object({
   target_timestamp: z.coerce.number({ error: 'target timestamp is required' }).int().positive('target timestamp is required'),
+  /** `true`: answer at once with the deletion's progress record instead of the count when done. */
+  background: z
+    .enum(['true', 'false', '1', '0'], { error: 'background: true or false' })
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
 });
 
 /** One opt-in capture rule: requests of this user, token or channel are captured until `until` (unix seconds). */
@@ -91,4 +96,17 @@ export interface LogCapture {
   request_headers: string;
   request_body: string;
   response_body: string;
+}
+
+/** Progress of a log deletion (`DELETE /api/log/`), readable at `GET /api/log/deletion/:id`. */
+export interface LogDeletion {
+  id: number;
+  target_timestamp: number;
+  /** Rows deleted so far. */
+  deleted: number;
+  done: boolean;
+  /** Why it stopped early, when it failed. */
+  error: string;
+  started_at: number;
+  finished_at: number;
 }

@@ -6,12 +6,20 @@ import type pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
 import { parseDsn, type DbTarget, type DialectName } from './dsn.js';
+import { openReadWorkers } from './read-worker/driver.js';
+import { useIncrementalVacuum } from './sqlite-auto-vacuum.js';
 
 export type Db = Kysely<Database>;
 export type { DialectName };
 
 export interface DbHandle {
   db: Db;
+  /**
+   * For heavy console reads (analytics, log lists and stats, exports). On a SQLite file its
+   * queries run in worker threads on read-only connections, so they never hold the relay's
+   * event loop; elsewhere (and for `:memory:`) it is `db` itself.
+   */
+  readDb: Db;
   dialect: DialectName;
   /** PostgreSQL schema the tables live in, when not the default. */
   pgSchema?: string;
@@ -38,6 +46,10 @@ async function makeDialect(target: DbTarget, pgOptions?: pg.PoolConfig, onSqlite
       database.pragma('journal_mode = WAL');
       database.pragma('busy_timeout = 5000');
       database.pragma('synchronous = NORMAL');
+      // 32 MB of page cache (SQLite's default is 2 MB): deleting or writing log rows touches every
+      // log index at random places, and with the indexes out of cache each batch waited on reads.
+      database.pragma('cache_size = -32768');
+      if (target.path !== ':memory:') useIncrementalVacuum(database);
       onSqlite?.(database);
       return new SqliteDialect({ database });
     }
@@ -81,7 +93,17 @@ export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
   let raw: BetterSqlite3.Database | undefined;
   const db = new Kysely<Database>({ dialect: await makeDialect(target, pgOptions, (d) => (raw = d)) });
   if (raw) rawSqlite.set(db, raw);
-  return { db, dialect: target.dialect, pgSchema: opts.pgSchema, close: () => db.destroy() };
+  const readDb = target.dialect === 'sqlite' && target.path !== ':memory:' ? openReadWorkers(target.path) : db;
+  return {
+    db,
+    readDb,
+    dialect: target.dialect,
+    pgSchema: opts.pgSchema,
+    close: async () => {
+      if (readDb !== db) await readDb.destroy();
+      await db.destroy();
+    },
+  };
 }
 
 /** Brings the schema up to date; Kysely's lock table keeps concurrent nodes from racing. */

@@ -15,6 +15,7 @@ import {
   type ChannelRow,
   type NewChannel,
 } from '../../db/repos/channels.js';
+import { transact } from '../../db/retry.js';
 
 type Body = z.infer<typeof ChannelBody>;
 const changed = (ctx: AppContext) => ctx.store.publish(EVENTS.channels, '');
@@ -59,7 +60,7 @@ export async function createChannels(ctx: AppContext, body: Body): Promise<numbe
   const baseUrls = body.base_url.split('\n').map((u) => u.trim());
   const now = nowSeconds();
   let created = 0;
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx.db, async (trx) => {
     for (const [i, key] of keys.entries()) {
       if (!key) continue;
       await insertChannel(trx, {

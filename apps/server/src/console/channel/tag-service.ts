@@ -9,6 +9,7 @@ import { softDeleteChannels, type NewChannel } from '../../db/repos/channels.js'
 import { clearChannelTag, insertTagChannel, listTagChannels, softDeleteTagChannels, updateTagChannels } from '../../db/repos/channel-tags.js';
 import { channelColumns } from './service.js';
 import { toChannelJson } from './channel-json.js';
+import { transact } from '../../db/retry.js';
 
 const changed = (ctx: AppContext) => ctx.store.publish(EVENTS.channels, '');
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
@@ -41,7 +42,7 @@ export async function updateTag(ctx: AppContext, tag: string, body: Omit<z.infer
   const { key: _key, name, ...shared } = body;
   const patch = channelColumns(shared);
   const now = nowSeconds();
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx.db, async (trx) => {
     await softDeleteChannels(trx, rows.filter((m) => !keys.includes(m.key)).map((m) => m.id), now);
     const known = new Set(rows.map((m) => m.key));
     const { id: _id, ...template } = rows[0];

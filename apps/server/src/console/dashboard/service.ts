@@ -12,7 +12,7 @@ export const DASHBOARD_DAYS = 7;
 
 export async function userDashboard(ctx: AppContext, userId: number, nowMs = Date.now()): Promise<DashboardRow[]> {
   const days = lastDays(nowMs, DASHBOARD_DAYS);
-  return zeroFilledDashboard(days, await userDailyUsage(ctx.db, userId, days[0], days[days.length - 1]));
+  return zeroFilledDashboard(days, await userDailyUsage(ctx.readDb, userId, days[0], days[days.length - 1]));
 }
 
 /**
@@ -29,10 +29,10 @@ export async function dashboardRate(ctx: AppContext, user: UserRow): Promise<Das
 
 export async function analyticsTotals(ctx: AppContext): Promise<AnalyticsTotals> {
   const [users, channels, redemptions, orders] = await Promise.all([
-    analytics.userTotals(ctx.db),
-    analytics.channelCountsByStatus(ctx.db),
-    analytics.redemptionCountsByStatus(ctx.db),
-    analytics.successfulOrderTotalsByCurrency(ctx.db),
+    analytics.userTotals(ctx.readDb),
+    analytics.channelCountsByStatus(ctx.readDb),
+    analytics.redemptionCountsByStatus(ctx.readDb),
+    analytics.successfulOrderTotalsByCurrency(ctx.readDb),
   ]);
   const num = (v: unknown) => Number(v ?? 0);
   return {
@@ -52,10 +52,10 @@ export async function analyticsPeriod(ctx: AppContext, q: AnalyticsPeriodQuery):
   const from = q.start_timestamp;
   const to = q.end_timestamp;
   const [usage, registrations, redemptions, orders] = await Promise.all([
-    periodUsage(ctx.db, dayOf(from), dayOf(to), q.group_type, q.user_id),
-    analytics.registrationsBetween(ctx.db, from, to),
-    analytics.redemptionsUsedBetween(ctx.db, from, to),
-    analytics.successfulOrdersBetween(ctx.db, from, to),
+    periodUsage(ctx.readDb, dayOf(from), dayOf(to), q.group_type, q.user_id),
+    analytics.registrationsBetween(ctx.readDb, from, to),
+    analytics.redemptionsUsedBetween(ctx.readDb, from, to),
+    analytics.successfulOrdersBetween(ctx.readDb, from, to),
   ]);
   return {
     user_statistics: registrationsPerDay(registrations),
@@ -67,8 +67,8 @@ export async function analyticsPeriod(ctx: AppContext, q: AnalyticsPeriodQuery):
 
 export async function multiUserStats(ctx: AppContext, q: MultiUserStatsQuery): Promise<MultiUserStats> {
   const [totals, models] = await Promise.all([
-    usageTotalsByUsername(ctx.db, q.usernames, q.start_time, q.end_time),
-    modelUsageByUsername(ctx.db, q.usernames, q.start_time, q.end_time),
+    usageTotalsByUsername(ctx.readDb, q.usernames, q.start_time, q.end_time),
+    modelUsageByUsername(ctx.readDb, q.usernames, q.start_time, q.end_time),
   ]);
   const num = (v: unknown) => Number(v ?? 0);
   return {

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { CaptureQuery, DeleteLogsQuery, LogListQuery, PageQuery, ROLE, type LogCapture } from '@one-hub/contract';
+import { CaptureQuery, DeleteLogsQuery, IdParam, LogListQuery, PageQuery, ROLE, type LogCapture } from '@one-hub/contract';
 import { capturesOf } from '../../db/repos/log-captures.js';
 import type { AppContext } from '../../app-context.js';
 import { requireRole } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
 import { ok } from '../../http/envelope.js';
-import { deleteConsumeLogsBefore, sumConsumedQuota } from '../../db/repos/logs.js';
+import { sumConsumedQuota } from '../../db/repos/logs.js';
+import { logDeletion, startLogDeletion } from './deletion.js';
 import { logPage } from './service.js';
 
 export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -19,16 +20,25 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/log/self', { preHandler: user }, async (req) => {
     return ok(await logPage(ctx, parse(LogListQuery, req.query), parse(PageQuery, req.query), req.user!.id));
   });
-  app.get('/log/stat', { preHandler: admin }, async (req) => ok({ quota: await sumConsumedQuota(ctx.db, parse(LogListQuery, req.query)) }));
+  app.get('/log/stat', { preHandler: admin }, async (req) => ok({ quota: await sumConsumedQuota(ctx.readDb, parse(LogListQuery, req.query)) }));
   app.get('/log/self/stat', { preHandler: user }, async (req) => {
-    return ok({ quota: await sumConsumedQuota(ctx.db, parse(LogListQuery, req.query), req.user!.id) });
+    return ok({ quota: await sumConsumedQuota(ctx.readDb, parse(LogListQuery, req.query), req.user!.id) });
   });
   // Root reads the captured bodies of a request beside its log row (opt-in capture, relay/pipeline/capture.ts).
   app.get('/log/capture', { preHandler: root }, async (req) => {
-    const rows = await capturesOf(ctx.db, parse(CaptureQuery, req.query).request_id);
+    const rows = await capturesOf(ctx.readDb, parse(CaptureQuery, req.query).request_id);
     return ok(rows.map((r): LogCapture => ({ ...r, request_headers: r.request_headers ?? '', request_body: r.request_body ?? '', response_body: r.response_body ?? '' })));
   });
+  // Batched, yielding to the relay between batches. As in the original the answer is the count
+  // once done; with `background=true` it is the progress record at once, read again below.
   app.delete('/log/', { preHandler: admin }, async (req) => {
-    return ok(await deleteConsumeLogsBefore(ctx.db, parse(DeleteLogsQuery, req.query).target_timestamp));
+    const q = parse(DeleteLogsQuery, req.query);
+    const { job, done } = startLogDeletion(ctx, q.target_timestamp);
+    if (q.background) {
+      done.catch(() => undefined);
+      return ok({ ...job });
+    }
+    return ok(await done);
   });
+  app.get('/log/deletion/:id', { preHandler: admin }, async (req) => ok(logDeletion(ctx, parse(IdParam, req.params).id)));
 }

@@ -6,7 +6,7 @@ import { pageLogs, type LogRow } from '../../db/repos/log-pages.js';
 
 /** A page of everyone's log rows (admins) or of one user's own (userId set): capped count, keyset cursor. */
 export async function logPage(ctx: AppContext, f: LogListQuery, q: PageQuery, userId?: number): Promise<LogPage> {
-  const { rows, total, capped, nextCursor } = await pageLogs(ctx.db, f, q, userId);
+  const { rows, total, capped, nextCursor } = await pageLogs(ctx.readDb, f, q, userId);
   const admin = userId === undefined;
   return {
     data: rows.map((r) => toLogJson(r, admin)),

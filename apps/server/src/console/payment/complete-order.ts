@@ -8,6 +8,7 @@ import { promoteAfterTopup } from '../user-group/promotion.js';
 import { payInviteReward } from '../user/self-service.js';
 import { findPlanEvenDeleted } from '../../db/repos/plans.js';
 import { grantPlan, subscriptionsChanged } from '../plan/grant.js';
+import { transact } from '../../db/retry.js';
 
 /** What a provider learned from a verified payment notice. */
 export interface PaidNotice {
@@ -44,7 +45,7 @@ export async function completeOrder(ctx: AppContext, notice: PaidNotice): Promis
   // A plan order starts the subscription instead of crediting quota, in the same transaction
   // (a plan deleted since still starts: the user paid for it).
   const plan = order.plan_id ? await findPlanEvenDeleted(ctx.db, order.plan_id) : undefined;
-  const won = await ctx.db.transaction().execute(async (trx) => {
+  const won = await transact(ctx.db, async (trx) => {
     const from = await markOrderPaid(trx, order.id, notice.gatewayNo, nowSeconds());
     if (from && plan) await grantPlan(trx, order.user_id, plan, 'order', order.trade_no, nowSeconds());
     else if (from) await addUserQuota(trx, order.user_id, order.quota);

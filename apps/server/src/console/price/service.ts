@@ -15,6 +15,7 @@ import { listAllUserGroups } from '../../db/repos/user-groups.js';
 import { DEFAULT_PRICES } from '../../relay/pipeline/price-table.js';
 import { relayState } from '../../relay/state.js';
 import type { PriceTier } from '../../relay/pipeline/pricing.js';
+import { transact } from '../../db/retry.js';
 
 export function toPriceJson(row: PriceRow): PriceEntry {
   const extra = parseJsonOr<Record<string, number> | undefined>(row.extra_ratios, undefined);
@@ -66,7 +67,7 @@ export async function createPrice(ctx: AppContext, body: Body): Promise<void> {
 export async function updatePrice(ctx: AppContext, model: string, body: Body): Promise<void> {
   if (!(await findPrice(ctx.db, model))) throw notFound('model not found');
   if (body.model !== model && (await findPrice(ctx.db, body.model))) throw new HubError(409, 'model names cannot be duplicated');
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx.db, async (trx) => {
     await deletePrices(trx, [model]);
     await insertPrice(trx, row(body));
   });
@@ -81,7 +82,7 @@ export async function deletePrice(ctx: AppContext, model: string): Promise<void>
 /** Batch edit: models only in `original_models` go, the rest get the shared price. */
 export async function savePrices(ctx: AppContext, body: z.infer<typeof MultiplePriceBody>): Promise<void> {
   const keep = new Set(body.models);
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx.db, async (trx) => {
     await deletePrices(trx, [...body.original_models.filter((m) => !keep.has(m)), ...body.models]);
     for (const model of body.models) await insertPrice(trx, row({ ...body.price, model }));
   });
@@ -132,7 +133,7 @@ export async function syncPrices(ctx: AppContext, incoming: Body[], mode: PriceS
 
 /** Deletes and inserts what a sync plan says, in one transaction, and tells every node. */
 export async function applyPricePlan(ctx: AppContext, plan: SyncPlan<Body>): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx.db, async (trx) => {
     await deletePrices(trx, plan.remove);
     for (const price of plan.insert) await insertPrice(trx, row(price));
   });

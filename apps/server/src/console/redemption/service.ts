@@ -12,6 +12,7 @@ import {
   type RedemptionRow,
 } from '../../db/repos/redemptions.js';
 import { findPlan } from '../../db/repos/plans.js';
+import { transact } from '../../db/retry.js';
 
 export function toRedemptionJson(row: RedemptionRow): Redemption {
   return {
@@ -47,7 +48,7 @@ export async function createRedemptions(ctx: AppContext, adminId: number, body: 
   // A "plan" code grants the plan instead of quota.
   if (body.plan_id && !(await findPlan(ctx.db, body.plan_id))) throw notFound('plan not found');
   const quota = body.plan_id ? 0 : body.quota || DEFAULT_REDEMPTION_QUOTA;
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx.db, async (trx) => {
     for (const key of keys) {
       await insertRedemption(trx, { user_id: adminId, key, name: body.name, quota, plan_id: body.plan_id, created_time: now });
     }

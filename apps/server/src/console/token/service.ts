@@ -17,6 +17,7 @@ import {
   updateToken,
   type TokenRow,
 } from '../../db/repos/tokens.js';
+import { transact } from '../../db/retry.js';
 
 export const PLAYGROUND_TOKEN = 'sys_playground';
 
@@ -124,7 +125,7 @@ export async function updateTokenFields(
   };
   // A new remaining quota replaces the old one whole: leases taken from the old value end with it.
   const remain = body.remain_quota !== undefined && body.remain_quota !== row.remain_quota ? body.remain_quota : undefined;
-  await ctx.db.transaction().execute(async (trx) => {
+  await transact(ctx.db, async (trx) => {
     await updateToken(trx, row.id, patch);
     if (remain !== undefined) await setTokenRemain(trx, row.id, remain);
   });

@@ -20,6 +20,7 @@ import { writeUserLog } from './user-log.js';
 import { promoteAfterTopup } from '../user-group/promotion.js';
 import { findPlanEvenDeleted } from '../../db/repos/plans.js';
 import { grantPlan, subscriptionsChanged } from '../plan/grant.js';
+import { transact } from '../../db/retry.js';
 
 /** Answers the updated user when the password changed (every session was ended), else undefined. */
 export async function updateSelf(ctx: AppContext, user: UserRow, body: z.infer<typeof UpdateSelfBody>): Promise<UserRow | undefined> {
@@ -56,7 +57,7 @@ export async function redeem(ctx: AppContext, user: UserRow, key: string, ip: st
   if (!code) throw new HubError(400, '兑换失败，无效的兑换码');
   const plan = code.plan_id ? await findPlanEvenDeleted(ctx.db, code.plan_id) : undefined;
   if (code.plan_id && !plan) throw new HubError(400, '兑换失败，该兑换码的套餐不存在');
-  const credited = await ctx.db.transaction().execute(async (trx) => {
+  const credited = await transact(ctx.db, async (trx) => {
     if (!(await claimRedemption(trx, code.id, user.id, nowSeconds()))) return false;
     if (plan) await grantPlan(trx, user.id, plan, 'redemption', String(code.id), nowSeconds());
     else await addUserQuota(trx, user.id, code.quota);

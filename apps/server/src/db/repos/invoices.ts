@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../index.js';
 import { dialectOf } from '../helpers.js';
+import { transact } from '../retry.js';
 
 const SUMS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
 
@@ -38,7 +39,7 @@ export async function monthGenerated(db: Db, month: string): Promise<boolean> {
  */
 export async function buildMonth(db: Db, month: string, until: string, now: number): Promise<number> {
   const mysql = dialectOf(db) === 'mysql';
-  return db.transaction().execute(async (tx) => {
+  return transact(db, async (tx) => {
     const rows = await tx
       .selectFrom('statistics')
       .select((eb) => ['user_id', 'model_name', ...SUMS.map((c) => eb.fn.sum<number>(c).as(c))])

@@ -41,9 +41,3 @@ export async function sumConsumedQuota(db: Db, f: LogListQuery, userId?: number)
     .executeTakeFirst();
   return Number(row?.quota ?? 0);
 }
-
-/** Deletes consumption rows older than the timestamp; other log types are kept. */
-export async function deleteConsumeLogsBefore(db: Db, timestamp: number): Promise<number> {
-  const result = await db.deleteFrom('logs').where('type', '=', 2).where('created_at', '<', timestamp).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../index.js';
-import { insertReturningId } from '../helpers.js';
+import { dialectOf, insertReturningId } from '../helpers.js';
+import { addToColumns, lockInOrder } from '../locks.js';
+import { transact } from '../retry.js';
 import { nowSeconds } from '../../common/time.js';
 
 /** Whose balance a lease is cut from: users.quota or tokens.remain_quota. */
@@ -20,6 +22,11 @@ async function addToBalance(db: Trx, kind: LeaseKind, ownerId: number, amount: n
       amount < 0 ? sql<number>`CASE WHEN remain_quota + ${amount} < 0 THEN 0 ELSE remain_quota + ${amount} END` : sql<number>`remain_quota + ${amount}`;
     await db.updateTable('tokens').set({ remain_quota: remain }).where('id', '=', ownerId).execute();
   }
+}
+
+/** Locks the owner's row first: every transaction here takes the owner before its lease rows (the global lock order). */
+function lockOwner(trx: Trx, kind: LeaseKind, ownerId: number): Promise<unknown> {
+  return lockInOrder(trx, kind === LEASE_KIND.user ? 'users' : 'tokens', [ownerId]);
 }
 
 /** Takes `amount` out of the balance only if the balance holds it all. */
@@ -69,7 +76,7 @@ export async function takeLease(
   want: number,
   expiresAt: number,
 ): Promise<LeaseGrant> {
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     let taken = 0;
     if (await takeFromBalance(trx, kind, ownerId, want)) taken = want;
     else {
@@ -98,7 +105,8 @@ export async function takeLease(
  * else 'kept' (spend not yet written still sits in it).
  */
 export async function returnLease(db: Db, kind: LeaseKind, ownerId: number, rowId: number, amount: number, drop: boolean): Promise<'gone' | 'kept' | 'dropped'> {
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
+    await lockOwner(trx, kind, ownerId);
     const shrunk = await trx
       .updateTable('quota_leases')
       .set({ amount: sql`amount - ${amount}` })
@@ -126,18 +134,41 @@ export interface LeaseSpend {
  * owner's balance instead: either way it is paid exactly once.
  */
 export async function spendLeases(db: Db, spends: Map<number, LeaseSpend>): Promise<void> {
-  for (const [rowId, s] of spends) {
-    if (s.amount === 0) continue;
-    const r = await db.updateTable('quota_leases').set({ amount: sql`amount - ${s.amount}` }).where('id', '=', rowId).executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) await addToBalance(db, s.kind, s.ownerId, -s.amount);
+  const ids = [...spends].filter(([, s]) => s.amount !== 0).map(([id]) => id);
+  if (dialectOf(db) === 'sqlite') {
+    for (const rowId of ids.sort((a, b) => a - b)) {
+      const s = spends.get(rowId)!;
+      const r = await db.updateTable('quota_leases').set({ amount: sql`amount - ${s.amount}` }).where('id', '=', rowId).executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) await addToBalance(db, s.kind, s.ownerId, -s.amount);
+    }
+    return;
+  }
+  // The owners' rows are locked already (the flush wrote their counters first), so charging a
+  // balance for a gone row keeps the lock order.
+  const live = await lockInOrder(db, 'quota_leases', ids);
+  await addToColumns(db, 'quota_leases', [{ name: 'amount' }], new Map([...live].map((id) => [id, [-spends.get(id)!.amount]])), true);
+  for (const id of ids) {
+    const s = spends.get(id)!;
+    if (!live.has(id)) await addToBalance(db, s.kind, s.ownerId, -s.amount);
   }
 }
 
 /** Extends every lease row of a node; answers the ids that still exist (others were reclaimed or revoked). */
 export async function renewLeases(db: Db, node: string, expiresAt: number): Promise<Set<number>> {
-  await db.updateTable('quota_leases').set({ expires_at: expiresAt }).where('node', '=', node).execute();
   const rows = await db.selectFrom('quota_leases').select('id').where('node', '=', node).execute();
-  return new Set(rows.map((r) => Number(r.id)));
+  if (!rows.length) return new Set();
+  // By id, rows locked in id order: one UPDATE over the node's rows would lock them in scan
+  // order and could meet a revocation (which locks an owner's rows by id) the other way round.
+  return transact(db, async (trx) => {
+    const live = await lockInOrder(trx, 'quota_leases', rows.map((r) => Number(r.id)));
+    const ids = [...live];
+    for (let i = 0; i < ids.length; i += 1000) {
+      await trx.updateTable('quota_leases').set({ expires_at: expiresAt }).where('id', 'in', ids.slice(i, i + 1000)).where('node', '=', node).execute();
+    }
+    if (dialectOf(trx) !== 'sqlite') return live;
+    const still = await trx.selectFrom('quota_leases').select('id').where('node', '=', node).execute();
+    return new Set(still.map((r) => Number(r.id)));
+  });
 }
 
 /**
@@ -149,9 +180,10 @@ export async function reclaimExpiredLeases(db: Db, now: number, limit = 500): Pr
   const rows = await db.selectFrom('quota_leases').select('id').where('expires_at', '<', now).limit(limit).execute();
   let reclaimed = 0;
   for (const { id } of rows) {
-    const done = await db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('quota_leases').selectAll().where('id', '=', id).executeTakeFirst();
-      if (!row || Number(row.expires_at) >= now) return false;
+    const row = await db.selectFrom('quota_leases').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row || Number(row.expires_at) >= now) continue;
+    const done = await transact(db, async (trx) => {
+      await lockOwner(trx, row.owner_kind as LeaseKind, Number(row.owner_id));
       const gone = await trx.deleteFrom('quota_leases').where('id', '=', id).where('amount', '=', row.amount).where('expires_at', '<', now).executeTakeFirst();
       if (Number(gone.numDeletedRows) !== 1) return false;
       await addToBalance(trx, row.owner_kind as LeaseKind, Number(row.owner_id), Number(row.amount));
@@ -168,7 +200,14 @@ export async function reclaimExpiredLeases(db: Db, now: number, limit = 500): Pr
  * balance. Nodes learn it by event; spend they settle afterwards is charged to the balance.
  */
 export async function revokeLeases(trx: Db, kind: LeaseKind, ownerId: number): Promise<number> {
-  const rows = await trx.selectFrom('quota_leases').select(['id', 'amount']).where('owner_kind', '=', kind).where('owner_id', '=', ownerId).execute();
+  await lockOwner(trx, kind, ownerId);
+  const rows = await trx
+    .selectFrom('quota_leases')
+    .select(['id', 'amount'])
+    .where('owner_kind', '=', kind)
+    .where('owner_id', '=', ownerId)
+    .orderBy('id')
+    .execute();
   let total = 0;
   for (const row of rows) {
     const gone = await trx.deleteFrom('quota_leases').where('id', '=', row.id).where('amount', '=', row.amount).executeTakeFirst();
@@ -199,7 +238,7 @@ class Short extends Error {}
 export async function deductWholeBalance(db: Db, kind: LeaseKind, ownerId: number, amount: number): Promise<number | undefined> {
   let whole = 0;
   try {
-    await db.transaction().execute(async (trx) => {
+    await transact(db, async (trx) => {
       await revokeLeases(trx, kind, ownerId);
       if (!(await takeFromBalance(trx, kind, ownerId, amount))) {
         whole = await readBalance(trx, kind, ownerId);

@@ -1,9 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../index.js';
-
-/** Adds to a balance column without letting it fall below zero (portable CASE). */
-const clampedAdd = (column: 'quota' | 'remain_quota', delta: number) =>
-  sql<number>`CASE WHEN ${sql.ref(column)} + ${delta} < 0 THEN 0 ELSE ${sql.ref(column)} + ${delta} END`;
+import { addToColumns } from '../locks.js';
 
 /** A user's changes gathered since the last flush. */
 export interface UserDelta {
@@ -20,33 +16,19 @@ export interface TokenDelta {
   usedQuota: number;
 }
 
+/** Users' counters, locked and written in id order (one multi-row statement on PostgreSQL and MySQL). */
 export async function applyUserDeltas(db: Db, deltas: Map<number, UserDelta>): Promise<void> {
-  for (const [id, d] of deltas) {
-    await db
-      .updateTable('users')
-      .set({
-        quota: clampedAdd('quota', d.quota),
-        used_quota: sql`used_quota + ${d.usedQuota}`,
-        request_count: sql`request_count + ${d.requests}`,
-      })
-      .where('id', '=', id)
-      .execute();
-  }
+  const rows = new Map([...deltas].map(([id, d]) => [id, [d.quota, d.usedQuota, d.requests]]));
+  await addToColumns(db, 'users', [{ name: 'quota', clamped: true }, { name: 'used_quota' }, { name: 'request_count' }], rows);
 }
 
+/** Tokens' counters, in id order (after the users: the global lock order). */
 export async function applyTokenDeltas(db: Db, deltas: Map<number, TokenDelta>): Promise<void> {
-  for (const [id, d] of deltas) {
-    await db
-      .updateTable('tokens')
-      .set({ remain_quota: clampedAdd('remain_quota', d.remain), used_quota: sql`used_quota + ${d.usedQuota}` })
-      .where('id', '=', id)
-      .execute();
-  }
+  const rows = new Map([...deltas].map(([id, d]) => [id, [d.remain, d.usedQuota]]));
+  await addToColumns(db, 'tokens', [{ name: 'remain_quota', clamped: true }, { name: 'used_quota' }], rows);
 }
 
+/** Channels' used quota, in id order (last in the lock order). */
 export async function applyChannelUsage(db: Db, deltas: Map<number, number>): Promise<void> {
-  for (const [id, used] of deltas) {
-    if (used === 0) continue;
-    await db.updateTable('channels').set({ used_quota: sql`used_quota + ${used}` }).where('id', '=', id).execute();
-  }
+  await addToColumns(db, 'channels', [{ name: 'used_quota' }], new Map([...deltas].map(([id, used]) => [id, [used]])));
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { LOG_TYPE, type LogMessage } from '@one-hub/contract';
 import type { Db } from '../index.js';
 import { nowSeconds } from '../../common/time.js';
+import { transact } from '../retry.js';
 
 export interface FailedTask {
   table: 'midjourneys' | 'tasks';
@@ -21,7 +22,7 @@ export interface FailedTask {
  * if this call is the one that ended the task (a finished row is never refunded twice).
  */
 export async function failAndRefund(db: Db, t: FailedTask): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const ended =
       t.table === 'midjourneys'
         ? await trx

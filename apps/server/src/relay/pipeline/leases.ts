@@ -22,6 +22,8 @@ interface Lease {
   /** Bumped when the row is revoked or lost: holds of an older version settle against the balance. */
   version: number;
   refill?: Promise<void>;
+  /** Holds waiting on a refill of this slice: it is not idle while they wait. */
+  waiting: number;
 }
 
 /** A hold served from leases; settled exactly once. */
@@ -88,7 +90,7 @@ export class LeaseBook {
   private lease(kind: LeaseKind, ownerId: number): Lease {
     const key = kind === LEASE_KIND.user ? `u${ownerId}` : `t${ownerId}`;
     let l = this.leases.get(key);
-    if (!l) this.leases.set(key, (l = { kind, ownerId, rowId: undefined, free: 0, held: 0, used: 0, rate: 0, idle: 0, version: 0 }));
+    if (!l) this.leases.set(key, (l = { kind, ownerId, rowId: undefined, free: 0, held: 0, used: 0, rate: 0, idle: 0, version: 0, waiting: 0 }));
     return l;
   }
 
@@ -100,14 +102,36 @@ export class LeaseBook {
   async hold(userId: number, tokenId: number, limitedToken: boolean, amount: number): Promise<HoldResult> {
     const user = this.lease(LEASE_KIND.user, userId);
     const token = limitedToken ? this.lease(LEASE_KIND.token, tokenId) : undefined;
+    if (!(user.free < amount || (token && token.free < amount))) return this.take(user, token, amount);
+    user.waiting++;
+    if (token) token.waiting++;
+    try {
+      return await this.holdSlowly(user, token, amount);
+    } finally {
+      user.waiting--;
+      if (token) token.waiting--;
+    }
+  }
+
+  /** A hold that needs a refill first: a slice being refilled for it is not given back as idle meanwhile. */
+  private async holdSlowly(user: Lease, token: Lease | undefined, amount: number): Promise<HoldResult> {
     for (let round = 0; ; round++) {
       const tokenShort = token !== undefined && token.free < amount;
       const userShort = user.free < amount;
       if (!tokenShort && !userShort) return this.take(user, token, amount);
       if (round === 3 || this.closed) return tokenShort ? 'token' : 'user';
-      // The token first: its shortfall is the one the caller is told about.
-      if (tokenShort && !(await this.refill(token!, amount))) return 'token';
-      if (user.free < amount && !(await this.refill(user, amount))) return 'user';
+      // The token first: its shortfall is the one the caller is told about. A slice revoked or
+      // lost while it refilled (an admin's change, a renewal that found it reclaimed) is no
+      // answer about the balance: the next round asks again.
+      const versions = [user.version, token?.version];
+      if (tokenShort && !(await this.refill(token!, amount))) {
+        if (token!.version !== versions[1]) continue;
+        return 'token';
+      }
+      if (user.free < amount && !(await this.refill(user, amount))) {
+        if (user.version !== versions[0]) continue;
+        return 'user';
+      }
     }
   }
 
@@ -232,7 +256,7 @@ export class LeaseBook {
       l.rate = Math.max(l.used, l.rate * 0.7 + l.used * 0.3);
       if (l.used === 0) l.idle++;
       l.used = 0;
-      if (l.idle >= this.timing.idleSeconds && !l.refill) returns.push(this.giveBack(key, l));
+      if (l.idle >= this.timing.idleSeconds && !l.refill && !l.waiting) returns.push(this.giveBack(key, l));
     }
     await Promise.all(returns);
     const every = Math.max(1, Math.floor(this.timing.ttlSeconds / 3));

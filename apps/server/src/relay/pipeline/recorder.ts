@@ -4,6 +4,7 @@ import { writeFlushAtOnce, writeLogsAndStats, type StatRow } from '../../db/repo
 import { applyChannelUsage, applyTokenDeltas, applyUserDeltas, type TokenDelta, type UserDelta } from '../../db/repos/quota.js';
 import { LEASE_KIND, spendLeases, type LeaseSpend } from '../../db/repos/quota-leases.js';
 import type { SpendTarget } from './leases.js';
+import { transact } from '../../db/retry.js';
 
 export interface Settlement {
   userId: number;
@@ -161,7 +162,7 @@ export class Recorder {
       this.ctx.log.warn({ err: error }, 'one-transaction flush failed; writing counters and log rows separately');
     }
     try {
-      await db.transaction().execute(async (trx) => {
+      await transact(db, async (trx) => {
         await applyUserDeltas(trx, counters.users);
         await applyTokenDeltas(trx, counters.tokens);
         await spendLeases(trx, counters.leases);
