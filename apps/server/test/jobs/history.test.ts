@@ -5,7 +5,7 @@ import { jobRunner } from '../../src/jobs/index.js';
 describe.each(testDialects())('job history across restarts on %s', (dialect) => {
   it('the system info screen shows the last run and outcome of each job after a restart', async () => {
     // The price service is a closed loopback port: that run fails.
-    const env = { UPDATE_PRICE_SERVICE: 'http://127.0.0.1:9/prices.json' };
+    const env = { UPDATE_PRICE_SERVICE: 'http://127.0.0.1:9/prices.json', AUTO_PRICE_UPDATES_MODE: 'add' };
     const first = await startTestServer(dialect, { env });
     const started = Math.floor(Date.now() / 1000);
     expect(await jobRunner(first.ctx).run('log_retention')).toBe(true);
