@@ -9,7 +9,7 @@ export const LOG_TYPES = [
   { value: 2, key: 'consume', tone: 'orange' },
   { value: 3, key: 'manage', tone: 'default' },
   { value: 4, key: 'system', tone: 'secondary' },
-  // Failed upstream attempts with upstream's full text (LogErrorEnabled): administrators only.
+  // Failed requests (LogErrorEnabled): a user sees their own with the generic reason, administrators upstream's text.
   { value: 5, key: 'error', tone: 'error' },
 ] as const satisfies ReadonlyArray<{ value: number; key: string; tone: ChipTone; adminOnly?: boolean }>;
 
