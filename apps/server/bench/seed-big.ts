@@ -5,6 +5,7 @@ import bcrypt from 'bcryptjs';
 import type { Db } from '../src/db/index.js';
 import { sqliteHandle } from '../src/db/index.js';
 import { dialectOf } from '../src/db/helpers.js';
+import { prng } from './prng.js';
 
 export interface SeedSize {
   users: number;
@@ -31,18 +32,6 @@ export const seedTokenName = (j: number) => `app-${j % 1000}`;
 export const seedTokenKey = (j: number) => `bench${String(j).padStart(10, '0')}`.padEnd(48, 'k');
 
 type Dialect = 'sqlite' | 'postgres' | 'mysql';
-
-/** A small deterministic generator (mulberry32), so two seeds of the same size hold the same rows. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Column names, `:s` marking text columns (the others are integers). */
 type Columns = string[];
@@ -171,7 +160,7 @@ export async function seedBig(db: Db, size: SeedSize, progress: (step: string) =
   const d = dialectOf(db);
   const now = size.now ?? Math.floor(Date.now() / 1000);
   const from = now - size.days * 86_400 + 1;
-  const rnd = random(size.logs ^ size.users);
+  const rnd = prng(size.logs ^ size.users);
   const hash = await bcrypt.hash(SEED_PASSWORD, 8);
 
   const usernames = Array.from({ length: size.users }, (_, i) => seedUsername(i));

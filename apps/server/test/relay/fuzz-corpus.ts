@@ -2,6 +2,8 @@
  * A deterministic corpus of malformed requests, made by mutating valid base requests
  * with a seeded PRNG (mulberry32), so a failure reproduces from its index.
  */
+import { prng } from '../../bench/prng.js';
+
 export type Auth = 'none' | 'user' | 'root' | 'key';
 
 export interface FuzzRequest {
@@ -13,17 +15,6 @@ export interface FuzzRequest {
   body?: unknown;
   raw?: string;
   contentType?: string;
-}
-
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Stands for 20 000 nested arrays, spliced into the JSON text (JSON.stringify would recurse that deep). */
