@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import { LOG_TYPE, LOG_MESSAGES } from '@one-hub/contract';
+import { LOG_TYPE, LOG_MESSAGES, logMessage } from '@one-hub/contract';
 import { HubError } from '../../common/errors.js';
-import { requestLogFields } from './settle.js';
+import { messageFields, requestLogFields } from './settle.js';
 import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
 
@@ -66,7 +66,6 @@ export function logClientLeft(state: RelayState, p: Prepared, channelId: number,
     channel_id: channelId,
     model_name: p.model,
     quota: 0,
-    content: CLIENT_LEFT,
-    metadata: JSON.stringify({ msg: { key: 'client_left', args: {} } }),
+    ...messageFields(logMessage('client_left')),
   });
 }

@@ -92,6 +92,8 @@ export class PlanBook {
    * undefined when no plan covers it.
    */
   async hold(userId: number, group: string, model: string, amount: number): Promise<PlanHold | PlanSpent | undefined> {
+    // No plan was ever defined (deleted ones stay loaded): no subscription can cover anything, and no user is looked up.
+    if (!this.plans.size) return undefined;
     const rows = await this.subscriptionsOf(userId);
     if (!rows.length) return undefined;
     const now = Math.floor(this.now() / 1000);

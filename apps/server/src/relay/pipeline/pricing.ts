@@ -79,29 +79,29 @@ function maxExtra(a: Price['extra'], b: Price['extra']): Price['extra'] {
   return out;
 }
 
-const ratioM = (price: Price, k: ExtraClass) => micro(price.extra[k] ?? DEFAULT_EXTRA[k]);
-/** `tokens × (ratio − 1)`, truncated toward zero like the original's integer conversion. */
-const shift = (tokens: number, r: bigint) => (tokens ? (BigInt(tokens) * (r - SCALE)) / SCALE : 0n);
+/** `tokens × (ratio − 1)`, truncated toward zero like the original's integer conversion; the ratio is read only when there are tokens of the class. */
+const shift = (tokens: number, price: Price, k: ExtraClass) => (tokens ? (BigInt(tokens) * (micro(price.extra[k] ?? DEFAULT_EXTRA[k]) - SCALE)) / SCALE : 0n);
 
 /** Quota for a finished request (relay.md §4.7), as a non-negative integer, at the tier its prompt falls in. */
 export function computeQuota(usage: Usage, price: Price, groupRatio: number): number {
   return costAt(usage, priceTier(price, usage.promptTokens).price, groupRatio);
 }
 
-function costAt(usage: Usage, price: Price, groupRatio: number): number {
+/** Quota for a finished request at a tier already chosen (`priceTier`). */
+export function costAt(usage: Usage, price: Price, groupRatio: number): number {
   const g = micro(groupRatio);
   const inM = micro(price.input) * g;
   if (price.type === 'times') return Number((1000n * inM) / (SCALE * SCALE));
   const outM = micro(price.output) * g;
   const prompt =
     BigInt(usage.promptTokens) +
-    shift(usage.cachedTokens, ratioM(price, 'cached_tokens')) +
-    shift(usage.cacheReadTokens, ratioM(price, 'cached_read_tokens')) +
-    shift(usage.cacheWriteTokens, ratioM(price, 'cached_write_tokens')) +
-    shift(usage.cacheWrite1hTokens, ratioM(price, 'cached_write_1h_tokens')) +
-    shift(usage.audioInputTokens, ratioM(price, 'input_audio_tokens'));
+    shift(usage.cachedTokens, price, 'cached_tokens') +
+    shift(usage.cacheReadTokens, price, 'cached_read_tokens') +
+    shift(usage.cacheWriteTokens, price, 'cached_write_tokens') +
+    shift(usage.cacheWrite1hTokens, price, 'cached_write_1h_tokens') +
+    shift(usage.audioInputTokens, price, 'input_audio_tokens');
   const completion =
-    BigInt(usage.completionTokens) + shift(usage.reasoningTokens, ratioM(price, 'reasoning_tokens')) + shift(usage.audioOutputTokens, ratioM(price, 'output_audio_tokens'));
+    BigInt(usage.completionTokens) + shift(usage.reasoningTokens, price, 'reasoning_tokens') + shift(usage.audioOutputTokens, price, 'output_audio_tokens');
   if (prompt + completion <= 0n) return 0;
   const pos = (x: bigint) => (x > 0n ? x : 0n);
   const quota = Number(ceilDiv(pos(prompt) * inM + pos(completion) * outM, SCALE * SCALE));

@@ -6,7 +6,7 @@ import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
 import type { Caller } from './caller.js';
 import type { Hold } from './handle.js';
-import { computeQuota, priceTier, type Price } from './pricing.js';
+import { costAt, priceTier, type Price } from './pricing.js';
 import { boundUsage, type Bounded } from './bound-usage.js';
 
 export interface Outcome {
@@ -37,7 +37,7 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
   const { token, user } = p.caller;
   const bounded = boundUsage(outcome.usage, p.endpoint, p.promptEstimate, hold.maxOutput);
   const tier = priceTier(hold.price, bounded.usage.promptTokens);
-  const cost = computeQuota(bounded.usage, hold.price, p.groupRatio);
+  const cost = costAt(bounded.usage, tier.price, p.groupRatio);
   // A plan pays from its window (up to the hold) and the balance pays nothing; otherwise what the
   // slices cannot cover above the hold is not charged: a balance never goes below zero.
   const planPaid = hold.planHold ? state.plans.settle(hold.planHold, cost) : undefined;
