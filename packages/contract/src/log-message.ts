@@ -24,6 +24,8 @@ export const LOG_MESSAGES = {
   task_refused: '任务提交失败，未扣费（预扣 {{held}} 已退回）：{{reason}}',
   task_failed_refund: '异步任务执行失败 {{task}}，补偿 {{refund}}',
   mj_failed_refund: '构图失败 {{task}}，补偿 {{refund}}',
+  task_failed_plan_refund: '异步任务执行失败 {{task}}，套餐额度 {{plan_quota}} 已退回当前窗口',
+  task_failed_plan_kept: '异步任务执行失败 {{task}}，扣费的套餐窗口已重置，套餐额度 {{plan_quota}} 不再退回',
   relay_passthrough: '中继:{{path}}',
   client_left: 'client disconnected before the first byte',
   client_left_upstream_usage: 'client disconnected; billed on upstream usage',

@@ -293,6 +293,10 @@ export interface MidjourneysTable {
   properties: Text;
   mode: Text;
   token_id: Def<number>;
+  /** Paid by a plan (migration 0020): the subscription, its window's start and what the window paid; 0 when the balance paid. */
+  subscription_id: Def<number>;
+  plan_window: Def<number>;
+  plan_quota: Def<number>;
 }
 
 export interface TasksTable {
@@ -315,6 +319,10 @@ export interface TasksTable {
   data: Text;
   notify_hook: Text;
   token_id: Def<number>;
+  /** Paid by a plan (migration 0020): the subscription, its window's start and what the window paid; 0 when the balance paid. */
+  subscription_id: Def<number>;
+  plan_window: Def<number>;
+  plan_quota: Def<number>;
 }
 
 /** Daily roll-up; `date` is 'YYYY-MM-DD' in UTC. */

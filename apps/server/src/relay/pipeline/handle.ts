@@ -228,7 +228,7 @@ async function holdQuota(state: RelayState, p: Prepared, route: RoutedChannel, p
   const reserved = reserveAmount(price, p.groupRatio, p.promptEstimate, maxOutput, preConsumed);
   const hold: Hold = { route, price, reserved: 0, maxOutput: maxOutput ?? Number.MAX_SAFE_INTEGER, plan };
   if (reserved <= 0) return hold;
-  const planHold = await holdOnPlan(state, p, reserved);
+  const planHold = await holdOnPlan(state, p, reserved, 'it comes from the prompt and max_tokens: lower max_tokens or ');
   if (planHold) return { ...hold, reserved, planHold };
   const { token, user } = p.caller;
   const limited = token.unlimited_quota !== 1;

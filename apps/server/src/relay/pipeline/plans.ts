@@ -2,7 +2,7 @@ import type { PlanWindowKind } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { EVENTS } from '../../cache/events.js';
 import { planWindowKey, windowAt } from '../../common/plan-window.js';
-import { addWindowUsage, listPlans, liveSubscriptions, readNameList, readWindowUsage, type SubscriptionRow } from '../../db/repos/plans.js';
+import { addWindowUsage, findSubscription, listPlans, liveSubscriptions, readNameList, readWindowUsage, type SubscriptionRow } from '../../db/repos/plans.js';
 
 interface CachedPlan {
   id: number;
@@ -17,6 +17,8 @@ export interface PlanHold {
   subscriptionId: number;
   planId: number;
   windowStart: number;
+  /** When the window resets (epoch seconds). */
+  windowEnd: number;
   key: string;
   ttl: number;
   amount: number;
@@ -89,9 +91,10 @@ export class PlanBook {
   /**
    * Holds `amount` on the first covering subscription whose window has room (soonest-ending first).
    * Answers the hold, `PlanSpent` when plans cover the request but every window is spent, or
-   * undefined when no plan covers it.
+   * undefined when no plan covers it. With `partial`, a window with some room holds what it has
+   * left (a cost already incurred, e.g. a realtime response: the window is filled, never passed).
    */
-  async hold(userId: number, group: string, model: string, amount: number): Promise<PlanHold | PlanSpent | undefined> {
+  async hold(userId: number, group: string, model: string, amount: number, partial = false): Promise<PlanHold | PlanSpent | undefined> {
     // No plan was ever defined (deleted ones stay loaded): no subscription can cover anything, and no user is looked up.
     if (!this.plans.size) return undefined;
     const rows = await this.subscriptionsOf(userId);
@@ -107,11 +110,15 @@ export class PlanBook {
       const key = planWindowKey(sub.id, w.start);
       const ttl = Math.max(60, w.end - now + 3600);
       await this.seed(sub.id, w.start, key, ttl);
-      if (amount <= plan.windowQuota) {
+      if (amount <= plan.windowQuota || partial) {
         tooLarge = false;
         const n = await this.ctx.store.incrBy(key, amount, ttl);
-        if (n <= plan.windowQuota) return { subscriptionId: sub.id, planId: plan.id, windowStart: w.start, key, ttl, amount };
-        await this.ctx.store.incrBy(key, -amount, ttl);
+        const hold = { subscriptionId: sub.id, planId: plan.id, windowStart: w.start, windowEnd: w.end, key, ttl, amount };
+        if (n <= plan.windowQuota) return hold;
+        // Over by `n - quota`: a partial hold gives back only that much (concurrent takers each give back their own excess).
+        const back = partial ? Math.min(amount, n - plan.windowQuota) : amount;
+        await this.ctx.store.incrBy(key, -back, ttl);
+        if (back < amount) return { ...hold, amount: amount - back };
       }
       resetAt = Math.min(resetAt ?? Infinity, w.end);
     }
@@ -151,6 +158,26 @@ export class PlanBook {
     this.settle(h, 0);
   }
 
+  /**
+   * Gives spend back to a window (a task that failed after it was charged), only while that window
+   * is still the subscription's current one. Answers false when the window has passed or the
+   * subscription ended: the spend then stays where it was (it never becomes balance).
+   */
+  async refund(subscriptionId: number, windowStart: number, amount: number): Promise<boolean> {
+    const sub = await findSubscription(this.ctx.db, subscriptionId);
+    const plan = sub && this.plans.get(sub.plan_id);
+    const now = Math.floor(this.now() / 1000);
+    if (!sub || !plan || sub.status !== 'active' || sub.end_at <= now) return false;
+    const w = windowAt(plan.windowKind, sub.start_at, sub.end_at, now);
+    if (w.start !== windowStart) return false;
+    const key = planWindowKey(sub.id, w.start);
+    const ttl = Math.max(60, w.end - now + 3600);
+    await this.seed(sub.id, w.start, key, ttl);
+    await this.ctx.store.incrBy(key, -amount, ttl);
+    this.add(sub.id, w.start, -amount);
+    return true;
+  }
+
   /** Writes settled window spend to `plan_usage`. */
   async flush(): Promise<void> {
     const batch = [...this.pending.values()];
@@ -164,6 +191,11 @@ export class PlanBook {
         throw error;
       }
     }
+  }
+
+  /** What a log row says of a request a plan paid for (the row's own quota is what the balance paid). */
+  static logFields(h: PlanHold, paid: number): { plan_id: number; subscription_id: number; plan_quota: number } {
+    return { plan_id: h.planId, subscription_id: h.subscriptionId, plan_quota: paid };
   }
 
   async close(): Promise<void> {

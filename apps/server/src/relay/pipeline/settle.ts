@@ -8,6 +8,7 @@ import type { Caller } from './caller.js';
 import type { Hold } from './handle.js';
 import { costAt, priceTier, type Price } from './pricing.js';
 import { boundUsage, type Bounded } from './bound-usage.js';
+import { PlanBook } from './plans.js';
 
 export interface Outcome {
   usage: Usage;
@@ -127,11 +128,7 @@ function logMetadata(p: Prepared, hold: Hold, tier: { index: number; price: Pric
   // The cost was above what the balance held: billed what it covered, never below zero.
   if (uncovered !== undefined) meta.uncovered_cost = uncovered;
   // Paid from a subscription plan's window instead of the balance (the row's quota is then 0).
-  if (hold.planHold) {
-    meta.plan_id = hold.planHold.planId;
-    meta.subscription_id = hold.planHold.subscriptionId;
-    meta.plan_quota = planPaid;
-  }
+  if (hold.planHold) Object.assign(meta, PlanBook.logFields(hold.planHold, planPaid ?? 0));
   return meta;
 }
 

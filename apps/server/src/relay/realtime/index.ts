@@ -17,7 +17,7 @@ import { routeTo, type RoutedChannel } from '../pipeline/attempt.js';
 import { noChannel } from '../pipeline/failure.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 import { relayState } from '../state.js';
-import { inflightKey, runSession } from './session.js';
+import { inflightKey, planHasRoom, runSession } from './session.js';
 
 const KEY_PROTOCOL = 'openai-insecure-api-key.';
 const AZURE = 3;
@@ -81,12 +81,14 @@ async function open(state: RelayState, req: IncomingMessage, protocols: string[]
   const groupRow = state.groups.get(group);
   if (!groupRow) throw new HubError(403, `分组 ${group} 不存在`, { type: 'one_hub_error', code: 'group_not_found' });
   await checkRate(state, caller.user.id, groupRow.api_rate);
+  // A plan with room pays the responses (a spent window without fall-back is refused here with its 429); else the balance must have some left.
+  const onPlan = await planHasRoom(state, { caller, group, model });
   const [user, token] = await Promise.all([findUserById(state.ctx.db, caller.user.id), findTokenById(state.ctx.db, caller.token.id)]);
   const userQuota = user?.quota ?? 0;
   const tokenBudget = token && token.unlimited_quota !== 1 ? token.remain_quota : Infinity;
   const inflight = Number((await state.ctx.store.get(inflightKey(caller.user.id))) ?? 0);
-  if (userQuota - inflight <= 0) throw new HubError(402, '用户额度不足', { type: 'insufficient_quota' });
-  if (tokenBudget <= 0) throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota' });
+  if (!onPlan && userQuota - inflight <= 0) throw new HubError(402, '用户额度不足', { type: 'insufficient_quota' });
+  if (!onPlan && tokenBudget <= 0) throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota' });
 
   const tried = new Set<number>();
   if (caller.excludedChannel) tried.add(caller.excludedChannel);
@@ -101,7 +103,7 @@ async function open(state: RelayState, req: IncomingMessage, protocols: string[]
       const target = upstreamOf(route);
       const beta = req.headers['openai-beta'];
       const upstream = await connect(target.url, { ...target.headers, ...(beta ? { 'openai-beta': String(beta) } : {}) }, protocols.filter((p) => !p.startsWith(KEY_PROTOCOL)));
-      return { caller, route, upstream, group, groupRatio: Number(groupRow.ratio), userQuota, tokenBudget, price: state.prices.priceOf(route.billedModel) };
+      return { caller, route, upstream, group, model, groupRatio: Number(groupRow.ratio), userQuota, tokenBudget, price: state.prices.priceOf(route.billedModel) };
     } catch (error) {
       last = toHubError(error);
       if (!last.retryable) throw last;
@@ -113,7 +115,8 @@ async function open(state: RelayState, req: IncomingMessage, protocols: string[]
 function refuse(socket: Duplex, error: unknown, requestId: string): void {
   const hub = toHubError(error);
   const body = JSON.stringify({ error: { message: `${hub.message} (request id: ${requestId})`, type: hub.type, code: hub.code } });
-  socket.end(`HTTP/1.1 ${hub.status} Error\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  const retry = hub.retryAfter ? `retry-after: ${hub.retryAfter}\r\n` : '';
+  socket.end(`HTTP/1.1 ${hub.status} Error\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${retry}connection: close\r\n\r\n${body}`);
 }
 
 /**

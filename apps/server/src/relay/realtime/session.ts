@@ -7,6 +7,9 @@ import type { RelayState } from '../pipeline/relay-state.js';
 import type { Caller } from '../pipeline/caller.js';
 import { SAFETY_CODE, SAFETY_MESSAGE } from '../pipeline/content-safety.js';
 import type { RoutedChannel } from '../pipeline/attempt.js';
+import { holdOnPlan, type PlanAsk } from '../pipeline/plan-hold.js';
+import { PlanBook, type PlanHold } from '../pipeline/plans.js';
+import { toHubError } from '../../http/errors.js';
 
 /** Unsettled spend of a user's open sessions, shared by every node through the store (relay.md §4.11). */
 export const inflightKey = (userId: number) => `user_realtime_quota:${userId}`;
@@ -21,6 +24,8 @@ export interface SessionInfo {
   route: RoutedChannel;
   price: Price;
   group: string;
+  /** The model asked for: what a plan's coverage is decided by. */
+  model: string;
   groupRatio: number;
   /** The owner's balance when the session opened; all of the owner's open sessions together may spend it. */
   userQuota: number;
@@ -56,6 +61,38 @@ function refusedFrame(client: WebSocket, data: RawData, info: SessionInfo): bool
   return true;
 }
 
+/**
+ * Whether a plan's window has room for the next response: probed with the doors' plan hold (of 1,
+ * given back at once). Throws the plan's 429 when a covering window is spent and the user does
+ * not allow falling back to the balance.
+ */
+export async function planHasRoom(state: RelayState, ask: PlanAsk): Promise<boolean> {
+  const probe = await holdOnPlan(state, ask, 1);
+  if (probe) state.plans.release(probe);
+  return probe !== undefined;
+}
+
+/** A client `response.create` (the only frames the plan gate looks at). */
+function isResponseCreate(data: RawData, isBinary: boolean): boolean {
+  if (isBinary || !Buffer.isBuffer(data) || !data.includes('"response.create"')) return false;
+  try {
+    return (JSON.parse(data.toString()) as { type?: unknown }).type === 'response.create';
+  } catch {
+    return false;
+  }
+}
+
+/** What a session's responses cost and who paid: the balance, a plan's window, or nobody (a window filled without fall-back). */
+interface SessionSpend {
+  /** Everything the responses cost. */
+  total: number;
+  balance: number;
+  plan: number;
+  uncovered: number;
+  /** The last plan hold that paid (the log row names its plan). */
+  planHold?: PlanHold;
+}
+
 /** Close codes a peer may send (1005, 1006 and 1015 only describe a close, they are never sent). */
 const sendable = (code: number) => (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999);
 
@@ -72,13 +109,19 @@ function addUsage(total: Usage, u: RealtimeUsage): Usage {
 
 /**
  * Pipes one realtime session both ways, frame for frame. Every `response.done` usage is
- * priced as it arrives; when the session has spent the caller's budget the client gets
- * an `insufficient_quota` error event and both sides close. The whole session is settled
- * once, when either side closes.
+ * priced as it arrives and paid at once: from the window of a plan that covers the model (the
+ * doors' plan hold, atomic across nodes), else from the balance through the per-user in-flight
+ * counter. When the session has spent the caller's balance the client gets an
+ * `insufficient_quota` error event and both sides close; when a plan's window is spent (and the
+ * user does not allow falling back) the next `response.create` is answered with the plan's
+ * error event instead of being forwarded. The whole session is logged once, when either side closes.
  */
 export function runSession(client: WebSocket, upstream: WebSocket, info: SessionInfo): void {
   let usage = emptyUsage();
-  let spent = 0;
+  const spend: SessionSpend = { total: 0, balance: 0, plan: 0, uncovered: 0 };
+  let charges = Promise.resolve();
+  let gated: Promise<void> | undefined;
+  let gating = 0;
   let closed = false;
   let idle: NodeJS.Timeout;
   const touch = () => {
@@ -93,15 +136,69 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     for (const ws of [client, upstream]) {
       if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason);
     }
-    settleSession(info, usage, spent);
-    // The recorder owns this spend now; drop it from the in-flight total.
-    if (spent) void info.state.ctx.store.incrBy(inflightKey(info.caller.user.id), -spent, INFLIGHT_TTL);
+    // Responses still being charged are settled first.
+    void charges.then(() => {
+      settleSession(info, usage, spend);
+      // The recorder owns this spend now; drop it from the in-flight total.
+      if (spend.balance) void info.state.ctx.store.incrBy(inflightKey(info.caller.user.id), -spend.balance, INFLIGHT_TTL);
+    });
+  };
+  const sendError = (error: Record<string, unknown>) => {
+    if (!closed && client.readyState === WebSocket.OPEN) client.send(JSON.stringify({ type: 'error', event_id: `evt_${info.requestId}`, error: { ...error, param: null } }));
+  };
+
+  /** A response is paid as soon as its usage arrives (in order: the spend total only grows). */
+  const charge = async (cost: number) => {
+    const { state, caller } = info;
+    const { user } = caller;
+    const fallback = user.plan_fallback === 1;
+    // Without fall-back the cost is already incurred: the window pays what it has left, never more.
+    const held = cost > 0 ? await state.plans.hold(user.id, info.group, info.model, cost, !fallback) : undefined;
+    if (held && 'key' in held) {
+      const paid = state.plans.settle(held, cost);
+      spend.plan += paid;
+      spend.uncovered += cost - paid;
+      spend.planHold = held;
+      return;
+    }
+    if (held && !fallback) {
+      spend.uncovered += cost;
+      return;
+    }
+    spend.balance += cost;
+    const inflight = await state.ctx.store.incrBy(inflightKey(user.id), cost, INFLIGHT_TTL);
+    if (inflight < info.userQuota && spend.balance < info.tokenBudget) return;
+    sendError({ type: 'insufficient_quota', code: 'insufficient_quota', message: 'user quota is not enough' });
+    finish(1008, 'quota exhausted');
+  };
+
+  /** A `response.create` is forwarded only while a covering plan's window has room (or the balance may pay). */
+  const gate = async (): Promise<boolean> => {
+    try {
+      await planHasRoom(info.state, info);
+      return true;
+    } catch (error) {
+      const hub = toHubError(error);
+      sendError({ type: hub.type, code: hub.code, message: hub.message });
+      return false;
+    }
   };
 
   client.on('message', (data: RawData, isBinary: boolean) => {
     touch();
     if (!isBinary && refusedFrame(client, data, info)) return;
-    if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
+    const forward = () => {
+      if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
+    };
+    const create = isResponseCreate(data, isBinary);
+    if (!create && !gating) return forward();
+    // Frames after a gated response.create wait for its verdict, so the order is kept.
+    gating++;
+    gated = (gated ?? Promise.resolve())
+      .then(async () => {
+        if (!create || (await gate())) forward();
+      })
+      .finally(() => gating--);
   });
   upstream.on('message', (data: RawData, isBinary: boolean) => {
     touch();
@@ -117,14 +214,11 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     }
     if (event.type !== 'response.done' || !event.response?.usage) return;
     usage = addUsage(usage, event.response.usage);
-    const before = spent;
-    spent = computeQuota(usage, info.price, info.groupRatio);
-    void info.state.ctx.store.incrBy(inflightKey(info.caller.user.id), spent - before, INFLIGHT_TTL).then((inflight) => {
-      if (inflight < info.userQuota && spent < info.tokenBudget) return;
-      const error = { type: 'error', event_id: `evt_${info.requestId}`, error: { type: 'insufficient_quota', code: 'insufficient_quota', message: 'user quota is not enough', param: null } };
-      if (!closed && client.readyState === WebSocket.OPEN) client.send(JSON.stringify(error));
-      finish(1008, 'quota exhausted');
-    });
+    // Priced on the running total, so the responses' costs add up to the session's exact cost.
+    const total = computeQuota(usage, info.price, info.groupRatio);
+    const cost = total - spend.total;
+    spend.total = total;
+    charges = charges.then(() => charge(cost)).catch((e) => info.state.ctx.log.warn({ err: e }, 'realtime response not charged'));
   });
   client.on('close', () => finish(1000, 'client closed'));
   upstream.on('close', (code) => finish(sendable(code) ? code : 1011, 'upstream closed'));
@@ -134,8 +228,9 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
   upstream.resume();
 }
 
-function settleSession(info: SessionInfo, usage: Usage, quota: number): void {
+function settleSession(info: SessionInfo, usage: Usage, spend: SessionSpend): void {
   const { state, caller, route } = info;
+  const quota = spend.balance;
   const { user, token } = caller;
   state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: route.row.id, billed: quota });
   if (!state.ctx.options.get('LogConsumeEnabled')) return;
@@ -157,6 +252,9 @@ function settleSession(info: SessionInfo, usage: Usage, quota: number): void {
       output_ratio: info.price.output,
       ...(usage.audioInputTokens ? { input_audio_tokens: usage.audioInputTokens } : {}),
       ...(usage.audioOutputTokens ? { output_audio_tokens: usage.audioOutputTokens } : {}),
+      ...(spend.planHold ? PlanBook.logFields(spend.planHold, spend.plan) : {}),
+      // What a spent window (without fall-back to the balance) left unpaid.
+      ...(spend.uncovered ? { uncovered_cost: spend.uncovered } : {}),
     }),
   });
 }

@@ -7,6 +7,8 @@ import type { LeaseHold } from '../pipeline/leases.js';
 import { unitsCost, type Price } from '../pipeline/pricing.js';
 import type { LimitHold } from '../pipeline/limits.js';
 import { messageFields, requestLogFields } from '../pipeline/settle.js';
+import { holdOnPlan } from '../pipeline/plan-hold.js';
+import { PlanBook, type PlanHold } from '../pipeline/plans.js';
 
 /** Who submits a task and how their group prices it. */
 export interface TaskFacts {
@@ -28,7 +30,17 @@ export interface TaskHold {
   price: Price;
   amount: number;
   lease?: LeaseHold;
+  /** Set when a plan's window pays the task instead of the balance. */
+  planHold?: PlanHold;
+  /** What the plan's window paid, once settled. */
+  planPaid?: number;
   done?: boolean;
+}
+
+/** The task row's plan columns (migration 0020): zero unless a plan's window paid the settled task. */
+export function planColumns(hold: TaskHold | undefined) {
+  const h = hold?.planPaid ? hold.planHold : undefined;
+  return { subscription_id: h?.subscriptionId ?? 0, plan_window: h?.windowStart ?? 0, plan_quota: h ? hold!.planPaid! : 0 };
 }
 
 /**
@@ -40,12 +52,17 @@ export function taskCost(price: Price, groupRatio: number, units = 1): number {
   return unitsCost(price, groupRatio, units);
 }
 
-/** Holds the task's cost on the user and token before the upstream call (the relay's own leases). */
+/**
+ * Holds the task's cost before the upstream call: on the window of a plan that covers the model
+ * (the same hold as the doors'), else on the user and token (the relay's own leases).
+ */
 export async function holdTask(state: RelayState, facts: TaskFacts, channel: ChannelRow, model: string, units = 1): Promise<TaskHold> {
   const price = state.prices.priceOf(model);
   const amount = taskCost(price, facts.groupRatio, units);
   const hold: TaskHold = { model, channel, price, amount };
   if (amount <= 0) return hold;
+  hold.planHold = await holdOnPlan(state, { caller: facts.caller, group: facts.group, model }, amount);
+  if (hold.planHold) return hold;
   const { token, user } = facts.caller;
   const lease = await state.leases.hold(user.id, token.id, token.unlimited_quota !== 1, amount);
   if (lease === 'token') throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
@@ -59,14 +76,17 @@ export function releaseTask(state: RelayState, hold: TaskHold | undefined): void
   if (!hold || hold.done) return;
   hold.done = true;
   if (hold.lease) state.leases.settle(hold.lease, 0);
+  if (hold.planHold) state.plans.release(hold.planHold);
 }
 
-/** Upstream accepted the task: the hold becomes the charge, with its consumption log row. Answers the amount billed. */
+/** Upstream accepted the task: the hold becomes the charge, with its consumption log row. Answers the amount the balance paid. */
 export function settleTask(state: RelayState, facts: TaskFacts, hold: TaskHold, note: string): number {
   if (hold.done) return 0;
   hold.done = true;
   const { token, user } = facts.caller;
   const billed = hold.lease ? state.leases.settle(hold.lease, hold.amount) : 0;
+  const planPaid = hold.planHold ? state.plans.settle(hold.planHold, hold.amount) : 0;
+  hold.planPaid = planPaid;
   state.recorder.settle({
     userId: user.id,
     tokenId: token.id,
@@ -75,7 +95,7 @@ export function settleTask(state: RelayState, facts: TaskFacts, hold: TaskHold, 
     billed,
     spend: hold.lease && state.leases.spendTargets(hold.lease),
   });
-  if (facts.limits && billed > 0) void state.limits.settled(facts.limits, 0, billed).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
+  if (facts.limits && billed + planPaid > 0) void state.limits.settled(facts.limits, 0, billed + planPaid).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
   if (state.ctx.options.get('LogConsumeEnabled')) {
     state.recorder.log({
       type: LOG_TYPE.consume,
@@ -84,7 +104,13 @@ export function settleTask(state: RelayState, facts: TaskFacts, hold: TaskHold, 
       model_name: hold.model,
       quota: billed,
       content: note,
-      metadata: JSON.stringify({ price_type: hold.price.type, input_ratio: hold.price.input, group_ratio: facts.groupRatio, task: true }),
+      metadata: JSON.stringify({
+        price_type: hold.price.type,
+        input_ratio: hold.price.input,
+        group_ratio: facts.groupRatio,
+        task: true,
+        ...(hold.planHold ? PlanBook.logFields(hold.planHold, planPaid) : {}),
+      }),
     });
   }
   return billed;
