@@ -4,28 +4,11 @@ import { redisAvailable, startTestServer, testDialects, type TestServer } from '
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { FakeEpay } from '../fakes/epay.js';
 import { relayState } from '../../src/relay/state.js';
+import { logsOf, plan, resetIso } from './plan-fixture.js';
 
 type Row = Record<string, any>;
 const ask = (model: string) => ({ model, max_tokens: 10, messages: [{ role: 'user' as const, content: 'hello there' }] });
 const status = (p: Promise<unknown>) => p.then(() => 200, (e: { status?: number }) => e.status);
-const plan = (over: Row = {}) => ({
-  name: 'Pro',
-  price: 9.9,
-  currency: 'USD',
-  duration_kind: 'month',
-  duration_count: 1,
-  window_kind: '5h',
-  window_quota: 1000,
-  models: ['plan-model'],
-  ...over,
-});
-
-/** Log rows of a user after the recorder's flush, newest last. */
-async function logsOf(f: RelayFixture, userId: number): Promise<Row[]> {
-  await f.flush();
-  const rows = await f.server.ctx.db.selectFrom('logs').selectAll().where('user_id', '=', userId).where('type', '=', 2).orderBy('id').execute();
-  return rows.map((r) => ({ ...r, meta: JSON.parse(String(r.metadata ?? '{}')) }));
-}
 
 /** The hold of one `ask` (prompt estimate + max_tokens at 1 quota a token), read from a probe's log row. */
 async function holdOfAsk(f: RelayFixture): Promise<number> {
@@ -130,8 +113,7 @@ describe.each(testDialects())('subscription plans on %s', (dialect) => {
     expect(err.error).toMatchObject({ code: 'plan_window_spent', type: 'one_hub_error' });
     const sub = (await client.get('/api/plan/self')).body.data.subscriptions[0];
     expect(sub).toMatchObject({ source: 'admin', window_used: 3 * H, window_end: sub.window_start + 5 * 3600 });
-    const resetIso = new Date(sub.window_end * 1000).toISOString().replace('.000Z', 'Z');
-    expect(err.error.message).toContain(`resets at ${resetIso}`);
+    expect(err.error.message).toContain(`resets at ${resetIso(sub.window_end)}`);
     expect(Number(err.headers.get('retry-after'))).toBe(sub.window_end - Math.floor(clock / 1000));
     // Models the plan does not cover still pay from the balance.
     expect(await status(sdk.chat.completions.create(ask('test-model')))).toBe(200);

@@ -6,19 +6,8 @@ import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import { REDIS_URL, redisAvailable, testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { FakeRealtime } from '../fakes/realtime-upstream.js';
+import { collect } from './ws-events.js';
 import { inflightKey, realtimeTiming } from '../../src/relay/realtime/session.js';
-
-/** Collects a raw socket's events until it closes. */
-function collect(ws: WebSocket) {
-  const events: Array<{ type: string; [k: string]: any }> = [];
-  ws.on('message', (d) => events.push(JSON.parse(d.toString())));
-  const closed = once(ws, 'close').then(([code]) => code as number);
-  const waitFor = async (type: string, count = 1) => {
-    for (let i = 0; i < 200 && events.filter((e) => e.type === type).length < count; i++) await new Promise((r) => setTimeout(r, 20));
-    return events.filter((e) => e.type === type);
-  };
-  return { events, closed, waitFor };
-}
 
 describe.each(testDialects())('realtime WebSocket relay on %s', (dialect) => {
   let f: RelayFixture;
