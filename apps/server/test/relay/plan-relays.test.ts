@@ -7,6 +7,7 @@ import { relayFixture, type RelayFixture } from './fixture.js';
 import { FakeRealtime } from '../fakes/realtime-upstream.js';
 import { FakeMidjourney } from '../fakes/midjourney.js';
 import { FakeOpenAIFiles } from '../fakes/openai-files.js';
+import { FakeOpenAIVideos } from '../fakes/openai-videos.js';
 import { relayState } from '../../src/relay/state.js';
 import { addPrices, logsLike, pollers } from './task-fixture.js';
 import { collect } from './ws-events.js';
@@ -27,6 +28,7 @@ describe.each(testDialects())('plans on realtime, tasks and pass-through on %s',
   let rt: FakeRealtime;
   let mj: FakeMidjourney;
   let files: FakeOpenAIFiles;
+  let videos: FakeOpenAIVideos;
   let clock = Date.now();
   /** What one fake realtime response (20 in, 10 out) costs. */
   let R = 0;
@@ -39,15 +41,18 @@ describe.each(testDialects())('plans on realtime, tasks and pass-through on %s',
     rt = new FakeRealtime();
     mj = new FakeMidjourney();
     files = new FakeOpenAIFiles();
-    await Promise.all([rt.start(), mj.start(), files.start()]);
+    videos = new FakeOpenAIVideos();
+    await Promise.all([rt.start(), mj.start(), files.start(), videos.start()]);
     // Task rounds are run by hand, one step of the fake each.
     f = await relayFixture(dialect, { TASK_POLL_INTERVAL_MS: '600000' });
     setClock(Date.now());
     await f.server.ctx.db.insertInto('prices').values({ model: 'rt-model', type: 'tokens', channel_type: 1, input: 1, output: 2 }).execute();
-    await addPrices(f, { mj_imagine: 2.5 });
+    await addPrices(f, { mj_imagine: 2.5, 'sora-2': 0.1 });
     await f.addChannel({ key: 'rt-plan', base_url: rt.url, models: 'rt-model' });
     await f.addChannel({ type: 34, key: 'mj-plan', base_url: mj.url, models: 'mj_imagine' });
     mj.behave('mj-plan', {});
+    await f.addChannel({ key: 'sk-video-plan', base_url: videos.url, models: 'sora-2' });
+    videos.behave('sk-video-plan', {});
     // The price of one response, from a session the balance pays.
     const probe = await f.newUser({ quota: 1_000_000 });
     const s = await session(probe);
@@ -59,7 +64,7 @@ describe.each(testDialects())('plans on realtime, tasks and pass-through on %s',
   });
   afterAll(async () => {
     await f?.close();
-    await Promise.all([rt?.close(), mj?.close(), files?.close()]);
+    await Promise.all([rt?.close(), mj?.close(), files?.close(), videos?.close()]);
   });
 
   async function subscriber(over: Row, fallback = false): Promise<User & { plan: Row }> {
@@ -206,6 +211,31 @@ describe.each(testDialects())('plans on realtime, tasks and pass-through on %s',
       expect(await balanceOf(u)).toBe(1_000_000 - MJ);
       await settle();
     });
+  });
+
+  it('charges an OpenAI video to the window, refunds a failed one to it and refuses in OpenAI\'s shape when spent', async () => {
+    const VIDEO = 400; // 4 seconds at 0.1
+    const u = await subscriber({ models: ['sora-2'], window_quota: 2 * VIDEO, window_kind: 'week' });
+    const sdk = f.openai(u.key);
+    const rowOf = (id: string) => f.server.ctx.db.selectFrom('tasks').selectAll().where('task_id', '=', id).executeTakeFirstOrThrow();
+    const ok = await sdk.videos.create({ model: 'sora-2', prompt: 'a fox', seconds: '4' });
+    const sub = await windowOf(u);
+    expect(await rowOf(ok.id)).toMatchObject({ quota: 0, plan_quota: VIDEO, subscription_id: sub.id, plan_window: sub.window_start });
+    for (let i = 0; i < 2; i++) await pollers(f).videos.runNow();
+    videos.behave('sk-video-plan', { failWith: 'blocked' });
+    const failing = await sdk.videos.create({ model: 'sora-2', prompt: 'a wolf', seconds: '4' });
+    const spent = await sdk.videos.create({ model: 'sora-2', prompt: 'a bear', seconds: '4' }).catch((e) => e);
+    expect([spent.status, spent.error?.code]).toEqual([429, 'plan_window_spent']);
+    expect(spent.error.message).toContain(`resets at ${resetIso(sub.window_end)}`);
+    expect(Number(spent.headers.get('retry-after'))).toBe(sub.window_end - Math.floor(clock / 1000));
+    for (let i = 0; i < 3; i++) await pollers(f).videos.runNow();
+    videos.behave('sk-video-plan', {});
+    expect(await rowOf(failing.id)).toMatchObject({ status: 'FAILURE', quota: 0, plan_quota: VIDEO });
+    expect((await windowOf(u)).window_used).toBe(VIDEO);
+    const [refund] = await logsOf(f, u.userId, 4);
+    expect(refund.meta).toMatchObject({ plan_refund: 'window', plan_quota: VIDEO, msg: { key: 'task_failed_plan_refund' } });
+    expect((await logsOf(f, u.userId)).map((l) => [l.quota, l.meta.plan_quota])).toEqual([[0, VIDEO], [0, VIDEO]]);
+    expect(await balanceOf(u)).toBe(1_000_000);
   });
 
   it('bills pass-through calls nothing, so a spent window (of a plan covering every model) never refuses them', async () => {
