@@ -20,7 +20,10 @@ export interface MidjourneyTask {
   fail_reason: string;
   /** 0 in a user's own list. */
   channel_id: number;
+  /** What the balance paid (0 when a plan paid). */
   quota: number;
+  /** What a subscription plan's window paid (0 when the balance paid). */
+  plan_quota: number;
   buttons: string;
   properties: string;
   mode?: string;
@@ -37,7 +40,10 @@ export interface AsyncTask {
   user_id: number;
   /** 0 in a user's own list. */
   channel_id: number;
+  /** What the balance paid (0 when a plan paid). */
   quota: number;
+  /** What a subscription plan's window paid (0 when the balance paid). */
+  plan_quota: number;
   action: string;
   status: string;
   fail_reason: string;

@@ -9,7 +9,7 @@ import { FakeMidjourney } from '../fakes/midjourney.js';
 import { FakeOpenAIFiles } from '../fakes/openai-files.js';
 import { FakeOpenAIVideos } from '../fakes/openai-videos.js';
 import { relayState } from '../../src/relay/state.js';
-import { addPrices, logsLike, pollers } from './task-fixture.js';
+import { addPrices, logsLike, pollers, until } from './task-fixture.js';
 import { collect } from './ws-events.js';
 import { logsOf, plan, resetIso } from './plan-fixture.js';
 
@@ -153,6 +153,9 @@ describe.each(testDialects())('plans on realtime, tasks and pass-through on %s',
       expect(first.json()).toMatchObject({ code: 1 });
       const sub = await windowOf(u);
       expect(await rowOf(first.json().result)).toMatchObject({ quota: 0, plan_quota: MJ, subscription_id: sub.id, plan_window: sub.window_start });
+      // The user's own task list shows what the plan paid.
+      const listed = (await u.client.get('/api/mj/self')).body.data.data as Row[];
+      expect(listed.map((t) => [t.quota, t.plan_quota])).toEqual([[0, MJ]]);
       await settle();
       // The next task fails upstream after it was charged: its charge goes back to the window.
       mj.behave('mj-plan', { failWith: 'banned prompt' });
@@ -265,16 +268,6 @@ describe.each(testDialects())('plans on realtime, tasks and pass-through on %s',
     expect(sub.window_used).toBe(1_000_000);
   });
 });
-
-/** Waits until `probe` answers something truthy (the recorder writes rows in batches). */
-async function until<T>(probe: () => Promise<T>, what: string): Promise<NonNullable<T>> {
-  for (let i = 0; i < 250; i++) {
-    const v = await probe();
-    if (v) return v as NonNullable<T>;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe.skipIf(!redisAvailable())('plan-paid tasks across two nodes sharing Redis', () => {
   let a: RelayFixture;

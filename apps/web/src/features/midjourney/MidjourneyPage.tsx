@@ -61,7 +61,7 @@ export default function MidjourneyPage() {
     { field: 'action', header: t('type'), sortable: true, render: (m) => <StatusChip label={t(`action.${m.action}`, { defaultValue: m.action })} color={actionColor(m.action)} variant="filled" /> },
     ...(admin ? ([{ field: 'status', header: t('status'), sortable: true, render: (m) => <StatusChip label={t(`statusName.${m.status}`, { defaultValue: m.status || '-' })} color={statusColor(m.status)} /> },] as DataColumn<MidjourneyTask>[]) : []),
     { field: 'progress', header: t('progress'), render: (m) => <TaskProgress percent={percent(m.progress)} failed={m.status === 'FAILURE'} /> },
-    { field: 'quota', header: t('cost'), hideOnPhone: true, render: (m) => <TaskCost quota={m.quota} failed={m.status === 'FAILURE'} /> },
+    { field: 'quota', header: t('cost'), hideOnPhone: true, render: (m) => <TaskCost quota={m.quota} planQuota={m.plan_quota} failed={m.status === 'FAILURE'} /> },
     {
       field: 'image_url',
       header: t('image'),

@@ -15,7 +15,7 @@ afterEach(cleanup);
 
 const task = (over: Partial<AsyncTask>): AsyncTask => ({
   id: 1, created_at: 0, updated_at: 0, task_id: 't1', platform: 'kling', user_id: 1, channel_id: 0, quota: 0, action: 'text2video', status: 'SUCCESS',
-  fail_reason: '', submit_time: 0, start_time: 0, finish_time: 0, progress: 100, properties: null, data: null, notify_hook: '', token_id: 0, ...over,
+  fail_reason: '', submit_time: 0, start_time: 0, finish_time: 0, progress: 100, properties: null, data: null, notify_hook: '', token_id: 0, plan_quota: 0, ...over,
 });
 const songs = [
   { id: 'a', title: 'First', audio_url: 'https://cdn/a.mp3', video_url: 'https://cdn/a.mp4', metadata: { prompt: 'la la la', tags: 'pop' } },

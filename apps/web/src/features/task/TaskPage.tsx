@@ -64,7 +64,7 @@ export default function TaskPage() {
     },
     { field: 'progress', header: t('progress'), render: (x) => <TaskProgress percent={x.progress} failed={x.status === 'FAILURE'} /> },
     { field: 'result', header: t('result'), render: (x) => <TaskResultCell task={x} onOpen={() => setDetail(x)} /> },
-    { field: 'quota', header: t('cost'), hideOnPhone: true, render: (x) => <TaskCost quota={x.quota} failed={x.status === 'FAILURE'} /> },
+    { field: 'quota', header: t('cost'), hideOnPhone: true, render: (x) => <TaskCost quota={x.quota} planQuota={x.plan_quota} failed={x.status === 'FAILURE'} /> },
     { field: 'fail_reason', header: t('failReason'), hideOnPhone: true, render: (x) => <ClippedText text={x.fail_reason} label={t('failReason')} /> },
     {
       field: 'duration',

@@ -18,7 +18,7 @@ afterEach(cleanup);
 
 const kling = (over: Partial<AsyncTask>): AsyncTask => ({
   id: 1, created_at: 0, updated_at: 0, task_id: 'kl-1', platform: 'kling', user_id: 1, channel_id: 0, quota: 2000, action: 'text2video', status: 'SUCCESS',
-  fail_reason: '', submit_time: 0, start_time: 0, finish_time: 0, progress: 100, properties: null, notify_hook: '', token_id: 0,
+  fail_reason: '', submit_time: 0, start_time: 0, finish_time: 0, progress: 100, properties: null, notify_hook: '', token_id: 0, plan_quota: 0,
   data: { task_status: 'succeed', task_result: { videos: [{ id: 'v', url: 'https://cdn/v.mp4', duration: '5' }] } },
   ...over,
 });
@@ -69,6 +69,12 @@ describe('task results, cost and progress', () => {
     cleanup();
     renderWithProviders(<TaskCost quota={2000} failed={false} />);
     expect(screen.queryByText('Refunded')).toBeNull();
+    cleanup();
+    // Paid by a plan's window: its amount, marked, never called refunded.
+    renderWithProviders(<TaskCost quota={0} planQuota={2500} failed />);
+    expect(screen.getByText('Plan')).toBeTruthy();
+    expect(screen.queryByText('Refunded')).toBeNull();
+    expect(screen.queryByText('Not charged')).toBeNull();
   });
 
   it('draws progress clamped to 0–100', () => {
