@@ -9,7 +9,8 @@ export interface RealtimeHandshake {
 
 /**
  * OpenAI's Realtime API over WebSocket: `session.created` on connect, and for each
- * `response.create` a text delta then `response.done` carrying usage (20 in, 10 out).
+ * `response.create` a text delta then `response.done` carrying usage (20 in, 10 out); a
+ * `test.vad` starts one the way server VAD does, which `response.cancel` ends early (20 in, 0 out).
  * A key listed in `refuse` gets its handshake answered with that HTTP status.
  */
 export class FakeRealtime {
@@ -39,20 +40,29 @@ export class FakeRealtime {
     const send = (event: Record<string, unknown>) => ws.send(JSON.stringify({ event_id: `evt_${Math.random().toString(36).slice(2)}`, ...event }));
     send({ type: 'session.created', session: { id: 'sess_1', object: 'realtime.session', model: params.get('model') ?? params.get('deployment') } });
     let n = 0;
+    const usage = (output: number) => ({ total_tokens: 20 + output, input_tokens: 20, output_tokens: output, input_token_details: { cached_tokens: 0, text_tokens: 20, audio_tokens: 0 }, output_token_details: { text_tokens: output, audio_tokens: 0 } });
+    const cancelled = new Set<string>();
+    const respond = (delayMs: number) => {
+      const id = `resp_${++n}`;
+      send({ type: 'response.created', response: { id, object: 'realtime.response', status: 'in_progress' } });
+      const finish = () => {
+        if (cancelled.has(id)) return send({ type: 'response.done', response: { id, object: 'realtime.response', status: 'cancelled', usage: usage(0) } });
+        send({ type: 'response.output_text.delta', response_id: id, item_id: 'item_1', output_index: 0, content_index: 0, delta: 'Hello there' });
+        send({ type: 'response.done', response: { id, object: 'realtime.response', status: 'completed', usage: usage(10) } });
+      };
+      if (delayMs) setTimeout(finish, delayMs);
+      else finish();
+    };
     ws.on('message', (data) => {
       const event = JSON.parse(data.toString());
       this.received.push(event);
       // Test hooks: an upstream that hangs up cleanly with its own code, or drops the connection.
       if (event.type === 'test.close') return ws.close(4001, 'bye');
       if (event.type === 'test.drop') return ws.terminate();
-      if (event.type !== 'response.create') return;
-      const id = `resp_${++n}`;
-      send({ type: 'response.created', response: { id, object: 'realtime.response', status: 'in_progress' } });
-      send({ type: 'response.output_text.delta', response_id: id, item_id: 'item_1', output_index: 0, content_index: 0, delta: 'Hello there' });
-      send({
-        type: 'response.done',
-        response: { id, object: 'realtime.response', status: 'completed', usage: { total_tokens: 30, input_tokens: 20, output_tokens: 10, input_token_details: { cached_tokens: 0, text_tokens: 20, audio_tokens: 0 }, output_token_details: { text_tokens: 10, audio_tokens: 0 } } },
-      });
+      // Server VAD: upstream starts a response by itself (answered after a moment, so it can be cancelled).
+      if (event.type === 'test.vad') return respond(100);
+      if (event.type === 'response.cancel') return cancelled.add(event.response_id);
+      if (event.type === 'response.create') respond(0);
     });
   }
 

@@ -121,6 +121,29 @@ describe.each(testDialects())('plans on realtime, tasks and pass-through on %s',
       expect(JSON.parse(body).error.message).toContain(`resets at ${resetIso(sub.window_end)}`);
     });
 
+    it('cancels a response upstream starts by itself (server VAD) once the window is spent', async () => {
+      const u = await subscriber({ models: ['rt-model'], window_quota: R });
+      const s = await session(u);
+      s.ws.send(JSON.stringify({ type: 'test.vad' }));
+      const [paid] = await s.waitFor('response.done');
+      expect(paid.response.status).toBe('completed');
+      s.ws.send(JSON.stringify({ type: 'test.vad' }));
+      const [error] = await s.waitFor('error');
+      expect(error.error.code).toBe('plan_window_spent');
+      const [, cut] = await s.waitFor('response.done', 2);
+      expect(cut.response.status).toBe('cancelled');
+      expect(rt.received.filter((e: any) => e.type === 'response.cancel').map((e: any) => e.response_id)).toContain(cut.response.id);
+      s.ws.close();
+      await s.closed;
+      // The cancelled response's input cost found no room: left unpaid, never taken from the balance.
+      const log = await until(async () => (await logsOf(f, u.userId))[0], 'the session row');
+      expect(log).toMatchObject({ quota: 0 });
+      expect(log.meta.plan_quota).toBe(R);
+      expect(log.meta.uncovered_cost).toBeGreaterThan(0);
+      expect(log.meta.uncovered_cost).toBeLessThan(R);
+      expect(await balanceOf(u)).toBe(1_000_000);
+    });
+
     it('falls back to the balance for responses the spent window cannot pay when the user allows it', async () => {
       const u = await subscriber({ models: ['rt-model'], window_quota: R + 5 }, true);
       const s = await session(u);

@@ -114,7 +114,8 @@ function addUsage(total: Usage, u: RealtimeUsage): Usage {
  * counter. When the session has spent the caller's balance the client gets an
  * `insufficient_quota` error event and both sides close; when a plan's window is spent (and the
  * user does not allow falling back) the next `response.create` is answered with the plan's
- * error event instead of being forwarded. The whole session is logged once, when either side closes.
+ * error event instead of being forwarded, and a response upstream starts by itself (server VAD)
+ * is cancelled with the same event. The whole session is logged once, when either side closes.
  */
 export function runSession(client: WebSocket, upstream: WebSocket, info: SessionInfo): void {
   let usage = emptyUsage();
@@ -122,6 +123,8 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
   let charges = Promise.resolve();
   let gated: Promise<void> | undefined;
   let gating = 0;
+  /** Client response.creates forwarded whose `response.created` has not come back yet. */
+  let asked = 0;
   let closed = false;
   let idle: NodeJS.Timeout;
   const touch = () => {
@@ -184,6 +187,25 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     }
   };
 
+  /** A response upstream started by itself (server VAD) is cancelled when the plan refuses it, as a client's response.create would be. */
+  const started = (text: string) => {
+    let event: { type?: string; response?: { id?: string } };
+    try {
+      event = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (event.type !== 'response.created') return;
+    if (asked > 0) {
+      asked--;
+      return;
+    }
+    const id = event.response?.id;
+    void gate().then((ok) => {
+      if (!ok && upstream.readyState === WebSocket.OPEN) upstream.send(JSON.stringify({ type: 'response.cancel', ...(id ? { response_id: id } : {}) }));
+    });
+  };
+
   client.on('message', (data: RawData, isBinary: boolean) => {
     touch();
     if (!isBinary && refusedFrame(client, data, info)) return;
@@ -196,7 +218,9 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     gating++;
     gated = (gated ?? Promise.resolve())
       .then(async () => {
-        if (!create || (await gate())) forward();
+        if (create && !(await gate())) return;
+        if (create) asked++;
+        forward();
       })
       .finally(() => gating--);
   });
@@ -205,6 +229,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
     if (isBinary) return;
     const text = data.toString();
+    if (text.includes('"response.created"')) return started(text);
     if (!text.includes('"response.done"')) return;
     let event: { type?: string; response?: { usage?: RealtimeUsage } };
     try {
