@@ -33,7 +33,7 @@ export async function holdOnPlan(state: RelayState, ask: PlanAsk, amount: number
 }
 
 /** The 429 of a spent window: its message names the reset time, `Retry-After` the seconds to it. */
-export function planSpent(state: RelayState, model: string, resetAt: number): HubError {
+function planSpent(state: RelayState, model: string, resetAt: number): HubError {
   const wait = Math.max(1, resetAt - Math.floor(state.plans.now() / 1000));
   const at = new Date(resetAt * 1000).toISOString().replace('.000Z', 'Z');
   return new HubError(429, `plan window spent: the quota your plan includes for ${model} is used up until the window resets at ${at} (in ${wait} s); allow falling back to your balance to keep going`, {

@@ -17,8 +17,6 @@ export interface PlanHold {
   subscriptionId: number;
   planId: number;
   windowStart: number;
-  /** When the window resets (epoch seconds). */
-  windowEnd: number;
   key: string;
   ttl: number;
   amount: number;
@@ -113,7 +111,7 @@ export class PlanBook {
       if (amount <= plan.windowQuota || partial) {
         tooLarge = false;
         const n = await this.ctx.store.incrBy(key, amount, ttl);
-        const hold = { subscriptionId: sub.id, planId: plan.id, windowStart: w.start, windowEnd: w.end, key, ttl, amount };
+        const hold = { subscriptionId: sub.id, planId: plan.id, windowStart: w.start, key, ttl, amount };
         if (n <= plan.windowQuota) return hold;
         // Over by `n - quota`: a partial hold gives back only that much (concurrent takers each give back their own excess).
         const back = partial ? Math.min(amount, n - plan.windowQuota) : amount;
