@@ -90,7 +90,7 @@ export const PriceSyncQuery = z.object({
 export type PriceSyncMode = z.infer<typeof PriceSyncQuery>['updateMode'];
 export const PriceSyncBody = z.array(PriceBody).min(1, 'prices is required');
 
-/** POST /api/prices/sync/preview and /apply: the price list URL (default the configured service) and the mode. */
+/** POST /api/prices/sync/preview: the price list URL (default the configured service) and the mode. */
 export const PriceSyncRemoteBody = z.object({
   url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }).max(2000).optional(),
   updateMode: z.enum(['add', 'update', 'overwrite'], { error: 'updateMode must be add, update or overwrite' }),
@@ -99,7 +99,10 @@ export const PriceSyncRemoteBody = z.object({
 /** The fields a price sync compares (the price as stored, without its model info). */
 export type PriceValues = Omit<PriceEntry, 'model_info' | 'locked'>;
 
-/** What a price sync changes: models added, models whose price changes (old and new values), models removed. */
+/**
+ * What a price sync changes: models added, models whose price changes (old and new values), models
+ * removed; `digest` (SHA-256 of the entries) identifies exactly this list for `apply`.
+ */
 export interface PriceSyncDiff {
   url: string;
   mode: 'add' | 'update' | 'overwrite';
@@ -108,7 +111,21 @@ export interface PriceSyncDiff {
   added: PriceValues[];
   changed: Array<{ model: string; before: PriceValues; after: PriceValues }>;
   removed: PriceValues[];
+  digest: string;
 }
+
+const SyncValues = PriceBody.omit({ locked: true });
+
+/** POST /api/prices/sync/apply: the preview's answer sent back unchanged; the server applies exactly these entries. */
+export const PriceSyncApplyBody = z.object({
+  url: z.string().max(2000),
+  mode: z.enum(['add', 'update', 'overwrite'], { error: 'mode must be add, update or overwrite' }),
+  fetched: z.number().int().min(0),
+  added: z.array(SyncValues).max(100_000),
+  changed: z.array(z.object({ model: z.string(), before: SyncValues, after: SyncValues })).max(100_000),
+  removed: z.array(SyncValues).max(100_000),
+  digest: z.string().regex(/^[0-9a-f]{64}$/, 'digest is required: send the preview answer unchanged'),
+});
 
 const textList = z.array(z.string().trim().min(1).max(200)).max(100).default([]);
 
