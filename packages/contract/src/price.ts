@@ -22,11 +22,37 @@ export interface PriceTierEntry {
   extra_ratios?: Record<string, number>;
 }
 
+/** Usage classes a price may re-price relative to plain input or output tokens (api.md §1.22). */
+export const EXTRA_RATIO_CLASSES = [
+  'cached_tokens',
+  'cached_write_tokens',
+  'cached_write_1h_tokens',
+  'cached_read_tokens',
+  'input_audio_tokens',
+  'output_audio_tokens',
+  'reasoning_tokens',
+  'input_text_tokens',
+  'output_text_tokens',
+  'input_image_tokens',
+  'output_image_tokens',
+] as const;
+export type ExtraRatioClass = (typeof EXTRA_RATIO_CLASSES)[number];
+
+/** A price's (or a tier's) class → ratio map; an unknown class or a negative ratio is refused. */
+export const ExtraRatios = z
+  .partialRecord(
+    z.enum(EXTRA_RATIO_CLASSES),
+    z.number({ error: 'extra_ratios: a ratio must be a number' }).min(0, 'extra_ratios: a ratio must not be negative'),
+  )
+  .nullable()
+  .optional();
+
+/** A tier's own input, output and usage-class ratios; a class it does not set follows the base price's. */
 export const PriceTier = z.object({
   above: z.coerce.number().int('above must be a whole number of tokens').positive('above must be more than 0 tokens'),
   input: z.coerce.number().min(0, 'input must not be negative'),
   output: z.coerce.number().min(0, 'output must not be negative'),
-  extra_ratios: z.record(z.string(), z.number().min(0)).nullable().optional(),
+  extra_ratios: ExtraRatios,
 });
 
 /** Tiers ascending by `above`, each threshold once (null or [] = no tiers). */
@@ -50,7 +76,7 @@ export const PriceBody = z.object({
   input: z.coerce.number().min(0, 'input must not be negative').default(0),
   output: z.coerce.number().min(0, 'output must not be negative').default(0),
   locked: z.boolean().default(false),
-  extra_ratios: z.record(z.string(), z.number().min(0)).nullable().optional(),
+  extra_ratios: ExtraRatios,
   tiers: PriceTiers,
 });
 

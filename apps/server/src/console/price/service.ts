@@ -114,7 +114,7 @@ export async function availableModels(ctx: AppContext, ownGroup?: string): Promi
     for (const model of state.selector.index.models(g.symbol)) {
       const found = state.prices.find(model);
       const price: PriceEntry = found
-        ? { model, type: found.type, channel_type: found.channelType, input: found.input, output: found.output, locked: false, ...tierEntries(found.tiers) }
+        ? { model, type: found.type, channel_type: found.channelType, input: found.input, output: found.output, locked: false, ...(Object.keys(found.extra).length ? { extra_ratios: found.extra as Record<string, number> } : {}), ...tierEntries(found.tiers) }
         : { model, type: 'tokens', channel_type: 0, input: 30, output: 30, locked: false };
       result[model] ??= { groups: [], owned_by: owners[String(price.channel_type)]?.name ?? UNKNOWN_OWNER, price, ...(found ? {} : { unpriced: true }) };
       result[model].groups.push(g.symbol);
