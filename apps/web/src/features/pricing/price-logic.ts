@@ -6,18 +6,6 @@ export const RMB_PER_RATE = 0.014;
 export type PriceUnit = 'K' | 'M';
 export type EntryUnit = 'rate' | 'USD' | 'RMB';
 
-export const EXTRA_RATIO_KINDS = [
-  'cached_tokens',
-  'cached_write_tokens',
-  'cached_read_tokens',
-  'input_audio_tokens',
-  'output_audio_tokens',
-  'reasoning_tokens',
-  'input_text_tokens',
-  'output_text_tokens',
-  'input_image_tokens',
-  'output_image_tokens',
-] as const;
 
 const round = (n: number, digits: number) => Number(n.toFixed(digits));
 
