@@ -90,6 +90,10 @@ describe.each(testDialects())('price sync from a published list: preview and app
     expect(altered.status).toBe(400);
     expect(altered.body.message).toContain('does not match its preview');
     expect((await f.root.post('/api/prices/sync/apply', { ...adding, digest: undefined })).status).toBe(400);
+    // The same preview applied twice at once: one applies it, the other is told it is stale.
+    const twice = await Promise.all([f.root.post('/api/prices/sync/apply', adding), f.root.post('/api/prices/sync/apply', adding)]);
+    expect(twice.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(await price('ps-x')).toMatchObject({ input: 1 });
 
     // A stored price changed since the preview: 409, and nothing of the preview is written.
     list.prices = [{ model: 'ps-open', type: 'tokens', channel_type: 1, input: 8, output: 8 }, { model: 'ps-y', type: 'tokens', channel_type: 1, input: 1, output: 1 }];

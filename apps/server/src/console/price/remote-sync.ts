@@ -109,6 +109,7 @@ export async function applyPriceSync(ctx: AppContext, diff: Previewed, actor?: A
     remove: [...diff.changed.map((c) => c.model), ...diff.removed.map((p) => p.model)],
     insert: [...diff.added, ...diff.changed.map((c) => c.after)].map((p) => ({ ...p, locked: false })),
   };
+  const stalePreview = (models: string[]) => conflict(`the stored prices changed since the preview (${models.slice(0, 5).join(', ')}): preview again`);
   await applyPricePlan(ctx, plan, async (trx) => {
     const now = new Map((await listPrices(trx)).map((r) => [r.model, toPriceJson(r)]));
     const stale = (model: string, expected?: Omit<Incoming, 'locked'>) => {
@@ -116,7 +117,10 @@ export async function applyPriceSync(ctx: AppContext, diff: Previewed, actor?: A
       return expected ? !p || p.locked || !same(values(p), values(expected)) : p !== undefined;
     };
     const moved = [...diff.added.filter((p) => stale(p.model)), ...diff.changed.filter((c) => stale(c.model, c.before)), ...diff.removed.filter((p) => stale(p.model, p))];
-    if (moved.length) throw conflict(`the stored prices changed since the preview (${moved.slice(0, 5).map((p) => p.model).join(', ')}): preview again`);
+    if (moved.length) throw stalePreview(moved.map((p) => p.model));
+  }).catch((error: unknown) => {
+    // The same preview applied twice at once: the later insert meets the earlier one's rows.
+    throw isDuplicate(error) ? stalePreview(diff.added.map((p) => p.model)) : error;
   });
   await insertAuditLog(ctx.db, {
     created_at: nowSeconds(),
@@ -130,6 +134,12 @@ export async function applyPriceSync(ctx: AppContext, diff: Previewed, actor?: A
     diff: JSON.stringify({ url: diff.url, mode: diff.mode, added: diff.added, changed: diff.changed, removed: diff.removed }),
   });
   return diff;
+}
+
+/** A unique-key violation on PostgreSQL, MySQL/MariaDB or SQLite. */
+function isDuplicate(error: unknown): boolean {
+  const e = error as { code?: unknown; errno?: unknown };
+  return e?.code === '23505' || e?.errno === 1062 || String(e?.code ?? '').startsWith('SQLITE_CONSTRAINT');
 }
 
 /** Fetch, diff and apply in one go (the scheduled job): the same two steps the console takes. */
