@@ -103,12 +103,14 @@ export class Capture {
     return new StreamTap(this.ctx.options.get('LogCaptureMaxBytes') + TAP_MARGIN);
   }
 
-  /** A stream as captured: each `data:` line's JSON blanked like a body, then the text rules, then how it ended. */
+  /** A stream as captured: a `data:` line whose JSON has secret-named fields is blanked like a body (others stay as sent), then the text rules, then how it ended. */
   private stream(tap: StreamTap): string {
     const lines = tap.text().split('\n').map((line) => {
       if (!line.startsWith('data: ')) return line;
       const json = parseJsonOr<unknown>(line.slice(6), undefined);
-      return json !== undefined && typeof json === 'object' ? `data: ${JSON.stringify(blank(json))}` : line;
+      if (json === undefined || typeof json !== 'object') return line;
+      const blanked = JSON.stringify(blank(json));
+      return blanked === JSON.stringify(json) ? line : `data: ${blanked}`;
     });
     const text = this.redactText(lines.join('\n'), tap.cut);
     return tap.ending ? `${text}\n[${tap.ending}]` : text;
