@@ -36,7 +36,6 @@ export const EXTRA_RATIO_CLASSES = [
   'input_image_tokens',
   'output_image_tokens',
 ] as const;
-export type ExtraRatioClass = (typeof EXTRA_RATIO_CLASSES)[number];
 
 /** A price's (or a tier's) class → ratio map; an unknown class or a negative ratio is refused. */
 export const ExtraRatios = z
@@ -140,7 +139,10 @@ export interface PriceSyncDiff {
   digest: string;
 }
 
+/** A price the sync writes: validated like any price. */
 const SyncValues = PriceBody.omit({ locked: true });
+/** A price as it was stored (rows older than today's checks included): only compared, never written. */
+const StoredValues = SyncValues.extend({ model: z.string().max(191), extra_ratios: z.record(z.string(), z.number()).nullable().optional(), tiers: z.array(PriceTier.extend({ extra_ratios: z.record(z.string(), z.number()).nullable().optional() })).nullable().optional() });
 
 /** POST /api/prices/sync/apply: the preview's answer sent back unchanged; the server applies exactly these entries. */
 export const PriceSyncApplyBody = z.object({
@@ -148,8 +150,8 @@ export const PriceSyncApplyBody = z.object({
   mode: z.enum(['add', 'update', 'overwrite'], { error: 'mode must be add, update or overwrite' }),
   fetched: z.number().int().min(0),
   added: z.array(SyncValues).max(100_000),
-  changed: z.array(z.object({ model: z.string(), before: SyncValues, after: SyncValues })).max(100_000),
-  removed: z.array(SyncValues).max(100_000),
+  changed: z.array(z.object({ model: z.string(), before: StoredValues, after: SyncValues })).max(100_000),
+  removed: z.array(StoredValues).max(100_000),
   digest: z.string().regex(/^[0-9a-f]{64}$/, 'digest is required: send the preview answer unchanged'),
 });
 

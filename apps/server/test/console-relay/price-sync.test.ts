@@ -97,7 +97,10 @@ describe.each(testDialects())('price sync from a published list: preview and app
 
     // A stored price changed since the preview: 409, and nothing of the preview is written.
     list.prices = [{ model: 'ps-open', type: 'tokens', channel_type: 1, input: 8, output: 8 }, { model: 'ps-y', type: 'tokens', channel_type: 1, input: 1, output: 1 }];
+    // A row stored before today's checks (an unknown ratio class) is only compared: the apply still parses.
+    await f.server.ctx.db.insertInto('prices').values({ model: 'ps-legacy', type: 'tokens', input: 1, output: 1, extra_ratios: '{"legacy_class":2}' }).execute();
     const stale = await preview('overwrite');
+    expect(stale.removed.map((p: { model: string }) => p.model)).toContain('ps-legacy');
     await f.root.put('/api/prices/single/ps-open', { model: 'ps-open', type: 'tokens', channel_type: 1, input: 6, output: 6 });
     const refused = await f.root.post('/api/prices/sync/apply', stale);
     expect(refused.status).toBe(409);
