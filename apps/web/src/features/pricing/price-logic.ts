@@ -92,7 +92,11 @@ export interface PriceChange {
 }
 
 type Comparable = Pick<PriceEntry, 'type' | 'input' | 'output' | 'extra_ratios' | 'tiers'>;
-const tierText = (t?: PriceEntry['tiers']) => (t?.length ? t.map((x) => `>${x.above}: ${x.input}/${x.output}`).join(', ') : '-');
+const tierRatios = (r?: Record<string, number>) => {
+  const entries = Object.entries(r ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  return entries.length ? ` (${entries.map(([k, v]) => `${k}×${v}`).join(' ')})` : '';
+};
+const tierText = (t?: PriceEntry['tiers']) => (t?.length ? t.map((x) => `>${x.above}: ${x.input}/${x.output}${tierRatios(x.extra_ratios)}`).join(', ') : '-');
 
 /** What differs between two prices of one model, field by field, as the sync preview shows it. */
 export function priceChanges(old: Comparable, now: Comparable): PriceChange[] {
