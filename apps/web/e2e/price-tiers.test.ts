@@ -48,9 +48,14 @@ describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', ()
     const tiersBox = page.getByTestId('price-tiers');
     await tiersBox.getByLabel('Prompt above (tokens)').waitFor();
     await tiersBox.getByLabel('Prompt above (tokens)').fill('128000');
+    // The tier's own cache ratio (the first class offered is Cached).
+    await tiersBox.getByRole('button', { name: 'Tier ratio' }).click();
+    await tiersBox.getByLabel('Ratio').fill('0.1');
     await page.screenshot({ path: `${SHOTS}/price-dialog-tiers.png` });
     await page.getByTestId('price-submit').click();
-    await expect.poll(async () => (await c.root.get('/api/prices')).body.data.find((p: { model: string }) => p.model === 'tiered-pro')?.tiers).toEqual([{ above: 128000, input: 2.5, output: 7.5 }]);
+    await expect.poll(async () => (await c.root.get('/api/prices')).body.data.find((p: { model: string }) => p.model === 'tiered-pro')?.tiers).toEqual([{ above: 128000, input: 2.5, output: 7.5, extra_ratios: { cached_tokens: 0.1 } }]);
+    await page.getByTestId('price-tier-ratios').first().waitFor();
+    expect(await page.getByTestId('price-tier-ratios').first().textContent()).toBe('Cached ×0.1');
   });
 
   it('previews the sync diff from a published list before applying it', async () => {
@@ -63,7 +68,7 @@ describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', ()
     await dialog.getByTestId('price-sync-diff').waitFor();
     const text = await dialog.getByTestId('price-sync-diff').textContent();
     expect(text).toContain('+ brand-new');
-    expect(text).toContain('tiered-pro: input 1.25 → 1.5; output 5 → 6; tiers >128000: 2.5/7.5 → >200000: 2.5/7.5');
+    expect(text).toContain('tiered-pro: input 1.25 → 1.5; output 5 → 6; tiers >128000: 2.5/7.5 (cached_tokens×0.1) → >200000: 2.5/7.5');
     await page.screenshot({ path: `${SHOTS}/price-sync-preview-desktop-light.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: `${SHOTS}/price-sync-preview-phone-light.png` });

@@ -22,11 +22,36 @@ export interface PriceTierEntry {
   extra_ratios?: Record<string, number>;
 }
 
+/** Usage classes a price may re-price relative to plain input or output tokens (api.md §1.22). */
+export const EXTRA_RATIO_CLASSES = [
+  'cached_tokens',
+  'cached_write_tokens',
+  'cached_write_1h_tokens',
+  'cached_read_tokens',
+  'input_audio_tokens',
+  'output_audio_tokens',
+  'reasoning_tokens',
+  'input_text_tokens',
+  'output_text_tokens',
+  'input_image_tokens',
+  'output_image_tokens',
+] as const;
+
+/** A price's (or a tier's) class → ratio map; an unknown class or a negative ratio is refused. */
+export const ExtraRatios = z
+  .partialRecord(
+    z.enum(EXTRA_RATIO_CLASSES),
+    z.number({ error: 'extra_ratios: a ratio must be a number' }).min(0, 'extra_ratios: a ratio must not be negative'),
+  )
+  .nullable()
+  .optional();
+
+/** A tier's own input, output and usage-class ratios; a class it does not set follows the base price's. */
 export const PriceTier = z.object({
   above: z.coerce.number().int('above must be a whole number of tokens').positive('above must be more than 0 tokens'),
   input: z.coerce.number().min(0, 'input must not be negative'),
   output: z.coerce.number().min(0, 'output must not be negative'),
-  extra_ratios: z.record(z.string(), z.number().min(0)).nullable().optional(),
+  extra_ratios: ExtraRatios,
 });
 
 /** Tiers ascending by `above`, each threshold once (null or [] = no tiers). */
@@ -50,7 +75,7 @@ export const PriceBody = z.object({
   input: z.coerce.number().min(0, 'input must not be negative').default(0),
   output: z.coerce.number().min(0, 'output must not be negative').default(0),
   locked: z.boolean().default(false),
-  extra_ratios: z.record(z.string(), z.number().min(0)).nullable().optional(),
+  extra_ratios: ExtraRatios,
   tiers: PriceTiers,
 });
 
@@ -90,7 +115,7 @@ export const PriceSyncQuery = z.object({
 export type PriceSyncMode = z.infer<typeof PriceSyncQuery>['updateMode'];
 export const PriceSyncBody = z.array(PriceBody).min(1, 'prices is required');
 
-/** POST /api/prices/sync/preview and /apply: the price list URL (default the configured service) and the mode. */
+/** POST /api/prices/sync/preview: the price list URL (default the configured service) and the mode. */
 export const PriceSyncRemoteBody = z.object({
   url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }).max(2000).optional(),
   updateMode: z.enum(['add', 'update', 'overwrite'], { error: 'updateMode must be add, update or overwrite' }),
@@ -99,7 +124,10 @@ export const PriceSyncRemoteBody = z.object({
 /** The fields a price sync compares (the price as stored, without its model info). */
 export type PriceValues = Omit<PriceEntry, 'model_info' | 'locked'>;
 
-/** What a price sync changes: models added, models whose price changes (old and new values), models removed. */
+/**
+ * What a price sync changes: models added, models whose price changes (old and new values), models
+ * removed; `digest` (SHA-256 of the entries) identifies exactly this list for `apply`.
+ */
 export interface PriceSyncDiff {
   url: string;
   mode: 'add' | 'update' | 'overwrite';
@@ -108,7 +136,24 @@ export interface PriceSyncDiff {
   added: PriceValues[];
   changed: Array<{ model: string; before: PriceValues; after: PriceValues }>;
   removed: PriceValues[];
+  digest: string;
 }
+
+/** A price the sync writes: validated like any price. */
+const SyncValues = PriceBody.omit({ locked: true });
+/** A price as it was stored (rows older than today's checks included): only compared, never written. */
+const StoredValues = SyncValues.extend({ model: z.string().max(191), extra_ratios: z.record(z.string(), z.number()).nullable().optional(), tiers: z.array(PriceTier.extend({ extra_ratios: z.record(z.string(), z.number()).nullable().optional() })).nullable().optional() });
+
+/** POST /api/prices/sync/apply: the preview's answer sent back unchanged; the server applies exactly these entries. */
+export const PriceSyncApplyBody = z.object({
+  url: z.string().max(2000),
+  mode: z.enum(['add', 'update', 'overwrite'], { error: 'mode must be add, update or overwrite' }),
+  fetched: z.number().int().min(0),
+  added: z.array(SyncValues).max(100_000),
+  changed: z.array(z.object({ model: z.string(), before: StoredValues, after: SyncValues })).max(100_000),
+  removed: z.array(StoredValues).max(100_000),
+  digest: z.string().regex(/^[0-9a-f]{64}$/, 'digest is required: send the preview answer unchanged'),
+});
 
 const textList = z.array(z.string().trim().min(1).max(200)).max(100).default([]);
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context.js';
-import { applyPriceSync } from '../console/price/remote-sync.js';
+import { syncFromList } from '../console/price/remote-sync.js';
 import type { JobDef } from './runner.js';
 import { emitJobNotice } from './notices.js';
 
@@ -11,7 +11,7 @@ export async function syncPricesOnce(ctx: AppContext): Promise<string> {
   const { UPDATE_PRICE_SERVICE: url, AUTO_PRICE_UPDATES_MODE: mode } = ctx.config;
   if (mode === 'system') return 'mode system: nothing synced';
   try {
-    const diff = await applyPriceSync(ctx, url, mode);
+    const diff = await syncFromList(ctx, url, mode);
     return `${diff.fetched} prices read, mode ${mode}: ${diff.added.length} added, ${diff.changed.length} changed, ${diff.removed.length} removed`;
   } catch (error) {
     emitJobNotice(ctx, { job: 'price_sync', title: 'Price sync failed', text: (error as Error).message });

@@ -21,8 +21,8 @@ export interface Behaviour extends Faults {
   chunkDelayMs?: number;
   /** Milliseconds between a stream's `[DONE]` and the end of the response. */
   endDelayMs?: number;
-  /** Usage to report instead of the fixed one (prompt 10, a completion token per word). */
-  usage?: { prompt: number; completion: number };
+  /** Usage to report instead of the fixed one (prompt 10, a completion token per word); `cached` of the prompt read from cache. */
+  usage?: { prompt: number; completion: number; cached?: number };
   /** Accept the request and never answer (no headers, no body). */
   silent?: boolean;
   /** Send the 200 headers, then nothing more. */
@@ -41,11 +41,11 @@ export interface Received {
   key: string;
 }
 
-const USAGE = (prompt: number, completion: number) => ({
+const USAGE = (prompt: number, completion: number, cached = 0) => ({
   prompt_tokens: prompt,
   completion_tokens: completion,
   total_tokens: prompt + completion,
-  prompt_tokens_details: { cached_tokens: 0 },
+  prompt_tokens_details: { cached_tokens: cached },
   completion_tokens_details: { reasoning_tokens: 0 },
 });
 
@@ -172,7 +172,7 @@ export class FakeOpenAI {
       created: 1700000000,
       model: body.model,
       choices: [{ index: 0, message: { role: 'assistant', content: words.join(' ') }, finish_reason: 'stop' }],
-      ...(b.noUsage ? {} : { usage: b.usage ? USAGE(b.usage.prompt, b.usage.completion) : USAGE(10, words.length) }),
+      ...(b.noUsage ? {} : { usage: b.usage ? USAGE(b.usage.prompt, b.usage.completion, b.usage.cached) : USAGE(10, words.length) }),
     });
   }
 
@@ -204,7 +204,7 @@ export class FakeOpenAI {
     }
     res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
     if (body.stream_options?.include_usage && !b.noUsage) {
-      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: b.usage ? USAGE(b.usage.prompt, b.usage.completion) : USAGE(10, words.length) })}\n\n`);
+      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: b.usage ? USAGE(b.usage.prompt, b.usage.completion, b.usage.cached) : USAGE(10, words.length) })}\n\n`);
     }
     if (!b.endDelayMs) return void res.end('data: [DONE]\n\n');
     res.write('data: [DONE]\n\n');

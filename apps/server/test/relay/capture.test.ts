@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { relayState } from '../../src/relay/state.js';
@@ -78,6 +78,91 @@ describe.each(testDialects())('opt-in capture of relay bodies on %s', (dialect) 
     f.fake.behave('cap-fail', {});
     const later = await send(key, 'after expiry');
     expect(await f.server.ctx.db.selectFrom('log_captures').selectAll().where('request_id', '=', later.requestId).execute()).toHaveLength(0);
+  });
+
+  const streamFrom = async (key: string, model: string, onChunk?: (text: string) => boolean) => {
+    const res = await fetch(`${f.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, stream: true, messages: [{ role: 'user', content: 'stream please' }] }),
+    });
+    const requestId = String(res.headers.get('x-oneapi-request-id'));
+    const reader = res.body!.getReader();
+    let received = '';
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      received += Buffer.from(r.value).toString();
+      if (onChunk?.(received)) {
+        await reader.cancel();
+        break;
+      }
+    }
+    return { requestId, received };
+  };
+
+  it('captures a streamed answer as the client received it, redacted and size-capped, written after the stream ends', async () => {
+    await f.addChannel({ key: 'cap-stream', models: 'stream-model' });
+    const { key, userId } = await f.newUser({ quota: 1_000_000 });
+    await f.setOption('LogCaptureRules', JSON.stringify([{ kind: 'user', id: userId, until: now() + 3600 }]));
+    await f.setOption('LogCaptureRedactPatterns', 'ACCT-\\d+');
+    await f.setOption('LogCaptureMaxBytes', 16384);
+    f.fake.behave('cap-stream', { content: 'hello ACCT-777 and sk-streamsecret12345 bye' });
+    const { requestId, received } = await streamFrom(key, 'stream-model');
+    expect(received).toContain('ACCT-777');
+    const [row] = await captures(requestId);
+    expect(row).toMatchObject({ user_id: userId, status: 200 });
+    const body = String(row.response_body);
+    // The same event stream the client read, with only the secrets replaced.
+    expect(body).toBe(received.replace('ACCT-777', '[redacted]').replace('sk-streamsecret12345', '[redacted]'));
+    expect(body).toContain('data: [DONE]');
+
+    await f.setOption('LogCaptureMaxBytes', 1024);
+    f.fake.behave('cap-stream', { content: Array.from({ length: 100 }, (_, i) => `word${i}`).join(' ') });
+    const long = await streamFrom(key, 'stream-model');
+    const [cut] = await captures(long.requestId);
+    expect(String(cut.response_body)).toMatch(/^data: .*… \[cut at 1024 bytes\]$/s);
+    expect(String(cut.response_body).startsWith(long.received.slice(0, 1000))).toBe(true);
+  });
+
+  it('captures what was sent when upstream breaks off mid-stream or the client leaves, and says so', async () => {
+    await f.addChannel({ key: 'cap-broken', models: 'broken-model' });
+    const { key, userId } = await f.newUser({ quota: 1_000_000 });
+    await f.setOption('LogCaptureRules', JSON.stringify([{ kind: 'user', id: userId, until: now() + 3600 }]));
+    await f.setOption('LogCaptureMaxBytes', 16384);
+    f.fake.behave('cap-broken', { content: 'one two three four five six', cutAfterChunks: 3 });
+    const broken = await streamFrom(key, 'broken-model');
+    const [row] = await captures(broken.requestId);
+    expect(String(row.response_body)).toContain('"content":" three"');
+    expect(String(row.response_body)).not.toContain('four');
+    expect(String(row.response_body)).toContain('stream_interrupted');
+    expect(String(row.response_body).startsWith(broken.received)).toBe(true);
+
+    f.fake.behave('cap-broken', { content: Array.from({ length: 30 }, (_, i) => `w${i}`).join(' '), chunkDelayMs: 10 });
+    const left = await streamFrom(key, 'broken-model', (text) => text.includes('"content":" w2"'));
+    const [gone] = await captures(left.requestId);
+    const body = String(gone.response_body);
+    expect(body).toContain('"content":" w2"');
+    expect(body).not.toContain('w29');
+    expect(body).toMatch(/\n\[.*client disconnected.*\]$/);
+  });
+
+  it('collects nothing for a stream no rule names', async () => {
+    const { key } = await f.newUser({ quota: 1_000_000 });
+    const watched = await f.newUser({ quota: 1_000_000 });
+    await f.setOption('LogCaptureRules', JSON.stringify([{ kind: 'user', id: watched.userId, until: now() + 3600 }]));
+    f.fake.behave('cap-stream', {});
+    const capture = relayState(f.server.ctx).capture;
+    const taps = vi.spyOn(capture, 'streamTap');
+    try {
+      const { requestId, received } = await streamFrom(key, 'stream-model');
+      expect(received).toContain('[DONE]');
+      expect(taps).not.toHaveBeenCalled();
+      await f.setOption('LogCaptureRules', '[]');
+      await streamFrom(key, 'stream-model');
+      expect(taps).not.toHaveBeenCalled();
+      expect(await f.server.ctx.db.selectFrom('log_captures').selectAll().where('request_id', '=', requestId).execute()).toHaveLength(0);
+    } finally {
+      taps.mockRestore();
+    }
   });
 
   it('deletes captures older than the retention period', async () => {

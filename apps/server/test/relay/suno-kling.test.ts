@@ -3,7 +3,7 @@ import { startTestServer, testDialects, type TestServer } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { FakeSuno } from '../fakes/suno.js';
 import { FakeKling } from '../fakes/kling.js';
-import { addPrices, balances, logsLike, pollers, until } from './task-fixture.js';
+import { addPrices, balances, logsLike, pollers, readStreamedWhileHeld, until } from './task-fixture.js';
 import { taskPollers } from '../../src/relay/tasks/registry.js';
 import { relayState } from '../../src/relay/state.js';
 import { findChannelById } from '../../src/db/repos/channels.js';
@@ -197,18 +197,9 @@ describe.each(testDialects())('Suno and Kling tasks on %s', (dialect) => {
     expect(JSON.stringify(answer)).not.toContain(new URL(kling.url).host);
     const link = new URL(answer.data.task_result.videos[0].url);
     expect(link.pathname).toMatch(/^\/task\/result\/\d+\/0$/);
-    let open!: () => void;
-    kling.gate = new Promise((r) => (open = r));
-    const res = await fetch(`${f.url}${link.pathname}${link.search}`);
+    const { res, tail } = await readStreamedWhileHeld(kling, () => fetch(`${f.url}${link.pathname}${link.search}`));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('video/mp4');
-    const reader = res.body!.getReader();
-    let received = 0;
-    // The first part arrives while upstream still holds the rest back.
-    while (received < 64 * 1024) received += (await reader.read()).value!.length;
-    open();
-    let tail = '';
-    for (let r = await reader.read(); !r.done; r = await reader.read()) tail += Buffer.from(r.value).toString();
     expect(tail).toBe('END-kl-1');
     const part = await fetch(`${f.url}${link.pathname}${link.search}`, { headers: { range: 'bytes=65536-65540' } });
     expect(part.status).toBe(206);

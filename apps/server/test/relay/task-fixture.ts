@@ -35,3 +35,21 @@ export async function logsLike(f: RelayFixture, userId: number, pattern: string)
   await f.flush();
   return f.server.ctx.db.selectFrom('logs').selectAll().where('user_id', '=', userId).where('content', 'like', pattern).execute();
 }
+
+/**
+ * Fetches a file a fake sends in two parts (64 KiB, then the rest once its `gate` opens) and
+ * reads the first part while the gate is still shut: a server that buffered the file would
+ * never answer it, and the read times out. Answers the response and the text after the gate.
+ */
+export async function readStreamedWhileHeld(fake: { gate: Promise<void> }, request: () => Promise<Response>): Promise<{ res: Response; tail: string }> {
+  let open!: () => void;
+  fake.gate = new Promise((r) => (open = r));
+  const res = await request();
+  const reader = res.body!.getReader();
+  let received = 0;
+  while (received < 64 * 1024) received += (await reader.read()).value!.length;
+  open();
+  let tail = '';
+  for (let r = await reader.read(); !r.done; r = await reader.read()) tail += Buffer.from(r.value).toString();
+  return { res, tail };
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { FakeOpenAIVideos } from '../fakes/openai-videos.js';
-import { addPrices, balances, logsLike, pollers } from './task-fixture.js';
+import { addPrices, balances, logsLike, pollers, readStreamedWhileHeld } from './task-fixture.js';
 
 type User = Awaited<ReturnType<RelayFixture['newUser']>>;
 
@@ -57,18 +57,9 @@ describe.each(testDialects().slice(0, 1))('OpenAI videos on %s', (dialect) => {
   });
 
   it('streams the content as upstream sends it', async () => {
-    let open!: () => void;
-    fake.gate = new Promise((r) => (open = r));
-    const res = await fetch(`${f.url}/v1/videos/video_1/content`, { headers: { authorization: `Bearer ${alice.key}` } });
+    const { res, tail } = await readStreamedWhileHeld(fake, () => fetch(`${f.url}/v1/videos/video_1/content`, { headers: { authorization: `Bearer ${alice.key}` } }));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('video/mp4');
-    const reader = res.body!.getReader();
-    let received = 0;
-    // The first part arrives while upstream still holds the rest back.
-    while (received < 64 * 1024) received += (await reader.read()).value!.length;
-    open();
-    let tail = '';
-    for (let r = await reader.read(); !r.done; r = await reader.read()) tail += Buffer.from(r.value).toString();
     expect(tail).toBe('END-video_1');
     // The console plays the same file from the server, to the owner and admins only.
     const row = await f.server.ctx.db.selectFrom('tasks').select('id').where('task_id', '=', 'video_1').executeTakeFirstOrThrow();

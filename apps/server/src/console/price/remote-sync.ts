@@ -1,7 +1,8 @@
-import { PriceSyncBody, type PriceSyncDiff, type PriceValues } from '@one-hub/contract';
+import { createHash } from 'node:crypto';
+import { PriceSyncBody, type PriceSyncApplyBody, type PriceSyncDiff, type PriceValues } from '@one-hub/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { HubError, badRequest, conflict } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { guardedFetch, isEgressRefused } from '../../egress/guard.js';
 import { listPrices } from '../../db/repos/prices.js';
@@ -44,7 +45,7 @@ export async function fetchPriceList(url: string): Promise<Incoming[]> {
   return list.data;
 }
 
-const values = (p: Incoming | PriceValues): PriceValues => ({
+const values = (p: Omit<Incoming, 'locked'> | PriceValues): PriceValues => ({
   type: p.type,
   channel_type: p.channel_type,
   input: p.input,
@@ -55,13 +56,31 @@ const values = (p: Incoming | PriceValues): PriceValues => ({
 });
 const same = (a: PriceValues, b: PriceValues) => JSON.stringify(a) === JSON.stringify(b);
 
-/** What syncing `incoming` in `mode` would change, and the plan that does it. */
-async function planFor(ctx: AppContext, url: string, mode: Mode, incoming: Incoming[]) {
+type Entries = Omit<PriceSyncDiff, 'digest'>;
+/** A diff as an apply request sends it back (the same entries, parsed). */
+type Previewed = z.infer<typeof PriceSyncApplyBody>;
+type Actor = { id: number; username: string; role: number; ip: string };
+
+/** SHA-256 of a diff's entries in one canonical form: the preview's answer and the apply request must agree on it. */
+function digestOf(d: Omit<Previewed, 'digest'>): string {
+  const canonical = {
+    url: d.url,
+    mode: d.mode,
+    fetched: d.fetched,
+    added: d.added.map(values),
+    changed: d.changed.map((c) => ({ model: c.model, before: values(c.before), after: values(c.after) })),
+    removed: d.removed.map(values),
+  };
+  return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
+}
+
+/** What syncing `incoming` in `mode` would change, against the stored prices now. */
+async function diffFor(ctx: AppContext, url: string, mode: Mode, incoming: Incoming[]): Promise<PriceSyncDiff> {
   const stored = (await listPrices(ctx.db)).map(toPriceJson);
   const plan = planPriceSync(stored, incoming, mode);
   const before = new Map(stored.map((p) => [p.model, values(p)]));
   const inserted = new Set(plan.insert.map((p) => p.model));
-  const diff: PriceSyncDiff = { url, mode, fetched: incoming.length, added: [], changed: [], removed: [] };
+  const diff: Entries = { url, mode, fetched: incoming.length, added: [], changed: [], removed: [] };
   for (const p of plan.insert) {
     const old = before.get(p.model);
     const now = values(p);
@@ -69,22 +88,40 @@ async function planFor(ctx: AppContext, url: string, mode: Mode, incoming: Incom
     else if (!same(old, now)) diff.changed.push({ model: p.model, before: old, after: now });
   }
   for (const model of plan.remove) if (!inserted.has(model)) diff.removed.push(before.get(model)!);
-  return { plan, diff };
+  return { ...diff, digest: digestOf(diff) };
 }
 
 /** The diff a sync from `url` would make, changing nothing. */
 export async function previewPriceSync(ctx: AppContext, url: string, mode: Mode): Promise<PriceSyncDiff> {
-  return (await planFor(ctx, url, mode, await fetchPriceList(url))).diff;
+  return diffFor(ctx, url, mode, await fetchPriceList(url));
 }
 
 /**
- * Fetches the list, applies it and writes one audit entry with the diff (the actor, or `system`
- * for the scheduled job). Nothing changed: nothing written, no entry.
+ * Applies exactly a previewed diff, fetching nothing: its entries must match its digest (400), and
+ * every price it adds, changes or removes must still be as the preview saw it and unlocked (409,
+ * checked in the transaction that writes). Writes one audit entry with the diff (the actor, or
+ * `system` for the scheduled job). An empty diff writes nothing and no entry.
  */
-export async function applyPriceSync(ctx: AppContext, url: string, mode: Mode, actor?: { id: number; username: string; role: number; ip: string }): Promise<PriceSyncDiff> {
-  const { plan, diff } = await planFor(ctx, url, mode, await fetchPriceList(url));
+export async function applyPriceSync(ctx: AppContext, diff: Previewed, actor?: Actor): Promise<Previewed> {
+  if (digestOf(diff) !== diff.digest) throw badRequest('the price sync does not match its preview: preview again and apply that answer unchanged');
   if (!diff.added.length && !diff.changed.length && !diff.removed.length) return diff;
-  await applyPricePlan(ctx, plan);
+  const plan = {
+    remove: [...diff.changed.map((c) => c.model), ...diff.removed.map((p) => p.model)],
+    insert: [...diff.added, ...diff.changed.map((c) => c.after)].map((p) => ({ ...p, locked: false })),
+  };
+  const stalePreview = (models: string[]) => conflict(`the stored prices changed since the preview (${models.slice(0, 5).join(', ')}): preview again`);
+  await applyPricePlan(ctx, plan, async (trx) => {
+    const now = new Map((await listPrices(trx)).map((r) => [r.model, toPriceJson(r)]));
+    const stale = (model: string, expected?: Omit<Incoming, 'locked'>) => {
+      const p = now.get(model);
+      return expected ? !p || p.locked || !same(values(p), values(expected)) : p !== undefined;
+    };
+    const moved = [...diff.added.filter((p) => stale(p.model)), ...diff.changed.filter((c) => stale(c.model, c.before)), ...diff.removed.filter((p) => stale(p.model, p))];
+    if (moved.length) throw stalePreview(moved.map((p) => p.model));
+  }).catch((error: unknown) => {
+    // The same preview applied twice at once: the later insert meets the earlier one's rows.
+    throw isDuplicate(error) ? stalePreview(diff.added.map((p) => p.model)) : error;
+  });
   await insertAuditLog(ctx.db, {
     created_at: nowSeconds(),
     actor_id: actor?.id ?? 0,
@@ -94,7 +131,18 @@ export async function applyPriceSync(ctx: AppContext, url: string, mode: Mode, a
     action: 'sync',
     target_kind: 'price',
     target_id: '',
-    diff: JSON.stringify({ url, mode, added: diff.added, changed: diff.changed, removed: diff.removed }),
+    diff: JSON.stringify({ url: diff.url, mode: diff.mode, added: diff.added, changed: diff.changed, removed: diff.removed }),
   });
   return diff;
+}
+
+/** A unique-key violation on PostgreSQL, MySQL/MariaDB or SQLite. */
+function isDuplicate(error: unknown): boolean {
+  const e = error as { code?: unknown; errno?: unknown };
+  return e?.code === '23505' || e?.errno === 1062 || String(e?.code ?? '').startsWith('SQLITE_CONSTRAINT');
+}
+
+/** Fetch, diff and apply in one go (the scheduled job): the same two steps the console takes. */
+export async function syncFromList(ctx: AppContext, url: string, mode: Mode): Promise<Previewed> {
+  return applyPriceSync(ctx, await previewPriceSync(ctx, url, mode));
 }

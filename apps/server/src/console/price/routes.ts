@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { DeletePricesBody, MultiplePriceBody, PriceBody, PriceSyncBody, PriceSyncQuery, PriceSyncRemoteBody, ROLE } from '@one-hub/contract';
+import { DeletePricesBody, MultiplePriceBody, PriceBody, PriceSyncBody, PriceSyncApplyBody, PriceSyncQuery, PriceSyncRemoteBody, ROLE } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
 import { optionalUser, requireRole } from '../../http/auth.js';
@@ -59,9 +59,8 @@ export function registerPriceRoutes(app: FastifyInstance, ctx: AppContext): void
     return ok(await previewPriceSync(ctx, body.url ?? ctx.config.UPDATE_PRICE_SERVICE, body.updateMode));
   });
   app.post('/prices/sync/apply', { preHandler: admin }, async (req) => {
-    const body = parse(PriceSyncRemoteBody, req.body);
     const u = req.user!;
-    return ok(await applyPriceSync(ctx, body.url ?? ctx.config.UPDATE_PRICE_SERVICE, body.updateMode, { id: u.id, username: u.username, role: u.role, ip: req.ip }));
+    return ok(await applyPriceSync(ctx, parse(PriceSyncApplyBody, req.body), { id: u.id, username: u.username, role: u.role, ip: req.ip }));
   });
   app.get('/available_model', async (req, reply) => {
     reply.headers(cors);

@@ -16,6 +16,7 @@ import { DEFAULT_PRICES } from '../../relay/pipeline/price-table.js';
 import { relayState } from '../../relay/state.js';
 import type { PriceTier } from '../../relay/pipeline/pricing.js';
 import { transact } from '../../db/retry.js';
+import type { Db } from '../../db/index.js';
 
 export function toPriceJson(row: PriceRow): PriceEntry {
   const extra = parseJsonOr<Record<string, number> | undefined>(row.extra_ratios, undefined);
@@ -113,7 +114,7 @@ export async function availableModels(ctx: AppContext, ownGroup?: string): Promi
     for (const model of state.selector.index.models(g.symbol)) {
       const found = state.prices.find(model);
       const price: PriceEntry = found
-        ? { model, type: found.type, channel_type: found.channelType, input: found.input, output: found.output, locked: false, ...tierEntries(found.tiers) }
+        ? { model, type: found.type, channel_type: found.channelType, input: found.input, output: found.output, locked: false, ...(Object.keys(found.extra).length ? { extra_ratios: found.extra as Record<string, number> } : {}), ...tierEntries(found.tiers) }
         : { model, type: 'tokens', channel_type: 0, input: 30, output: 30, locked: false };
       result[model] ??= { groups: [], owned_by: owners[String(price.channel_type)]?.name ?? UNKNOWN_OWNER, price, ...(found ? {} : { unpriced: true }) };
       result[model].groups.push(g.symbol);
@@ -131,9 +132,10 @@ export async function syncPrices(ctx: AppContext, incoming: Body[], mode: PriceS
   await applyPricePlan(ctx, planPriceSync(stored, incoming, mode));
 }
 
-/** Deletes and inserts what a sync plan says, in one transaction, and tells every node. */
-export async function applyPricePlan(ctx: AppContext, plan: SyncPlan<Body>): Promise<void> {
+/** Deletes and inserts what a sync plan says, in one transaction (after `check`, which may refuse), and tells every node. */
+export async function applyPricePlan(ctx: AppContext, plan: SyncPlan<Body>, check?: (trx: Db) => Promise<void>): Promise<void> {
   await transact(ctx.db, async (trx) => {
+    await check?.(trx);
     await deletePrices(trx, plan.remove);
     for (const price of plan.insert) await insertPrice(trx, row(price));
   });

@@ -10,6 +10,35 @@ const SECRET_HEADER = new Set(['authorization', 'proxy-authorization', 'x-api-ke
 /** Always redacted: bearer credentials and the usual API key shapes. */
 const BUILT_IN = [/Bearer\s+[^\s"',]+/gi, /\bsk-[A-Za-z0-9_-]{8,}/g, /\bAIza[0-9A-Za-z_-]{20,}/g];
 const REDACTED = '[redacted]';
+/** Bytes a stream tap keeps beyond the size cap, so redaction sees a secret cut by the cap whole. */
+const TAP_MARGIN = 1024;
+
+/** The text a streamed answer sent its client, in order, up to a limit; `ending` says how it stopped when it broke off. */
+export class StreamTap {
+  private parts: string[] = [];
+  private bytes = 0;
+  /** More was sent than the limit: the rest is not kept. */
+  cut = false;
+  ending?: string;
+  constructor(private readonly limit: number) {}
+
+  add(text: string): void {
+    if (this.cut || !text) return;
+    const size = Buffer.byteLength(text);
+    if (this.bytes + size <= this.limit) {
+      this.parts.push(text);
+      this.bytes += size;
+      return;
+    }
+    this.parts.push(Buffer.from(text).subarray(0, this.limit - this.bytes).toString('utf8'));
+    this.bytes = this.limit;
+    this.cut = true;
+  }
+
+  text(): string {
+    return this.parts.join('');
+  }
+}
 
 /**
  * The opt-in capture of relay bodies (LogCaptureRules, set by an admin per user, token or
@@ -57,13 +86,34 @@ export class Capture {
     return this.rules.some((r) => r.until > now && r.id === (r.kind === 'user' ? userId : r.kind === 'token' ? tokenId : channelId));
   }
 
-  /** Removes secrets from a text: built-in credential shapes, then the configured patterns; cut to the size cap. */
-  redactText(text: string): string {
+  /** Removes secrets from a text: built-in credential shapes, then the configured patterns; cut to the size cap (`cut`: it was cut before). */
+  redactText(text: string, cut = false): string {
     let out = text;
     for (const p of [...BUILT_IN, ...this.patterns]) out = out.replace(p, REDACTED);
     const max = this.ctx.options.get('LogCaptureMaxBytes');
-    if (Buffer.byteLength(out) <= max) return out;
+    if (!cut && Buffer.byteLength(out) <= max) return out;
     return `${Buffer.from(out).subarray(0, max).toString('utf8')}… [cut at ${max} bytes]`;
+  }
+
+  /**
+   * A collector for what a captured stream sends its client (only made when `matches`): it keeps
+   * the size cap plus a margin, so a secret that straddles the cap is still whole when redacted.
+   */
+  streamTap(): StreamTap {
+    return new StreamTap(this.ctx.options.get('LogCaptureMaxBytes') + TAP_MARGIN);
+  }
+
+  /** A stream as captured: a `data:` line whose JSON has secret-named fields is blanked like a body (others stay as sent), then the text rules, then how it ended. */
+  private stream(tap: StreamTap): string {
+    const lines = tap.text().split('\n').map((line) => {
+      if (!line.startsWith('data: ')) return line;
+      const json = parseJsonOr<unknown>(line.slice(6), undefined);
+      if (json === undefined || typeof json !== 'object') return line;
+      const blanked = JSON.stringify(blank(json));
+      return blanked === JSON.stringify(json) ? line : `data: ${blanked}`;
+    });
+    const text = this.redactText(lines.join('\n'), tap.cut);
+    return tap.ending ? `${text}\n[${tap.ending}]` : text;
   }
 
   /** A body as captured: JSON has every secret-named field blanked before the text rules run. */
@@ -84,7 +134,7 @@ export class Capture {
   }
 
   /** Writes one captured attempt (only called when `matches`); old captures are pruned at most hourly. */
-  record(row: { requestId: string; userId: number; tokenId: number; channelId: number; status: number; headers: IncomingHttpHeaders; request: unknown; response: unknown }): void {
+  record(row: { requestId: string; userId: number; tokenId: number; channelId: number; status: number; headers: IncomingHttpHeaders; request: unknown; response: unknown | StreamTap }): void {
     const write = async () => {
       await insertCapture(this.ctx.db, {
         created_at: nowSeconds(),
@@ -95,7 +145,7 @@ export class Capture {
         status: row.status,
         request_headers: this.headers(row.headers),
         request_body: this.body(row.request),
-        response_body: this.body(row.response),
+        response_body: row.response instanceof StreamTap ? this.stream(row.response) : this.body(row.response),
       });
       await this.prune();
     };

@@ -142,11 +142,14 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       const whole = streamed ? undefined : transformAnswer(route.adapter, plan.endpoint, Buffer.isBuffer(res.body) ? (res as BufferedResponse) : await readWhole(res as UpstreamResponse), body);
       // A 200 that is not the endpoint's answer is a failed attempt: found before the hold changes hands.
       const json = whole && checkAnswer(plan.endpoint, whole);
-      if (state.capture.active) captureAttempt(state, req, p, row.id, res.statusCode, whole ? whole.body.toString('utf8') : '[streamed answer: not captured]');
+      if (whole && state.capture.active) captureAttempt(state, req, p, row.id, res.statusCode, whole.body.toString('utf8'));
+      // A captured stream keeps what the client is sent; nothing is collected unless a rule names this attempt.
+      const tap = !whole && state.capture.active && state.capture.matches(p.caller.user.id, p.caller.token.id, row.id) ? state.capture.streamTap() : undefined;
       const h = hold;
       hold = undefined; // from here the responder owns the hold and settles it
       if (whole) await respondJson(state, p, h, whole, reply, json);
-      else await respondStream(state, p, h, res as UpstreamResponse, reply, abort!, watch);
+      else await respondStream(state, p, h, res as UpstreamResponse, reply, abort!, watch, tap);
+      if (tap) captureAttempt(state, req, p, row.id, res.statusCode, tap);
       countProviderRequest(ctx, row, p.model, 'success');
       return;
     } catch (error) {

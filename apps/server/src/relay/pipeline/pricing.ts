@@ -79,8 +79,11 @@ function maxExtra(a: Price['extra'], b: Price['extra']): Price['extra'] {
   return out;
 }
 
+/** The ratio a price bills a usage class at: its own, else the built-in default. */
+export const ratioOf = (price: Price, k: ExtraClass): number => price.extra[k] ?? DEFAULT_EXTRA[k];
+
 /** `tokens × (ratio − 1)`, truncated toward zero like the original's integer conversion; the ratio is read only when there are tokens of the class. */
-const shift = (tokens: number, price: Price, k: ExtraClass) => (tokens ? (BigInt(tokens) * (micro(price.extra[k] ?? DEFAULT_EXTRA[k]) - SCALE)) / SCALE : 0n);
+const shift = (tokens: number, price: Price, k: ExtraClass) => (tokens ? (BigInt(tokens) * (micro(ratioOf(price, k)) - SCALE)) / SCALE : 0n);
 
 /** Quota for a finished request (relay.md §4.7), as a non-negative integer, at the tier its prompt falls in. */
 export function computeQuota(usage: Usage, price: Price, groupRatio: number): number {

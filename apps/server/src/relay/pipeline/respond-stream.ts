@@ -24,6 +24,7 @@ import { isAdmin, scrubIdentity } from './caller-error.js';
 const errorEvent = (data: string, event?: string) =>
   event === 'error' || event === 'response.failed' || data.startsWith('{"error"') || data.startsWith('{"type":"error"');
 import type { FirstByteWatch } from './first-byte.js';
+import type { StreamTap } from './capture.js';
 
 /** Writes frames as SSE, or as the elements of one JSON array (Gemini without `alt=sse`). */
 class FrameWriter {
@@ -96,6 +97,8 @@ export async function respondStream(
   reply: FastifyReply,
   abort: AbortController,
   watch?: FirstByteWatch,
+  /** Set when a capture rule names this attempt: collects what the client is sent. */
+  tap?: StreamTap,
 ): Promise<void> {
   const body = p.body as Record<string, unknown>;
   const askedUsage = Boolean((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage);
@@ -197,7 +200,9 @@ export async function respondStream(
   const flush = async () => {
     const frames = pending.join('');
     pending.length = 0;
-    if (!clientGone && frames && !raw.write(frames)) await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
+    if (clientGone || !frames) return;
+    tap?.add(frames);
+    if (!raw.write(frames)) await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
   };
 
   if (broken) upstreamError ??= broken;
@@ -254,5 +259,9 @@ export async function respondStream(
     requestId: reply.request.id,
     ip: reply.request.ip,
   });
+  if (tap) {
+    if (!clientGone) tap.add(tail);
+    if (note) tap.ending = note.content;
+  }
   if (!raw.writableEnded) raw.end(tail);
 }

@@ -6,7 +6,7 @@ import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
 import type { Caller } from './caller.js';
 import type { Hold } from './handle.js';
-import { costAt, priceTier, type Price } from './pricing.js';
+import { costAt, priceTier, ratioOf, type ExtraClass, type Price } from './pricing.js';
 import { boundUsage, type Bounded } from './bound-usage.js';
 import { PlanBook } from './plans.js';
 
@@ -121,6 +121,8 @@ function logMetadata(p: Prepared, hold: Hold, tier: { index: number; price: Pric
   if (u.cacheWriteTokens) meta.cached_write_tokens = u.cacheWriteTokens;
   if (u.cacheWrite1hTokens) meta.cached_write_1h_tokens = u.cacheWrite1hTokens;
   if (u.reasoningTokens) meta.reasoning_tokens = u.reasoningTokens;
+  const ratios = classRatios(u, tier.price);
+  if (ratios) meta.extra_ratios = ratios;
   if (hold.route.upstreamModel !== hold.route.billedModel) meta.upstream_model = hold.route.upstreamModel;
   if (hold.lowered) meta.lowered_max_tokens = hold.maxOutput;
   // Upstream reported more than the request could use: billed at the bound.
@@ -130,6 +132,22 @@ function logMetadata(p: Prepared, hold: Hold, tier: { index: number; price: Pric
   // Paid from a subscription plan's window instead of the balance (the row's quota is then 0).
   if (hold.planHold) Object.assign(meta, PlanBook.logFields(hold.planHold, planPaid ?? 0));
   return meta;
+}
+
+/** The usage classes a row records, with the metadata key their ratio goes under (`cached_tokens` → `cached`). */
+const RECORDED_CLASSES: Array<[keyof Usage, ExtraClass, string]> = [
+  ['cachedTokens', 'cached_tokens', 'cached'],
+  ['cacheReadTokens', 'cached_read_tokens', 'cached_read'],
+  ['cacheWriteTokens', 'cached_write_tokens', 'cached_write'],
+  ['cacheWrite1hTokens', 'cached_write_1h_tokens', 'cached_write_1h'],
+  ['reasoningTokens', 'reasoning_tokens', 'reasoning'],
+];
+
+/** The ratio each class with tokens was billed at, at the chosen tier (the log detail shows them); undefined when none has tokens. */
+function classRatios(u: Usage, price: Price): Record<string, number> | undefined {
+  let out: Record<string, number> | undefined;
+  for (const [field, k, key] of RECORDED_CLASSES) if (u[field]) (out ??= {})[key] = ratioOf(price, k);
+  return out;
 }
 
 /** A failed attempt returns its whole hold; nothing is counted. */

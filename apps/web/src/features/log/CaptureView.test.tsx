@@ -26,4 +26,14 @@ describe('captured bodies beside a log row', { timeout: 20_000 }, () => {
     expect(view.textContent).toContain('upstream said no');
     expect(api.calls[0].url).toContain('/api/log/capture?request_id=req-1');
   });
+
+  it('labels a captured streamed answer as the event stream the client received', async () => {
+    const stream = 'data: {"choices":[{"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n';
+    api = fakeApi(() => [{ id: 2, created_at: 1, request_id: 'req-2', user_id: 2, token_id: 3, channel_id: 9, status: 200, request_headers: '{}', request_body: '{"stream":true}', response_body: stream }]);
+    renderWithProviders(<CaptureView requestId="req-2" />);
+    fireEvent.click(screen.getByTestId('capture-open'));
+    const view = await screen.findByTestId('capture-view');
+    expect(view.textContent).toContain('Streamed answer (as the client received it, redacted)');
+    expect(view.textContent).toContain('data: [DONE]');
+  });
 });

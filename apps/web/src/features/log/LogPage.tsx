@@ -74,7 +74,7 @@ export default function LogPage() {
       <PageHeader subtitle={t('subtitle')} />
       <Card>
         <Tabs value={draft.log_type} onChange={(_e, v: number) => setType(v)} variant="scrollable" scrollButtons="auto" sx={{ px: 2, borderBottom: 1, borderColor: 'divider' }}>
-          {LOG_TYPES.filter((type) => admin || !('adminOnly' in type)).map((type) => (
+          {LOG_TYPES.map((type) => (
             <Tab key={type.value} value={type.value} label={t(`type.${type.key}`)} data-testid={`log-tab-${type.key}`} />
           ))}
         </Tabs>

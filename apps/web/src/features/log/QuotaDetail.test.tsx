@@ -54,4 +54,12 @@ describe('log cost detail', { timeout: 30_000 }, () => {
     renderWithProviders(<QuotaDetail log={row({ group_name: 'default', group_ratio: 1, price_type: 'tokens', input_ratio: 1, output_ratio: 1 })} />);
     expect(screen.queryByTestId('price-tier')).toBeNull();
   });
+
+  it('shows the cache ratio the chosen tier billed at', () => {
+    renderWithProviders(<QuotaDetail log={row({ group_name: 'default', group_ratio: 1, price_type: 'tokens', input_ratio: 2, output_ratio: 3, price_tier: '> 200000', cached_tokens: 40000, extra_ratios: { cached: 0.1 } })} />);
+    expect(screen.getByTestId('class-ratios').textContent).toBe('Ratios applied: Cached 40000 × 0.1');
+    cleanup();
+    renderWithProviders(<QuotaDetail log={row({ group_name: 'default', group_ratio: 1, price_type: 'tokens', input_ratio: 1, output_ratio: 1 })} />);
+    expect(screen.queryByTestId('class-ratios')).toBeNull();
+  });
 });

@@ -11,7 +11,7 @@ export const LOG_TYPES = [
   { value: 4, key: 'system', tone: 'secondary' },
   // Failed requests (LogErrorEnabled): a user sees their own with the generic reason, administrators upstream's text.
   { value: 5, key: 'error', tone: 'error' },
-] as const satisfies ReadonlyArray<{ value: number; key: string; tone: ChipTone; adminOnly?: boolean }>;
+] as const satisfies ReadonlyArray<{ value: number; key: string; tone: ChipTone }>;
 
 export const logType = (type: number) => LOG_TYPES.find((t) => t.value === type);
 

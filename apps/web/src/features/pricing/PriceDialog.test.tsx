@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { PriceEntry } from '@one-hub/contract';
 import i18n from '../../lib/i18n';
 import PriceDialog, { type PriceDialogMode } from './PriceDialog';
@@ -69,5 +69,28 @@ describe('price dialog', { timeout: 30_000 }, () => {
     fireEvent.click(screen.getByTestId('price-submit'));
     await waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
     expect(calls[0]).toMatchObject({ url: '/api/prices/single/org%2Fclaude', method: 'PUT', body: { model: 'org/claude', output: 9, locked: true, channel_type: 14 } });
+  });
+
+  it('edits a tier\'s own cache ratios, checks them, and sends them with the tier', async () => {
+    const tiered: PriceEntry = { model: 'long', type: 'tokens', channel_type: 1, input: 1, output: 2, locked: false, extra_ratios: { cached_tokens: 0.5 }, tiers: [{ above: 200000, input: 2, output: 3, extra_ratios: { cached_tokens: 0.25 } }] };
+    const { calls, onSaved } = show({ kind: 'single', price: tiered });
+    const tier = within(screen.getByTestId('price-tier-row'));
+    expect(tier.getByRole('combobox', { name: 'Kind' }).textContent).toBe('Cached');
+    const ratio = () => tier.getAllByRole('spinbutton', { name: 'Ratio' });
+    expect((ratio()[0] as HTMLInputElement).value).toBe('0.25');
+    fireEvent.change(ratio()[0], { target: { value: '-1' } });
+    fireEvent.click(screen.getByTestId('price-submit'));
+    expect(await screen.findByText(/prices and ratios numbers ≥ 0/)).toBeTruthy();
+    expect(calls).toEqual([]);
+    fireEvent.change(ratio()[0], { target: { value: '0.1' } });
+    fireEvent.click(tier.getByRole('button', { name: 'Tier ratio' }));
+    expect(tier.getAllByRole('combobox', { name: 'Kind' })[1].textContent).toBe('Cache write');
+    fireEvent.change(ratio()[1], { target: { value: '1.5' } });
+    fireEvent.click(screen.getByTestId('price-submit'));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
+    expect(calls[0].body).toMatchObject({
+      extra_ratios: { cached_tokens: 0.5 },
+      tiers: [{ above: 200000, input: 2, output: 3, extra_ratios: { cached_tokens: 0.1, cached_write_tokens: 1.5 } }],
+    });
   });
 });

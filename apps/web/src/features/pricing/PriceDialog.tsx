@@ -7,7 +7,8 @@ import type { PriceEntry } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
 import { formToPrice, priceToForm, validatePriceForm, type PriceFormErrors, type PriceFormState } from './price-form';
-import { EXTRA_RATIO_KINDS, RMB_PER_RATE, USD_PER_RATE, entryToRate, type EntryUnit, type PriceUnit } from './price-logic';
+import { RMB_PER_RATE, USD_PER_RATE, entryToRate, type EntryUnit, type PriceUnit } from './price-logic';
+import { AddRatioButton, RatioRows } from './RatioRows';
 
 export type PriceDialogMode = { kind: 'single'; price?: PriceEntry; /** A new price for this model (from a "no price set" link). */ model?: string } | { kind: 'batch'; models?: string[]; price?: PriceEntry };
 
@@ -143,23 +144,29 @@ export default function PriceDialog({ mode, prices, unpriced, owners, onClose, o
                   <Typography variant="subtitle2">{t('tiers')}</Typography>
                   <Typography variant="caption" color="text.secondary">{t('tiersHelp')}</Typography>
                 </Box>
-                <Button size="small" startIcon={<Add />} onClick={() => set('tiers', [...form.tiers, { above: String((Number(form.tiers.at(-1)?.above) || 0) + 200000), input: form.input, output: form.output }])}>
+                <Button size="small" startIcon={<Add />} onClick={() => set('tiers', [...form.tiers, { above: String((Number(form.tiers.at(-1)?.above) || 0) + 200000), input: form.input, output: form.output, extra: [] }])}>
                   {t('addTier')}
                 </Button>
               </Stack>
               {errors.tiers && <Alert severity="error" sx={{ mb: 1 }}>{err('tiers')}</Alert>}
               <Stack spacing={1}>
                 {form.tiers.map((x, i) => {
-                  const edit = (k: 'above' | 'input' | 'output', v: string) => set('tiers', form.tiers.map((y, j) => (j === i ? { ...y, [k]: v } : y)));
+                  const edit = <K extends keyof PriceFormState['tiers'][number]>(k: K, v: PriceFormState['tiers'][number][K]) => set('tiers', form.tiers.map((y, j) => (j === i ? { ...y, [k]: v } : y)));
                   return (
-                    <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                      <TextField size="small" type="number" label={t('tierAboveField')} value={x.above} sx={{ flex: 1.3 }} onChange={(e) => edit('above', e.target.value)} slotProps={{ htmlInput: { min: 1, step: 1 } }} />
-                      <TextField size="small" type="number" label={t('input')} value={x.input} sx={{ flex: 1 }} onChange={(e) => edit('input', e.target.value)} slotProps={{ htmlInput: { min: 0, step: 'any' } }} />
-                      <TextField size="small" type="number" label={t('output')} value={x.output} sx={{ flex: 1 }} onChange={(e) => edit('output', e.target.value)} slotProps={{ htmlInput: { min: 0, step: 'any' } }} />
-                      <IconButton size="small" aria-label={t('removeTier')} onClick={() => set('tiers', form.tiers.filter((_y, j) => j !== i))}>
-                        <Close fontSize="small" />
-                      </IconButton>
-                    </Stack>
+                    <Box key={i} data-testid="price-tier-row" sx={{ pl: 1, borderLeft: 2, borderColor: 'divider' }}>
+                      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                        <TextField size="small" type="number" label={t('tierAboveField')} value={x.above} sx={{ flex: 1.3 }} onChange={(e) => edit('above', e.target.value)} slotProps={{ htmlInput: { min: 1, step: 1 } }} />
+                        <TextField size="small" type="number" label={t('input')} value={x.input} sx={{ flex: 1 }} onChange={(e) => edit('input', e.target.value)} slotProps={{ htmlInput: { min: 0, step: 'any' } }} />
+                        <TextField size="small" type="number" label={t('output')} value={x.output} sx={{ flex: 1 }} onChange={(e) => edit('output', e.target.value)} slotProps={{ htmlInput: { min: 0, step: 'any' } }} />
+                        <IconButton size="small" aria-label={t('removeTier')} onClick={() => set('tiers', form.tiers.filter((_y, j) => j !== i))}>
+                          <Close fontSize="small" />
+                        </IconButton>
+                      </Stack>
+                      <Box sx={{ mt: 1 }}>
+                        <RatioRows rows={x.extra} onChange={(rows) => edit('extra', rows)} />
+                        <AddRatioButton rows={x.extra} onChange={(rows) => edit('extra', rows)} label={t('addTierRatio')} />
+                      </Box>
+                    </Box>
                   );
                 })}
               </Stack>
@@ -174,28 +181,10 @@ export default function PriceDialog({ mode, prices, unpriced, owners, onClose, o
               <Typography variant="subtitle2" sx={{ flex: 1 }}>
                 {t('extraRatios')}
               </Typography>
-              <Button size="small" startIcon={<Add />} onClick={() => set('extra', [...form.extra, { kind: EXTRA_RATIO_KINDS.find((k) => !form.extra.some((x) => x.kind === k)) ?? '', value: '1' }])}>
-                {t('addRatio')}
-              </Button>
+              <AddRatioButton rows={form.extra} onChange={(rows) => set('extra', rows)} label={t('addRatio')} />
             </Stack>
             {errors.extra && <Alert severity="error" sx={{ mb: 1 }}>{err('extra')}</Alert>}
-            <Stack spacing={1}>
-              {form.extra.map((x, i) => (
-                <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                  <TextField select size="small" label={t('ratioKind')} value={x.kind} sx={{ flex: 2 }} onChange={(e) => set('extra', form.extra.map((y, j) => (j === i ? { ...y, kind: e.target.value } : y)))}>
-                    {EXTRA_RATIO_KINDS.map((k) => (
-                      <MenuItem key={k} value={k}>
-                        {t(`ratio.${k}`)}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                  <TextField size="small" type="number" label={t('ratioValue')} value={x.value} sx={{ flex: 1 }} onChange={(e) => set('extra', form.extra.map((y, j) => (j === i ? { ...y, value: e.target.value } : y)))} />
-                  <IconButton size="small" aria-label={t('removeRatio')} onClick={() => set('extra', form.extra.filter((_y, j) => j !== i))}>
-                    <Close fontSize="small" />
-                  </IconButton>
-                </Stack>
-              ))}
-            </Stack>
+            <RatioRows rows={form.extra} onChange={(rows) => set('extra', rows)} />
           </Box>
         </Stack>
       </DialogContent>

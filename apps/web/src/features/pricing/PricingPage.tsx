@@ -89,6 +89,12 @@ export default function PricingPage() {
             <Typography variant="caption" color="text.secondary">{t('tierAbove', { above: tier.above })}</Typography>
             <Typography variant="body2">{t('inputShort')} {priceText(tier.input, unit, 'tokens') ?? t('free')}</Typography>
             <Typography variant="body2" color="text.secondary">{t('outputShort')} {priceText(tier.output, unit, 'tokens') ?? t('free')}</Typography>
+            {/* The tier's own usage-class ratios; classes it leaves out follow the base price's. */}
+            {tier.extra_ratios && Object.keys(tier.extra_ratios).length > 0 && (
+              <Box data-testid="price-tier-ratios" title={t('tierRatios')} sx={{ pt: 0.25 }}>
+                {extraCell(tier.extra_ratios)}
+              </Box>
+            )}
           </Box>
         ))}
       </Stack>

@@ -25,10 +25,11 @@ const diff: PriceSyncDiff = {
   added: [{ model: 'fresh', type: 'tokens', channel_type: 1, input: 1, output: 2 }],
   changed: [{ model: 'gpt-4o', before: { model: 'gpt-4o', type: 'tokens', channel_type: 1, input: 1.25, output: 5 }, after: { model: 'gpt-4o', type: 'tokens', channel_type: 1, input: 1.5, output: 5, tiers: [{ above: 200000, input: 3, output: 10 }] } }],
   removed: [{ model: 'old-model', type: 'times', channel_type: 1, input: 1, output: 1 }],
+  digest: 'a'.repeat(64),
 };
 
 describe('price sync dialog', { timeout: 30_000 }, () => {
-  it('previews the server diff for the chosen mode, then applies that mode', async () => {
+  it('previews the server diff for the chosen mode, then applies exactly the previewed diff', async () => {
     const calls: { url: string; body: unknown }[] = [];
     vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
       calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
@@ -49,7 +50,7 @@ describe('price sync dialog', { timeout: 30_000 }, () => {
     expect(calls.at(-1)).toEqual({ url: '/api/prices/sync/preview', body: { updateMode: 'update', url: 'https://prices.example/prices.json' } });
     fireEvent.click(screen.getByTestId('price-sync-apply'));
     await waitFor(() => expect(onDone).toHaveBeenCalled());
-    expect(calls.at(-1)).toEqual({ url: '/api/prices/sync/apply', body: { updateMode: 'update', url: 'https://prices.example/prices.json' } });
+    expect(calls.at(-1)).toEqual({ url: '/api/prices/sync/apply', body: diff });
     expect(toasts).toContain('Prices synced: 1 added, 1 changed, 1 removed');
   });
 });

@@ -14,7 +14,8 @@ type Mode = PriceSyncDiff['mode'];
 
 /**
  * Price sync from a published list (console-screens §3.12): the server fetches the list and
- * answers the diff it would make in the chosen mode; the admin reads it, then applies it.
+ * answers the diff it would make in the chosen mode; the admin reads it, then applies exactly it
+ * (the diff is sent back with its digest; nothing is fetched again).
  */
 export default function UpdateCheckerDialog({ open, onClose, onDone }: { open: boolean; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation('pricing');
@@ -47,10 +48,12 @@ export default function UpdateCheckerDialog({ open, onClose, onDone }: { open: b
       setBusy(false);
     }
   };
+  // Applies exactly the diff shown: the server refuses (409) if stored prices changed since the preview.
   const apply = async () => {
+    if (!diff) return;
     setBusy(true);
     try {
-      const done = await api<PriceSyncDiff>('/api/prices/sync/apply', { json: body(mode) });
+      const done = await api<PriceSyncDiff>('/api/prices/sync/apply', { json: diff });
       showSuccess(t('synced', { added: done.added.length, changed: done.changed.length, removed: done.removed.length }));
       onDone();
       onClose();

@@ -27,12 +27,17 @@ describe('price form', () => {
 
   it('round-trips long-context tiers, converting their prices like the base price, and checks their order', () => {
     const loaded = priceToForm({ model: 'm', input: 1, output: 2, tiers: [{ above: 200000, input: 2, output: 3, extra_ratios: { cached_tokens: 0.25 } }] });
-    expect(loaded.tiers).toEqual([{ above: '200000', input: '2', output: '3', extra_ratios: { cached_tokens: 0.25 } }]);
+    expect(loaded.tiers).toEqual([{ above: '200000', input: '2', output: '3', extra: [{ kind: 'cached_tokens', value: '0.25' }] }]);
     expect(formToPrice(loaded).tiers).toEqual([{ above: 200000, input: 2, output: 3, extra_ratios: { cached_tokens: 0.25 } }]);
-    expect(formToPrice({ ...loaded, entry: 'USD', unit: 'M', tiers: [{ above: '200000', input: '5', output: '15' }] }).tiers).toEqual([{ above: 200000, input: 2.5, output: 7.5 }]);
-    const twice = { ...loaded, tiers: [{ above: '1000', input: '1', output: '1' }, { above: '1000', input: '2', output: '2' }] };
+    expect(formToPrice({ ...loaded, entry: 'USD', unit: 'M', tiers: [{ above: '200000', input: '5', output: '15', extra: [] }] }).tiers).toEqual([{ above: 200000, input: 2.5, output: 7.5 }]);
+    const twice = { ...loaded, tiers: [{ above: '1000', input: '1', output: '1', extra: [] }, { above: '1000', input: '2', output: '2', extra: [] }] };
     expect(validatePriceForm(twice, false, new Set())).toEqual({ tiers: 'errors.tiers' });
-    expect(validatePriceForm({ ...loaded, tiers: [{ above: '0', input: '1', output: '1' }] }, false, new Set())).toEqual({ tiers: 'errors.tiers' });
+    expect(validatePriceForm({ ...loaded, tiers: [{ above: '0', input: '1', output: '1', extra: [] }] }, false, new Set())).toEqual({ tiers: 'errors.tiers' });
+    // A tier's own ratios are checked like the base price's: one row per class, numbers ≥ 0.
+    const ratios = (extra: { kind: string; value: string }[]) => ({ ...loaded, tiers: [{ above: '1000', input: '1', output: '1', extra }] });
+    expect(validatePriceForm(ratios([{ kind: 'cached_read_tokens', value: '-1' }]), false, new Set())).toEqual({ tiers: 'errors.tiers' });
+    expect(validatePriceForm(ratios([{ kind: 'cached_read_tokens', value: '0.1' }, { kind: 'cached_read_tokens', value: '0.2' }]), false, new Set())).toEqual({ tiers: 'errors.tiers' });
+    expect(formToPrice(ratios([{ kind: 'cached_read_tokens', value: '0.1' }, { kind: 'cached_write_tokens', value: '1.5' }])).tiers).toEqual([{ above: 1000, input: 1, output: 1, extra_ratios: { cached_read_tokens: 0.1, cached_write_tokens: 1.5 } }]);
     expect(validatePriceForm(loaded, false, new Set())).toEqual({});
     expect(formToPrice({ ...loaded, type: 'times' }).tiers).toBeNull();
   });

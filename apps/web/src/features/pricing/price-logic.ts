@@ -6,18 +6,6 @@ export const RMB_PER_RATE = 0.014;
 export type PriceUnit = 'K' | 'M';
 export type EntryUnit = 'rate' | 'USD' | 'RMB';
 
-export const EXTRA_RATIO_KINDS = [
-  'cached_tokens',
-  'cached_write_tokens',
-  'cached_read_tokens',
-  'input_audio_tokens',
-  'output_audio_tokens',
-  'reasoning_tokens',
-  'input_text_tokens',
-  'output_text_tokens',
-  'input_image_tokens',
-  'output_image_tokens',
-] as const;
 
 const round = (n: number, digits: number) => Number(n.toFixed(digits));
 
@@ -104,7 +92,11 @@ export interface PriceChange {
 }
 
 type Comparable = Pick<PriceEntry, 'type' | 'input' | 'output' | 'extra_ratios' | 'tiers'>;
-const tierText = (t?: PriceEntry['tiers']) => (t?.length ? t.map((x) => `>${x.above}: ${x.input}/${x.output}`).join(', ') : '-');
+const tierRatios = (r?: Record<string, number>) => {
+  const entries = Object.entries(r ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  return entries.length ? ` (${entries.map(([k, v]) => `${k}×${v}`).join(' ')})` : '';
+};
+const tierText = (t?: PriceEntry['tiers']) => (t?.length ? t.map((x) => `>${x.above}: ${x.input}/${x.output}${tierRatios(x.extra_ratios)}`).join(', ') : '-');
 
 /** What differs between two prices of one model, field by field, as the sync preview shows it. */
 export function priceChanges(old: Comparable, now: Comparable): PriceChange[] {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { LogEntry } from '@one-hub/contract';
 import { StatusChip } from '../../../components/data';
 import { useAppSelector } from '../../../store';
-import { discount, logPricing, requestRoute } from '../log-data';
+import { discount, extraTokens, logPricing, requestRoute } from '../log-data';
 import { useServerText } from '../../../lib/server-text';
 
 const money = (v: number, d = 6) => `$${v.toFixed(d)}`;
@@ -55,6 +55,8 @@ export default function QuotaDetail({ log }: { log: LogEntry }) {
       </Box>
     );
   }
+  // The usage-class ratios the row was billed at (the chosen tier's own, or the base price's).
+  const ratios = extraTokens(log.metadata).filter((e) => e.ratio !== undefined);
   const groupName = (g: string) => (g ? groupLabel(g, groups[g]?.name ?? g) : t('followUser'));
   const unit = p.type === 'tokens' ? ' /M' : ` / ${t('perCall')}`;
   const off = discount(log.quota, p.groupRatio, quotaPerUnit);
@@ -81,6 +83,11 @@ export default function QuotaDetail({ log }: { log: LogEntry }) {
       {p.tier && (
         <Typography variant="body2" sx={{ mb: 1 }} data-testid="price-tier">
           {t('priceTier', { tier: p.tier })}
+        </Typography>
+      )}
+      {ratios.length > 0 && (
+        <Typography variant="body2" sx={{ mb: 1 }} data-testid="class-ratios">
+          {t('classRatios')}: {ratios.map((e) => `${t(`extra.${e.key}`)} ${e.value} × ${e.ratio}`).join(' · ')}
         </Typography>
       )}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
