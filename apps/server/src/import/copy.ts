@@ -13,6 +13,8 @@ export interface TableCount {
   skipped: number;
   /** Source columns with no place here (kept out, reported). */
   unmapped: string[];
+  /** Source rows that cannot be mapped, each with the reason (not copied, reported). */
+  rejected?: string[];
   missing?: boolean;
   /** A source table this importer has no place for (reported, not read). */
   notCopied?: boolean;

@@ -18,6 +18,23 @@ const KEY = 'Zy4xWv7uTs0rQp3oNm6lKj9iHg2fEd5cBa8zYx1wVu4tSr7q'; // a 48-characte
 const now = Math.floor(Date.now() / 1000);
 const hash = bcrypt.hashSync('old-password1', 10);
 
+/**
+ * new-api top-ups of every status and provider (model/topup.go): Epay rows hold dollars in `amount`
+ * and the yuan paid in `money`; Stripe rows the dollars credited in `money`; older rows have no
+ * payment_provider. One trade number is too long for ours.
+ */
+const topUp = (id: number, status: string, trade_no: string, more: Record<string, unknown> = {}) => ({
+  id, user_id: 2, amount: 10, money: 73, trade_no, payment_method: 'alipay', payment_provider: 'epay', create_time: now - id * DAY, complete_time: 0, status, ...more,
+});
+const TOP_UPS = [
+  topUp(1, 'success', 'USR2NOa1B2c31764000000', { complete_time: now - DAY + 60 }),
+  topUp(2, 'pending', 'USR2NOd4E5f61764000001', { amount: 5, money: 36.5, payment_method: 'wxpay' }),
+  topUp(3, 'expired', `ref_${'ab12'.repeat(10)}`, { amount: 20, money: 24, payment_method: 'stripe', payment_provider: '' }),
+  topUp(4, 'failed', 'USR2NOg7H8i91764000003', { amount: 3, money: 21.9, payment_provider: '' }),
+  topUp(5, 'refunded', 'USR2NOj1K2l31764000004'),
+  topUp(6, 'success', `USR2NO${'x'.repeat(60)}`),
+];
+
 /** The same people, keys and traffic in either original's layout. */
 async function fill(src: OriginalDb, flavour: Flavour, upstream: string, logRows: number) {
   await src.insert('users', [
@@ -45,7 +62,7 @@ async function fill(src: OriginalDb, flavour: Flavour, upstream: string, logRows
       { key: 'ModelPrice', value: '{"per-call-model":0.02}' },
       { key: 'GroupRatio', value: '{"default":1,"vip":0.8,"team":0.5}' },
     ]);
-    await src.insert('top_ups', [{ id: 1, user_id: 2, amount: 10, money: 10, trade_no: 'T1', payment_method: 'alipay', create_time: now, complete_time: now, status: 'success' }]);
+    await src.insert('top_ups', TOP_UPS);
   }
   await src.insert('redemptions', [{ id: 1, user_id: 1, key: 'c0de0000c0de0000c0de0000c0de0000', name: 'gift', quota: 1000, created_time: now }]);
   const log = (i: number) => ({
@@ -82,7 +99,8 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
       expect(by.logs.unmapped).toEqual(['other']);
       expect(by['prices (from ModelRatio/ModelPrice)']).toMatchObject({ read: 2, inserted: 2 });
       expect(by['user_groups (from GroupRatio)']).toMatchObject({ read: 3, inserted: 1 });
-      expect(by.top_ups).toMatchObject({ notCopied: true });
+      expect(by.top_ups).toBeUndefined();
+      expect(by['orders (from top_ups)']).toMatchObject({ read: 6, inserted: 5, updated: 0, rejected: [expect.stringMatching(/^top-up 6: trade_no/)] });
       expect(by.abilities).toMatchObject({ notCopied: true, read: 0 });
     } else {
       expect(by.tokens.unmapped).toEqual(['chat_cache']);
@@ -90,6 +108,7 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
     }
     expect(await f.server.ctx.db.selectFrom('users').select('id').where('username', '=', 'alice').execute()).toHaveLength(0);
     expect(await f.server.ctx.db.selectFrom('prices').select('model').where('model', '=', 'imported-model').execute()).toHaveLength(0);
+    expect(await f.server.ctx.db.selectFrom('orders').select('id').execute()).toHaveLength(0);
   });
 
   it('imports; the old password signs in, the old key relays a chat, and a second run changes nothing', async () => {
@@ -97,6 +116,9 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
     expect(by.logs).toMatchObject({ read: 600, inserted: 600 });
     const again = await run(false);
     for (const c of again.filter((c) => !c.missing && !c.notCopied)) expect([c.table, c.inserted, c.updated]).toEqual([c.table, 0, 0]);
+    // Balances are the source's: importing top-ups as orders credits nothing.
+    const balances = await f.server.ctx.db.selectFrom('users').select(['id', 'quota']).where('id', 'in', [1, 2]).orderBy('id').execute();
+    expect(balances.map((u) => [u.id, Number(u.quota)])).toEqual([[1, 100000000], [2, 5000000]]);
 
     await f.server.ctx.options.load();
     await relayState(f.server.ctx).selector.reload();
@@ -122,6 +144,24 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
       expect([team.name, Number(team.ratio), team.public]).toEqual(["team", 0.5, 0]);
       expect(Number((await f.server.ctx.db.selectFrom('user_groups').select('ratio').where('symbol', '=', 'vip').executeTakeFirstOrThrow()).ratio)).toBe(0.8);
       expect([Number(logRow.request_time), logRow.source_ip, Number(logRow.token_id), logRow.group]).toEqual([2000, '203.0.113.9', 7, 'vip']);
+
+      // The top-ups are orders: the admin's order list and the buyer's order status show them.
+      const admin = new ApiClient(f.server.app);
+      await admin.login('root', 'old-password1');
+      const list = (await admin.get('/api/payment/order?user_id=2&size=10&order=created_at')).body.data;
+      expect(list.total_count).toBe(5);
+      const orders = list.data.map((o: Record<string, unknown>) => [o.trade_no, o.gateway_id, o.amount, o.order_amount, o.order_currency, o.quota, o.status, o.fail_reason, o.created_at]);
+      expect(orders).toEqual([
+        [TOP_UPS[4].trade_no, 0, 10, 73, 'CNY', 5_000_000, 'failed', 'new-api status: refunded', now - 5 * DAY],
+        [TOP_UPS[3].trade_no, 0, 3, 21.9, 'CNY', 1_500_000, 'failed', '', now - 4 * DAY],
+        [TOP_UPS[2].trade_no, 0, 24, 24, 'USD', 12_000_000, 'closed', '', now - 3 * DAY],
+        [TOP_UPS[1].trade_no, 0, 5, 36.5, 'CNY', 2_500_000, 'pending', '', now - 2 * DAY],
+        [TOP_UPS[0].trade_no, 0, 10, 73, 'CNY', 5_000_000, 'success', '', now - DAY],
+      ]);
+      const alice = new ApiClient(f.server.app);
+      await alice.login('alice', 'old-password1');
+      expect((await alice.get(`/api/user/order/status?trade_no=${TOP_UPS[0].trade_no}`)).body).toMatchObject({ success: true });
+      expect((await alice.get(`/api/user/order/status?trade_no=${TOP_UPS[1].trade_no}`)).body).toMatchObject({ success: false, data: { status: 'pending' } });
     } else {
       expect(await price('imported-model')).toEqual(['tokens', 1, 2]);
       expect(Number(logRow.request_time)).toBe(2000);
