@@ -162,6 +162,14 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
       await alice.login('alice', 'old-password1');
       expect((await alice.get(`/api/user/order/status?trade_no=${TOP_UPS[0].trade_no}`)).body).toMatchObject({ success: true });
       expect((await alice.get(`/api/user/order/status?trade_no=${TOP_UPS[1].trade_no}`)).body).toMatchObject({ success: false, data: { status: 'pending' } });
+
+      // An order of this install (it has a gateway) is never overwritten by a top-up with its trade number.
+      await f.server.ctx.db.insertInto('orders').values({ user_id: 1, gateway_id: 9, trade_no: 'HERE-1', amount: 1, quota: 500_000, status: 'pending', created_at: now }).execute();
+      await src.insert('top_ups', [topUp(7, 'success', 'HERE-1')]);
+      const third = Object.fromEntries((await run(false)).map((c) => [c.table, c]));
+      expect(third['orders (from top_ups)']).toMatchObject({ inserted: 0, updated: 0, rejected: expect.arrayContaining(['HERE-1: an order of this install has that trade number']) });
+      const here = await f.server.ctx.db.selectFrom('orders').selectAll().where('trade_no', '=', 'HERE-1').executeTakeFirstOrThrow();
+      expect([here.user_id, here.gateway_id, here.status, Number(here.quota)]).toEqual([1, 9, 'pending', 500_000]);
     } else {
       expect(await price('imported-model')).toEqual(['tokens', 1, 2]);
       expect(Number(logRow.request_time)).toBe(2000);
