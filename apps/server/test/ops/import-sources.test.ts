@@ -70,6 +70,8 @@ async function fill(src: OriginalDb, flavour: Flavour, upstream: string, logRows
     completion_tokens: 1, channel_id: 4, is_stream: false, ...(flavour === 'new-api' ? { use_time: 2, ip: '203.0.113.9', token_id: 7, group: 'vip' } : { request_time: 2000 }),
   });
   await src.insert('logs', Array.from({ length: logRows }, (_, i) => log(i)));
+  // The top-up log both originals write when a payment lands (a user's top-up history).
+  await src.insert('logs', [{ user_id: 2, created_at: now - DAY + 60, type: 1, content: '使用在线充值成功，充值金额: $10.000000，支付金额：73.000000', username: 'alice', quota: 5_000_000, channel_id: 0, is_stream: false, ...(flavour === 'new-api' ? { group: '' } : {}) }]);
 }
 
 const cases = testDialects().flatMap((dialect) => (['one-hub', 'new-api'] as const).map((flavour) => [dialect, flavour] as const));
@@ -93,7 +95,7 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
     const by = Object.fromEntries((await run(true)).map((c) => [c.table, c]));
     expect(by.users).toMatchObject({ read: 3, inserted: 1, updated: 1, skipped: 1 });
     expect(by.tokens).toMatchObject({ inserted: 1 });
-    expect(by.logs).toMatchObject({ read: 600, inserted: 600 });
+    expect(by.logs).toMatchObject({ read: 601, inserted: 601 });
     if (flavour === 'new-api') {
       expect(by.tokens.unmapped).toEqual(expect.arrayContaining(['model_limits_enabled', 'allow_ips']));
       expect(by.logs.unmapped).toEqual(['other']);
@@ -113,7 +115,7 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
 
   it('imports; the old password signs in, the old key relays a chat, and a second run changes nothing', async () => {
     const by = Object.fromEntries((await run(false)).map((c) => [c.table, c]));
-    expect(by.logs).toMatchObject({ read: 600, inserted: 600 });
+    expect(by.logs).toMatchObject({ read: 601, inserted: 601 });
     const again = await run(false);
     for (const c of again.filter((c) => !c.missing && !c.notCopied)) expect([c.table, c.inserted, c.updated]).toEqual([c.table, 0, 0]);
     // Balances are the source's: importing top-ups as orders credits nothing.
@@ -130,6 +132,12 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
     expect(answer.choices[0].message.content).toBeTruthy();
     expect(f.fake.forKey('sk-upstream-imported')).toHaveLength(1);
     expect((await new ApiClient(f.server.app).get('/api/status')).body.data.system_name).toBe('Moved Hub');
+
+    // The buyer's top-up history (logs of type Recharge) came with the logs.
+    const buyer = new ApiClient(f.server.app);
+    await buyer.login('alice', 'old-password1');
+    const topups = (await buyer.get('/api/log/self?log_type=1')).body.data.data;
+    expect(topups.map((l: { content: string; quota: number }) => [l.content, Number(l.quota)])).toEqual([['使用在线充值成功，充值金额: $10.000000，支付金额：73.000000', 5_000_000]]);
 
     const price = async (model: string) => {
       const p = await f.server.ctx.db.selectFrom('prices').selectAll().where('model', '=', model).executeTakeFirstOrThrow();
