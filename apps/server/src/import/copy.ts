@@ -30,6 +30,20 @@ export interface CopyOptions {
 
 type Row = Record<string, unknown>;
 
+/**
+ * Rows grouped by the columns they set. A row leaves out its NULLs so our defaults apply, but a
+ * multi-row insert on SQLite fills a column some other row sets with NULL (it has no DEFAULT in
+ * VALUES), which a NOT NULL column refuses.
+ */
+function sameColumns(rows: Row[]): Row[][] {
+  const groups = new Map<string, Row[]>();
+  for (const r of rows) {
+    const shape = Object.keys(r).join(',');
+    groups.set(shape, [...(groups.get(shape) ?? []), r]);
+  }
+  return [...groups.values()];
+}
+
 /** Copies one table in batches: new rows inserted, differing rows updated, equal rows left alone. */
 export async function copyTable(src: Source, target: Db, dialect: DialectName, plan: TablePlan, targetColumns: string[], opts: CopyOptions): Promise<TableCount> {
   const count: TableCount = { table: plan.table, read: 0, inserted: 0, updated: 0, unchanged: 0, skipped: 0, unmapped: [] };
@@ -71,7 +85,7 @@ export async function copyTable(src: Source, target: Db, dialect: DialectName, p
     count.updated += updates.length;
     if (!opts.dryRun && (inserts.length || updates.length)) {
       await db.transaction().execute(async (trx) => {
-        if (inserts.length) await trx.insertInto(plan.table).values(inserts).execute();
+        for (const rows of sameColumns(inserts)) await trx.insertInto(plan.table).values(rows).execute();
         for (const u of updates) await trx.updateTable(plan.table).set(u).where(plan.key, '=', u[plan.key] as string | number).execute();
       });
     }
