@@ -39,7 +39,9 @@ function sameColumns(rows: Row[]): Row[][] {
   const groups = new Map<string, Row[]>();
   for (const r of rows) {
     const shape = Object.keys(r).join(',');
-    groups.set(shape, [...(groups.get(shape) ?? []), r]);
+    const group = groups.get(shape);
+    if (group) group.push(r);
+    else groups.set(shape, [r]);
   }
   return [...groups.values()];
 }
