@@ -26,6 +26,7 @@ function report(counts: TableCount[], dryRun: boolean, seconds: number): void {
     }
     const extra = c.unmapped.length ? `; columns not mapped: ${c.unmapped.join(', ')}` : '';
     console.log(`${c.table.padEnd(12)} read ${c.read}, ${verb} ${c.inserted}, ${dryRun ? 'would update' : 'updated'} ${c.updated}, unchanged ${c.unchanged}, deleted rows skipped ${c.skipped}${extra}`);
+    for (const reason of c.rejected ?? []) console.log(`${''.padEnd(12)} not copied: ${reason}`);
   }
   const rows = counts.reduce((n, c) => n + c.read, 0);
   console.log(`${rows} rows in ${seconds.toFixed(1)} s (${Math.round(rows / Math.max(seconds, 0.001))} rows/s)`);

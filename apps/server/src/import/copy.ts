@@ -13,6 +13,8 @@ export interface TableCount {
   skipped: number;
   /** Source columns with no place here (kept out, reported). */
   unmapped: string[];
+  /** Source rows that cannot be mapped, each with the reason (not copied, reported). */
+  rejected?: string[];
   missing?: boolean;
   /** A source table this importer has no place for (reported, not read). */
   notCopied?: boolean;
@@ -27,6 +29,22 @@ export interface CopyOptions {
 }
 
 type Row = Record<string, unknown>;
+
+/**
+ * Rows grouped by the columns they set. A row leaves out its NULLs so our defaults apply, but a
+ * multi-row insert on SQLite fills a column some other row sets with NULL (it has no DEFAULT in
+ * VALUES), which a NOT NULL column refuses.
+ */
+function sameColumns(rows: Row[]): Row[][] {
+  const groups = new Map<string, Row[]>();
+  for (const r of rows) {
+    const shape = Object.keys(r).join(',');
+    const group = groups.get(shape);
+    if (group) group.push(r);
+    else groups.set(shape, [r]);
+  }
+  return [...groups.values()];
+}
 
 /** Copies one table in batches: new rows inserted, differing rows updated, equal rows left alone. */
 export async function copyTable(src: Source, target: Db, dialect: DialectName, plan: TablePlan, targetColumns: string[], opts: CopyOptions): Promise<TableCount> {
@@ -69,7 +87,7 @@ export async function copyTable(src: Source, target: Db, dialect: DialectName, p
     count.updated += updates.length;
     if (!opts.dryRun && (inserts.length || updates.length)) {
       await db.transaction().execute(async (trx) => {
-        if (inserts.length) await trx.insertInto(plan.table).values(inserts).execute();
+        for (const rows of sameColumns(inserts)) await trx.insertInto(plan.table).values(rows).execute();
         for (const u of updates) await trx.updateTable(plan.table).set(u).where(plan.key, '=', u[plan.key] as string | number).execute();
       });
     }

@@ -18,6 +18,23 @@ const KEY = 'Zy4xWv7uTs0rQp3oNm6lKj9iHg2fEd5cBa8zYx1wVu4tSr7q'; // a 48-characte
 const now = Math.floor(Date.now() / 1000);
 const hash = bcrypt.hashSync('old-password1', 10);
 
+/**
+ * new-api top-ups of every status and provider (model/topup.go): Epay rows hold dollars in `amount`
+ * and the yuan paid in `money`; Stripe rows the dollars credited in `money`; older rows have no
+ * payment_provider. One trade number is too long for ours.
+ */
+const topUp = (id: number, status: string, trade_no: string, more: Record<string, unknown> = {}) => ({
+  id, user_id: 2, amount: 10, money: 73, trade_no, payment_method: 'alipay', payment_provider: 'epay', create_time: now - id * DAY, complete_time: 0, status, ...more,
+});
+const TOP_UPS = [
+  topUp(1, 'success', 'USR2NOa1B2c31764000000', { complete_time: now - DAY + 60 }),
+  topUp(2, 'pending', 'USR2NOd4E5f61764000001', { amount: 5, money: 36.5, payment_method: 'wxpay' }),
+  topUp(3, 'expired', `ref_${'ab12'.repeat(10)}`, { amount: 20, money: 24, payment_method: 'stripe', payment_provider: '' }),
+  topUp(4, 'failed', 'USR2NOg7H8i91764000003', { amount: 3, money: 21.9, payment_provider: '' }),
+  topUp(5, 'refunded', 'USR2NOj1K2l31764000004'),
+  topUp(6, 'success', `USR2NO${'x'.repeat(60)}`),
+];
+
 /** The same people, keys and traffic in either original's layout. */
 async function fill(src: OriginalDb, flavour: Flavour, upstream: string, logRows: number) {
   await src.insert('users', [
@@ -45,7 +62,7 @@ async function fill(src: OriginalDb, flavour: Flavour, upstream: string, logRows
       { key: 'ModelPrice', value: '{"per-call-model":0.02}' },
       { key: 'GroupRatio', value: '{"default":1,"vip":0.8,"team":0.5}' },
     ]);
-    await src.insert('top_ups', [{ id: 1, user_id: 2, amount: 10, money: 10, trade_no: 'T1', payment_method: 'alipay', create_time: now, complete_time: now, status: 'success' }]);
+    await src.insert('top_ups', TOP_UPS);
   }
   await src.insert('redemptions', [{ id: 1, user_id: 1, key: 'c0de0000c0de0000c0de0000c0de0000', name: 'gift', quota: 1000, created_time: now }]);
   const log = (i: number) => ({
@@ -53,6 +70,9 @@ async function fill(src: OriginalDb, flavour: Flavour, upstream: string, logRows
     completion_tokens: 1, channel_id: 4, is_stream: false, ...(flavour === 'new-api' ? { use_time: 2, ip: '203.0.113.9', token_id: 7, group: 'vip' } : { request_time: 2000 }),
   });
   await src.insert('logs', Array.from({ length: logRows }, (_, i) => log(i)));
+  // The top-up log both originals write when a payment lands (a user's top-up history). Its
+  // channel_id, is_stream and group are NULL, as gorm leaves a column added after the row was written.
+  await src.insert('logs', [{ user_id: 2, created_at: now - DAY + 60, type: 1, content: '使用在线充值成功，充值金额: $10.000000，支付金额：73.000000', username: 'alice', quota: 5_000_000 }]);
 }
 
 const cases = testDialects().flatMap((dialect) => (['one-hub', 'new-api'] as const).map((flavour) => [dialect, flavour] as const));
@@ -76,13 +96,14 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
     const by = Object.fromEntries((await run(true)).map((c) => [c.table, c]));
     expect(by.users).toMatchObject({ read: 3, inserted: 1, updated: 1, skipped: 1 });
     expect(by.tokens).toMatchObject({ inserted: 1 });
-    expect(by.logs).toMatchObject({ read: 600, inserted: 600 });
+    expect(by.logs).toMatchObject({ read: 601, inserted: 601 });
     if (flavour === 'new-api') {
       expect(by.tokens.unmapped).toEqual(expect.arrayContaining(['model_limits_enabled', 'allow_ips']));
       expect(by.logs.unmapped).toEqual(['other']);
       expect(by['prices (from ModelRatio/ModelPrice)']).toMatchObject({ read: 2, inserted: 2 });
       expect(by['user_groups (from GroupRatio)']).toMatchObject({ read: 3, inserted: 1 });
-      expect(by.top_ups).toMatchObject({ notCopied: true });
+      expect(by.top_ups).toBeUndefined();
+      expect(by['orders (from top_ups)']).toMatchObject({ read: 6, inserted: 5, updated: 0, rejected: [expect.stringMatching(/^top-up 6: trade_no/)] });
       expect(by.abilities).toMatchObject({ notCopied: true, read: 0 });
     } else {
       expect(by.tokens.unmapped).toEqual(['chat_cache']);
@@ -90,13 +111,17 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
     }
     expect(await f.server.ctx.db.selectFrom('users').select('id').where('username', '=', 'alice').execute()).toHaveLength(0);
     expect(await f.server.ctx.db.selectFrom('prices').select('model').where('model', '=', 'imported-model').execute()).toHaveLength(0);
+    expect(await f.server.ctx.db.selectFrom('orders').select('id').execute()).toHaveLength(0);
   });
 
   it('imports; the old password signs in, the old key relays a chat, and a second run changes nothing', async () => {
     const by = Object.fromEntries((await run(false)).map((c) => [c.table, c]));
-    expect(by.logs).toMatchObject({ read: 600, inserted: 600 });
+    expect(by.logs).toMatchObject({ read: 601, inserted: 601 });
     const again = await run(false);
     for (const c of again.filter((c) => !c.missing && !c.notCopied)) expect([c.table, c.inserted, c.updated]).toEqual([c.table, 0, 0]);
+    // Balances are the source's: importing top-ups as orders credits nothing.
+    const balances = await f.server.ctx.db.selectFrom('users').select(['id', 'quota']).where('id', 'in', [1, 2]).orderBy('id').execute();
+    expect(balances.map((u) => [u.id, Number(u.quota)])).toEqual([[1, 100000000], [2, 5000000]]);
 
     await f.server.ctx.options.load();
     await relayState(f.server.ctx).selector.reload();
@@ -108,6 +133,12 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
     expect(answer.choices[0].message.content).toBeTruthy();
     expect(f.fake.forKey('sk-upstream-imported')).toHaveLength(1);
     expect((await new ApiClient(f.server.app).get('/api/status')).body.data.system_name).toBe('Moved Hub');
+
+    // The buyer's top-up history (logs of type Recharge) came with the logs.
+    const buyer = new ApiClient(f.server.app);
+    await buyer.login('alice', 'old-password1');
+    const topups = (await buyer.get('/api/log/self?log_type=1')).body.data.data;
+    expect(topups.map((l: { content: string; quota: number }) => [l.content, Number(l.quota)])).toEqual([['使用在线充值成功，充值金额: $10.000000，支付金额：73.000000', 5_000_000]]);
 
     const price = async (model: string) => {
       const p = await f.server.ctx.db.selectFrom('prices').selectAll().where('model', '=', model).executeTakeFirstOrThrow();
@@ -122,6 +153,32 @@ describe.each(cases)('moving in from a %s database of %s', (dialect, flavour) =>
       expect([team.name, Number(team.ratio), team.public]).toEqual(["team", 0.5, 0]);
       expect(Number((await f.server.ctx.db.selectFrom('user_groups').select('ratio').where('symbol', '=', 'vip').executeTakeFirstOrThrow()).ratio)).toBe(0.8);
       expect([Number(logRow.request_time), logRow.source_ip, Number(logRow.token_id), logRow.group]).toEqual([2000, '203.0.113.9', 7, 'vip']);
+
+      // The top-ups are orders: the admin's order list and the buyer's order status show them.
+      const admin = new ApiClient(f.server.app);
+      await admin.login('root', 'old-password1');
+      const list = (await admin.get('/api/payment/order?user_id=2&size=10&order=created_at')).body.data;
+      expect(list.total_count).toBe(5);
+      const orders = list.data.map((o: Record<string, unknown>) => [o.trade_no, o.gateway_id, o.amount, o.order_amount, o.order_currency, o.quota, o.status, o.fail_reason, o.created_at]);
+      expect(orders).toEqual([
+        [TOP_UPS[4].trade_no, 0, 10, 73, 'CNY', 5_000_000, 'failed', 'new-api status: refunded', now - 5 * DAY],
+        [TOP_UPS[3].trade_no, 0, 3, 21.9, 'CNY', 1_500_000, 'failed', '', now - 4 * DAY],
+        [TOP_UPS[2].trade_no, 0, 24, 24, 'USD', 12_000_000, 'closed', '', now - 3 * DAY],
+        [TOP_UPS[1].trade_no, 0, 5, 36.5, 'CNY', 2_500_000, 'pending', '', now - 2 * DAY],
+        [TOP_UPS[0].trade_no, 0, 10, 73, 'CNY', 5_000_000, 'success', '', now - DAY],
+      ]);
+      const alice = new ApiClient(f.server.app);
+      await alice.login('alice', 'old-password1');
+      expect((await alice.get(`/api/user/order/status?trade_no=${TOP_UPS[0].trade_no}`)).body).toMatchObject({ success: true });
+      expect((await alice.get(`/api/user/order/status?trade_no=${TOP_UPS[1].trade_no}`)).body).toMatchObject({ success: false, data: { status: 'pending' } });
+
+      // An order of this install (it has a gateway) is never overwritten by a top-up with its trade number.
+      await f.server.ctx.db.insertInto('orders').values({ user_id: 1, gateway_id: 9, trade_no: 'HERE-1', amount: 1, quota: 500_000, status: 'pending', created_at: now }).execute();
+      await src.insert('top_ups', [topUp(7, 'success', 'HERE-1')]);
+      const third = Object.fromEntries((await run(false)).map((c) => [c.table, c]));
+      expect(third['orders (from top_ups)']).toMatchObject({ inserted: 0, updated: 0, rejected: expect.arrayContaining(['HERE-1: an order of this install has that trade number']) });
+      const here = await f.server.ctx.db.selectFrom('orders').selectAll().where('trade_no', '=', 'HERE-1').executeTakeFirstOrThrow();
+      expect([here.user_id, here.gateway_id, here.status, Number(here.quota)]).toEqual([1, 9, 'pending', 500_000]);
     } else {
       expect(await price('imported-model')).toEqual(['tokens', 1, 2]);
       expect(Number(logRow.request_time)).toBe(2000);

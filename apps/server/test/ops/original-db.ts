@@ -80,7 +80,7 @@ function ddl(flavour: Flavour, t: Types): string[] {
       model_name varchar(191) DEFAULT '', quota bigint DEFAULT 0, prompt_tokens bigint DEFAULT 0, completion_tokens bigint DEFAULT 0, use_time bigint DEFAULT 0,
       is_stream ${bool}, channel_id bigint, token_id bigint DEFAULT 0, ${q('group')} varchar(64), ip varchar(64) DEFAULT '', other text)`,
     `CREATE TABLE top_ups (id ${id}, user_id bigint, amount bigint, money double precision, trade_no varchar(255) UNIQUE, payment_method varchar(50),
-      create_time bigint, complete_time bigint, status varchar(32))`,
+      payment_provider varchar(50) DEFAULT '', create_time bigint, complete_time bigint, status text)`,
     `CREATE TABLE abilities (${q('group')} varchar(64), model varchar(191), channel_id bigint, enabled ${bool}, priority bigint DEFAULT 0, weight bigint DEFAULT 0, tag varchar(191))`,
   ];
 }
