@@ -23,12 +23,16 @@ const { app, ctx } = running;
 await ctx.db.updateTable('users').set({ role: 100 }).where('username', '=', seedUsername(0)).execute();
 const login = await app.inject({ method: 'POST', url: '/api/user/login', payload: { username: seedUsername(0), password: 'bench-user-password' } });
 const cookie = String(login.headers['set-cookie']).split(';')[0];
+// The heaviest user (the seed gives the low numbers most traffic).
+const heaviest = await ctx.db.selectFrom('users').select('id').where('username', '=', seedUsername(0)).executeTakeFirstOrThrow();
 
 const now = Math.floor(Date.now() / 1000);
 const day = 86_400;
 const list = (q: string) => `/api/log/?page=1&size=10&order=-created_at&start_timestamp=0&end_timestamp=${now + 3600}${q}`;
 const CASES: Array<[string, string]> = [
   ['analytics 90 days (by channel)', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=channel`],
+  ['analytics 90 days (by model)', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=model`],
+  ['analytics 90 days, heaviest user', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=channel&user_id=${heaviest.id}`],
   ['analytics 7 days (by model)', `/api/analytics/period?start_timestamp=${now - 7 * day}&end_timestamp=${now}&group_type=model`],
   ['analytics totals', '/api/analytics/statistics'],
   ['user dashboard', '/api/user/dashboard'],

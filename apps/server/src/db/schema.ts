@@ -330,6 +330,22 @@ export interface StatisticsTable {
   request_time: Def<number>;
 }
 
+/**
+ * The daily roll-up summed over users: one row per day, channel and model (migration 0019),
+ * written with `statistics` in the same transaction, so it always equals `statistics` grouped
+ * by those keys. Analytics over all users reads it: its size does not grow with the users.
+ */
+export interface StatisticsTotalsTable {
+  date: string;
+  channel_id: number;
+  model_name: string;
+  request_count: Def<number>;
+  quota: Def<number>;
+  prompt_tokens: Def<number>;
+  completion_tokens: Def<number>;
+  request_time: Def<number>;
+}
+
 /** Monthly bill; `date` is the month's first day 'YYYY-MM-01'. */
 export interface StatisticsMonthsTable {
   date: string;
@@ -485,6 +501,7 @@ export interface Database {
   midjourneys: MidjourneysTable;
   tasks: TasksTable;
   statistics: StatisticsTable;
+  statistics_totals: StatisticsTotalsTable;
   statistics_months: StatisticsMonthsTable;
   statistics_month_generated_histories: StatisticsMonthGeneratedHistoriesTable;
   model_owned_by: ModelOwnedByTable;
