@@ -317,19 +317,6 @@ export interface TasksTable {
   token_id: Def<number>;
 }
 
-/** Daily roll-up; `date` is 'YYYY-MM-DD' in UTC. */
-export interface StatisticsTable {
-  date: string;
-  user_id: number;
-  channel_id: number;
-  model_name: string;
-  request_count: Def<number>;
-  quota: Def<number>;
-  prompt_tokens: Def<number>;
-  completion_tokens: Def<number>;
-  request_time: Def<number>;
-}
-
 /**
  * The daily roll-up summed over users: one row per day, channel and model (migration 0019),
  * written with `statistics` in the same transaction, so it always equals `statistics` grouped
@@ -344,6 +331,11 @@ export interface StatisticsTotalsTable {
   prompt_tokens: Def<number>;
   completion_tokens: Def<number>;
   request_time: Def<number>;
+}
+
+/** Daily roll-up; `date` is 'YYYY-MM-DD' in UTC. */
+export interface StatisticsTable extends StatisticsTotalsTable {
+  user_id: number;
 }
 
 /** Monthly bill; `date` is the month's first day 'YYYY-MM-01'. */
