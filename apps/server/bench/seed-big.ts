@@ -1,11 +1,12 @@
 // A big database for the bench and the query-plan tests: users, tokens, channels and log rows over
-// many days, with the daily roll-up (`statistics`) summed from those very log rows.
+// many days, with the daily roll-up (`statistics`, and its totals) summed from those very log rows.
 import { CompiledQuery, sql } from 'kysely';
 import bcrypt from 'bcryptjs';
 import type { Db } from '../src/db/index.js';
 import { sqliteHandle } from '../src/db/index.js';
 import { dialectOf } from '../src/db/helpers.js';
 import { prng } from './prng.js';
+import { fillStatisticsTotals } from '../src/db/migrations/0019_statistics_totals.js';
 
 export interface SeedSize {
   users: number;
@@ -281,11 +282,12 @@ export async function seedBig(db: Db, size: SeedSize, progress: (step: string) =
       await writeDaysBefore(first + count < size.logs ? new Date(lastAt * 1000).toISOString().slice(0, 10) : '9999');
     }
   });
+  await fillStatisticsTotals(db);
   step('logs and roll-up');
   if (d === 'sqlite') await db.executeQuery(CompiledQuery.raw('PRAGMA analysis_limit = 1000'));
   // PostgreSQL: VACUUM also sets the visibility map, so counts read the indexes alone (autovacuum does this on a live install).
-  if (d !== 'mysql') await db.executeQuery(CompiledQuery.raw(d === 'sqlite' ? 'ANALYZE' : 'VACUUM ANALYZE logs, statistics'));
-  else await db.executeQuery(CompiledQuery.raw('ANALYZE TABLE logs, statistics'));
+  if (d !== 'mysql') await db.executeQuery(CompiledQuery.raw(d === 'sqlite' ? 'ANALYZE' : 'VACUUM ANALYZE logs, statistics, statistics_totals'));
+  else await db.executeQuery(CompiledQuery.raw('ANALYZE TABLE logs, statistics, statistics_totals'));
   step('analyze');
   return { userIds, tokenIds, channelIds, from, to: now };
 }

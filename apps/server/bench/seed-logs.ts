@@ -1,4 +1,4 @@
-// A quick SQLite seeder of consumption log rows and their daily roll-up, for the big-data bench
+// A quick SQLite seeder of consumption log rows and their daily roll-ups, for the big-data bench
 // mode and the housekeeping tests (issue 25.2/25.5). Rows are spread evenly over `days` days up
 // to `now`, over `users` users, `channels` channels and `models` model names. The full-size
 // operator seed (all dialects, users, tokens, channels) is scripts/seed-big.ts of issue 25.
@@ -22,6 +22,11 @@ export function seedLogs(raw: BetterSqlite3.Database, s: LogSeed): void {
     'INSERT INTO statistics (date, user_id, channel_id, model_name, request_count, quota, prompt_tokens, completion_tokens, request_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
       'ON CONFLICT (date, user_id, channel_id, model_name) DO UPDATE SET request_count = statistics.request_count + excluded.request_count, quota = statistics.quota + excluded.quota, ' +
       'prompt_tokens = statistics.prompt_tokens + excluded.prompt_tokens, completion_tokens = statistics.completion_tokens + excluded.completion_tokens, request_time = statistics.request_time + excluded.request_time',
+  );
+  const total = raw.prepare(
+    'INSERT INTO statistics_totals (date, channel_id, model_name, request_count, quota, prompt_tokens, completion_tokens, request_time) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ' +
+      'ON CONFLICT (date, channel_id, model_name) DO UPDATE SET request_count = statistics_totals.request_count + excluded.request_count, quota = statistics_totals.quota + excluded.quota, ' +
+      'prompt_tokens = statistics_totals.prompt_tokens + excluded.prompt_tokens, completion_tokens = statistics_totals.completion_tokens + excluded.completion_tokens, request_time = statistics_totals.request_time + excluded.request_time',
   );
   const span = s.days * 86_400;
   const step = span / s.rows;
@@ -47,6 +52,8 @@ export function seedLogs(raw: BetterSqlite3.Database, s: LogSeed): void {
         stats.set(key, r);
       }
       for (const r of stats.values()) upsert.run(...r);
+      // The day × channel × model totals (migration 0019) of the same rows.
+      for (const [date, , channel, model, ...sums] of stats.values()) total.run(date, channel, model, ...sums);
     })();
   }
 }

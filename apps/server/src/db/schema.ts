@@ -325,10 +325,13 @@ export interface TasksTable {
   plan_quota: Def<number>;
 }
 
-/** Daily roll-up; `date` is 'YYYY-MM-DD' in UTC. */
-export interface StatisticsTable {
+/**
+ * The daily roll-up summed over users: one row per day, channel and model (migration 0019),
+ * written with `statistics` in the same transaction, so it always equals `statistics` grouped
+ * by those keys. Analytics over all users reads it: its size does not grow with the users.
+ */
+export interface StatisticsTotalsTable {
   date: string;
-  user_id: number;
   channel_id: number;
   model_name: string;
   request_count: Def<number>;
@@ -336,6 +339,11 @@ export interface StatisticsTable {
   prompt_tokens: Def<number>;
   completion_tokens: Def<number>;
   request_time: Def<number>;
+}
+
+/** Daily roll-up; `date` is 'YYYY-MM-DD' in UTC. */
+export interface StatisticsTable extends StatisticsTotalsTable {
+  user_id: number;
 }
 
 /** Monthly bill; `date` is the month's first day 'YYYY-MM-01'. */
@@ -493,6 +501,7 @@ export interface Database {
   midjourneys: MidjourneysTable;
   tasks: TasksTable;
   statistics: StatisticsTable;
+  statistics_totals: StatisticsTotalsTable;
   statistics_months: StatisticsMonthsTable;
   statistics_month_generated_histories: StatisticsMonthGeneratedHistoriesTable;
   model_owned_by: ModelOwnedByTable;

@@ -2,6 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Db, DialectName } from '../db/index.js';
 import type { Source } from './source.js';
 import { RENAMES, SKIPPED_COLUMNS, sameValue, toTarget, type TablePlan } from './tables.js';
+import { upsertStatistics } from '../db/repos/log-writes.js';
+import { rollupOfImportedLogs } from './log-rollup.js';
 
 export interface TableCount {
   table: string;
@@ -89,6 +91,10 @@ export async function copyTable(src: Source, target: Db, dialect: DialectName, p
       await db.transaction().execute(async (trx) => {
         for (const rows of sameColumns(inserts)) await trx.insertInto(plan.table).values(rows).execute();
         for (const u of updates) await trx.updateTable(plan.table).set(u).where(plan.key, '=', u[plan.key] as string | number).execute();
+        if (plan.table === 'logs') {
+          const refused = await upsertStatistics(trx as unknown as Db, rollupOfImportedLogs(inserts, updates, byKey));
+          if (refused) throw refused;
+        }
       });
     }
     opts.progress?.(plan.table, count.read, total);

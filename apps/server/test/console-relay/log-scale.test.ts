@@ -3,6 +3,7 @@ import { LOG_COUNT_CAP, type LogListQuery } from '@one-hub/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_MODELS, seedBig, seedTokenName, seedUsername, type SeedResult } from '../../bench/seed-big.js';
 import { logPageQueries } from '../../src/db/repos/log-pages.js';
+import { periodUsageQuery } from '../../src/db/repos/statistics.js';
 import type { Db } from '../../src/db/index.js';
 import { ApiClient, ROOT_PASSWORD, startTestServer, testDialects, type TestDialect, type TestServer } from '../harness.js';
 
@@ -104,6 +105,22 @@ describe.each(testDialects())('log lists and analytics on a seeded table on %s',
     // No cursor where the order has no keyset; a malformed one is refused.
     expect((await root.get('/api/log/?order=model_name')).body.data.next_cursor).toBeUndefined();
     expect((await root.get('/api/log/?cursor=1;drop')).status).toBe(400);
+  });
+
+  // Analytics over all users reads the day × channel × model totals, one user's the roll-up by its
+  // covering user index. MySQL: the key the roll-up table is read by (its primary key is the clustered table).
+  const PERIOD_READS: Array<[string, 'channel' | 'model', boolean, Record<TestDialect, RegExp>]> = [
+    ['all users by channel', 'channel', false, { sqlite: /statistics_totals USING PRIMARY KEY/, postgres: /Index Only Scan using idx_statistics_totals_channel/, mysql: /^PRIMARY$/ }],
+    ['all users by model', 'model', false, { sqlite: /COVERING INDEX idx_statistics_totals_model/, postgres: /Index Only Scan using idx_statistics_totals_model/, mysql: /^(PRIMARY|idx_statistics_totals_model)$/ }],
+    ['one user by channel', 'channel', true, { sqlite: /COVERING INDEX idx_statistics_user_period/, postgres: /Index Only Scan using idx_statistics_user_period/, mysql: /^idx_statistics_user_period$/ }],
+  ];
+  it.each(PERIOD_READS)('analytics for %s reads an index', async (_name, groupType, one, expected) => {
+    const day = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
+    const q = periodUsageQuery(server.ctx.db, day(seed.from), day(seed.to), groupType, one ? seed.userIds[0] : 0).compile();
+    const p = await plan(server.ctx.db, dialect, q);
+    if (dialect !== 'mysql') return expect(p.text).toMatch(expected[dialect]);
+    const rollup = (JSON.parse(p.text) as Array<{ table: string; key: string | null }>).find((r) => r.table === (one ? 'statistics' : 'statistics_totals'));
+    expect(rollup?.key ?? '', p.text).toMatch(expected.mysql);
   });
 
   it('analytics sums equal the sums of the log rows, per day and label, in every grouping', async () => {

@@ -96,6 +96,12 @@ describe.each(testDialects())('moving in from the original One Hub (SQLite sourc
     console.log(`import: ${counts.reduce((n, c) => n + c.read, 0)} rows in ${Date.now() - started} ms`);
     const again = await importDatabase(source, f.server.ctx.db, f.server.ctx.dialect, { dryRun: false, batch: 500, logDays: 30 });
     for (const c of again.filter((c) => !c.missing)) expect([c.table, c.inserted, c.updated]).toEqual([c.table, 0, 0]);
+    // The imported consumption rows are in both roll-ups, once (the second run added nothing).
+    const day = new Date((Math.floor(Date.now() / 1000) - DAY) * 1000).toISOString().slice(0, 10);
+    const rollup = await f.server.ctx.db.selectFrom('statistics').selectAll().where('user_id', '=', 2).execute();
+    expect(rollup).toEqual([{ date: day, user_id: 2, channel_id: 4, model_name: 'imported-model', request_count: 1500, quota: 4500, prompt_tokens: 1500, completion_tokens: 1500, request_time: 0 }]);
+    const totals = await f.server.ctx.db.selectFrom('statistics_totals').selectAll().where('model_name', '=', 'imported-model').execute();
+    expect(totals).toEqual([{ date: day, channel_id: 4, model_name: 'imported-model', request_count: 1500, quota: 4500, prompt_tokens: 1500, completion_tokens: 1500, request_time: 0 }]);
     await refresh();
 
     const alice = new ApiClient(f.server.app);

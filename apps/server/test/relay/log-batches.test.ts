@@ -28,28 +28,45 @@ describe.each(testDialects())('log and roll-up flushes on %s', (dialect) => {
 
   beforeAll(async () => {
     server = await startTestServer(dialect);
-    const executor = server.ctx.db.getExecutor();
-    const execute = executor.executeQuery.bind(executor);
-    vi.spyOn(executor, 'executeQuery').mockImplementation((q: CompiledQuery) => {
+    // On the executors' prototype: a transaction runs on an executor of its own.
+    const proto = Object.getPrototypeOf(server.ctx.db.getExecutor()) as { executeQuery(q: CompiledQuery): Promise<unknown> };
+    const execute = proto.executeQuery;
+    vi.spyOn(proto, 'executeQuery').mockImplementation(function (this: unknown, q: CompiledQuery) {
       statements.push(q.sql);
-      return execute(q);
+      return execute.call(this, q);
     });
     // An hour-long interval: only the test's flushes write.
     const ctx = { config: { BATCH_FLUSH_MS: 3_600_000 }, db: server.ctx.db, log: { error: (e: unknown) => errors.push(e), warn: () => undefined } } as unknown as AppContext;
     recorder = new Recorder(ctx);
   });
   afterAll(async () => {
+    vi.restoreAllMocks();
     await recorder.close();
     await server.destroy();
   });
   beforeEach(async () => {
     await server.ctx.db.deleteFrom('logs').execute();
     await server.ctx.db.deleteFrom('statistics').execute();
+    await server.ctx.db.deleteFrom('statistics_totals').execute();
     statements = [];
     errors.length = 0;
   });
   const inserts = (table: string) => statements.filter((s) => new RegExp(`^insert into [\`"]?${table}[\`"]? `, 'i').test(s)).length;
   const stored = () => server.ctx.db.selectFrom('logs').selectAll().orderBy('created_at').execute();
+  /** The day × channel × model totals, and the daily roll-up summed the same way: they must be equal. */
+  const totalsAndRollup = async () => {
+    const sums = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
+    const totals = await server.ctx.db.selectFrom('statistics_totals').selectAll().orderBy('date').orderBy('channel_id').orderBy('model_name').execute();
+    const grouped = await server.ctx.db
+      .selectFrom('statistics')
+      .select((eb) => ['date', 'channel_id', 'model_name', ...sums.map((c) => eb.fn.sum<number>(c).as(c))])
+      .groupBy(['date', 'channel_id', 'model_name'])
+      .orderBy('date')
+      .orderBy('channel_id')
+      .orderBy('model_name')
+      .execute();
+    return { totals, rollup: grouped.map((g) => ({ ...g, ...Object.fromEntries(sums.map((c) => [c, Number(g[c])])) })) };
+  };
 
   it('writes a flush of 300 rows, every column in place, in one INSERT and one roll-up upsert', async () => {
     const rows = Array.from({ length: 300 }, (_, i) => fullRow(i));
@@ -67,10 +84,15 @@ describe.each(testDialects())('log and roll-up flushes on %s', (dialect) => {
       }),
     );
     expect(stats).toEqual(expected);
+    const { totals, rollup } = await totalsAndRollup();
+    expect(totals).toHaveLength(3);
+    expect(totals[0]).toMatchObject({ date: '2026-09-21', channel_id: 7, model_name: 'm0', request_count: expected[0].request_count + expected[3].request_count });
+    expect(totals).toEqual(rollup);
     if (dialect !== 'sqlite') {
       // Before: two 200-row log INSERTs and one upsert per roll-up row (6).
       expect(inserts('logs')).toBe(1);
       expect(inserts('statistics')).toBe(1);
+      expect(inserts('statistics_totals')).toBe(1);
     }
     // A second flush adds to the same roll-up rows.
     recorder.log(fullRow(0));
@@ -78,6 +100,9 @@ describe.each(testDialects())('log and roll-up flushes on %s', (dialect) => {
     const first = await server.ctx.db.selectFrom('statistics').selectAll().where('user_id', '=', 1).where('model_name', '=', 'm0').executeTakeFirstOrThrow();
     expect(first.request_count).toBe(expected[0].request_count + 1);
     expect(first.quota).toBe(expected[0].quota + Number(fullRow(0).quota));
+    const after = await totalsAndRollup();
+    expect(after.totals).toEqual(after.rollup);
+    expect(after.totals[0].request_count).toBe(totals[0].request_count + 1);
   });
 
   // Dialect-specific limits: defined only where they apply, so nothing shows as skipped.
@@ -107,5 +132,16 @@ describe.each(testDialects())('log and roll-up flushes on %s', (dialect) => {
     await recorder.flush();
     expect((await stored()).map((r) => r.request_id)).toEqual(['request_id-0', 'request_id-1', 'request_id-3', 'request_id-4']);
     expect(errors).toHaveLength(1);
+  });
+
+  if (dialect !== 'sqlite') it('keeps both roll-ups equal when a roll-up row is refused (the rest of the flush commits)', async () => {
+    // A model name longer than the column: its log row, roll-up row and totals row are refused alike.
+    for (let i = 0; i < 6; i++) recorder.log(i === 4 ? { ...fullRow(i), model_name: 'm'.repeat(300) } : fullRow(i));
+    await recorder.flush();
+    expect((await stored()).map((r) => r.request_id)).toEqual(['request_id-0', 'request_id-1', 'request_id-2', 'request_id-3', 'request_id-5']);
+    expect(errors.length).toBeGreaterThan(0);
+    const { totals, rollup } = await totalsAndRollup();
+    expect(totals.reduce((a, t) => a + t.request_count, 0)).toBe(5);
+    expect(totals).toEqual(rollup);
   });
 });

@@ -66,7 +66,11 @@ export function periodSeries(rows: LabelledUsage[], groupType: GroupType): Perio
     s.RequestTime += Number(r.request_time);
     series.set(key, s);
   }
-  return [...series.values()].sort((a, b) => a.Date.localeCompare(b.Date) || a.Channel.localeCompare(b.Channel));
+  // Labels are collated once (a few hundred), points then ordered by day and label rank: collating
+  // inside the sort cost ~250 000 localeCompare calls for 90 days of 200 channels.
+  const points = [...series.values()];
+  const rank = new Map([...new Set(points.map((p) => p.Channel))].sort((a, b) => a.localeCompare(b)).map((label, i) => [label, i]));
+  return points.sort((a, b) => (a.Date < b.Date ? -1 : a.Date > b.Date ? 1 : rank.get(a.Channel)! - rank.get(b.Channel)!));
 }
 
 /** Registrations per day, with how many came through an invitation. */

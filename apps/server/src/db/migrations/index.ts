@@ -13,6 +13,7 @@ import * as m0014 from './0014_price_tiers.js';
 import * as m0015 from './0015_job_runs.js';
 import * as m0016 from './0016_log_list_indexes.js';
 import * as m0018 from './0018_two_factor_sealed.js';
+import * as m0019 from './0019_statistics_totals.js';
 import * as m0020 from './0020_task_plans.js';
 
 /** Static, ordered list of migrations (frozen files; append only). */
@@ -31,5 +32,6 @@ export const migrations: Record<string, Migration> = {
   '0015_job_runs': m0015,
   '0016_log_list_indexes': m0016,
   '0018_two_factor_sealed': m0018,
+  '0019_statistics_totals': m0019,
   '0020_task_plans': m0020,
 };

@@ -9,6 +9,7 @@ import type { Database } from '../schema.js';
 import { INDEXES, down as down0001 } from './0001_initial.js';
 import { down as down0003 } from './0003_stored_responses.js';
 import { LOG_LIST_INDEXES, STATISTICS_PERIOD_INDEX, SUPERSEDED_LOG_INDEXES } from './0016_log_list_indexes.js';
+import { TOTALS_MODEL_INDEX, USER_PERIOD_INDEX, down as down0019, up as up0019 } from './0019_statistics_totals.js';
 import { migrations } from './index.js';
 
 /**
@@ -136,10 +137,13 @@ function migrationSuite(dialect: DialectName, dsn: string | undefined, open: (ds
       const indexes = await indexNames(db, dialect);
       for (const [table, columns] of INDEXES) {
         const name = `idx_${table}_${columns.join('_')}`;
-        if (SUPERSEDED_LOG_INDEXES.includes(name)) expect(indexes).not.toContain(name);
+        if ([...SUPERSEDED_LOG_INDEXES, 'idx_statistics_user_id_date'].includes(name)) expect(indexes).not.toContain(name);
         else expect(indexes).toContain(name);
       }
-      for (const [name] of [...LOG_LIST_INDEXES, STATISTICS_PERIOD_INDEX]) expect(indexes).toContain(name);
+      for (const [name] of [...LOG_LIST_INDEXES, USER_PERIOD_INDEX, TOTALS_MODEL_INDEX]) expect(indexes).toContain(name);
+      // 0016's covering roll-up index gave way to statistics_totals (0019).
+      expect(indexes).not.toContain(STATISTICS_PERIOD_INDEX[0]);
+      expect(await tableNames()).toContain('statistics_totals');
       expect(indexes).toContain('idx_prices_model_unique');
       expect(indexes).toContain('idx_stored_responses_expires_at');
     });
@@ -209,6 +213,31 @@ function migrationSuite(dialect: DialectName, dsn: string | undefined, open: (ds
       await expect(db.insertInto('statistics').values(row).execute()).rejects.toThrow();
       const count = await db.selectFrom('statistics').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(2);
+    });
+
+    it('fills statistics_totals from the daily roll-up when 0019 adds it', async () => {
+      await down0019(db);
+      await db.deleteFrom('statistics').execute();
+      const sums = (n: number) => ({ request_count: n, quota: 10 * n, prompt_tokens: 100 * n, completion_tokens: 1000 * n, request_time: 7 * n });
+      await db
+        .insertInto('statistics')
+        .values([
+          { date: '2026-01-01', user_id: 1, channel_id: 1, model_name: 'a', ...sums(1) },
+          { date: '2026-01-01', user_id: 2, channel_id: 1, model_name: 'a', ...sums(2) },
+          { date: '2026-01-01', user_id: 2, channel_id: 1, model_name: 'b', ...sums(4) },
+          { date: '2026-01-02', user_id: 1, channel_id: 1, model_name: 'a', ...sums(8) },
+          { date: '2026-01-02', user_id: 3, channel_id: 2, model_name: 'a', ...sums(16) },
+        ])
+        .execute();
+      await up0019(db);
+      const totals = await db.selectFrom('statistics_totals').selectAll().orderBy('date').orderBy('channel_id').orderBy('model_name').execute();
+      expect(totals).toEqual([
+        { date: '2026-01-01', channel_id: 1, model_name: 'a', ...sums(3) },
+        { date: '2026-01-01', channel_id: 1, model_name: 'b', ...sums(4) },
+        { date: '2026-01-02', channel_id: 1, model_name: 'a', ...sums(8) },
+        { date: '2026-01-02', channel_id: 2, model_name: 'a', ...sums(16) },
+      ]);
+      await expect(db.insertInto('statistics_totals').values({ date: '2026-01-01', channel_id: 1, model_name: 'a' }).execute()).rejects.toThrow();
     });
 
     it('does nothing when run again', async () => {

@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import type { Db } from '../index.js';
 import type { NewLog } from './logs.js';
-import type { StatRow } from './log-writes.js';
+import { STAT_KEYS, STAT_SUMS, TOTAL_KEYS, totalsOf, type StatRow, type TotalRow } from './rollup-rows.js';
 import { LOG_COLUMNS, logValues } from './log-writes-sqlite.js';
 
 type Dialect = 'postgres' | 'mysql';
@@ -53,9 +53,21 @@ interface MultiRow {
 /**
  * Writes rows in as few multi-row statements as the limits allow (MAX_PARAMS values, and
  * MYSQL_MAX_BYTES on MySQL). A statement refused for a bad row is retried one row at a time,
- * so one bad row costs only itself; the first error is thrown at the end.
+ * so one bad row costs only itself; answers the first refusal (undefined when every row went in),
+ * so that a transaction around the writes can still commit the others. Other errors are thrown.
  */
-async function writeMultiRow(db: Db, d: Dialect, m: MultiRow): Promise<void> {
+async function writeMultiRow(db: Db, d: Dialect, m: MultiRow): Promise<unknown> {
+  // A refused statement aborts a PostgreSQL transaction: inside one, each statement gets a savepoint to return to.
+  const guarded = d === 'postgres' && db.isTransaction;
+  const exec = async (text: string, params: unknown[]) => {
+    if (guarded) await db.executeQuery(CompiledQuery.raw('SAVEPOINT multi_row'));
+    try {
+      await db.executeQuery(CompiledQuery.raw(text, params));
+    } catch (error) {
+      if (guarded) await db.executeQuery(CompiledQuery.raw('ROLLBACK TO SAVEPOINT multi_row'));
+      throw error;
+    }
+  };
   const maxRows = Math.floor(MAX_PARAMS / m.width);
   const row: unknown[] = new Array(m.width);
   let params: unknown[] = [];
@@ -69,12 +81,12 @@ async function writeMultiRow(db: Db, d: Dialect, m: MultiRow): Promise<void> {
     rows = 0;
     bytes = 0;
     try {
-      await db.executeQuery(CompiledQuery.raw(m.text(placeholders(d, n, m.width)), batch));
+      await exec(m.text(placeholders(d, n, m.width)), batch);
     } catch (error) {
       if (n === 1 || !isDataError(error)) throw error;
       for (let i = 0; i < n; i++) {
         const one = batch.slice(i * m.width, (i + 1) * m.width);
-        await db.executeQuery(CompiledQuery.raw(m.text(placeholders(d, 1, m.width)), one)).catch((e: unknown) => (failure ??= e));
+        await exec(m.text(placeholders(d, 1, m.width)), one).catch((e: unknown) => (failure ??= e));
       }
     }
   };
@@ -88,14 +100,14 @@ async function writeMultiRow(db: Db, d: Dialect, m: MultiRow): Promise<void> {
     bytes += size;
   }
   if (rows) await run();
-  if (failure) throw failure;
+  return failure;
 }
 
-const byDialect = (text: (d: Dialect) => string) => ({ postgres: text('postgres'), mysql: text('mysql') });
+const byDialect = <T>(text: (d: Dialect) => T) => ({ postgres: text('postgres'), mysql: text('mysql') });
 const LOG_HEAD = byDialect((d) => `INSERT INTO logs (${LOG_COLUMNS.map((c) => quote(d, c)).join(', ')}) VALUES `);
 
-/** Log rows as multi-row INSERTs, every column bound (absent ones their defaults) so rows of any shape share a statement. */
-export function insertLogsBatched(db: Db, d: Dialect, logs: NewLog[]): Promise<void> {
+/** Log rows as multi-row INSERTs, every column bound (absent ones their defaults) so rows of any shape share a statement; answers the first refusal. */
+export function insertLogsBatched(db: Db, d: Dialect, logs: NewLog[]): Promise<unknown> {
   const head = LOG_HEAD[d];
   return writeMultiRow(db, d, {
     width: LOG_COLUMNS.length,
@@ -105,39 +117,48 @@ export function insertLogsBatched(db: Db, d: Dialect, logs: NewLog[]): Promise<v
   });
 }
 
-const KEYS = ['date', 'user_id', 'channel_id', 'model_name'] as const;
-const SUMS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
-const STAT_COLUMNS = [...KEYS, ...SUMS];
-const STAT_HEAD = byDialect((d) => `INSERT INTO statistics (${STAT_COLUMNS.map((c) => quote(d, c)).join(', ')}) VALUES `);
-const STAT_TAIL = byDialect((d) =>
-  d === 'mysql'
-    ? `ON DUPLICATE KEY UPDATE ${SUMS.map((c) => `${c} = ${c} + VALUES(${c})`).join(', ')}`
-    : `ON CONFLICT (${KEYS.map((c) => quote(d, c)).join(', ')}) DO UPDATE SET ${SUMS.map((c) => `${c} = statistics.${c} + excluded.${c}`).join(', ')}`,
-);
+/** `INSERT … VALUES … ON CONFLICT/DUPLICATE KEY` adding each row's sums to the roll-up row of its key. */
+function upsertText(d: Dialect, table: string, keys: readonly string[]): { head: string; tail: string } {
+  const columns = [...keys, ...STAT_SUMS];
+  return {
+    head: `INSERT INTO ${table} (${columns.map((c) => quote(d, c)).join(', ')}) VALUES `,
+    tail:
+      d === 'mysql'
+        ? `ON DUPLICATE KEY UPDATE ${STAT_SUMS.map((c) => `${c} = ${c} + VALUES(${c})`).join(', ')}`
+        : `ON CONFLICT (${keys.map((c) => quote(d, c)).join(', ')}) DO UPDATE SET ${STAT_SUMS.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`,
+  };
+}
+const STAT_UPSERT = byDialect((d) => upsertText(d, 'statistics', STAT_KEYS));
+const TOTAL_UPSERT = byDialect((d) => upsertText(d, 'statistics_totals', TOTAL_KEYS));
+
+function upsertRows<R extends TotalRow>(db: Db, d: Dialect, statement: { head: string; tail: string }, keys: ReadonlyArray<keyof R>, rows: R[]): Promise<unknown> {
+  const columns = [...keys, ...STAT_SUMS] as Array<keyof R>;
+  return writeMultiRow(db, d, {
+    width: columns.length,
+    count: rows.length,
+    values: (i, out) => {
+      const r = rows[i];
+      for (let c = 0; c < columns.length; c++) out[c] = r[columns[c]];
+    },
+    text: (tuples) => `${statement.head}${tuples} ${statement.tail}`,
+  });
+}
 
 /**
- * Roll-up rows as multi-row upserts. Rows for the same day, user, channel and model are summed
- * first (PostgreSQL refuses to update one row twice in a statement), and written in key order,
- * so nodes flushing at the same time lock rows in the same order and cannot deadlock.
+ * Roll-up rows, and their day × channel × model totals, as multi-row upserts. Rows for the same
+ * key are summed first (PostgreSQL refuses to update one row twice in a statement), and written in
+ * key order, so nodes flushing at the same time lock rows in the same order and cannot deadlock.
+ * Run inside a transaction, so that both roll-ups change together; answers the first refusal.
  */
-export function upsertStatisticsBatched(db: Db, d: Dialect, rows: StatRow[]): Promise<void> {
+export async function upsertStatisticsBatched(db: Db, d: Dialect, rows: StatRow[]): Promise<unknown> {
   const byKey = new Map<string, StatRow>();
   for (const r of rows) {
     const key = `${r.date}|${r.user_id}|${r.channel_id}|${r.model_name}`;
     const s = byKey.get(key);
     if (!s) byKey.set(key, { ...r });
-    else for (const c of SUMS) s[c] += r[c];
+    else for (const c of STAT_SUMS) s[c] += r[c];
   }
   const merged = [...byKey.keys()].sort().map((k) => byKey.get(k)!);
-  const head = STAT_HEAD[d];
-  const tail = STAT_TAIL[d];
-  return writeMultiRow(db, d, {
-    width: STAT_COLUMNS.length,
-    count: merged.length,
-    values: (i, out) => {
-      const s = merged[i];
-      for (let c = 0; c < STAT_COLUMNS.length; c++) out[c] = s[STAT_COLUMNS[c]];
-    },
-    text: (tuples) => `${head}${tuples} ${tail}`,
-  });
+  const refused = await upsertRows(db, d, STAT_UPSERT[d], STAT_KEYS, merged);
+  return (await upsertRows(db, d, TOTAL_UPSERT[d], TOTAL_KEYS, totalsOf(merged))) ?? refused;
 }

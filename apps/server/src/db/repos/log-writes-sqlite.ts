@@ -1,12 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { NewLog } from './logs.js';
 import type { LogsTable } from '../schema.js';
-import type { StatRow } from './log-writes.js';
+import { STAT_KEYS, STAT_SUMS, TOTAL_KEYS, totalsOf, type StatRow } from './rollup-rows.js';
 import type { TokenDelta, UserDelta } from './quota.js';
 import { LEASE_KIND, type LeaseSpend } from './quota-leases.js';
-
-const SUMS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
-const KEYS = ['date', 'user_id', 'channel_id', 'model_name'] as const;
 
 const cache = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 
@@ -112,20 +109,22 @@ function insertLogs(raw: BetterSqlite3.Database, logs: NewLog[]): void {
   }
 }
 
+/** `INSERT … ON CONFLICT … DO UPDATE` adding a row's sums to the roll-up row of its key. */
+const upsertText = (table: string, keys: readonly string[]) =>
+  `INSERT INTO ${table} (${[...keys, ...STAT_SUMS].join(', ')}) VALUES (${[...keys, ...STAT_SUMS].map(() => '?').join(', ')}) ` +
+  `ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${STAT_SUMS.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`;
+
+/** The daily roll-up rows and their day × channel × model totals. */
 function upsertStats(raw: BetterSqlite3.Database, stats: StatRow[]): void {
-  const upsert = statement(
-    raw,
-    'statistics',
-    () =>
-      `INSERT INTO statistics (${[...KEYS, ...SUMS].join(', ')}) VALUES (${[...KEYS, ...SUMS].map(() => '?').join(', ')}) ` +
-      `ON CONFLICT (${KEYS.join(', ')}) DO UPDATE SET ${SUMS.map((c) => `${c} = statistics.${c} + excluded.${c}`).join(', ')}`,
-  );
-  for (const s of stats) upsert.run(...KEYS.map((k) => s[k]), ...SUMS.map((k) => s[k]));
+  const upsert = statement(raw, 'statistics', () => upsertText('statistics', STAT_KEYS));
+  for (const s of stats) upsert.run(...STAT_KEYS.map((k) => s[k]), ...STAT_SUMS.map((k) => s[k]));
+  const total = statement(raw, 'statistics_totals', () => upsertText('statistics_totals', TOTAL_KEYS));
+  for (const t of totalsOf(stats)) total.run(...TOTAL_KEYS.map((k) => t[k]), ...STAT_SUMS.map((k) => t[k]));
 }
 
 /**
  * A flush in one synchronous SQLite transaction (one commit) with cached statements:
- * counters, log rows and the daily roll-up. Going through the query builder instead
+ * counters, log rows and both roll-ups. Going through the query builder instead
  * costs a compile and a prepare per statement and a second commit, several times what
  * the rows themselves cost. Every log row binds all columns (absent ones their
  * defaults), so one statement serves every row shape.
@@ -138,7 +137,7 @@ export function writeFlushSync(raw: BetterSqlite3.Database, counters: CounterDel
   })();
 }
 
-/** Log rows and the daily roll-up alone, in one synchronous transaction. */
+/** Log rows and the roll-ups alone, in one synchronous transaction. */
 export function writeLogsAndStatsSync(raw: BetterSqlite3.Database, logs: NewLog[], stats: StatRow[]): void {
   raw.transaction(() => {
     insertLogs(raw, logs);

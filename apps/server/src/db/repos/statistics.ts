@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../index.js';
+import { STAT_SUMS } from './rollup-rows.js';
 
 /** A user's daily usage per model between two 'YYYY-MM-DD' dates (inclusive). */
 export function userDailyUsage(db: Db, userId: number, from: string, to: string) {
@@ -23,38 +24,41 @@ export function userDailyUsage(db: Db, userId: number, from: string, to: string)
     .execute();
 }
 
-const SUM_COLUMNS = ['request_count', 'quota', 'prompt_tokens', 'completion_tokens', 'request_time'] as const;
-
 /**
  * Roll-up sums per day and per channel, model or model owner between two days, grouped in the
- * database: the answer has one row per day and label drawn, whatever the number of roll-up rows.
- * Labels are joined after grouping (a channel's name, a model's owner name).
+ * database: the answer has one row per day and label drawn. Over all users it reads the day ×
+ * channel × model totals (their size does not grow with the users), for one user that user's rows
+ * of the daily roll-up. Labels are joined after grouping (a channel's name, a model's owner name).
  */
 export function periodUsage(db: Db, from: string, to: string, groupType: 'model' | 'model_type' | 'channel', userId = 0) {
-  let base = db.selectFrom('statistics').where('statistics.date', '>=', from).where('statistics.date', '<=', to);
-  if (userId) base = base.where('statistics.user_id', '=', userId);
-  const sums = SUM_COLUMNS.map((c) => `g.${c}` as const);
+  return periodUsageQuery(db, from, to, groupType, userId).execute();
+}
+
+/** The query of periodUsage (exported for the query-plan test). */
+export function periodUsageQuery(db: Db, from: string, to: string, groupType: 'model' | 'model_type' | 'channel', userId = 0) {
+  const columns = ['date', 'channel_id', 'model_name', ...STAT_SUMS] as const;
+  const source = userId ? db.selectFrom('statistics').select(columns).where('user_id', '=', userId).as('s') : db.selectFrom('statistics_totals').select(columns).as('s');
+  const base = db.selectFrom(source).where('s.date', '>=', from).where('s.date', '<=', to);
+  const sums = STAT_SUMS.map((c) => `g.${c}` as const);
   if (groupType === 'channel') {
     const grouped = base
-      .select((eb) => ['statistics.date', 'statistics.channel_id', ...SUM_COLUMNS.map((c) => eb.fn.sum<number>(`statistics.${c}`).as(c))])
-      .groupBy(['statistics.date', 'statistics.channel_id'])
+      .select((eb) => ['s.date', 's.channel_id', ...STAT_SUMS.map((c) => eb.fn.sum<number>(`s.${c}`).as(c))])
+      .groupBy(['s.date', 's.channel_id'])
       .as('g');
     return db
       .selectFrom(grouped)
       .leftJoin('channels', 'channels.id', 'g.channel_id')
-      .select(['g.date', 'g.channel_id', sql<string>`''`.as('model_name'), 'channels.name as channel_name', sql<string | null>`null`.as('owner_name'), ...sums])
-      .execute();
+      .select(['g.date', 'g.channel_id', sql<string>`''`.as('model_name'), 'channels.name as channel_name', sql<string | null>`null`.as('owner_name'), ...sums]);
   }
   const grouped = base
-    .select((eb) => ['statistics.date', 'statistics.model_name', ...SUM_COLUMNS.map((c) => eb.fn.sum<number>(`statistics.${c}`).as(c))])
-    .groupBy(['statistics.date', 'statistics.model_name'])
+    .select((eb) => ['s.date', 's.model_name', ...STAT_SUMS.map((c) => eb.fn.sum<number>(`s.${c}`).as(c))])
+    .groupBy(['s.date', 's.model_name'])
     .as('g');
   return db
     .selectFrom(grouped)
     .leftJoin('prices', 'prices.model', 'g.model_name')
     .leftJoin('model_owned_by', 'model_owned_by.id', 'prices.channel_type')
-    .select(['g.date', 'g.model_name', sql<number>`0`.as('channel_id'), sql<string | null>`null`.as('channel_name'), 'model_owned_by.name as owner_name', ...sums])
-    .execute();
+    .select(['g.date', 'g.model_name', sql<number>`0`.as('channel_id'), sql<string | null>`null`.as('channel_name'), 'model_owned_by.name as owner_name', ...sums]);
 }
 
 const byUsername = (db: Db, usernames: string[], from: string, to: string) =>
