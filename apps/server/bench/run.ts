@@ -57,6 +57,8 @@ async function startNode(env: Record<string, string>): Promise<{ child: ChildPro
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
+const BENCH_LIMITS = { rpm: 100_000_000, tpm: 1e12, max_inflight: 100_000, daily_quota: 1e12, monthly_quota: 1e12 };
+
 /** Root's channel to the fake upstream and an unlimited token, through the console API; answers the token key. */
 async function configure(gw: string, fakeUrl: string): Promise<string> {
   const login = await api(gw, '/api/user/login', { method: 'POST', body: JSON.stringify({ username: 'root', password: PASSWORD }) });
@@ -64,7 +66,11 @@ async function configure(gw: string, fakeUrl: string): Promise<string> {
   await api(gw, '/api/user_group/', { method: 'PUT', cookie, body: JSON.stringify({ id: 1, name: 'default', ratio: 1, api_rate: 1_000_000, public: true }) });
   await api(gw, '/api/option/', { method: 'PUT', cookie, body: JSON.stringify({ key: 'FetchAllowPrivateNetworks', value: 'true' }) }); // the fake is on loopback
   await api(gw, '/api/channel/', { method: 'POST', cookie, body: JSON.stringify({ type: 1, name: 'bench', key: 'bench-key', base_url: fakeUrl, models: 'gpt-4o-mini', group: 'default' }) });
-  await api(gw, '/api/token/', { method: 'POST', cookie, body: JSON.stringify({ name: 'bench', unlimited_quota: true }) });
+  // BENCH_TOKEN_LIMITS=1 gives the token every request limit, set far above the load, to price the limit checks.
+  const token: Record<string, unknown> = { name: 'bench', unlimited_quota: true };
+  if (process.env.BENCH_TOKEN_LIMITS) token.limits = { limit_model_setting: { enabled: false, models: [] }, limits_ip_setting: { enabled: false, whitelist: [] }, request_limits: BENCH_LIMITS };
+  const made = await api(gw, '/api/token/', { method: 'POST', cookie, body: JSON.stringify(token) });
+  if (!made.json.success) throw new Error(`bench token refused: ${made.json.message}`);
   const tokens = await api(gw, '/api/token/', { cookie });
   return `sk-${tokens.json.data.data[0].key}`;
 }
