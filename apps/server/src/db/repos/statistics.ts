@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { REST_SERIES } from '@one-hub/contract';
 import type { Db } from '../index.js';
 import { STAT_SUMS } from './rollup-rows.js';
 
@@ -24,41 +25,105 @@ export function userDailyUsage(db: Db, userId: number, from: string, to: string)
     .execute();
 }
 
+type PeriodGroup = 'model' | 'model_type' | 'channel';
+
+/**
+ * The keys a folded period keeps: channel ids, model names, or owner names ('' for models without an
+ * owner), by grouping. Usage under any other key is summed into one REST_SERIES row per day.
+ */
+export type PeriodKeep = ReadonlyArray<number | string>;
+
 /**
  * Roll-up sums per day and per channel, model or model owner between two days, grouped in the
  * database: the answer has one row per day and label drawn. Over all users it reads the day ×
  * channel × model totals (their size does not grow with the users), for one user that user's rows
  * of the daily roll-up. Labels are joined after grouping (a channel's name, a model's owner name).
+ * With `keep`, every key outside it is mapped to the rest before grouping, so at most `keep` + 1
+ * rows a day leave the database.
  */
-export function periodUsage(db: Db, from: string, to: string, groupType: 'model' | 'model_type' | 'channel', userId = 0) {
-  return periodUsageQuery(db, from, to, groupType, userId).execute();
+export function periodUsage(db: Db, from: string, to: string, groupType: PeriodGroup, userId = 0, keep?: PeriodKeep) {
+  return periodUsageQuery(db, from, to, groupType, userId, keep).execute();
 }
 
-/** The query of periodUsage (exported for the query-plan test). */
-export function periodUsageQuery(db: Db, from: string, to: string, groupType: 'model' | 'model_type' | 'channel', userId = 0) {
+/** The roll-up rows of a day range: all users' totals, or one user's rows. */
+function periodRows(db: Db, from: string, to: string, userId: number) {
   const columns = ['date', 'channel_id', 'model_name', ...STAT_SUMS] as const;
   const source = userId ? db.selectFrom('statistics').select(columns).where('user_id', '=', userId).as('s') : db.selectFrom('statistics_totals').select(columns).as('s');
-  const base = db.selectFrom(source).where('s.date', '>=', from).where('s.date', '<=', to);
+  return db.selectFrom(source).where('s.date', '>=', from).where('s.date', '<=', to);
+}
+
+const inKeep = (keep: PeriodKeep) => sql.join(keep.map((k) => sql`${k}`));
+
+/** The query of periodUsage (exported for the query-plan test). */
+export function periodUsageQuery(db: Db, from: string, to: string, groupType: PeriodGroup, userId = 0, keep?: PeriodKeep) {
+  const base = periodRows(db, from, to, userId);
   const sums = STAT_SUMS.map((c) => `g.${c}` as const);
   if (groupType === 'channel') {
-    const grouped = base
+    // Folded: the channels outside `keep` become one null channel (named the rest) before grouping.
+    const rows = keep
+      ? db.selectFrom(base.select([sql<number | null>`case when s.channel_id in (${inKeep(keep)}) then s.channel_id end`.as('channel_id'), 's.date', ...STAT_SUMS.map((c) => `s.${c}` as const)]).as('s'))
+      : base;
+    const grouped = rows
       .select((eb) => ['s.date', 's.channel_id', ...STAT_SUMS.map((c) => eb.fn.sum<number>(`s.${c}`).as(c))])
       .groupBy(['s.date', 's.channel_id'])
       .as('g');
     return db
       .selectFrom(grouped)
       .leftJoin('channels', 'channels.id', 'g.channel_id')
-      .select(['g.date', 'g.channel_id', sql<string>`''`.as('model_name'), 'channels.name as channel_name', sql<string | null>`null`.as('owner_name'), ...sums]);
+      .select([
+        'g.date',
+        'g.channel_id',
+        sql<string>`''`.as('model_name'),
+        (keep ? sql<string>`case when g.channel_id is null then ${REST_SERIES} else channels.name end` : sql<string | null>`channels.name`).as('channel_name'),
+        sql<string | null>`null`.as('owner_name'),
+        ...sums,
+      ]);
+  }
+  if (groupType === 'model' && keep) {
+    const rows = db.selectFrom(base.select([sql<string>`case when s.model_name in (${inKeep(keep)}) then s.model_name else ${REST_SERIES} end`.as('model_name'), 's.date', ...STAT_SUMS.map((c) => `s.${c}` as const)]).as('s'));
+    return rows
+      .select((eb) => ['s.date', 's.model_name', sql<number>`0`.as('channel_id'), sql<string | null>`null`.as('channel_name'), sql<string | null>`null`.as('owner_name'), ...STAT_SUMS.map((c) => eb.fn.sum<number>(`s.${c}`).as(c))])
+      .groupBy(['s.date', 's.model_name']);
   }
   const grouped = base
     .select((eb) => ['s.date', 's.model_name', ...STAT_SUMS.map((c) => eb.fn.sum<number>(`s.${c}`).as(c))])
     .groupBy(['s.date', 's.model_name'])
     .as('g');
+  const owned = db
+    .selectFrom(grouped)
+    .leftJoin('prices', 'prices.model', 'g.model_name')
+    .leftJoin('model_owned_by', 'model_owned_by.id', 'prices.channel_type');
+  if (!keep) return owned.select(['g.date', 'g.model_name', sql<number>`0`.as('channel_id'), sql<string | null>`null`.as('channel_name'), 'model_owned_by.name as owner_name', ...sums]);
+  // Folded by owner: the owners outside `keep` become the rest, then the day's models are summed per owner.
+  const owner = sql<string>`coalesce(model_owned_by.name, '')`;
+  const byOwner = owned.select([sql<string>`case when ${owner} in (${inKeep(keep)}) then ${owner} else ${REST_SERIES} end`.as('owner_name'), ...sums]).select('g.date').as('o');
+  return db
+    .selectFrom(byOwner)
+    .select((eb) => ['o.date', sql<string>`''`.as('model_name'), sql<number>`0`.as('channel_id'), sql<string | null>`null`.as('channel_name'), 'o.owner_name', ...STAT_SUMS.map((c) => eb.fn.sum<number>(`o.${c}`).as(c))])
+    .groupBy(['o.date', 'o.owner_name']);
+}
+
+/**
+ * Quota per channel, model or model over a day range (no day split): the few rows the top labels
+ * of a folded period are chosen from. Channels carry their name, models their owner's.
+ */
+export function periodKeyTotals(db: Db, from: string, to: string, groupType: PeriodGroup, userId = 0) {
+  const base = periodRows(db, from, to, userId);
+  if (groupType === 'channel') {
+    const grouped = base.select((eb) => ['s.channel_id', eb.fn.sum<number>('s.quota').as('quota')]).groupBy('s.channel_id').as('g');
+    return db
+      .selectFrom(grouped)
+      .leftJoin('channels', 'channels.id', 'g.channel_id')
+      .select(['g.channel_id', sql<string>`''`.as('model_name'), 'channels.name as channel_name', sql<string | null>`null`.as('owner_name'), 'g.quota'])
+      .execute();
+  }
+  const grouped = base.select((eb) => ['s.model_name', eb.fn.sum<number>('s.quota').as('quota')]).groupBy('s.model_name').as('g');
   return db
     .selectFrom(grouped)
     .leftJoin('prices', 'prices.model', 'g.model_name')
     .leftJoin('model_owned_by', 'model_owned_by.id', 'prices.channel_type')
-    .select(['g.date', 'g.model_name', sql<number>`0`.as('channel_id'), sql<string | null>`null`.as('channel_name'), 'model_owned_by.name as owner_name', ...sums]);
+    .select([sql<number>`0`.as('channel_id'), 'g.model_name', sql<string | null>`null`.as('channel_name'), 'model_owned_by.name as owner_name', 'g.quota'])
+    .execute();
 }
 
 const byUsername = (db: Db, usernames: string[], from: string, to: string) =>
