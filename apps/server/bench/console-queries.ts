@@ -34,6 +34,7 @@ const CASES: Array<[string, string]> = [
   ['analytics 90 days (by channel, top 12)', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=channel&top=12`],
   ['analytics 90 days (by model)', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=model`],
   ['analytics 90 days, heaviest user', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=channel&user_id=${heaviest.id}`],
+  ['analytics 90 days, heaviest user, top 12', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=channel&user_id=${heaviest.id}&top=12`],
   ['analytics 90 days (by model, top 12)', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=model&top=12`],
   ['analytics 7 days (by model)', `/api/analytics/period?start_timestamp=${now - 7 * day}&end_timestamp=${now}&group_type=model`],
   ['analytics totals', '/api/analytics/statistics'],
@@ -75,7 +76,7 @@ for (const [name, url] of CASES) {
   const median = times[Math.floor(times.length / 2)];
   const cpuMedian = cpu[Math.floor(cpu.length / 2)];
   console.log(
-    `${name.padEnd(40)} ${median.toFixed(1).padStart(8)} ms  (min ${times[0].toFixed(1)}, max ${times[times.length - 1].toFixed(1)})  cpu ${cpuMedian.toFixed(1)} ms  ${status}  ${(bytes / 1e3).toFixed(0)} kB  rss ${(rssPeak / 1e6).toFixed(0)} MB`,
+    `${name.padEnd(42)} ${median.toFixed(1).padStart(8)} ms  (min ${times[0].toFixed(1)}, max ${times[times.length - 1].toFixed(1)})  cpu ${cpuMedian.toFixed(1)} ms  ${status}  ${(bytes / 1e3).toFixed(0)} kB  rss ${(rssPeak / 1e6).toFixed(0)} MB`,
   );
 }
 await running.close();
