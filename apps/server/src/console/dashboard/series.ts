@@ -63,7 +63,10 @@ function seriesLabel(r: Labelled, groupType: GroupType): string {
  */
 export function keptKeys(totals: Array<Labelled & { quota: unknown }>, groupType: GroupType, top: number): Array<number | string> | null {
   const quota = new Map<string, number>();
-  for (const r of totals) quota.set(seriesLabel(r, groupType), (quota.get(seriesLabel(r, groupType)) ?? 0) + Number(r.quota));
+  for (const r of totals) {
+    const label = seriesLabel(r, groupType);
+    quota.set(label, (quota.get(label) ?? 0) + Number(r.quota));
+  }
   if (quota.size <= top) return null;
   const kept = new Set([...quota.entries()].sort(([a, qa], [b, qb]) => qb - qa || (a < b ? -1 : a > b ? 1 : 0)).slice(0, top).map(([label]) => label));
   if (groupType === 'model_type') return [...kept];
