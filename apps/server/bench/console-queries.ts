@@ -31,8 +31,11 @@ const day = 86_400;
 const list = (q: string) => `/api/log/?page=1&size=10&order=-created_at&start_timestamp=0&end_timestamp=${now + 3600}${q}`;
 const CASES: Array<[string, string]> = [
   ['analytics 90 days (by channel)', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=channel`],
+  ['analytics 90 days (by channel, top 12)', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=channel&top=12`],
   ['analytics 90 days (by model)', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=model`],
   ['analytics 90 days, heaviest user', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=channel&user_id=${heaviest.id}`],
+  ['analytics 90 days, heaviest user, top 12', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=channel&user_id=${heaviest.id}&top=12`],
+  ['analytics 90 days (by model, top 12)', `/api/analytics/period?start_timestamp=${now - 90 * day}&end_timestamp=${now}&group_type=model&top=12`],
   ['analytics 7 days (by model)', `/api/analytics/period?start_timestamp=${now - 7 * day}&end_timestamp=${now}&group_type=model`],
   ['analytics totals', '/api/analytics/statistics'],
   ['user dashboard', '/api/user/dashboard'],
@@ -57,6 +60,7 @@ for (const [name, url] of CASES) {
   const cpu: number[] = [];
   let status = 0;
   let rssPeak = 0;
+  let bytes = 0;
   for (let i = 0; i <= runs; i++) {
     const started = performance.now();
     const cpuStarted = process.cpuUsage();
@@ -64,6 +68,7 @@ for (const [name, url] of CASES) {
     if (i) times.push(performance.now() - started);
     if (i) cpu.push((({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpuStarted)));
     status = res.json().success ? res.statusCode : 500;
+    bytes = res.rawPayload.length;
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
   }
   times.sort((a, b) => a - b);
@@ -71,7 +76,7 @@ for (const [name, url] of CASES) {
   const median = times[Math.floor(times.length / 2)];
   const cpuMedian = cpu[Math.floor(cpu.length / 2)];
   console.log(
-    `${name.padEnd(34)} ${median.toFixed(1).padStart(8)} ms  (min ${times[0].toFixed(1)}, max ${times[times.length - 1].toFixed(1)})  cpu ${cpuMedian.toFixed(1)} ms  ${status}  rss ${(rssPeak / 1e6).toFixed(0)} MB`,
+    `${name.padEnd(42)} ${median.toFixed(1).padStart(8)} ms  (min ${times[0].toFixed(1)}, max ${times[times.length - 1].toFixed(1)})  cpu ${cpuMedian.toFixed(1)} ms  ${status}  ${(bytes / 1e3).toFixed(0)} kB  rss ${(rssPeak / 1e6).toFixed(0)} MB`,
   );
 }
 await running.close();

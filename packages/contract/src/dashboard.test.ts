@@ -24,7 +24,17 @@ describe('AnalyticsPeriodQuery', () => {
   it('defaults to channel series over all users', () => {
     expect(AnalyticsPeriodQuery.parse({ start_timestamp: '10', end_timestamp: '20' })).toEqual({ start_timestamp: 10, end_timestamp: 20, group_type: 'channel', user_id: 0 });
   });
-  it.each([{ start_timestamp: 20, end_timestamp: 10 }, { start_timestamp: 1, end_timestamp: 2, group_type: 'x' }, { end_timestamp: 2 }])('rejects %j', (input) => {
+  it('keeps the top labels only when asked', () => {
+    expect(AnalyticsPeriodQuery.parse({ start_timestamp: 1, end_timestamp: 2, top: '12' }).top).toBe(12);
+  });
+  it.each([
+    { start_timestamp: 20, end_timestamp: 10 },
+    { start_timestamp: 1, end_timestamp: 2, group_type: 'x' },
+    { end_timestamp: 2 },
+    { start_timestamp: 1, end_timestamp: 2, top: 0 },
+    { start_timestamp: 1, end_timestamp: 2, top: 51 },
+    { start_timestamp: 1, end_timestamp: 2, top: '2.5' },
+  ])('rejects %j', (input) => {
     expect(AnalyticsPeriodQuery.safeParse(input).success).toBe(false);
   });
 });

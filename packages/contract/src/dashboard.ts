@@ -29,9 +29,14 @@ export interface AnalyticsTotals {
   order_statistics: Array<{ order_currency: string; quota: number; money: number }>;
 }
 
-/** One point of a per-day series; `Channel` is the series label (channel, model or owner name). */
 /** The series label of usage without a name in its grouping (a model without an owner); the console shows "other". */
 export const OTHER_SERIES = '';
+/** The series label the long tail is folded into when the period is asked for its `top` labels only; the console shows "everything else". */
+export const REST_SERIES = '<rest>';
+/** The most labels a period may keep before folding the rest. */
+export const PERIOD_TOP_MAX = 50;
+
+/** One point of a per-day series; `Channel` is the series label (channel, model or owner name). */
 
 export interface PeriodSeriesPoint {
   Date: string;
@@ -57,6 +62,8 @@ export const AnalyticsPeriodQuery = z
     end_timestamp: z.coerce.number().int().min(0),
     group_type: z.enum(['model', 'model_type', 'channel']).default('channel'),
     user_id: z.coerce.number().int().min(0).default(0),
+    // Absent: every label, as the original answers. Present: the `top` labels by quota over the range, the rest as REST_SERIES.
+    top: z.coerce.number().int().min(1).max(PERIOD_TOP_MAX).optional(),
   })
   .refine((q) => q.end_timestamp >= q.start_timestamp, { message: 'end_timestamp must not be before start_timestamp', path: ['end_timestamp'] });
 export type AnalyticsPeriodQuery = z.infer<typeof AnalyticsPeriodQuery>;

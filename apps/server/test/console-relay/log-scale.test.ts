@@ -1,9 +1,10 @@
 import { CompiledQuery } from 'kysely';
-import { LOG_COUNT_CAP, type LogListQuery } from '@one-hub/contract';
+import { LOG_COUNT_CAP, REST_SERIES, type LogListQuery, type PeriodSeriesPoint } from '@one-hub/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED_MODELS, seedBig, seedTokenName, seedUsername, type SeedResult } from '../../bench/seed-big.js';
 import { logPageQueries } from '../../src/db/repos/log-pages.js';
-import { periodUsageQuery } from '../../src/db/repos/statistics.js';
+import { periodKeyTotals, periodUsage, periodUsageQuery } from '../../src/db/repos/statistics.js';
+import { keptKeys } from '../../src/console/dashboard/series.js';
 import type { Db } from '../../src/db/index.js';
 import { ApiClient, ROOT_PASSWORD, startTestServer, testDialects, type TestDialect, type TestServer } from '../harness.js';
 
@@ -160,5 +161,58 @@ describe.each(testDialects())('log lists and analytics on a seeded table on %s',
     const mine = logs.length && (await server.ctx.db.selectFrom('logs').where('type', '=', 2).where('user_id', '=', seed.userIds[0]).select((eb) => eb.fn.sum<number>('quota').as('q')).executeTakeFirstOrThrow());
     const series = (await root.get(`/api/analytics/period?${range}&group_type=model&user_id=${seed.userIds[0]}`)).body.data.channel_statistics as Array<{ Quota: number }>;
     expect(series.reduce((a, s) => a + s.Quota, 0)).toBe(Number(mine && mine.q));
+  });
+
+  describe('folded to the top labels', () => {
+    const TOP = 3;
+    const range = () => `start_timestamp=${seed.from}&end_timestamp=${seed.to}`;
+    const SUMS = ['RequestCount', 'Quota', 'PromptTokens', 'CompletionTokens', 'RequestTime'] as const;
+    const perDay = (points: PeriodSeriesPoint[]) => {
+      const days = new Map<string, number[]>();
+      for (const p of points) days.set(p.Date, (days.get(p.Date) ?? SUMS.map(() => 0)).map((v, i) => v + p[SUMS[i]]));
+      return days;
+    };
+
+    // Owners for twelve of the models (four owners), the others stay unowned: five model-type labels.
+    beforeAll(async () => {
+      const owners = await server.ctx.db.selectFrom('model_owned_by').select('id').orderBy('id').limit(4).execute();
+      expect(owners).toHaveLength(4);
+      await server.ctx.db
+        .insertInto('prices')
+        .values(SEED_MODELS.slice(0, 12).map((model, i) => ({ model, type: 'tokens', channel_type: owners[i % 4].id, input: 1, output: 1 })))
+        .execute();
+    });
+
+    it.each([
+      ['channel', 0],
+      ['model', 0],
+      ['model_type', 0],
+      ['channel', 1],
+    ] as const)('by %s (user %i): the top labels by quota stay as they were, the rest is one series, every day sums the same', async (groupType, user) => {
+      const userId = user ? seed.userIds[0] : 0;
+      const url = `/api/analytics/period?${range()}&group_type=${groupType}&user_id=${userId}`;
+      const full = (await root.get(url)).body.data.channel_statistics as PeriodSeriesPoint[];
+      const folded = (await root.get(`${url}&top=${TOP}`)).body.data.channel_statistics as PeriodSeriesPoint[];
+      expect(perDay(folded)).toEqual(perDay(full));
+
+      const quotaOf = new Map<string, number>();
+      for (const p of full) quotaOf.set(p.Channel, (quotaOf.get(p.Channel) ?? 0) + p.Quota);
+      expect(quotaOf.size).toBeGreaterThan(TOP + 1);
+      const top = [...quotaOf.entries()].sort(([a, qa], [b, qb]) => qb - qa || (a < b ? -1 : 1)).slice(0, TOP).map(([label]) => label);
+      expect(new Set(folded.map((p) => p.Channel))).toEqual(new Set([...top, REST_SERIES]));
+      expect(folded.filter((p) => p.Channel !== REST_SERIES)).toEqual(full.filter((p) => top.includes(p.Channel)));
+      // The rest is folded in the database: at most TOP + 1 rows a day leave it.
+      const day = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
+      const [from, to] = [day(seed.from), day(seed.to)];
+      const keep = keptKeys(await periodKeyTotals(server.ctx.readDb, from, to, groupType, userId), groupType, TOP);
+      const rows = await periodUsage(server.ctx.readDb, from, to, groupType, userId, keep!);
+      expect(rows.length).toBeLessThanOrEqual(perDay(full).size * (TOP + 1));
+    });
+
+    it('answers every label when there are no more than the top', async () => {
+      const url = `/api/analytics/period?${range()}&group_type=model_type`;
+      expect((await root.get(`${url}&top=50`)).body.data).toEqual((await root.get(url)).body.data);
+      expect((await root.get(`${url}&top=51`)).status).toBe(400);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lastDays, ordersPerDay, periodSeries, redemptionsPerDay, registrationsPerDay, toCsv, usageRate, zeroFilledDashboard, type LabelledUsage } from './series.js';
+import { REST_SERIES } from '@one-hub/contract';
+import { keptKeys, lastDays, ordersPerDay, periodSeries, redemptionsPerDay, registrationsPerDay, toCsv, usageRate, zeroFilledDashboard, type LabelledUsage } from './series.js';
 
 const sums = (n: number) => ({ request_count: n, quota: n * 10, prompt_tokens: n * 2, completion_tokens: n * 3, request_time: n * 100 });
 const t = (day: string, h = 0) => Date.parse(`${day}T00:00:00Z`) / 1000 + h * 3600;
@@ -51,6 +52,33 @@ describe('periodSeries', () => {
     expect(totals('model_type')).toEqual([15, 150, 75]);
     expect(totals('model')).toEqual(totals('model_type'));
     expect(totals('channel')).toEqual(totals('model_type'));
+  });
+  it('puts the folded rest last in each day', () => {
+    const folded = [row('d1', 'zeta', 'A', null, 1), row('d1', REST_SERIES, 'A', null, 9), row('d1', 'alpha', 'A', null, 2)];
+    expect(periodSeries(folded, 'model').map((s) => s.Channel)).toEqual(['alpha', 'zeta', REST_SERIES]);
+  });
+});
+
+describe('keptKeys', () => {
+  const total = (channel_id: number, channel_name: string | null, model_name: string, owner_name: string | null, quota: number) => ({ channel_id, channel_name, model_name, owner_name, quota });
+  const totals = [total(1, 'A', 'gpt', 'OpenAI', 50), total(2, 'B', 'claude', 'Anthropic', 30), total(3, 'A', 'x', null, 25), total(4, null, 'y', null, '40' as unknown as number)];
+  it.each([
+    // channels 1 and 3 share the name A (75), channel 4 is deleted (#4, 40)
+    ['channel', 1, [1, 3]],
+    ['channel', 2, [1, 3, 4]],
+    ['model', 2, ['gpt', 'y']],
+    // unowned models (65) rank as the OTHER_SERIES label ''
+    ['model_type', 1, ['']],
+    ['model_type', 2, ['', 'OpenAI']],
+  ] as const)('keeps the keys of the top labels by %s (top %i)', (type, top, want) => {
+    expect(keptKeys(totals, type, top)).toEqual(want);
+  });
+  it('folds nothing when there are no more labels than the top', () => {
+    expect(keptKeys(totals, 'channel', 3)).toBeNull();
+    expect(keptKeys(totals, 'model_type', 3)).toBeNull();
+  });
+  it('breaks quota ties by label', () => {
+    expect(keptKeys([total(1, 'b', '', null, 5), total(2, 'a', '', null, 5)], 'channel', 1)).toEqual([2]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { OTHER_SERIES, type AnalyticsPeriod, type DashboardRow, type PeriodSeriesPoint } from '@one-hub/contract';
+import { OTHER_SERIES, REST_SERIES, type AnalyticsPeriod, type DashboardRow, type PeriodSeriesPoint } from '@one-hub/contract';
 
 const DAY_MS = 86_400_000;
 
@@ -43,20 +43,45 @@ export type GroupType = 'model' | 'model_type' | 'channel';
 export interface LabelledUsage extends UsageSums {
   date: string;
   model_name: string;
-  channel_id: number;
+  channel_id: number | null;
   channel_name: string | null;
   owner_name: string | null;
+}
+
+type Labelled = Pick<LabelledUsage, 'model_name' | 'channel_id' | 'channel_name' | 'owner_name'>;
+
+/** The series a row belongs to in a grouping: its model, its model's owner or its channel's name ('#id' for a deleted channel). */
+function seriesLabel(r: Labelled, groupType: GroupType): string {
+  const named = groupType === 'model' ? r.model_name : groupType === 'model_type' ? r.owner_name : (r.channel_name ?? `#${r.channel_id}`);
+  return named || OTHER_SERIES;
+}
+
+/**
+ * The keys periodUsage keeps so that only the `top` labels by quota stay apart (ties by label), or
+ * null when there are no more labels than that. Keys are channel ids, model names or owner labels;
+ * channels sharing a name share a label, so all their ids are kept.
+ */
+export function keptKeys(totals: Array<Labelled & { quota: unknown }>, groupType: GroupType, top: number): Array<number | string> | null {
+  const quota = new Map<string, number>();
+  for (const r of totals) {
+    const label = seriesLabel(r, groupType);
+    quota.set(label, (quota.get(label) ?? 0) + Number(r.quota));
+  }
+  if (quota.size <= top) return null;
+  const kept = new Set([...quota.entries()].sort(([a, qa], [b, qb]) => qb - qa || (a < b ? -1 : a > b ? 1 : 0)).slice(0, top).map(([label]) => label));
+  if (groupType === 'model_type') return [...kept];
+  return totals.filter((r) => kept.has(seriesLabel(r, groupType))).map((r) => (groupType === 'channel' ? r.channel_id! : r.model_name));
 }
 
 /**
  * Sums roll-up rows per day and label. Every row lands in exactly one series, so each grouping sums to
  * the same totals; models without a known owner form the OTHER_SERIES group (the original dropped them).
+ * A folded answer's REST_SERIES comes last in each day.
  */
 export function periodSeries(rows: LabelledUsage[], groupType: GroupType): PeriodSeriesPoint[] {
   const series = new Map<string, PeriodSeriesPoint>();
   for (const r of rows) {
-    const named = groupType === 'model' ? r.model_name : groupType === 'model_type' ? r.owner_name : (r.channel_name ?? `#${r.channel_id}`);
-    const label = named || OTHER_SERIES;
+    const label = seriesLabel(r, groupType);
     const key = `${r.date}\u0000${label}`;
     const s = series.get(key) ?? { Date: r.date, Channel: label, RequestCount: 0, Quota: 0, PromptTokens: 0, CompletionTokens: 0, RequestTime: 0 };
     s.RequestCount += Number(r.request_count);
@@ -69,7 +94,7 @@ export function periodSeries(rows: LabelledUsage[], groupType: GroupType): Perio
   // Labels are collated once (a few hundred), points then ordered by day and label rank: collating
   // inside the sort cost ~250 000 localeCompare calls for 90 days of 200 channels.
   const points = [...series.values()];
-  const rank = new Map([...new Set(points.map((p) => p.Channel))].sort((a, b) => a.localeCompare(b)).map((label, i) => [label, i]));
+  const rank = new Map([...new Set(points.map((p) => p.Channel))].sort((a, b) => a.localeCompare(b)).map((label, i) => [label, label === REST_SERIES ? Infinity : i]));
   return points.sort((a, b) => (a.Date < b.Date ? -1 : a.Date > b.Date ? 1 : rank.get(a.Channel)! - rank.get(b.Channel)!));
 }
 

@@ -3,9 +3,9 @@ import type { AppContext } from '../../app-context.js';
 import type { UserRow } from '../../db/repos/users.js';
 import { findUserGroupBySymbol } from '../../db/repos/user-groups.js';
 import { relayState } from '../../relay/state.js';
-import { periodUsage, modelUsageByUsername, usageTotalsByUsername, userDailyUsage } from '../../db/repos/statistics.js';
+import { periodKeyTotals, periodUsage, modelUsageByUsername, usageTotalsByUsername, userDailyUsage } from '../../db/repos/statistics.js';
 import * as analytics from '../../db/repos/analytics.js';
-import { dayOf, lastDays, ordersPerDay, periodSeries, redemptionsPerDay, registrationsPerDay, toCsv, usageRate, zeroFilledDashboard } from './series.js';
+import { dayOf, keptKeys, lastDays, ordersPerDay, periodSeries, redemptionsPerDay, registrationsPerDay, toCsv, usageRate, zeroFilledDashboard } from './series.js';
 
 /** Days the dashboard covers: the seven the console draws (the original answered eight, §31.20). */
 export const DASHBOARD_DAYS = 7;
@@ -48,18 +48,25 @@ export async function analyticsTotals(ctx: AppContext): Promise<AnalyticsTotals>
   };
 }
 
+/** The period's usage series; with `top`, the labels past the top ones are folded into REST_SERIES by the database. */
+async function usageSeries(ctx: AppContext, q: AnalyticsPeriodQuery) {
+  const [from, to] = [dayOf(q.start_timestamp), dayOf(q.end_timestamp)];
+  const keep = q.top ? keptKeys(await periodKeyTotals(ctx.readDb, from, to, q.group_type, q.user_id), q.group_type, q.top) : null;
+  return periodSeries(await periodUsage(ctx.readDb, from, to, q.group_type, q.user_id, keep ?? undefined), q.group_type);
+}
+
 export async function analyticsPeriod(ctx: AppContext, q: AnalyticsPeriodQuery): Promise<AnalyticsPeriod> {
   const from = q.start_timestamp;
   const to = q.end_timestamp;
   const [usage, registrations, redemptions, orders] = await Promise.all([
-    periodUsage(ctx.readDb, dayOf(from), dayOf(to), q.group_type, q.user_id),
+    usageSeries(ctx, q),
     analytics.registrationsBetween(ctx.readDb, from, to),
     analytics.redemptionsUsedBetween(ctx.readDb, from, to),
     analytics.successfulOrdersBetween(ctx.readDb, from, to),
   ]);
   return {
     user_statistics: registrationsPerDay(registrations),
-    channel_statistics: periodSeries(usage, q.group_type),
+    channel_statistics: usage,
     redemption_statistics: redemptionsPerDay(redemptions),
     order_statistics: ordersPerDay(orders),
   };

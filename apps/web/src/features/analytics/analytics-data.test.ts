@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnalyticsPeriod, AnalyticsTotals } from '@one-hub/contract';
+import { REST_SERIES, type AnalyticsPeriod, type AnalyticsTotals } from '@one-hub/contract';
 import { attachmentName, modelUsageSeries, parseUsernames, periodCharts, totalsCards } from './analytics-data';
 
 const seriesSum = (s: Array<{ data: number[] }>) => s.reduce((a, x) => a + x.data.reduce((b, v) => b + v, 0), 0);
@@ -53,7 +53,7 @@ describe('analytics data', () => {
       order_statistics: [{ date: '2026-01-01', order_amount: 30 }],
     };
     const c = periodCharts(period, days, 500000);
-    const withOther = periodCharts({ ...period, channel_statistics: [...period.channel_statistics, { ...period.channel_statistics[0], Channel: '' }] }, days, 500000, 'Other');
+    const withOther = periodCharts({ ...period, channel_statistics: [...period.channel_statistics, { ...period.channel_statistics[0], Channel: '' }] }, days, 500000, { other: 'Other', rest: 'Rest' });
     expect(withOther.requests.map((s) => s.name)).toContain('Other');
     expect(seriesSum(withOther.requests)).toBe(seriesSum(c.requests) + period.channel_statistics[0].RequestCount);
     expect(c.cost).toEqual([
@@ -71,6 +71,26 @@ describe('analytics data', () => {
       [0, 0, 2],
       [30, 0, 0],
     ]);
+  });
+
+  it('names the folded rest and stacks it last, its sums kept', () => {
+    const days = ['2026-01-01', '2026-01-02'];
+    const point = (Date: string, Channel: string, RequestCount: number) => ({ Date, Channel, RequestCount, Quota: RequestCount * 500000, PromptTokens: RequestCount, CompletionTokens: 0, RequestTime: 0 });
+    const period: AnalyticsPeriod = {
+      channel_statistics: [point('2026-01-01', 'zeta', 1), point('2026-01-01', REST_SERIES, 7), point('2026-01-02', 'alpha', 2), point('2026-01-02', '', 3), point('2026-01-02', REST_SERIES, 4)],
+      user_statistics: [],
+      redemption_statistics: [],
+      order_statistics: [],
+    };
+    const c = periodCharts(period, days, 500000, { other: 'Other', rest: 'Everything else' });
+    expect(c.requests).toEqual([
+      { name: 'alpha', data: [0, 2] },
+      { name: 'Other', data: [0, 3] },
+      { name: 'zeta', data: [1, 0] },
+      { name: 'Everything else', data: [7, 4] },
+    ]);
+    expect(c.cost.at(-1)).toEqual({ name: 'Everything else', data: [7, 4] });
+    expect(seriesSum(c.tokens)).toBe(17);
   });
 
   it('stacks each user model usage', () => {

@@ -1,4 +1,4 @@
-import { CHANNEL_STATUS, OTHER_SERIES, REDEMPTION_STATUS, type AnalyticsPeriod, type AnalyticsTotals, type MultiUserStats } from '@one-hub/contract';
+import { CHANNEL_STATUS, OTHER_SERIES, REDEMPTION_STATUS, REST_SERIES, type AnalyticsPeriod, type AnalyticsTotals, type MultiUserStats } from '@one-hub/contract';
 import { quotaDollars, stackBy, sumPerDay, type Series } from '../../lib/chart-data';
 
 export interface TotalsCards {
@@ -47,10 +47,20 @@ export interface PeriodCharts {
   orders: number[];
 }
 
-/** Every chart of the overview panel, one value per day of the range (zeros where nothing happened); OTHER_SERIES is named `otherLabel`. */
-export function periodCharts(p: AnalyticsPeriod, days: string[], quotaPerUnit: number, otherLabel = 'other'): PeriodCharts {
-  const label = (name: string) => (name === OTHER_SERIES ? otherLabel : name);
-  const usage = (value: (r: AnalyticsPeriod['channel_statistics'][number]) => number) => stackBy(p.channel_statistics, days, (r) => r.Date, (r) => label(r.Channel), value);
+/** The labels the console asks the period for; the long tail comes folded into REST_SERIES. */
+export const PERIOD_TOP = 12;
+
+/**
+ * Every chart of the overview panel, one value per day of the range (zeros where nothing happened);
+ * OTHER_SERIES is named `names.other`, the folded REST_SERIES `names.rest` and stacked last.
+ */
+export function periodCharts(p: AnalyticsPeriod, days: string[], quotaPerUnit: number, names = { other: 'other', rest: 'rest' }): PeriodCharts {
+  const label = (name: string) => (name === OTHER_SERIES ? names.other : name);
+  const usage = (value: (r: AnalyticsPeriod['channel_statistics'][number]) => number) => {
+    const series = stackBy(p.channel_statistics, days, (r) => r.Date, (r) => label(r.Channel), value);
+    const rest = series.filter((s) => s.name === REST_SERIES).map((s) => ({ ...s, name: names.rest }));
+    return [...series.filter((s) => s.name !== REST_SERIES), ...rest];
+  };
   const registered = sumPerDay(p.user_statistics, days, (r) => r.date, (r) => r.user_count);
   const invited = sumPerDay(p.user_statistics, days, (r) => r.date, (r) => r.inviter_user_count);
   return {

@@ -8,7 +8,7 @@ import StackedBars from '../../../components/charts/StackedBars';
 import { api } from '../../../lib/api';
 import { daysBetween, lastLocalDays, localDay, seriesTotal, total } from '../../../lib/chart-data';
 import { useAppSelector } from '../../../store';
-import { periodCharts } from '../analytics-data';
+import { PERIOD_TOP, periodCharts } from '../analytics-data';
 import RedemptionChart from './RedemptionChart';
 import DateRangeField from '../../../components/dates/DateRangeField';
 
@@ -38,11 +38,11 @@ export default function PeriodPanel() {
     queryKey: ['analytics-period', applied],
     queryFn: () =>
       api<AnalyticsPeriod>('/api/analytics/period', {
-        query: { start_timestamp: startOf(applied.start), end_timestamp: endOf(applied.end), group_type: applied.group_type, user_id: applied.user_id },
+        query: { start_timestamp: startOf(applied.start), end_timestamp: endOf(applied.end), group_type: applied.group_type, user_id: applied.user_id, top: PERIOD_TOP },
       }),
   });
   const days = useMemo(() => daysBetween(startOf(applied.start), endOf(applied.end)), [applied]);
-  const charts = useMemo(() => (q.data ? periodCharts(q.data, days, quotaPerUnit, t('otherGroup')) : null), [q.data, days, quotaPerUnit, t]);
+  const charts = useMemo(() => (q.data ? periodCharts(q.data, days, quotaPerUnit, { other: t('otherGroup'), rest: t('restGroup') }) : null), [q.data, days, quotaPerUnit, t]);
   // a cleared day falls back to the last seven days' edge
   const search = useCallback(() => {
     const start = draft.start || week[0];
