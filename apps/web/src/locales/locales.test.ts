@@ -22,6 +22,7 @@ const SAME_ALLOWED: Record<string, string[]> = {
   'common:limits.none': ['zh_CN=zh_HK'],
   'common:limits.model': ['zh_CN=zh_HK'],
   'common:limits.remove': ['zh_CN=zh_HK'],
+  'task:planPaid': ['zh_CN=zh_HK'],
   'audit-log:actions.sync': ['zh_CN=zh_HK'],
   'audit-log:kinds.channel': ['zh_CN=zh_HK'],
   'audit-log:kinds.token': ['zh_CN=zh_HK'],
