@@ -88,6 +88,18 @@ describe.each(testDialects())('quota holds cover the worst case (%s)', (dialect)
     expect(after).toMatchObject({ quota: 100_000 - after.used_quota, leased: 0 });
   });
 
+  it('serves a burst of holds on a fresh slice in full when the balance covers them all (no spurious 402)', async () => {
+    // 60 holds arrive together before any slice exists (a node's first burst, or one after idle):
+    // the slice taken for them covers every hold waiting, not only the few recent demand sized it for.
+    const { userId } = await f.newUser({ quota: 100_000 });
+    const leases = relayState(f.server.ctx).leases;
+    const holds = await Promise.all(Array.from({ length: 60 }, () => leases.hold(userId, 0, false, 1_000)));
+    expect(holds.filter((h) => typeof h === 'string')).toEqual([]);
+    for (const h of holds) if (typeof h !== 'string') leases.settle(h, 0);
+    await leases.settleUp();
+    expect(await books(f.server, userId)).toMatchObject({ quota: 100_000, leased: 0 });
+  });
+
   it('gives a lease of a node that stopped renewing it back to the balance once it expires', async () => {
     const { userId } = await f.newUser({ quota: 10_000 });
     await f.server.ctx.db.updateTable('users').set({ quota: 6_000 }).where('id', '=', userId).execute();

@@ -4,7 +4,7 @@ import { HubError } from '../../common/errors.js';
 import { findChannelById } from '../../db/repos/channels.js';
 import type { Endpoint } from '../providers/types.js';
 import type { RelayState } from './relay-state.js';
-import { hubOf, prepare, type DoorInput, type Prepared } from './prepare.js';
+import { hubOf, prepare, type DoorInput, type Prepared, type WorstCase } from './prepare.js';
 import { planAttempt, type AttemptPlan } from '../bridge/plan.js';
 import { suffixBody } from '../bridge/suffix.js';
 import { authorizeUpstream, buildUpstream, routeTo, withModel, type RoutedChannel } from './attempt.js';
@@ -88,9 +88,23 @@ async function enterLimits(state: RelayState, p: Prepared): Promise<void> {
 
 /** The worst case a request may add to TPM and the spending caps, reserved at admission (settled to actual). */
 function limitWant(state: RelayState, p: Prepared): { tokens: number; quota: number } {
-  const maxOutput = CAPPED_OUTPUT.has(p.endpoint) ? (p.maxOutput ?? state.outputLimits.of(p.model)) : p.maxOutput;
-  const quota = reserveAmount(state.prices.priceOf(p.model), p.groupRatio, p.promptEstimate, maxOutput, state.ctx.options.get('PreConsumedQuota'));
-  return { tokens: p.promptEstimate + (maxOutput ?? 0), quota };
+  const worst = worstCase(state, p, p.model);
+  return { tokens: p.promptEstimate + (worst.maxOutput ?? 0), quota: worst.reserved };
+}
+
+/**
+ * The worst case of the request on `model`: without its own cap, a text request may run to the
+ * model's output limit. Computed once for admission and the hold alike; computed again only when
+ * the billed model, the group or the output cap changed in between.
+ */
+function worstCase(state: RelayState, p: Prepared, model: string): WorstCase {
+  const known = p.worst;
+  if (known && known.model === model && known.groupRatio === p.groupRatio && known.askedOutput === p.maxOutput) return known;
+  const price = state.prices.priceOf(model);
+  const maxOutput = CAPPED_OUTPUT.has(p.endpoint) ? (p.maxOutput ?? state.outputLimits.of(model)) : p.maxOutput;
+  const reserved = reserveAmount(price, p.groupRatio, p.promptEstimate, maxOutput, state.ctx.options.get('PreConsumedQuota'));
+  p.worst = { model, groupRatio: p.groupRatio, askedOutput: p.maxOutput, price, maxOutput, reserved };
+  return p.worst;
 }
 
 async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, p: Prepared): Promise<void> {
@@ -99,6 +113,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
   if (p.caller.excludedChannel) tried.add(p.caller.excludedChannel);
   const extraAttempts = p.caller.pinnedChannel ? 0 : Math.max(0, ctx.options.get('RetryTimes'));
   let lastError: HubError | undefined;
+  const hub = () => hubOf(p);
 
   for (let attempt = 0; attempt <= extraAttempts; attempt++) {
     const row = await pickChannel(state, p, tried);
@@ -108,10 +123,10 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
     let watch: FirstByteWatch | undefined;
     try {
       const route = routeTo(row, p.model);
-      let plan = planAttempt(endpoint, route.adapter, () => hubOf(p), route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
+      let plan = planAttempt(endpoint, route.adapter, hub, route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
       hold = await holdQuota(state, p, route, plan);
       // A lowered output cap changed the body: the conversion is made again from it.
-      if (hold.lowered) hold.plan = plan = planAttempt(endpoint, route.adapter, () => hubOf(p), route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
+      if (hold.lowered) hold.plan = plan = planAttempt(endpoint, route.adapter, hub, route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
       // Gemini bodies carry no model (it travels in the URL).
       const body = plan.converted ?? (endpoint === 'generateContent' ? p.body : withModel(passThroughBody(state, p, route.upstreamModel), route.upstreamModel, p.model));
       const built = buildUpstream(route, plan.endpoint, body, {
@@ -121,12 +136,12 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
         inbound: req.headers,
       });
       const upstreamReq = await authorizeUpstream(route, built, row.proxy);
-      const upstreamOpts = { proxy: row.proxy, proxyKey: route.target.key };
       const abort = p.stream ? new AbortController() : undefined;
-      const idleTimeoutMs = Math.max(0, ctx.options.get('StreamIdleTimeoutSeconds')) * 1000;
       watch = new FirstByteWatch(reply, ctx.options.get('FirstByteTimeoutSeconds'));
       if (abort) watch.onCancel((reason) => abort.abort(reason));
-      const res = abort ? await sendUpstream(upstreamReq, { ...upstreamOpts, signal: abort.signal, idleTimeoutMs }) : await sendUpstreamBuffered(upstreamReq, { ...upstreamOpts, watch });
+      const res = abort
+        ? await sendUpstream(upstreamReq, { proxy: row.proxy, proxyKey: route.target.key, signal: abort.signal, idleTimeoutMs: Math.max(0, ctx.options.get('StreamIdleTimeoutSeconds')) * 1000 })
+        : await sendUpstreamBuffered(upstreamReq, { proxy: row.proxy, proxyKey: route.target.key, watch });
       if (res.statusCode >= 400) {
         const text = Buffer.isBuffer(res.body) ? res.body.toString('utf8') : await res.body.text();
         const error = route.adapter.mapError(res.statusCode, text);
@@ -224,32 +239,32 @@ function passThroughBody(state: RelayState, p: Prepared, upstreamModel: string):
 }
 
 async function holdQuota(state: RelayState, p: Prepared, route: RoutedChannel, plan: AttemptPlan): Promise<Hold> {
-  const price = state.prices.priceOf(route.billedModel);
-  // The worst case: without its own cap, a text request may run to the model's output limit.
-  const maxOutput = CAPPED_OUTPUT.has(p.endpoint) ? (p.maxOutput ?? state.outputLimits.of(route.billedModel)) : p.maxOutput;
-  const preConsumed = state.ctx.options.get('PreConsumedQuota');
-  const reserved = reserveAmount(price, p.groupRatio, p.promptEstimate, maxOutput, preConsumed);
-  const hold: Hold = { route, price, reserved: 0, maxOutput: maxOutput ?? Number.MAX_SAFE_INTEGER, plan };
+  const { price, maxOutput, reserved } = worstCase(state, p, route.billedModel);
+  // One object per attempt, filled in as the hold is taken.
+  const hold: Hold = { route, price, reserved: 0, maxOutput: maxOutput ?? Number.MAX_SAFE_INTEGER, plan, lease: undefined, planHold: undefined };
   if (reserved <= 0) return hold;
-  const planHold = await holdOnPlan(state, p, reserved, 'it comes from the prompt and max_tokens: lower max_tokens or ');
-  if (planHold) return { ...hold, reserved, planHold };
+  hold.reserved = reserved;
+  hold.planHold = await holdOnPlan(state, p, reserved, 'it comes from the prompt and max_tokens: lower max_tokens or ');
+  if (hold.planHold) return hold;
   const { token, user } = p.caller;
   const limited = token.unlimited_quota !== 1;
   let lease = await state.leases.hold(user.id, token.id, limited, reserved);
   if (typeof lease === 'string' && maxOutput !== undefined && CAPPED_OUTPUT.has(p.endpoint) && state.ctx.options.get('LowerMaxTokensToBalance')) {
     // Served with the output cap the balance covers, when it covers a useful answer.
     const available = await state.leases.available(user.id, token.id, limited);
+    const preConsumed = state.ctx.options.get('PreConsumedQuota');
     const fits = affordableOutput(price, p.groupRatio, p.promptEstimate, available, preConsumed);
     if (fits >= MIN_LOWERED_OUTPUT && fits < maxOutput) {
       const lowered = reserveAmount(price, p.groupRatio, p.promptEstimate, fits, preConsumed);
       lease = await state.leases.hold(user.id, token.id, limited, lowered);
       if (typeof lease !== 'string') {
         lowerMaxOutput(p, fits);
-        return { ...hold, reserved: lowered, maxOutput: fits, lease, lowered: true };
+        return Object.assign(hold, { reserved: lowered, maxOutput: fits, lease, lowered: true });
       }
     }
   }
   if (lease === 'token') throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
   if (lease === 'user') throw new HubError(402, '用户额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
-  return { ...hold, reserved, lease };
+  hold.lease = lease;
+  return hold;
 }

@@ -161,8 +161,13 @@ export class LeaseBook {
     };
   }
 
+  /**
+   * A slice covers recent demand, at least a few holds of this size, and every hold waiting on a
+   * refill: a burst on a fresh or idle slice (no demand measured yet) is served by one refill
+   * instead of a few holds per refill, with the rest refused after their rounds.
+   */
   private sliceOf(l: Lease, amount: number): number {
-    return Math.max(amount * MIN_SLICE_HOLDS, Math.ceil(l.rate * this.timing.sliceSeconds));
+    return Math.max(amount * Math.max(MIN_SLICE_HOLDS, l.waiting), Math.ceil(l.rate * this.timing.sliceSeconds));
   }
 
   /** Tops a slice up from the balance (one refill at a time per lease); true when `need` is now free. */

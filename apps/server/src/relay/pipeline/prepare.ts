@@ -15,6 +15,7 @@ import { checkDoorBody } from './door-body.js';
 import type { LimitHold } from './limits.js';
 import { refuseUnsafe } from './refuse-unsafe.js';
 import { doorOf } from './settle.js';
+import type { Price } from './pricing.js';
 
 /** What a door knows from outside the body (Gemini puts model and streaming in the path). */
 export interface DoorInput {
@@ -57,6 +58,19 @@ export interface Prepared {
   stickyKey?: string;
   /** What the request holds against its limit scopes (limits.ts); absent when none apply. */
   limits?: LimitHold;
+  /** The worst case last computed for a model (see worstCase in handle.ts): admission's figure serves the hold. */
+  worst?: WorstCase;
+}
+
+/** What a request may cost at most on one model, in its group, with its output cap. */
+export interface WorstCase {
+  model: string;
+  groupRatio: number;
+  askedOutput: number | undefined;
+  price: Price;
+  /** The output tokens the hold covers (the request's cap, or the model's limit when it has none). */
+  maxOutput: number | undefined;
+  reserved: number;
 }
 
 /** The request as a hub (OpenAI chat) request; converted at most once. */
