@@ -8,7 +8,7 @@ export interface OffThreadDeletion {
   type?: number;
 }
 
-/** Batch sizing of the worker (see worker-source.ts); tests may shrink it. */
+/** Batch sizing of the worker (see worker-source.ts). */
 export interface DeletePacing {
   /** A batch or vacuum step should take at most this long (ms): the relay's writes wait that long at worst. */
   targetMs: number;
@@ -31,10 +31,9 @@ export function deleteLogsOffThread(
   path: string,
   job: OffThreadDeletion,
   progress?: (deleted: number) => void,
-  pacing: DeletePacing = DELETE_PACING,
 ): { done: Promise<number>; stop: () => Promise<void> } {
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(DELETE_WORKER_SOURCE, { eval: true, workerData: { path, module, before: job.before, type: job.type ?? null, ...pacing } });
+  const worker = new Worker(DELETE_WORKER_SOURCE, { eval: true, workerData: { path, module, before: job.before, type: job.type ?? null, ...DELETE_PACING } });
   const done = new Promise<number>((resolve, reject) => {
     let finished = false;
     worker.on('message', (m: { deleted: number; done?: boolean }) => {
