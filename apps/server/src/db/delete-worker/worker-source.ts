@@ -6,8 +6,8 @@
  * SQLite has one writer at a time: while a batch runs, a write of the relay's thread (the log
  * flush, a quota slice) waits on busy_timeout. So every batch is time-boxed (its size halves when
  * one took longer than `targetMs` and doubles when it took under half of it) and is followed by a
- * rest `restFactor` times as long, which keeps the write lock free most of the time and the worker
- * to a small share of a shared CPU. Posts `{ deleted }` after each batch and `{ deleted, done }` last.
+ * rest `restFactor` times as long, which keeps the write lock free at least half of the time and the
+ * worker to at most half a core. Posts `{ deleted }` after each batch and `{ deleted, done }` last.
  */
 export const DELETE_WORKER_SOURCE = `
 const { parentPort, workerData: w } = require('node:worker_threads');
