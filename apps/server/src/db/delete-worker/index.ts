@@ -20,7 +20,7 @@ export interface DeletePacing {
   vacuumPages: number;
 }
 
-export const DELETE_PACING: DeletePacing = { targetMs: 10, restFactor: 1, firstBatch: 500, minBatch: 50, maxBatch: 20_000, vacuumPages: 256 };
+export const DELETE_PACING: DeletePacing = { targetMs: 10, restFactor: 2, firstBatch: 500, minBatch: 50, maxBatch: 20_000, vacuumPages: 256 };
 
 /**
  * Deletes log rows of a SQLite file in a worker thread with its own connection, so none of the
