@@ -89,8 +89,10 @@ describe('the relay never waits for the console on SQLite', () => {
     );
     // Under a second; a machine so busy that the relay alone nears that gets three times its own worst.
     expect(worst).toBeLessThan(Math.max(1000, 3 * alone));
-    // Freed pages went back to the file system: the file is well under what it was.
-    expect(fileSize()).toBeLessThan(before * 0.75);
+    // Freed pages went back to the file system: the file is under what it was although the relay
+    // kept adding rows meanwhile, and next to none of the thousands freed is left inside it.
+    expect(fileSize()).toBeLessThan(before);
+    expect(Number(sqliteHandle(f.server.ctx.db)!.pragma('freelist_count', { simple: true }))).toBeLessThan(500);
   }, 300_000);
 
   it('deletes in the background when asked, with progress readable until done', async () => {
