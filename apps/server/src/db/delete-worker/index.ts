@@ -1,0 +1,50 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { DELETE_WORKER_SOURCE } from './worker-source.js';
+
+export interface OffThreadDeletion {
+  /** Rows before this time (epoch seconds) go, of one log type when given. */
+  before: number;
+  type?: number;
+}
+
+/** Batch sizing of the worker (see worker-source.ts). */
+export interface DeletePacing {
+  /** A batch or vacuum step should take at most this long (ms): the relay's writes wait that long at worst. */
+  targetMs: number;
+  /** Rest after each batch, as a multiple of its duration. */
+  restFactor: number;
+  firstBatch: number;
+  minBatch: number;
+  maxBatch: number;
+  vacuumPages: number;
+}
+
+export const DELETE_PACING: DeletePacing = { targetMs: 10, restFactor: 2, firstBatch: 500, minBatch: 50, maxBatch: 20_000, vacuumPages: 256 };
+
+/**
+ * Deletes log rows of a SQLite file in a worker thread with its own connection, so none of the
+ * deleting, the freeing of pages nor the checkpoint runs on the relay's thread; `progress` hears
+ * the running count. `stop` ends the worker (a batch is one statement: it either happened or not).
+ */
+export function deleteLogsOffThread(
+  path: string,
+  job: OffThreadDeletion,
+  progress?: (deleted: number) => void,
+): { done: Promise<number>; stop: () => Promise<void> } {
+  const module = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(DELETE_WORKER_SOURCE, { eval: true, workerData: { path, module, before: job.before, type: job.type ?? null, ...DELETE_PACING } });
+  const done = new Promise<number>((resolve, reject) => {
+    let finished = false;
+    worker.on('message', (m: { deleted: number; done?: boolean }) => {
+      progress?.(m.deleted);
+      if (m.done) {
+        finished = true;
+        resolve(m.deleted);
+      }
+    });
+    worker.on('error', reject);
+    worker.on('exit', () => finished || reject(new Error('the log deletion stopped before it finished')));
+  });
+  return { done, stop: async () => void (await worker.terminate()) };
+}
