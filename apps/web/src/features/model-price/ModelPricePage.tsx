@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert, Avatar, Box, Card, Chip, FormControlLabel, InputAdornment, Stack, Switch, TablePagination, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import Search from '@mui/icons-material/Search';
 import GridView from '@mui/icons-material/GridViewOutlined';
@@ -28,7 +28,8 @@ export default function ModelPricePage({ showTitle = false }: { showTitle?: bool
   const [filters, setFilters] = useState(NO_CATALOG_FILTERS);
   const [unit, setUnit] = useState<Unit>('K');
   const [view, setView] = useState<View>('card');
-  const [group, setGroup] = useState('');
+  // The group the reader picked; until then the user's own group, once the account has loaded.
+  const [picked, setGroup] = useState('');
   const [page, setPage] = useState(0);
   // §14.6: this page size is remembered like the others
   const [size, setSize] = useState(() => readPageSize('model_price', 20));
@@ -36,9 +37,7 @@ export default function ModelPricePage({ showTitle = false }: { showTitle?: bool
 
   const groups = useMemo(() => groupOptions(data.groups.data ?? {}), [data.groups.data]);
   const userGroup = useAppSelector((s) => s.account.user?.group);
-  useEffect(() => {
-    if (!group && groups[0]) setGroup(initialGroup(groups, userGroup));
-  }, [group, groups, userGroup]);
+  const group = picked || (groups[0] ? initialGroup(groups, userGroup) : '');
   const catalog = useMemo(() => buildCatalog(data.models.data ?? {}, data.infos.data ?? []), [data.models.data, data.infos.data]);
   const shown = filterCatalog(catalog, filters, group);
   const tags = allTags(catalog);
