@@ -18,6 +18,10 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 /** A crashed node's in-flight counts fade this long after the scope's last change. */
 const INFLIGHT_TTL_SECONDS = 900;
+/** How long each window's counter outlives its window (seconds). */
+const TPM_TTL = 120;
+const DAY_TTL = 2 * 86_400;
+const MONTH_TTL = 32 * 86_400;
 
 const NONE: LimitScope[] = [];
 
@@ -135,20 +139,41 @@ export class LimitBook {
       return after - amount < limit ? undefined : after - amount;
     };
     if (tpm) {
-      const before = await take(k.tpm, 120, hold.tokens, 'tokens', tpm);
+      const before = await take(k.tpm, TPM_TTL, hold.tokens, 'tokens', tpm);
       if (before !== undefined) {
         const wait = this.untilNextMinute();
         throw refuse(`${s.label} limit reached: ${tpm} tokens per minute (TPM), ${before} used or held; retry in ${Math.ceil(wait)} s`, 'tpm_limit_exceeded', wait);
       }
     }
     if (daily) {
-      const before = await take(k.day, 2 * 86_400, hold.quota, 'quota', daily);
+      const before = await take(k.day, DAY_TTL, hold.quota, 'quota', daily);
       if (before !== undefined) throw refuse(`${s.label} limit reached: daily spending cap ${daily} (quota), ${before} spent or held today (UTC)`, 'daily_quota_exceeded', this.untilNextDay());
     }
     if (monthly) {
-      const before = await take(k.month, 32 * 86_400, hold.quota, 'quota', monthly);
+      const before = await take(k.month, MONTH_TTL, hold.quota, 'quota', monthly);
       if (before !== undefined) throw refuse(`${s.label} limit reached: monthly spending cap ${monthly} (quota), ${before} spent or held this month (UTC)`, 'monthly_quota_exceeded', this.untilNextMonth());
     }
+  }
+
+  /**
+   * Admits one more call of an entered session (a realtime response): refuses with the same 429
+   * when a scope's TPM or spending window already holds its limit; counts no request, holds nothing.
+   */
+  async admitMore(scopes: LimitScope[]): Promise<void> {
+    const probe: LimitHold = { scopes, tokens: 0, quota: 0, keys: [], done: false };
+    for (const s of scopes) await this.reserve(s, probe);
+  }
+
+  /** Adds a call admitted by `admitMore` to its scopes' current TPM and spending windows, once its figures are known. */
+  async add(scopes: LimitScope[], tokens: number, quota: number): Promise<void> {
+    const keys: LimitHold['keys'] = [];
+    for (const s of scopes) {
+      const k = this.keys(s.name);
+      if (s.limits.tpm) keys.push({ key: k.tpm, ttl: TPM_TTL, amount: 0, kind: 'tokens' });
+      if (s.limits.daily_quota) keys.push({ key: k.day, ttl: DAY_TTL, amount: 0, kind: 'quota' });
+      if (s.limits.monthly_quota) keys.push({ key: k.month, ttl: MONTH_TTL, amount: 0, kind: 'quota' });
+    }
+    await this.settled({ scopes, tokens: 0, quota: 0, keys, done: false }, tokens, quota);
   }
 
   /** Takes back every reservation of a request that ends unsettled (refused or failed). */

@@ -13,6 +13,7 @@ import { findUserById } from '../../db/repos/users.js';
 import { AZURE_DEFAULT_VERSION } from '../providers/openai-family/urls.js';
 import { authenticate, checkModelAllowed, type Caller } from '../pipeline/caller.js';
 import { checkRate } from '../pipeline/prepare.js';
+import { limitScopes } from '../pipeline/limits.js';
 import { routeTo, type RoutedChannel } from '../pipeline/attempt.js';
 import { noChannel } from '../pipeline/failure.js';
 import type { RelayState } from '../pipeline/relay-state.js';
@@ -90,6 +91,20 @@ async function open(state: RelayState, req: IncomingMessage, protocols: string[]
   if (!onPlan && userQuota - inflight <= 0) throw new HubError(402, '用户额度不足', { type: 'insufficient_quota' });
   if (!onPlan && tokenBudget <= 0) throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota' });
 
+  // Opening counts as one request (RPM) and holds an in-flight slot until the session ends.
+  const scopes = limitScopes({ id: caller.token.id, limits: caller.setting.limits.request_limits }, { id: caller.user.id, limits: caller.userLimits }, group, model, state.groups.limitsOf(group));
+  const limits = scopes.length ? await state.limits.enter(scopes) : undefined;
+  try {
+    const channel = await openUpstream(state, req, protocols, caller, group, model);
+    return { ...channel, caller, group, model, groupRatio: Number(groupRow.ratio), userQuota, tokenBudget, limits };
+  } catch (error) {
+    if (limits) await state.limits.leave(limits);
+    throw error;
+  }
+}
+
+/** Picks a channel and connects to it, failing over like other relays. */
+async function openUpstream(state: RelayState, req: IncomingMessage, protocols: string[], caller: Caller, group: string, model: string) {
   const tried = new Set<number>();
   if (caller.excludedChannel) tried.add(caller.excludedChannel);
   const attempts = caller.pinnedChannel ? 1 : 1 + Math.max(0, state.ctx.options.get('RetryTimes'));
@@ -103,7 +118,7 @@ async function open(state: RelayState, req: IncomingMessage, protocols: string[]
       const target = upstreamOf(route);
       const beta = req.headers['openai-beta'];
       const upstream = await connect(target.url, { ...target.headers, ...(beta ? { 'openai-beta': String(beta) } : {}) }, protocols.filter((p) => !p.startsWith(KEY_PROTOCOL)));
-      return { caller, route, upstream, group, model, groupRatio: Number(groupRow.ratio), userQuota, tokenBudget, price: state.prices.priceOf(route.billedModel) };
+      return { route, upstream, price: state.prices.priceOf(route.billedModel) };
     } catch (error) {
       last = toHubError(error);
       if (!last.retryable) throw last;
@@ -136,12 +151,20 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext): void {
     const protocols = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
     open(state, req, protocols).then(
       (s) => {
+        // The in-flight slot is given back once, whichever way the session or the handshake ends.
+        let released = !s.limits;
+        const release = () => {
+          if (released) return;
+          released = true;
+          void state.limits.leave(s.limits!).catch((e) => ctx.log.warn({ err: e }, 'limit leave failed'));
+        };
         if (socket.destroyed) {
           s.upstream.close();
-          return;
+          return release();
         }
+        socket.once('close', release);
         wss.handleUpgrade(req, socket, head, (client) => {
-          runSession(client, s.upstream, { state, ...s, requestId, ip: req.socket.remoteAddress ?? '', startedAt });
+          runSession(client, s.upstream, { state, ...s, requestId, ip: req.socket.remoteAddress ?? '', startedAt, release });
         });
       },
       (error) => refuse(socket, error, requestId),

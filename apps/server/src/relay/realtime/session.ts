@@ -10,6 +10,7 @@ import type { RoutedChannel } from '../pipeline/attempt.js';
 import { holdOnPlan, type PlanAsk } from '../pipeline/plan-hold.js';
 import { PlanBook, type PlanHold } from '../pipeline/plans.js';
 import { toHubError } from '../../http/errors.js';
+import type { LimitHold } from '../pipeline/limits.js';
 
 /** Unsettled spend of a user's open sessions, shared by every node through the store (relay.md §4.11). */
 export const inflightKey = (userId: number) => `user_realtime_quota:${userId}`;
@@ -34,6 +35,10 @@ export interface SessionInfo {
   requestId: string;
   ip: string;
   startedAt: number;
+  /** The session's entry under its token, user and per-model limits (one request, one in-flight slot). */
+  limits?: LimitHold;
+  /** Gives the in-flight slot back (once, however the session ends). */
+  release: () => void;
 }
 
 interface RealtimeUsage {
@@ -136,6 +141,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     if (closed) return;
     closed = true;
     clearTimeout(idle);
+    info.release();
     for (const ws of [client, upstream]) {
       if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason);
     }
@@ -175,9 +181,13 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     finish(1008, 'quota exhausted');
   };
 
-  /** A `response.create` is forwarded only while a covering plan's window has room (or the balance may pay). */
+  /**
+   * A `response.create` is forwarded only while the session's TPM and spending caps are not
+   * reached (each response is a request for them) and a covering plan's window has room (or the balance may pay).
+   */
   const gate = async (): Promise<boolean> => {
     try {
+      if (info.limits) await info.state.limits.admitMore(info.limits.scopes);
       await planHasRoom(info.state, info);
       return true;
     } catch (error) {
@@ -239,10 +249,12 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     }
     if (event.type !== 'response.done' || !event.response?.usage) return;
     usage = addUsage(usage, event.response.usage);
+    const tokens = (event.response.usage.input_tokens ?? 0) + (event.response.usage.output_tokens ?? 0);
     // Priced on the running total, so the responses' costs add up to the session's exact cost.
     const total = computeQuota(usage, info.price, info.groupRatio);
     const cost = total - spend.total;
     spend.total = total;
+    if (info.limits) void info.state.limits.add(info.limits.scopes, tokens, cost).catch((e) => info.state.ctx.log.warn({ err: e }, 'limit counters not updated'));
     charges = charges.then(() => charge(cost)).catch((e) => info.state.ctx.log.warn({ err: e }, 'realtime response not charged'));
   });
   client.on('close', () => finish(1000, 'client closed'));

@@ -1,0 +1,157 @@
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { REDIS_URL, redisAvailable, testDialects } from '../harness.js';
+import { relayFixture, type RelayFixture } from './fixture.js';
+import { FakeRealtime } from '../fakes/realtime-upstream.js';
+import { collect } from './ws-events.js';
+import { relayState } from '../../src/relay/state.js';
+
+// Mid-minute (UTC), so the RPM window's edge is exactly 30 s away.
+const T = Date.UTC(2026, 5, 10, 12, 0, 30);
+const limited = (rules: Record<string, number>) => ({ setting: { limits: { request_limits: rules } } });
+/** What one fake realtime response (20 in, 10 out) costs on test-model. */
+const R = 30;
+
+/** Per-token limits hold on `/v1/realtime` too (issue 21.2): a session is a request, each response a request for TPM and caps. */
+describe.each(testDialects())('request limits on realtime sessions on %s', (dialect) => {
+  let f: RelayFixture;
+  let fake: FakeRealtime;
+  let clock = T;
+
+  beforeAll(async () => {
+    fake = new FakeRealtime();
+    await fake.start();
+    // The counters live in memory on SQLite and in Redis (when available) on the other dialects.
+    const redis: Record<string, string> = dialect !== 'sqlite' && redisAvailable() ? { REDIS_CONN_STRING: REDIS_URL!, REDIS_KEY_PREFIX: `test:rtl${Math.random().toString(36).slice(2, 8)}:` } : {};
+    f = await relayFixture(dialect, redis);
+    relayState(f.server.ctx).limits.now = () => clock;
+    await f.addChannel({ key: 'rt-lim', base_url: fake.url, models: 'test-model' });
+  });
+  afterAll(async () => {
+    await f?.close();
+    await fake?.close();
+  });
+
+  const dial = (key: string) => new WebSocket(`${f.url.replace('http', 'ws')}/v1/realtime?model=test-model`, { headers: { authorization: `Bearer ${key}` } });
+  async function session(key: string) {
+    const ws = dial(key);
+    const s = collect(ws);
+    await once(ws, 'open');
+    return { ws, ...s };
+  }
+  /** A session refused before the upgrade: its status, Retry-After and error body. */
+  async function refused(key: string) {
+    const [, res] = await once(dial(key), 'unexpected-response');
+    let body = '';
+    for await (const chunk of res) body += chunk;
+    return { status: res.statusCode as number, retryAfter: res.headers['retry-after'], error: JSON.parse(body).error };
+  }
+  const upstreamCreates = () => fake.received.filter((e: any) => e.type === 'response.create').length;
+
+  it('spends a token\'s daily cap over responses, then refuses the next response with the cap\'s error event and keeps the session open', async () => {
+    clock = T;
+    const { key } = await f.newUser({ quota: 1_000_000, token: limited({ daily_quota: 2 * R }) });
+    const s = await session(key);
+    for (let n = 1; n <= 2; n++) {
+      s.ws.send(JSON.stringify({ type: 'response.create' }));
+      await s.waitFor('response.done', n);
+    }
+    const sent = upstreamCreates();
+    s.ws.send(JSON.stringify({ type: 'response.create' }));
+    const [error] = await s.waitFor('error');
+    expect(error.error).toMatchObject({ type: 'one_hub_error', code: 'daily_quota_exceeded', param: null });
+    expect(error.error.message).toContain(`token limit reached: daily spending cap ${2 * R} (quota), ${2 * R} spent or held today (UTC)`);
+    // Not forwarded, and the session goes on.
+    s.ws.send(JSON.stringify({ type: 'session.update', session: {} }));
+    await expect.poll(() => fake.received.at(-1)).toMatchObject({ type: 'session.update' });
+    expect(upstreamCreates()).toBe(sent);
+    expect(s.ws.readyState).toBe(WebSocket.OPEN);
+    s.ws.close();
+    await s.closed;
+    // A new session on the spent cap is refused before the upgrade, with Retry-After until the next UTC day.
+    const again = await refused(key);
+    expect(again.status).toBe(429);
+    expect(Number(again.retryAfter)).toBe(12 * 3600 - 30);
+    expect(again.error.code).toBe('daily_quota_exceeded');
+  });
+
+  it('cancels a response upstream starts by itself (server VAD) once the daily cap is spent', async () => {
+    clock = T;
+    const { key } = await f.newUser({ quota: 1_000_000, token: limited({ daily_quota: R }) });
+    const s = await session(key);
+    s.ws.send(JSON.stringify({ type: 'test.vad' }));
+    const [paid] = await s.waitFor('response.done');
+    expect(paid.response.status).toBe('completed');
+    s.ws.send(JSON.stringify({ type: 'test.vad' }));
+    const [error] = await s.waitFor('error');
+    expect(error.error.code).toBe('daily_quota_exceeded');
+    const [, cut] = await s.waitFor('response.done', 2);
+    expect(cut.response.status).toBe('cancelled');
+    expect(fake.received.filter((e: any) => e.type === 'response.cancel').map((e: any) => e.response_id)).toContain(cut.response.id);
+    expect(s.ws.readyState).toBe(WebSocket.OPEN);
+    s.ws.close();
+    await s.closed;
+  });
+
+  it('refuses a response once the session\'s settled tokens reach the TPM, and admits one in the next minute', async () => {
+    clock = T;
+    const { key } = await f.newUser({ quota: 1_000_000, token: limited({ tpm: 30 }) });
+    const s = await session(key);
+    s.ws.send(JSON.stringify({ type: 'response.create' }));
+    await s.waitFor('response.done');
+    s.ws.send(JSON.stringify({ type: 'response.create' }));
+    const [error] = await s.waitFor('error');
+    expect(error.error).toMatchObject({ code: 'tpm_limit_exceeded', message: expect.stringContaining('30 tokens per minute (TPM), 30 used or held') });
+    clock += 30_000;
+    s.ws.send(JSON.stringify({ type: 'response.create' }));
+    await s.waitFor('response.done', 2);
+    s.ws.close();
+    await s.closed;
+  });
+
+  it('holds max in flight with an open session: a second one is refused with 429 and admitted once the first closes', async () => {
+    clock = T;
+    const { key } = await f.newUser({ quota: 1_000_000, token: limited({ max_inflight: 1 }) });
+    const first = await session(key);
+    const second = await refused(key);
+    expect(second.status).toBe(429);
+    expect(second.retryAfter).toBe('1');
+    expect(second.error).toMatchObject({ code: 'inflight_limit_exceeded', type: 'one_hub_error' });
+    expect(second.error.message).toContain('token limit reached: 1 concurrent requests (max in flight)');
+    first.ws.close();
+    await first.closed;
+    const later = await session(key);
+    expect((await later.waitFor('session.created')).length).toBe(1);
+    // An abnormal end gives the slot back too.
+    later.ws.terminate();
+    await later.closed;
+    await expect.poll(async () => {
+      const ws = dial(key);
+      const ok = await Promise.race([once(ws, 'open').then(() => true), once(ws, 'unexpected-response').then(() => false)]);
+      ws.close();
+      return ok;
+    }).toBe(true);
+  });
+
+  it('counts a session open against the token RPM: the next open is refused with Retry-After and admitted in the next minute', async () => {
+    clock = T;
+    const { key } = await f.newUser({ quota: 1_000_000, token: limited({ rpm: 1 }) });
+    const s = await session(key);
+    // Responses are not requests for the RPM.
+    s.ws.send(JSON.stringify({ type: 'response.create' }));
+    s.ws.send(JSON.stringify({ type: 'response.create' }));
+    await s.waitFor('response.done', 2);
+    const second = await refused(key);
+    expect(second.status).toBe(429);
+    expect(second.retryAfter).toBe('30');
+    expect(second.error.code).toBe('rpm_limit_exceeded');
+    expect(second.error.message).toContain('token limit reached: 1 requests per minute (RPM)');
+    s.ws.close();
+    await s.closed;
+    clock += 30_000;
+    const next = await session(key);
+    next.ws.close();
+    await next.closed;
+  });
+});
