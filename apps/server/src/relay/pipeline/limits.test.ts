@@ -117,4 +117,16 @@ describe('request limits', () => {
     await limits.settled(await limits.enter(monthly), 0, 1);
     expect(await refusal(limits.enter(monthly))).toMatchObject({ code: 'monthly_quota_exceeded', retryAfter: 15 * 86_400 });
   });
+
+  it('admits more calls of an entered session without counting RPM or in-flight, refusing once a window holds its limit', async () => {
+    const { limits } = book();
+    const s = scope({ rpm: 1, max_inflight: 1, tpm: 100, daily_quota: 50 });
+    await limits.enter(s); // the session: its one request and in-flight slot
+    await limits.admitMore(s);
+    await limits.add(s, 60, 20);
+    await limits.admitMore(s); // 60 tokens and 20 spent: below both limits
+    await limits.add(s, 60, 30);
+    expect(await refusal(limits.admitMore(s))).toMatchObject({ code: 'tpm_limit_exceeded', retryAfter: 30 });
+    expect((await refusal(limits.admitMore(scope({ daily_quota: 50 })))).message).toContain('daily spending cap 50 (quota), 50 spent or held today');
+  });
 });

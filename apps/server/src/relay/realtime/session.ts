@@ -120,7 +120,9 @@ function addUsage(total: Usage, u: RealtimeUsage): Usage {
  * `insufficient_quota` error event and both sides close; when a plan's window is spent (and the
  * user does not allow falling back) the next `response.create` is answered with the plan's
  * error event instead of being forwarded, and a response upstream starts by itself (server VAD)
- * is cancelled with the same event. The whole session is logged once, when either side closes.
+ * is cancelled with the same event. The token, user and per-model limits gate responses the
+ * same way (TPM and spending caps, checked before a response, added to at its `response.done`);
+ * the session's in-flight slot is released when it ends. The whole session is logged once, when either side closes.
  */
 export function runSession(client: WebSocket, upstream: WebSocket, info: SessionInfo): void {
   let usage = emptyUsage();
