@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NO_LIMITS, readLimits, readModelLimits, type RequestLimits } from '@one-hub/contract';
 import { SharedStore } from '../../cache/shared-store.js';
 import { HubError } from '../../common/errors.js';
@@ -128,5 +128,22 @@ describe('request limits', () => {
     await limits.add(s, 60, 30);
     expect(await refusal(limits.admitMore(s))).toMatchObject({ code: 'tpm_limit_exceeded', retryAfter: 30 });
     expect((await refusal(limits.admitMore(scope({ daily_quota: 50 })))).message).toContain('daily spending cap 50 (quota), 50 spent or held today');
+  });
+
+  it('keeps a long call\'s in-flight count past the fade while it renews it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { limits } = book();
+      const s = scope({ max_inflight: 1 });
+      const session = await limits.enter(s);
+      vi.advanceTimersByTime(600_000);
+      await limits.renewInflight(session);
+      vi.advanceTimersByTime(600_000); // 20 min after entering, 10 after the renewal
+      expect((await refusal(limits.enter(s))).code).toBe('inflight_limit_exceeded');
+      vi.advanceTimersByTime(1_000_000); // not renewed: faded, as a crashed node's count does
+      await limits.enter(s);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -18,6 +18,8 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 /** A crashed node's in-flight counts fade this long after the scope's last change. */
 const INFLIGHT_TTL_SECONDS = 900;
+/** How often a long call (a realtime session) renews its in-flight counts, well inside their fade. */
+export const INFLIGHT_RENEW_MS = 300_000;
 /** How long each window's counter outlives its window (seconds). */
 const TPM_TTL = 120;
 const DAY_TTL = 2 * 86_400;
@@ -174,6 +176,11 @@ export class LimitBook {
       if (s.limits.monthly_quota) keys.push({ key: k.month, ttl: MONTH_TTL, amount: 0, kind: 'quota' });
     }
     await this.settled({ scopes, tokens: 0, quota: 0, keys, done: false }, tokens, quota);
+  }
+
+  /** Renews the fade of the in-flight counts a long call holds (a realtime session, every `INFLIGHT_RENEW_MS`). */
+  async renewInflight(hold: LimitHold): Promise<void> {
+    for (const s of hold.scopes) if (s.limits.max_inflight) await this.store.incrBy(this.keys(s.name).inflight, 0, INFLIGHT_TTL_SECONDS);
   }
 
   /** Takes back every reservation of a request that ends unsettled (refused or failed). */

@@ -10,7 +10,7 @@ import type { RoutedChannel } from '../pipeline/attempt.js';
 import { holdOnPlan, type PlanAsk } from '../pipeline/plan-hold.js';
 import { PlanBook, type PlanHold } from '../pipeline/plans.js';
 import { toHubError } from '../../http/errors.js';
-import type { LimitHold } from '../pipeline/limits.js';
+import { INFLIGHT_RENEW_MS, type LimitHold } from '../pipeline/limits.js';
 
 /** Unsettled spend of a user's open sessions, shared by every node through the store (relay.md §4.11). */
 export const inflightKey = (userId: number) => `user_realtime_quota:${userId}`;
@@ -134,6 +134,10 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
   let asked = 0;
   let closed = false;
   let idle: NodeJS.Timeout;
+  // The session's in-flight slot must outlive the counters' fade for as long as it stays open.
+  const { limits } = info;
+  const renew = limits ? setInterval(() => void info.state.limits.renewInflight(limits).catch(() => undefined), INFLIGHT_RENEW_MS) : undefined;
+  renew?.unref();
   const touch = () => {
     clearTimeout(idle);
     idle = setTimeout(() => finish(1000, 'idle timeout'), realtimeTiming.idleMs);
@@ -143,6 +147,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     if (closed) return;
     closed = true;
     clearTimeout(idle);
+    clearInterval(renew);
     info.release();
     for (const ws of [client, upstream]) {
       if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason);
