@@ -154,4 +154,27 @@ describe.each(testDialects())('request limits on realtime sessions on %s', (dial
     next.ws.close();
     await next.closed;
   });
+
+  it('applies a user\'s limits set by an admin and a model\'s limits within the group', async () => {
+    clock = T;
+    const group = await f.server.ctx.db.selectFrom('user_groups').select('id').where('symbol', '=', 'default').executeTakeFirstOrThrow();
+    expect((await f.root.put(`/api/limits/group/${group.id}`, { 'test-model': { daily_quota: R } })).body.success).toBe(true);
+    try {
+      const { key, userId } = await f.newUser({ quota: 1_000_000 });
+      expect((await f.root.put(`/api/limits/user/${userId}`, { max_inflight: 1 })).body.success).toBe(true);
+      const s = await session(key);
+      const second = await refused(key);
+      expect(second.status).toBe(429);
+      expect(second.error.message).toContain('user limit reached: 1 concurrent requests');
+      s.ws.send(JSON.stringify({ type: 'response.create' }));
+      await s.waitFor('response.done');
+      s.ws.send(JSON.stringify({ type: 'response.create' }));
+      const [error] = await s.waitFor('error');
+      expect(error.error.message).toContain(`model test-model in group default limit reached: daily spending cap ${R}`);
+      s.ws.close();
+      await s.closed;
+    } finally {
+      await f.root.put(`/api/limits/group/${group.id}`, {});
+    }
+  });
 });
