@@ -108,7 +108,7 @@ export async function benchBigData(deps: BigDataDeps, fakeUrl: string): Promise<
 
     const queries: Timed[] = (
       [
-        { name: 'analytics/period 90 days', path: `/api/analytics/period?start_timestamp=${now - 90 * DAY}&end_timestamp=${now}` },
+        { name: 'analytics/period 90 days by channel, top 12', path: `/api/analytics/period?start_timestamp=${now - 90 * DAY}&end_timestamp=${now}&group_type=channel&top=12` }, // as the console asks
         { name: 'log list, default view', path: '/api/log/?page=1&size=10' },
         { name: 'log list by token name', path: `/api/log/?page=1&size=10&token_name=${seedTokenName(42)}` },
         { name: 'log list by model', path: `/api/log/?page=1&size=10&model_name=${SEED_MODELS[7]}` },
