@@ -35,6 +35,7 @@ describe('the relay never waits for the console on SQLite', () => {
   it('keeps answering relay requests within a second during 90-day analytics and a large deletion, and the file shrinks', async () => {
     const before = fileSize();
     const due = await consumedBefore(now - 30 * DAY);
+    const seeded = await consumedBefore(now + DAY);
     let latencies: number[] = [];
     let failures = 0;
     let running = true;
@@ -73,9 +74,10 @@ describe('the relay never waits for the console on SQLite', () => {
     loop.disable();
 
     expect(analytics.status).toBe(200);
-    // Every seeded row is counted, whether the deletion ran first or not: statistics outlive log rows.
+    // Every seeded consumption row is counted, whether the deletion ran first or not: statistics outlive log rows.
     const counted = analytics.body.data.channel_statistics.reduce((n: number, s: { RequestCount: number }) => n + s.RequestCount, 0);
-    expect(counted).toBeGreaterThanOrEqual(ROWS);
+    expect(seeded).toBeGreaterThan(ROWS * 0.8);
+    expect(counted).toBeGreaterThanOrEqual(seeded);
     expect(stat.status).toBe(200);
     expect(stat.body.data.quota).toBeGreaterThan(ROWS * 100);
     expect(deletion.status).toBe(200);
