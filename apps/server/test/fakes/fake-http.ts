@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -101,7 +102,11 @@ export interface Faults {
   /** Answer exactly this: an HTML error page, an empty or truncated 200, a huge invalid body. */
   raw?: { status: number; contentType: string; body: string };
   /** A 200 event stream of exactly these pieces (a non-JSON frame first, or good frames then a broken one). */
-  rawStream?: string[];
+  rawStream?: Array<string | Buffer>;
+  /** Milliseconds between the pieces of `rawStream`, so each reaches the gateway as a chunk of its own. */
+  rawStreamGapMs?: number;
+  /** Kept up to date while `rawStream` is written: pieces handed to the socket, and whether all were. */
+  rawStreamProgress?: { written: number; done: boolean };
 }
 
 /** Writes a fault when the behaviour has one; true when it answered. */
@@ -113,8 +118,15 @@ export function answerFault(res: ServerResponse, f: Faults): boolean {
   }
   if (f.rawStream) {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    for (const piece of f.rawStream) res.write(piece);
-    res.end();
+    void (async () => {
+      for (const [i, piece] of f.rawStream!.entries()) {
+        if (i && f.rawStreamGapMs) await new Promise((r) => setTimeout(r, f.rawStreamGapMs));
+        const room = res.write(piece);
+        if (f.rawStreamProgress) f.rawStreamProgress.written = i + 1;
+        if (!room) await once(res, 'drain');
+      }
+      res.end(() => f.rawStreamProgress && (f.rawStreamProgress.done = true));
+    })();
     return true;
   }
   return false;

@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../harness.js';
 import { doorFixture, type DoorFixture } from '../doors/fixture.js';
@@ -48,6 +49,56 @@ describe.each(testDialects())('broken successes, caller errors and unknown model
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe('Hello from the fake upstream');
     expect(f.fake.forKey('bff-bad')).toHaveLength(1);
+  });
+
+  it('a stream that opens with a byte-order mark and splits characters across chunks arrives intact', async () => {
+    const model = 'split-utf8';
+    await f.addChannel({ key: 'su8', models: model });
+    const frame = (content: string) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${frame('你好')}${frame('🌍 world')}data: [DONE]\n\n`)]);
+    // Cut inside 好 (three bytes) and inside 🌍 (four bytes).
+    const cuts = [bytes.indexOf(Buffer.from('好')) + 1, bytes.indexOf(Buffer.from('🌍')) + 2];
+    f.fake.behave('su8', { rawStream: [bytes.subarray(0, cuts[0]), bytes.subarray(cuts[0], cuts[1]), bytes.subarray(cuts[1])], rawStreamGapMs: 30 });
+    const { key } = await f.newUser({ quota: 1_000_000 });
+    const stream = await f.openai(key).chat.completions.create({ ...ask(model), stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    expect(text).toBe('你好🌍 world');
+  });
+
+  it('a client that stops reading pauses upstream instead of the gateway buffering the stream, then gets all of it', async () => {
+    const model = 'slow-reader';
+    await f.unitPrice(model);
+    await f.addChannel({ key: 'slow', models: model });
+    // 6 000 frames of 8 KB: far more than the sockets on both sides can hold.
+    const content = 'x'.repeat(8192);
+    const frame = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+    const usage = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 7, completion_tokens: 6000, total_tokens: 6007 } })}\n\n`;
+    const progress = { written: 0, done: false };
+    f.fake.behave('slow', { rawStream: [...Array<string>(6000).fill(frame), usage, 'data: [DONE]\n\n'], rawStreamProgress: progress });
+    const { key, userId } = await f.newUser({ quota: 1_000_000 });
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest(`${f.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }, resolve);
+      req.on('error', reject);
+      req.end(JSON.stringify({ ...ask(model), stream: true, stream_options: { include_usage: true } }));
+    });
+    res.pause();
+    // Upstream stalls once every buffer between it and the client is full; were the gateway
+    // reading on into memory, upstream would keep going until it had handed over all 48 MB.
+    for (let seen = -1; progress.written !== seen && !progress.done; ) {
+      seen = progress.written;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(progress.done).toBe(false);
+    expect(progress.written).toBeLessThan(6000);
+    let text = '';
+    res.setEncoding('utf8');
+    for await (const piece of res) text += piece;
+    const frames = text.split('\n\n').filter(Boolean);
+    expect(frames.filter((fr) => fr === frame.trim())).toHaveLength(6000);
+    expect(frames.slice(-2)).toEqual([usage.trim(), 'data: [DONE]']);
+    expect(progress).toEqual({ written: 6002, done: true });
+    expect(await f.lastLog(userId)).toMatchObject({ prompt_tokens: 7, completion_tokens: 6000, quota: 6007 });
   });
 
   it('a broken frame after the first byte ends the stream with an error event and bills what was delivered', async () => {

@@ -8,7 +8,7 @@ import { hubOf, prepare, type DoorInput, type Prepared, type WorstCase } from '.
 import { planAttempt, type AttemptPlan } from '../bridge/plan.js';
 import { suffixBody } from '../bridge/suffix.js';
 import { authorizeUpstream, buildUpstream, routeTo, withModel, type RoutedChannel } from './attempt.js';
-import { readWhole, sendUpstream, sendUpstreamBuffered, type BufferedResponse, type UpstreamResponse } from './upstream.js';
+import { sendUpstreamBuffered, sendUpstreamStream, UpstreamStream, type BufferedResponse } from './upstream.js';
 import { classifyFailure, cooldownSeconds, noChannel, unknownModel } from './failure.js';
 import { callerError, isAdmin, scrubIdentity } from './caller-error.js';
 import { logFailure } from './failure-log.js';
@@ -136,25 +136,24 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
         inbound: req.headers,
       });
       const upstreamReq = await authorizeUpstream(route, built, row.proxy);
-      const abort = p.stream ? new AbortController() : undefined;
       watch = new FirstByteWatch(reply, ctx.options.get('FirstByteTimeoutSeconds'));
-      if (abort) watch.onCancel((reason) => abort.abort(reason));
-      const res = abort
-        ? await sendUpstream(upstreamReq, { proxy: row.proxy, proxyKey: route.target.key, signal: abort.signal, idleTimeoutMs: Math.max(0, ctx.options.get('StreamIdleTimeoutSeconds')) * 1000 })
+      const res = p.stream
+        ? await sendUpstreamStream(upstreamReq, { proxy: row.proxy, proxyKey: route.target.key, watch, idleTimeoutMs: Math.max(0, ctx.options.get('StreamIdleTimeoutSeconds')) * 1000 })
         : await sendUpstreamBuffered(upstreamReq, { proxy: row.proxy, proxyKey: route.target.key, watch });
       if (res.statusCode >= 400) {
-        const text = Buffer.isBuffer(res.body) ? res.body.toString('utf8') : await res.body.text();
+        const text = res instanceof UpstreamStream ? await res.text() : res.body.toString('utf8');
         const error = route.adapter.mapError(res.statusCode, text);
         if (res.statusCode === 429) selector.freeze(row.id, p.model, cooldownSeconds(res.headers['retry-after'], ctx.options.get('RetryCooldownSeconds')));
         throw error;
       }
       const contentType = String(res.headers['content-type'] ?? '');
-      const streamed = abort && (contentType.includes('text/event-stream') || Boolean(route.adapter.streamFraming && contentType.includes(route.adapter.streamFraming.contentType)));
+      const stream = res instanceof UpstreamStream ? res : undefined;
+      const streamed = stream && (contentType.includes('text/event-stream') || Boolean(route.adapter.streamFraming && contentType.includes(route.adapter.streamFraming.contentType)));
       if (!streamed) watch.stop(); // a plain answer to a stream request: its body is read whole below
       // Bedrock answers a stream request with a plain body only to report an error (relay.md §5.8).
-      if (abort && !streamed && route.adapter.streamFraming) throw route.adapter.mapError(502, (await readWhole(res as UpstreamResponse)).body.toString('utf8'));
+      if (stream && !streamed && route.adapter.streamFraming) throw route.adapter.mapError(502, await stream.text());
       // A stream request may still get a plain answer: read it whole before the responder owns the hold.
-      const whole = streamed ? undefined : transformAnswer(route.adapter, plan.endpoint, Buffer.isBuffer(res.body) ? (res as BufferedResponse) : await readWhole(res as UpstreamResponse), body);
+      const whole = streamed ? undefined : transformAnswer(route.adapter, plan.endpoint, stream ? await stream.whole() : (res as BufferedResponse), body);
       // A 200 that is not the endpoint's answer is a failed attempt: found before the hold changes hands.
       const json = whole && checkAnswer(plan.endpoint, whole);
       if (whole && state.capture.active) captureAttempt(state, req, p, row.id, res.statusCode, whole.body.toString('utf8'));
@@ -163,7 +162,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       const h = hold;
       hold = undefined; // from here the responder owns the hold and settles it
       if (whole) await respondJson(state, p, h, whole, reply, json);
-      else await respondStream(state, p, h, res as UpstreamResponse, reply, abort!, watch, tap);
+      else await respondStream(state, p, h, stream!, reply, watch, tap);
       if (tap) captureAttempt(state, req, p, row.id, res.statusCode, tap);
       countProviderRequest(ctx, row, p.model, 'success');
       return;

@@ -1,9 +1,9 @@
-import { once } from 'node:events';
+import { StringDecoder } from 'node:string_decoder';
 import type { FastifyReply } from 'fastify';
 import { logMessage } from '@one-hub/contract';
 import { createParser } from 'eventsource-parser';
 import { emptyUsage } from '../providers/types.js';
-import { idleMessage, type UpstreamResponse } from './upstream.js';
+import { idleMessage, type UpstreamStream } from './upstream.js';
 import type { RelayState } from './relay-state.js';
 import type { Prepared } from './prepare.js';
 import type { Hold } from './handle.js';
@@ -72,14 +72,12 @@ function responseIdOf(data: string): unknown {
   }
 }
 
-/** Resolves (with undefined) after the current event-loop turn's I/O callbacks. */
-const oneTurn = () => new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)));
-
 /** How long the gateway keeps reading after the client left, to learn the real usage. */
 export const DRAIN_AFTER_DISCONNECT_MS = 30_000;
 
 /**
- * Streams an upstream SSE answer to the client frame by frame.
+ * Streams an upstream SSE answer to the client frame by frame, driven by upstream's
+ * chunks (no promise per chunk).
  * Billing policy (pitfalls "stream interrupted"):
  * - client gone mid-stream: keep reading upstream (bounded) for its usage; if none
  *   comes, bill the prompt plus the tokens actually delivered;
@@ -93,9 +91,8 @@ export async function respondStream(
   state: RelayState,
   p: Prepared,
   hold: Hold,
-  res: UpstreamResponse,
+  res: UpstreamStream,
   reply: FastifyReply,
-  abort: AbortController,
   watch?: FirstByteWatch,
   /** Set when a capture rule names this attempt: collects what the client is sent. */
   tap?: StreamTap,
@@ -132,50 +129,115 @@ export async function respondStream(
   const parser = createParser({ onEvent });
   // Upstreams that do not speak SSE (Bedrock's binary event stream) bring their own decoder.
   const framing = hold.route.adapter.streamFraming?.create();
-  const decoder = new TextDecoder();
-  const feed = (chunk: Buffer) => (framing ? framing.push(chunk, onEvent) : parser.feed(decoder.decode(chunk, { stream: true })));
+  // A StringDecoder is cheaper to make than a TextDecoder; unlike it, it keeps a leading BOM, which SSE drops.
+  const decoder = new StringDecoder('utf8');
+  let startSeen = false;
+  const decode = (chunk: Buffer) => {
+    const text = decoder.write(chunk);
+    if (startSeen || !text) return text;
+    startSeen = true;
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  };
+  const idleSeconds = state.ctx.options.get('StreamIdleTimeoutSeconds');
+  const raw = reply.raw;
 
+  let firstByteMs: number | undefined;
+  /** Upstream is done: ended, failed, broken, or stopped after the client left. */
+  let over = false;
+  let endedEmpty = false;
+  let upstreamError: string | undefined;
+  let failureError: unknown;
+  /** The client's response is open: frames are written as they come. */
+  let opened = false;
+  let clientGone = false;
+  let waitingDrain = false;
+  let flushQueued = false;
+  let reachedFirst!: () => void;
+  let reachedEnd!: () => void;
+  const firstEvent = new Promise<void>((resolve) => (reachedFirst = resolve));
+  const upstreamDone = new Promise<void>((resolve) => (reachedEnd = resolve));
+  const stop = (error?: string, cause?: unknown) => {
+    if (over) return;
+    over = true;
+    if (error !== undefined && !clientGone) [upstreamError, failureError] = [error, cause];
+    reachedFirst();
+    reachedEnd();
+  };
+  const resume = () => {
+    waitingDrain = false;
+    res.resume();
+  };
+  const flush = () => {
+    flushQueued = false;
+    if (!pending.length) return;
+    const frames = pending.join('');
+    pending.length = 0;
+    if (clientGone) return;
+    tap?.add(frames);
+    if (!raw.write(frames) && !waitingDrain) {
+      waitingDrain = true;
+      res.pause();
+      raw.once('drain', resume);
+    }
+  };
+  // Frames from the end event on wait one event-loop turn for upstream's end, so they
+  // usually leave with the response's end in one write; a slow end only delays them a turn.
+  const send = () => {
+    if (!sawEnd) flush();
+    else if (!flushQueued && pending.length) {
+      flushQueued = true;
+      setImmediate(() => over || flush());
+    }
+  };
   // Nothing is sent to the client before upstream's first event: a stream that fails
   // before it costs nothing and fails over like any other failed attempt.
-  const chunks = res.body[Symbol.asyncIterator]();
-  const idleSeconds = state.ctx.options.get('StreamIdleTimeoutSeconds');
-  let firstByteMs: number | undefined;
-  let failure: string | undefined;
-  let failureError: unknown;
-  let upstreamError: string | undefined;
-  try {
-    while (events === 0 && !failure) {
-      const next = await chunks.next();
-      if (next.done) failure = 'ended';
-      else {
-        if (firstByteMs === undefined) watch?.stop();
-        firstByteMs ??= Date.now() - p.startedAt;
-        feed(next.value as Buffer);
-        if (broken && events === 0) [failure, failureError] = [broken, new HubError(502, broken, { code: 'broken_answer', retryable: true })];
+  res.attach({
+    data(chunk) {
+      if (over) return;
+      if (firstByteMs === undefined) {
+        watch?.stop();
+        firstByteMs = Date.now() - p.startedAt;
       }
-    }
-  } catch (error) {
-    // A failure decoded after some events of the same chunk is a mid-stream break: those events go out first.
-    const message = idleMessage(error, idleSeconds) ?? (error as Error).message;
-    if (events === 0) [failure, failureError] = [`failed: ${message}`, error];
-    else upstreamError = message;
-  }
-  if (failure) {
+      try {
+        if (framing) framing.push(chunk, onEvent);
+        else parser.feed(decode(chunk));
+      } catch (error) {
+        // A failure decoded after some events of the same chunk is a mid-stream break: those events go out first.
+        stop((error as Error).message, error);
+        return res.destroy();
+      }
+      if (broken) {
+        stop(broken, events === 0 ? new HubError(502, broken, { code: 'broken_answer', retryable: true }) : undefined);
+        return res.destroy();
+      }
+      if (events === 0) return;
+      if (opened) send();
+      else reachedFirst();
+    },
+    end: () => {
+      endedEmpty = events === 0;
+      stop();
+    },
+    error: (error) => stop(idleMessage(error, idleSeconds) ?? error.message, error),
+  });
+
+  await firstEvent;
+  if (events === 0) {
     releaseHold(state, hold);
-    res.body.destroy();
+    res.destroy();
     // An exception the decoder mapped (Bedrock throttling → 429) keeps its status, so failover and the client see it;
     // throttling freezes the channel for the model like an upstream 429 does.
     if (failureError instanceof HubError) {
       if (failureError.status === 429) state.selector.freeze(hold.route.row.id, p.model, state.ctx.options.get('RetryCooldownSeconds'));
       throw failureError;
     }
+    const failure = endedEmpty ? 'ended' : `failed: ${upstreamError}`;
     throw new HubError(502, `upstream stream ${failure} before its first ${firstByteMs === undefined ? 'byte' : 'event'}`, { retryable: true });
   }
 
-  const raw = reply.raw;
-  const opened = answerStarts(reply); // a heartbeat may already have sent the 200
+  const opening = answerStarts(reply); // a heartbeat may already have sent the 200
   reply.hijack();
-  if (!opened) raw.writeHead(200, {
+  if (!opening) raw.writeHead(200, {
     'content-type': p.jsonArray ? 'application/json; charset=utf-8' : 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',
@@ -183,7 +245,6 @@ export async function respondStream(
     'x-oneapi-request-id': reply.request.id,
   });
 
-  let clientGone = false;
   let deliveredText: string | null = null;
   let finished = false;
   let drainTimer: NodeJS.Timeout | undefined;
@@ -191,48 +252,23 @@ export async function respondStream(
     if (finished || clientGone) return;
     clientGone = true;
     deliveredText = mapper.text();
-    drainTimer = setTimeout(() => abort.abort(), DRAIN_AFTER_DISCONNECT_MS);
+    if (waitingDrain) resume();
+    drainTimer = setTimeout(() => res.destroy(), DRAIN_AFTER_DISCONNECT_MS);
     drainTimer.unref();
   };
   raw.on('close', onClose);
   // The client may have left between the first event and here: its 'close' has already fired.
   if (raw.destroyed) onClose();
-  const flush = async () => {
-    const frames = pending.join('');
-    pending.length = 0;
-    if (clientGone || !frames) return;
-    tap?.add(frames);
-    if (!raw.write(frames)) await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
-  };
-
-  if (broken) upstreamError ??= broken;
-  try {
-    if (!upstreamError) {
-      if (!sawEnd) await flush();
-      for (;;) {
-        const nextChunk = chunks.next();
-        // Frames from the end event on wait one event-loop turn for upstream's end, so they
-        // usually leave with the response's end in one write; a slow end only delays them a turn.
-        if (sawEnd && pending.length && (await Promise.race([nextChunk, oneTurn()])) === undefined) await flush();
-        const next = await nextChunk;
-        if (next.done) break;
-        feed(next.value as Buffer);
-        if (broken) {
-          upstreamError = broken;
-          break;
-        }
-        if (!sawEnd) await flush();
-      }
-    }
-  } catch (error) {
-    if (!clientGone) upstreamError = idleMessage(error, idleSeconds) ?? (error as Error).message;
-  } finally {
-    if (drainTimer) clearTimeout(drainTimer);
-  }
+  opened = true;
+  if (!over) send();
+  await upstreamDone;
+  if (drainTimer) clearTimeout(drainTimer);
+  raw.off('drain', resume);
 
   const upstreamUsage = mapper.usage();
-  const text = clientGone && !upstreamUsage ? (deliveredText ?? '') : mapper.text();
-  const usage = upstreamUsage ?? { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: await countText(p.model, text) };
+  // The text is counted only when upstream reported no usage (most streams do; their chunks are never parsed).
+  const countDelivered = () => countText(p.model, clientGone ? (deliveredText ?? '') : mapper.text());
+  const usage = upstreamUsage ?? { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: await countDelivered() };
   let note: ReturnType<typeof logMessage> | undefined;
   // What is left to send goes out with the response's end: one write, not two.
   let tail = '';

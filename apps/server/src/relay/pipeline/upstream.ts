@@ -183,22 +183,154 @@ export async function sendUpstream(
   }
 }
 
-/** Reads a streamed answer to the end (bounded), for a stream request that got a plain answer. */
-export async function readWhole(res: UpstreamResponse): Promise<BufferedResponse> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BUFFERED_BODY) {
-        res.body.destroy();
-        throw new HubError(502, 'upstream answer too large');
-      }
-      chunks.push(chunk as Buffer);
-    }
-  } catch (error) {
-    if (error instanceof HubError) throw error;
-    throw new HubError(502, `upstream answer broke off: ${(error as Error).message}`, { retryable: false });
+/** What the reader of a streamed answer is told, chunk by chunk. */
+export interface StreamSink {
+  data(chunk: Buffer): void;
+  end(): void;
+  error(error: Error): void;
+}
+
+/**
+ * A streamed upstream answer read through callbacks: no body stream and no promise per
+ * chunk in between (both are measurable per request). Chunks that arrive before a reader
+ * attaches wait, with upstream paused.
+ */
+export class UpstreamStream {
+  statusCode = 0;
+  headers: IncomingHttpHeaders = {};
+  controller: Dispatcher.DispatchController | undefined;
+  private waiting: Buffer[] = [];
+  private outcome: { error?: Error } | undefined;
+  private sink: StreamSink | undefined;
+
+  receive(chunk: Buffer): void {
+    if (this.sink) return this.sink.data(chunk);
+    this.waiting.push(chunk);
+    this.controller?.pause();
   }
-  return { statusCode: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, size) };
+
+  finish(error?: Error): void {
+    if (this.outcome) return;
+    this.outcome = { error };
+    if (this.sink) this.tellEnd(this.sink);
+  }
+
+  /** Starts delivering to `sink`: what already arrived first, then each chunk as it comes. */
+  attach(sink: StreamSink): void {
+    this.sink = sink;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const chunk of waiting) sink.data(chunk);
+    if (this.outcome) this.tellEnd(sink);
+    else this.controller?.resume();
+  }
+
+  pause(): void {
+    this.controller?.pause();
+  }
+
+  resume(): void {
+    this.controller?.resume();
+  }
+
+  /** Stops reading; the reader is told through `error` unless the answer already ended. */
+  destroy(reason: Error = new Error('upstream stream closed')): void {
+    if (this.outcome) return;
+    if (this.controller) this.controller.abort(reason);
+    else this.finish(reason);
+  }
+
+  /** The whole body (bounded), for an error status or a plain answer to a stream request. */
+  whole(): Promise<BufferedResponse> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      this.attach({
+        data: (chunk) => {
+          size += chunk.length;
+          if (size <= MAX_BUFFERED_BODY) return void chunks.push(chunk);
+          reject(new HubError(502, 'upstream answer too large'));
+          this.destroy();
+        },
+        end: () => resolve({ statusCode: this.statusCode, headers: this.headers, body: Buffer.concat(chunks, size) }),
+        error: (error) => reject(new HubError(502, `upstream answer broke off: ${error.message}`, { retryable: false })),
+      });
+    });
+  }
+
+  async text(): Promise<string> {
+    return (await this.whole()).body.toString('utf8');
+  }
+
+  private tellEnd(sink: StreamSink): void {
+    const error = this.outcome!.error;
+    if (error) sink.error(error);
+    else sink.end();
+  }
+}
+
+/**
+ * Sends a stream request; resolves once upstream's status line and headers arrived.
+ * `idleTimeoutMs` bounds the silence between body chunks (0 = none), never the whole
+ * answer: long streams live on. `watch` cancels the request until its first body byte
+ * (the reader stops it then); after the headers its reason reaches the reader's `error`.
+ */
+export function sendUpstreamStream(
+  req: UpstreamRequest,
+  opts: { proxy?: string | null; proxyKey?: string; watch?: FirstByteWatch; idleTimeoutMs?: number },
+): Promise<UpstreamStream> {
+  const body = bodyText(req);
+  const url = splitUrl(req.url);
+  const stream = new UpstreamStream();
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    let failed = false;
+    const fail = (error: HubError) => {
+      if (answered || failed) return;
+      failed = true;
+      reject(error);
+    };
+    const watch = opts.watch;
+    watch?.onCancel((reason) => {
+      fail(reason);
+      stream.controller?.abort(reason);
+    });
+    if (failed) return;
+    try {
+      dispatcherFor(opts.proxy, opts.proxyKey ?? '').dispatch(
+        {
+          origin: url.origin,
+          path: url.path,
+          method: body === undefined ? 'GET' : 'POST',
+          headers: req.headers,
+          body,
+          ...(opts.idleTimeoutMs !== undefined ? { bodyTimeout: opts.idleTimeoutMs } : {}),
+        },
+        {
+          onRequestStart(controller) {
+            stream.controller = controller;
+            if (watch?.reason) controller.abort(watch.reason);
+          },
+          onResponseStart(_controller, status, headers) {
+            stream.statusCode = status;
+            stream.headers = headers;
+            answered = true;
+            resolve(stream);
+          },
+          onResponseData(_controller, chunk) {
+            stream.receive(chunk);
+          },
+          onResponseEnd() {
+            stream.finish();
+          },
+          onResponseError(_controller, error) {
+            if (answered) stream.finish(error);
+            else fail(error instanceof HubError ? error : requestFailed(error));
+          },
+        },
+      );
+    } catch (error) {
+      fail(error instanceof HubError ? error : requestFailed(error as Error));
+    }
+  });
 }
