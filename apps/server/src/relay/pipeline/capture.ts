@@ -148,6 +148,7 @@ export class Capture {
         request_headers: this.headers(row.headers),
         request_body: this.body(row.request),
         response_body: row.response instanceof StreamTap ? this.stream(row.response) : this.body(row.response),
+        stream: row.response instanceof StreamTap ? 1 : 0,
       });
       await this.prune();
     };
