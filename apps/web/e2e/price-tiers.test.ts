@@ -79,6 +79,42 @@ describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', ()
     await expect.poll(async () => (await c.root.get('/api/prices')).body.data.some((p: { model: string }) => p.model === 'brand-new')).toBe(true);
   });
 
+  it("shows each tier's usage-class ratios on the model cards, to visitors and users, with nothing of the channels", async () => {
+    const gw = await startGateway(c);
+    await gw.addModel('cache-tiered', {}, 1);
+    const price = { model: 'cache-tiered', type: 'tokens', channel_type: 1, input: 1, output: 2, extra_ratios: { cached_tokens: 0.5 }, tiers: [{ above: 200000, input: 2, output: 4, extra_ratios: { cached_tokens: 0.1, cached_write_tokens: 1.25 } }, { above: 500000, input: 3, output: 6 }] };
+    expect((await c.root.put('/api/prices/single/cache-tiered', price)).body.success).toBe(true);
+    await gw.addUser('frank', 'password123');
+    const visitor = await c.open({ lang: 'en_US' });
+    const user = await c.open({ lang: 'en_US' });
+    await signIn(user, 'frank', 'password123');
+    const findCard = async (page: Page) => {
+      await page.getByTestId('model-search').fill('cache-tiered');
+      const card = page.getByTestId('model-card').filter({ hasText: 'cache-tiered' });
+      await card.getByTestId('card-tier-ratios').first().waitFor();
+      return card;
+    };
+    for (const [page, path] of [[visitor, '/price'], [user, '/panel/model_price']] as const) {
+      const answer = page.waitForResponse((r) => r.url().includes('/api/available_model'));
+      await page.goto(path);
+      const data = (await (await answer).json()).data as Record<string, Record<string, unknown>>;
+      // Groups, owner and price only: no channel id, name, key or address.
+      expect(Object.keys(data['cache-tiered']).sort()).toEqual(['groups', 'owned_by', 'price']);
+      expect(Object.keys(data['cache-tiered'].price as object).sort()).toEqual(['channel_type', 'extra_ratios', 'input', 'locked', 'model', 'output', 'tiers', 'type']);
+      expect(JSON.stringify(data)).not.toMatch(/e2e-key|127\.0\.0\.1|base_url|channel_id/);
+      const card = await findCard(page);
+      expect(await card.getByTestId('card-ratios').textContent()).toBe('Cached ×0.5');
+      expect(await card.getByTestId('card-tier-ratios').allTextContents()).toEqual(['Cached ×0.1, Cache write ×1.25', 'Cached ×0.5']);
+    }
+    // The detail dialog words them the same.
+    await (await findCard(user)).getByRole('button', { name: 'View detail' }).click();
+    const rows = user.getByRole('dialog').getByTestId('detail-tier');
+    await rows.first().waitFor();
+    expect(await rows.allTextContents()).toEqual([expect.stringContaining('Cached ×0.1, Cache write ×1.25'), expect.stringContaining('Cached ×0.5')]);
+    await shootThemes(visitor, 'price-card-tier-ratios', async () => (await findCard(visitor)).scrollIntoViewIfNeeded());
+    await gw.close();
+  });
+
   it('a user sees their own failed request without upstream detail; root opens its captured bodies', async () => {
     const gw = await startGateway(c);
     await gw.addModel('broken-model', { status: 500, errorBody: { error: { message: 'db-7.internal exploded', type: 'server_error' } } }, 1);

@@ -96,6 +96,8 @@ export interface LogCapture {
   request_headers: string;
   request_body: string;
   response_body: string;
+  /** The answer was streamed (SSE or Gemini's JSON array): `response_body` is what the client received. */
+  stream: boolean;
 }
 
 /** Progress of a log deletion (`DELETE /api/log/`), readable at `GET /api/log/deletion/:id`. */

@@ -194,7 +194,7 @@ export interface UserGroupsTable {
   model_limits: Text;
 }
 
-/** Opt-in captures of relay bodies (migration 0014). */
+/** Opt-in captures of relay bodies (migration 0014; `stream` 0022). */
 export interface LogCapturesTable {
   id: Id;
   created_at: number;
@@ -206,6 +206,8 @@ export interface LogCapturesTable {
   request_headers: Text;
   request_body: Text;
   response_body: Text;
+  /** 1: the answer was a stream (SSE or Gemini's JSON array), kept as the client received it. */
+  stream: Def<number>;
 }
 
 export interface AuditLogsTable {

@@ -48,7 +48,7 @@ describe.each(testDialects())('opt-in capture of relay bodies on %s', (dialect) 
     expect(relayState(f.server.ctx).capture.active).toBe(true);
     const { requestId } = await send(key, `my account ACCT-12345 and key sk-secretsecret123456 ${'x'.repeat(3000)}`, { api_key: 'plain-secret-value' });
     const [row] = await captures(requestId);
-    expect(row).toMatchObject({ user_id: userId, status: 200 });
+    expect(row).toMatchObject({ user_id: userId, status: 200, stream: false });
     const all = JSON.stringify(row);
     for (const secret of ['ACCT-12345', 'sk-secretsecret123456', 'plain-secret-value', key.slice(3)]) expect({ secret, found: all.includes(secret) }).toEqual({ secret, found: false });
     expect(String(row.request_headers)).toContain('"authorization":"[redacted]"');
@@ -109,7 +109,7 @@ describe.each(testDialects())('opt-in capture of relay bodies on %s', (dialect) 
     const { requestId, received } = await streamFrom(key, 'stream-model');
     expect(received).toContain('ACCT-777');
     const [row] = await captures(requestId);
-    expect(row).toMatchObject({ user_id: userId, status: 200 });
+    expect(row).toMatchObject({ user_id: userId, status: 200, stream: true });
     const body = String(row.response_body);
     // The same event stream the client read, with only the secrets replaced.
     expect(body).toBe(received.replace('ACCT-777', '[redacted]').replace('sk-streamsecret12345', '[redacted]'));
@@ -121,6 +121,23 @@ describe.each(testDialects())('opt-in capture of relay bodies on %s', (dialect) 
     const [cut] = await captures(long.requestId);
     expect(String(cut.response_body)).toMatch(/^data: .*… \[cut at 1024 bytes\]$/s);
     expect(String(cut.response_body).startsWith(long.received.slice(0, 1000))).toBe(true);
+  });
+
+  it("labels Gemini's JSON-array stream as a stream, kept as the client received it", async () => {
+    const { key, userId } = await f.newUser({ quota: 1_000_000 });
+    await f.setOption('LogCaptureRules', JSON.stringify([{ kind: 'user', id: userId, until: now() + 3600 }]));
+    await f.setOption('LogCaptureMaxBytes', 16384);
+    f.fake.behave('cap-stream', { content: 'array of chunks' });
+    const res = await fetch(`${f.url}/v1beta/models/stream-model:streamGenerateContent?key=${key.slice(3)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'stream please' }] }] }),
+    });
+    expect(res.headers.get('content-type')).toContain('application/json');
+    const received = await res.text();
+    expect(received.startsWith('[')).toBe(true);
+    const [row] = await captures(String(res.headers.get('x-oneapi-request-id')));
+    expect(row).toMatchObject({ user_id: userId, status: 200, stream: true, response_body: received });
   });
 
   it('captures what was sent when upstream breaks off mid-stream or the client leaves, and says so', async () => {

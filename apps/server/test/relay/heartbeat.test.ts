@@ -122,6 +122,30 @@ describe.each(testDialects())('token heartbeat on %s', (dialect) => {
     expect(JSON.parse(res.text).choices[0].message.content).toBe('slow but steady');
   });
 
+  it('keeps the keep-alives in a captured stream: the capture is what the client received', async () => {
+    const { key, tokenId } = await f.newUser({ quota: 10_000_000, token: { setting: { heartbeat: { enabled: true, timeout_seconds: 30 } } } });
+    await f.setOption('LogCaptureRules', JSON.stringify([{ kind: 'token', id: tokenId, until: Math.floor(Date.now() / 1000) + 3600 }]));
+    const gemini = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
+    const geminiUrl = `/v1beta/models/hb-model:streamGenerateContent?key=${key.slice(3)}`;
+    try {
+      for (const [path, body, start] of [
+        ['/v1/chat/completions', chat('hb-model', true), /^(::PING\n\n)+data: /],
+        [geminiUrl, gemini, /^\n+\[/],
+        [`${geminiUrl}&alt=sse`, gemini, /^(::PING\n\n)+data: /],
+      ] as const) {
+        const res = await fetch(`${f.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const requestId = String(res.headers.get('x-oneapi-request-id'));
+        const text = await res.text();
+        expect(text).toMatch(start);
+        let rows: Array<{ response_body: string; stream: boolean }> = [];
+        await expect.poll(async () => (rows = (await f.root.get(`/api/log/capture?request_id=${requestId}`)).body.data).length, { timeout: 5000 }).toBeGreaterThan(0);
+        expect({ path, body: rows[0].response_body }).toEqual({ path, body: text });
+      }
+    } finally {
+      await f.setOption('LogCaptureRules', '[]');
+    }
+  });
+
   it('sends nothing early for a token without heartbeat', async () => {
     const res = await call(plainKey, chat('hb-model', true));
     expect(res.status).toBe(200);

@@ -27,7 +27,7 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
   // Root reads the captured bodies of a request beside its log row (opt-in capture, relay/pipeline/capture.ts).
   app.get('/log/capture', { preHandler: root }, async (req) => {
     const rows = await capturesOf(ctx.readDb, parse(CaptureQuery, req.query).request_id);
-    return ok(rows.map((r): LogCapture => ({ ...r, request_headers: r.request_headers ?? '', request_body: r.request_body ?? '', response_body: r.response_body ?? '' })));
+    return ok(rows.map((r): LogCapture => ({ ...r, request_headers: r.request_headers ?? '', request_body: r.request_body ?? '', response_body: r.response_body ?? '', stream: r.stream === 1 })));
   });
   // Batched, yielding to the relay between batches. As in the original the answer is the count
   // once done; with `background=true` it is the progress record at once, read again below.

@@ -15,6 +15,7 @@ import * as m0016 from './0016_log_list_indexes.js';
 import * as m0018 from './0018_two_factor_sealed.js';
 import * as m0019 from './0019_statistics_totals.js';
 import * as m0020 from './0020_task_plans.js';
+import * as m0022 from './0022_capture_stream.js';
 
 /** Static, ordered list of migrations (frozen files; append only). */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0018_two_factor_sealed': m0018,
   '0019_statistics_totals': m0019,
   '0020_task_plans': m0020,
+  '0022_capture_stream': m0022,
 };

@@ -10,6 +10,7 @@ import { INDEXES, down as down0001 } from './0001_initial.js';
 import { down as down0003 } from './0003_stored_responses.js';
 import { LOG_LIST_INDEXES, STATISTICS_PERIOD_INDEX, SUPERSEDED_LOG_INDEXES } from './0016_log_list_indexes.js';
 import { TOTALS_MODEL_INDEX, USER_PERIOD_INDEX, down as down0019, up as up0019 } from './0019_statistics_totals.js';
+import { down as down0022, up as up0022 } from './0022_capture_stream.js';
 import { migrations } from './index.js';
 
 /**
@@ -238,6 +239,15 @@ function migrationSuite(dialect: DialectName, dsn: string | undefined, open: (ds
         { date: '2026-01-02', channel_id: 2, model_name: 'a', ...sums(16) },
       ]);
       await expect(db.insertInto('statistics_totals').values({ date: '2026-01-01', channel_id: 1, model_name: 'a' }).execute()).rejects.toThrow();
+    });
+
+    it('marks older captures whose answer is an event stream as streams when 0022 adds the flag', async () => {
+      await down0022(db);
+      const bodies = ['data: {"choices":[]}\n\n', 'event: message_start\ndata: {}\n\n', '{"data: not a stream":1}', ''];
+      await db.insertInto('log_captures').values(bodies.map((response_body) => ({ created_at: 1, request_id: 'r-0022', response_body }))).execute();
+      await up0022(db);
+      const rows = await db.selectFrom('log_captures').select(['response_body', 'stream']).where('request_id', '=', 'r-0022').orderBy('id').execute();
+      expect(rows.map((r) => r.stream)).toEqual([1, 1, 0, 0]);
     });
 
     it('does nothing when run again', async () => {

@@ -10,6 +10,8 @@ const SECRET_HEADER = new Set(['authorization', 'proxy-authorization', 'x-api-ke
 /** Always redacted: bearer credentials and the usual API key shapes. */
 const BUILT_IN = [/Bearer\s+[^\s"',]+/gi, /\bsk-[A-Za-z0-9_-]{8,}/g, /\bAIza[0-9A-Za-z_-]{20,}/g];
 const REDACTED = '[redacted]';
+/** Usage counts (`prompt_tokens`, Gemini's `promptTokenCount`) are named like secrets but are not. */
+const TOKEN_COUNT = /tokens$|tokencount$/i;
 /** Bytes a stream tap keeps beyond the size cap, so redaction sees a secret cut by the cap whole. */
 const TAP_MARGIN = 1024;
 
@@ -146,6 +148,7 @@ export class Capture {
         request_headers: this.headers(row.headers),
         request_body: this.body(row.request),
         response_body: row.response instanceof StreamTap ? this.stream(row.response) : this.body(row.response),
+        stream: row.response instanceof StreamTap ? 1 : 0,
       });
       await this.prune();
     };
@@ -163,6 +166,6 @@ function blank(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(blank);
   if (!value || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && (typeof v === 'string' || typeof v === 'number') && !/tokens$/i.test(k) ? REDACTED : blank(v);
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && (typeof v === 'string' || typeof v === 'number') && !TOKEN_COUNT.test(k) ? REDACTED : blank(v);
   return out;
 }

@@ -25,6 +25,8 @@ const beats = new WeakMap<FastifyReply, Heartbeat>();
  */
 export class Heartbeat {
   committed = false;
+  /** Keep-alives written so far (a captured stream starts with them). */
+  private pings = 0;
   private delay?: NodeJS.Timeout;
   private interval?: NodeJS.Timeout;
 
@@ -57,8 +59,19 @@ export class Heartbeat {
     this.interval = setInterval(() => this.ping(), heartbeatTiming.intervalMs);
   }
 
+  private get pingText(): string {
+    return this.sse ? '::PING\n\n' : '\n';
+  }
+
   private ping(): void {
-    if (!this.reply.raw.destroyed) this.reply.raw.write(this.sse ? '::PING\n\n' : '\n');
+    if (this.reply.raw.destroyed) return;
+    this.reply.raw.write(this.pingText);
+    this.pings++;
+  }
+
+  /** What the keep-alives wrote into the response, in order. */
+  get sent(): string {
+    return this.pingText.repeat(this.pings);
   }
 
   /** The answer starts: no more keep-alives. */
@@ -99,12 +112,13 @@ export function startHeartbeat(p: Prepared, reply: FastifyReply): Heartbeat | un
 }
 
 /**
- * Called by a responder before it answers: stops the keep-alives and says whether the
- * response head (200) was already sent, in which case only the body is written.
+ * Called by a responder before it answers: stops the keep-alives. When the response head (200)
+ * was already sent it returns the keep-alives written after it (only the body is then written);
+ * undefined when nothing was sent.
  */
-export function answerStarts(reply: FastifyReply): boolean {
+export function answerStarts(reply: FastifyReply): string | undefined {
   const beat = beats.get(reply);
-  if (!beat) return false;
+  if (!beat) return undefined;
   beat.stop();
-  return beat.committed;
+  return beat.committed ? beat.sent : undefined;
 }

@@ -88,7 +88,7 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
  * to add to bytes that are already final); after a heartbeat only the body is left to send.
  */
 function sendBytes(reply: FastifyReply, status: number, contentType: string, bytes: Buffer | string): void {
-  if (answerStarts(reply)) {
+  if (answerStarts(reply) !== undefined) {
     reply.raw.end(bytes);
     return;
   }

@@ -235,9 +235,10 @@ export async function respondStream(
     throw new HubError(502, `upstream stream ${failure} before its first ${firstByteMs === undefined ? 'byte' : 'event'}`, { retryable: true });
   }
 
-  const opening = answerStarts(reply); // a heartbeat may already have sent the 200
+  const keptAlive = answerStarts(reply); // a heartbeat may already have sent the 200 and keep-alives
+  tap?.add(keptAlive ?? '');
   reply.hijack();
-  if (!opening) raw.writeHead(200, {
+  if (keptAlive === undefined) raw.writeHead(200, {
     'content-type': p.jsonArray ? 'application/json; charset=utf-8' : 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',

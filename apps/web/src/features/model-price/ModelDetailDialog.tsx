@@ -4,12 +4,13 @@ import { useTranslation } from 'react-i18next';
 import type { UserGroup } from '@one-hub/contract';
 import { copyText } from '../../lib/toast';
 import { StatusChip } from '../../components/data';
-import type { CatalogModel, Unit } from './catalog';
-import { PriceValue } from './PriceLine';
+import { ratiosOf, type CatalogModel, type Unit } from './catalog';
+import { PriceValue, useRatioText } from './PriceLine';
 
 /** A model's facts and its price in every group (console-screens §3.14). */
 export default function ModelDetailDialog({ model, groups, unit, onClose }: { model: CatalogModel | null; groups: UserGroup[]; unit: Unit; onClose: () => void }) {
   const { t } = useTranslation('model-price');
+  const ratioText = useRatioText();
   const fact = (label: string, value: React.ReactNode) => (
     <Stack direction="row" spacing={2} sx={{ py: 0.5 }}>
       <Typography variant="body2" color="text.secondary" sx={{ minWidth: 120 }}>{label}</Typography>
@@ -49,7 +50,7 @@ export default function ModelDetailDialog({ model, groups, unit, onClose }: { mo
                     <TableCell>{g.name} <Typography component="span" variant="caption" color="text.secondary">×{g.ratio}</Typography></TableCell>
                     <TableCell><PriceValue rate={model.price.input} ratio={g.ratio} unit={unit} type={model.price.type} /></TableCell>
                     {model.price.type === 'tokens' && <TableCell><PriceValue rate={model.price.output} ratio={g.ratio} unit={unit} type="tokens" /></TableCell>}
-                    <TableCell>{Object.entries(model.price.extra_ratios ?? {}).map(([k, v]) => `${k} ×${v}`).join(', ') || '-'}</TableCell>
+                    <TableCell>{ratioText(ratiosOf(model.price)) || '-'}</TableCell>
                   </TableRow>
                 ))}
                 {model.price.type === 'tokens' &&
@@ -59,7 +60,7 @@ export default function ModelDetailDialog({ model, groups, unit, onClose }: { mo
                         <TableCell>{g.name} <Typography component="span" variant="caption" color="text.secondary">{t('tierAbove', { above: tier.above })}</Typography></TableCell>
                         <TableCell><PriceValue rate={tier.input} ratio={g.ratio} unit={unit} type="tokens" /></TableCell>
                         <TableCell><PriceValue rate={tier.output} ratio={g.ratio} unit={unit} type="tokens" /></TableCell>
-                        <TableCell>{Object.entries({ ...model.price.extra_ratios, ...tier.extra_ratios }).map(([k, v]) => `${k} ×${v}`).join(', ') || '-'}</TableCell>
+                        <TableCell>{ratioText(ratiosOf(model.price, tier)) || '-'}</TableCell>
                       </TableRow>
                     )),
                   )}

@@ -20,3 +20,9 @@ export function PriceValue({ rate, ratio, unit, type }: { rate: number; ratio: n
     </Typography>
   );
 }
+
+/** "Cached ×0.1, Cache write ×1.25": usage-class ratios in the reader's language (the detail dialog and the cards). */
+export function useRatioText() {
+  const { t } = useTranslation('model-price');
+  return (ratios: [string, number][]) => ratios.map(([k, v]) => `${t(`ratio.${k}`, { defaultValue: k })} ×${v}`).join(', ');
+}

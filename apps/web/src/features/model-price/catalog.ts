@@ -1,4 +1,4 @@
-import type { AvailableModel, ModelInfo, PriceEntry, UserGroup } from '@one-hub/contract';
+import type { AvailableModel, ModelInfo, PriceEntry, PriceTierEntry, UserGroup } from '@one-hub/contract';
 
 export const MODALITIES = ['audio', 'image', 'music', 'text', 'video'] as const;
 export type Unit = 'K' | 'M';
@@ -81,6 +81,11 @@ export function groupPrice(rate: number, ratio: number, unit: Unit, type: PriceE
   const usd = rate * ratio * 0.002 * (type === 'times' ? 1 : unit === 'M' ? 1000 : 1);
   if (usd === 0) return null;
   return Number(usd.toPrecision(6));
+}
+
+/** The usage-class ratios a price applies: the base price's, or for a tier its own over them (a class it leaves out follows the base). */
+export function ratiosOf(price: PriceEntry, tier?: PriceTierEntry): [string, number][] {
+  return Object.entries({ ...price.extra_ratios, ...tier?.extra_ratios });
 }
 
 export function allTags(rows: CatalogModel[]): string[] {

@@ -7,9 +7,6 @@ import { api } from '../../../lib/api';
 
 const block = { m: 0, p: 1, bgcolor: 'action.hover', borderRadius: 1, fontFamily: 'monospace', fontSize: 12, whiteSpace: 'pre-wrap', wordBreak: 'break-all', maxHeight: 240, overflow: 'auto' } as const;
 
-/** A captured streamed answer starts with its first SSE line (or Gemini's JSON array of chunks: shown as a body). */
-const isEventStream = (text: string | null | undefined) => Boolean(text && /^(data|event):/.test(text));
-
 /** Root: the captured (redacted) bodies of the request behind a log row, loaded on demand. */
 export default function CaptureView({ requestId }: { requestId: string }) {
   const { t } = useTranslation('log');
@@ -35,7 +32,7 @@ export default function CaptureView({ requestId }: { requestId: string }) {
           <Box component="pre" sx={block}>{c.request_headers}</Box>
           <Typography variant="subtitle2">{t('capture.request')}</Typography>
           <Box component="pre" sx={block}>{c.request_body}</Box>
-          <Typography variant="subtitle2">{t(isEventStream(c.response_body) ? 'capture.responseStream' : 'capture.response')}</Typography>
+          <Typography variant="subtitle2">{t(c.stream ? 'capture.responseStream' : 'capture.response')}</Typography>
           <Box component="pre" sx={block}>{c.response_body}</Box>
         </Box>
       ))}
