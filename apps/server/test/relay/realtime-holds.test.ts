@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { REDIS_URL, redisAvailable, testDialects } from '../harness.js';
+import { REDIS_URL, redisAvailable, startTestServer, testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { FakeRealtime } from '../fakes/realtime-upstream.js';
 import { collect } from './ws-events.js';
@@ -78,6 +78,56 @@ describe.each(testDialects())('realtime response holds on %s', (dialect) => {
     expect(after.balance).toBe(start - 2 * R);
     expect(after.logged).toBe(2 * R);
     expect(after.rows).toBe(3);
+  });
+
+  it('holds the balance across nodes: sessions on two gateways sharing the database serve only what it covers', async () => {
+    const other = await startTestServer(dialect, { reuse: f.server });
+    try {
+      const otherUrl = await other.listen();
+      const start = 2 * W + 5;
+      const u = await f.newUser({ quota: start });
+      const at = async (url: string) => {
+        const ws = new WebSocket(`${url.replace('http', 'ws')}/v1/realtime?model=test-model`, { headers: { authorization: `Bearer ${u.key}` } });
+        const s = collect(ws);
+        await once(ws, 'open');
+        return { ws, ...s };
+      };
+      const sessions = await Promise.all([at(f.url), at(f.url), at(otherUrl), at(otherUrl)]);
+      for (const s of sessions) s.ws.send(SAY);
+      for (const s of sessions) s.ws.send(create({ max_output_tokens: 10, metadata: { test_delay_ms: 2_000 } }));
+      const answered = () => sessions.flatMap((s) => s.events.filter((e) => e.type === 'response.done' || e.type === 'error'));
+      await expect.poll(() => answered().length, { timeout: 10_000 }).toBe(4);
+      expect(answered().filter((e) => e.type === 'response.done')).toHaveLength(2);
+      for (const s of sessions) s.ws.close();
+      await Promise.all(sessions.map((s) => s.closed));
+      await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId) + relayState(other.ctx).inflight.of(u.userId)).toBe(0);
+      await relayState(other.ctx).recorder.flush();
+      await relayState(other.ctx).leases.settleUp();
+      const after = await settled(u);
+      expect(after.balance).toBe(start - 2 * R);
+      expect(after.logged).toBe(2 * R);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('cancels a response upstream starts by itself (server VAD) when the balance cannot hold it, and keeps the session open', async () => {
+    const u = await f.newUser({ quota: 1_000 });
+    const s = await session(u.key);
+    s.ws.send(JSON.stringify({ type: 'test.vad' }));
+    const [error] = await s.waitFor('error');
+    expect(error.error.message).toMatch(/^user quota is not enough for this response: its worst case is 8\d{3} quota/);
+    const [cut] = await s.waitFor('response.done');
+    expect(cut.response.status).toBe('cancelled');
+    expect(fake.received.filter((e: any) => e.type === 'response.cancel').map((e: any) => e.response_id)).toContain(cut.response.id);
+    expect(s.ws.readyState).toBe(WebSocket.OPEN);
+    s.ws.close();
+    await s.closed;
+    await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(0);
+    // What it read before the cancel (20 input tokens) is paid from what the balance has.
+    const after = await settled(u);
+    expect(after.balance).toBe(1_000 - 20);
+    expect(after.logged).toBe(20);
   });
 
   it('refuses a response whose worst case is more than the balance left before it runs, and serves a smaller one', async () => {
@@ -169,6 +219,28 @@ describe.each(testDialects())('realtime response holds on %s', (dialect) => {
       await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(0);
     } finally {
       await f.setOption('UserMaxInflight', 128);
+    }
+  });
+});
+
+describe('realtime sessions at shutdown', () => {
+  it('closes open sessions when the gateway shuts down instead of waiting for them', async () => {
+    const fake = new FakeRealtime();
+    await fake.start();
+    const f = await relayFixture('sqlite');
+    try {
+      await f.addChannel({ key: 'rt-down', base_url: fake.url, models: 'test-model' });
+      const u = await f.newUser({ quota: 1_000_000 });
+      const ws = new WebSocket(`${f.url.replace('http', 'ws')}/v1/realtime?model=test-model`, { headers: { authorization: `Bearer ${u.key}` } });
+      const s = collect(ws);
+      await once(ws, 'open');
+      ws.send(create());
+      await s.waitFor('response.done');
+      // The WebSocket server's clients are closed before the HTTP server waits for its connections (it waited forever).
+      await f.close();
+      expect(await s.closed).toBe(1006);
+    } finally {
+      await fake.close();
     }
   });
 });

@@ -175,7 +175,7 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext): void {
       (error) => refuse(socket, error, requestId),
     );
   });
-  app.addHook('onClose', async () => {
+  app.addHook('preClose', async () => {
     for (const client of wss.clients) client.terminate();
     wss.close();
   });
