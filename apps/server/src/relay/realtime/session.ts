@@ -129,7 +129,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
   const running = new Map<string, ResponseHold>();
   /** The session's output cap (`session.update`); undefined or 'inf' means the model's limit. */
   let sessionCap: number | 'inf' | undefined;
-  /** Input tokens the next response reads at most: the last response's context plus what the client sent since. */
+  /** The input the next response's hold counts: the last response's input + output tokens (read again), plus the client's frames since (estimated). */
   let context = 0;
   let sent = 0;
   let closed = false;
