@@ -10,7 +10,8 @@ export interface RealtimeHandshake {
 /**
  * OpenAI's Realtime API over WebSocket: `session.created` on connect, and for each
  * `response.create` a text delta then `response.done` carrying usage (20 in, 10 out); a
- * `test.vad` starts one the way server VAD does, which `response.cancel` ends early (20 in, 0 out).
+ * `test.vad` starts one the way server VAD does, which `response.cancel` ends early (20 in, 0 out);
+ * a `response.create` with `response.metadata.test_delay_ms` is answered that long after its `response.created`.
  * A key listed in `refuse` gets its handshake answered with that HTTP status.
  */
 export class FakeRealtime {
@@ -62,7 +63,7 @@ export class FakeRealtime {
       // Server VAD: upstream starts a response by itself (answered after a moment, so it can be cancelled).
       if (event.type === 'test.vad') return respond(100);
       if (event.type === 'response.cancel') return cancelled.add(event.response_id);
-      if (event.type === 'response.create') respond(0);
+      if (event.type === 'response.create') respond(Number(event.response?.metadata?.test_delay_ms ?? 0));
     });
   }
 

@@ -94,6 +94,24 @@ describe.each(testDialects())('request limits on realtime sessions on %s', (dial
     await s.closed;
   });
 
+  for (const [rule, code] of [[{ daily_quota: R }, 'daily_quota_exceeded'], [{ tpm: 100 }, 'tpm_limit_exceeded']] as const) {
+    it(`reserves each response's worst case, so concurrent sessions of one token do not pass its ${code.split('_')[0]} limit together`, async () => {
+      clock = T;
+      const { key } = await f.newUser({ quota: 1_000_000, token: limited(rule) });
+      const sessions = await Promise.all([1, 2, 3].map(() => session(key)));
+      const sent = upstreamCreates();
+      // Slow answers: every response is still running when the last one is checked.
+      for (const s of sessions) s.ws.send(JSON.stringify({ type: 'response.create', response: { metadata: { test_delay_ms: 1_000 } } }));
+      const answered = () => sessions.flatMap((s) => s.events.filter((e) => e.type === 'response.done' || e.type === 'error'));
+      await expect.poll(() => answered().length, { timeout: 10_000 }).toBe(3);
+      expect(answered().filter((e) => e.type === 'response.done')).toHaveLength(1);
+      expect(answered().filter((e) => e.type === 'error').map((e) => e.error.code)).toEqual([code, code]);
+      expect(upstreamCreates() - sent).toBe(1);
+      for (const s of sessions) s.ws.close();
+      await Promise.all(sessions.map((s) => s.closed));
+    });
+  }
+
   it('refuses a response once the session\'s settled tokens reach the TPM, and admits one in the next minute', async () => {
     clock = T;
     const { key } = await f.newUser({ quota: 1_000_000, token: limited({ tpm: 30 }) });

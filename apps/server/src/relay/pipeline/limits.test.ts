@@ -118,16 +118,18 @@ describe('request limits', () => {
     expect(await refusal(limits.enter(monthly))).toMatchObject({ code: 'monthly_quota_exceeded', retryAfter: 15 * 86_400 });
   });
 
-  it('admits more calls of an entered session without counting RPM or in-flight, refusing once a window holds its limit', async () => {
+  it('reserves more calls of an entered session without counting RPM or in-flight, refusing while a window holds its limit', async () => {
     const { limits } = book();
     const s = scope({ rpm: 1, max_inflight: 1, tpm: 100, daily_quota: 50 });
     await limits.enter(s); // the session: its one request and in-flight slot
-    await limits.admitMore(s);
-    await limits.add(s, 60, 20);
-    await limits.admitMore(s); // 60 tokens and 20 spent: below both limits
-    await limits.add(s, 60, 30);
-    expect(await refusal(limits.admitMore(s))).toMatchObject({ code: 'tpm_limit_exceeded', retryAfter: 30 });
-    expect((await refusal(limits.admitMore(scope({ daily_quota: 50 })))).message).toContain('daily spending cap 50 (quota), 50 spent or held today');
+    const first = await limits.reserveMore(s, { tokens: 100, quota: 10 });
+    // The first call's worst case fills the TPM window until it settles.
+    expect(await refusal(limits.reserveMore(s, { tokens: 1, quota: 1 }))).toMatchObject({ code: 'tpm_limit_exceeded', retryAfter: 30 });
+    await limits.settled(first, 60, 20);
+    const second = await limits.reserveMore(s, { tokens: 100, quota: 40 }); // 60 tokens and 20 spent: below both limits
+    await limits.release(second); // ended unsettled: nothing of it stays
+    await limits.settled(await limits.reserveMore(s, { tokens: 10, quota: 10 }), 10, 30);
+    expect((await refusal(limits.reserveMore(s, { tokens: 1, quota: 1 }))).message).toContain('daily spending cap 50 (quota), 50 spent or held today');
   });
 
   it('keeps a long call\'s in-flight count past the fade while it renews it', async () => {

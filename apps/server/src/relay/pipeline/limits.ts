@@ -158,15 +158,27 @@ export class LimitBook {
   }
 
   /**
-   * Admits one more call of an entered session (a realtime response): refuses with the same 429
-   * when a scope's TPM or spending window already holds its limit; counts no request, holds nothing.
+   * Reserves one more call of an entered session (a realtime response) against its scopes' TPM
+   * and spending windows, as `enter` does for a request (RPM and in-flight untouched): refused
+   * with the same 429, keeping nothing. Corrected by `settled`, given back by `release`.
    */
-  async admitMore(scopes: LimitScope[]): Promise<void> {
-    const probe: LimitHold = { scopes, tokens: 0, quota: 0, keys: [], done: false };
-    for (const s of scopes) await this.reserve(s, probe);
+  async reserveMore(scopes: LimitScope[], want: { tokens: number; quota: number }): Promise<LimitHold> {
+    const hold: LimitHold = { scopes, tokens: Math.max(0, Math.ceil(want.tokens)), quota: Math.max(0, Math.ceil(want.quota)), keys: [], done: false };
+    try {
+      for (const s of scopes) await this.reserve(s, hold);
+    } catch (error) {
+      await this.giveBack(hold);
+      throw error;
+    }
+    return hold;
   }
 
-  /** Adds a call admitted by `admitMore` to its scopes' current TPM and spending windows, once its figures are known. */
+  /** Gives back a reservation from `reserveMore` that will never settle (its call ended unsettled). */
+  release(hold: LimitHold): Promise<void> {
+    return this.giveBack(hold);
+  }
+
+  /** Adds a call nothing was reserved for to its scopes' current TPM and spending windows, once its figures are known. */
   async add(scopes: LimitScope[], tokens: number, quota: number): Promise<void> {
     const keys: LimitHold['keys'] = [];
     for (const s of scopes) {

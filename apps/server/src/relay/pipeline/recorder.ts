@@ -15,6 +15,8 @@ export interface Settlement {
   billed: number;
   /** Lease rows the charge is taken from (see LeaseBook); without them it is charged to the balances. */
   spend?: { user: SpendTarget; token?: SpendTarget };
+  /** Requests it counts (1 unless a charge is one of several of one request, as a realtime session's responses). */
+  requests?: number;
 }
 
 /**
@@ -55,7 +57,7 @@ export class Recorder {
   settle(s: Settlement): void {
     const u = this.users.get(s.userId) ?? { quota: 0, usedQuota: 0, requests: 0 };
     u.usedQuota += s.billed;
-    u.requests += 1;
+    u.requests += s.requests ?? 1;
     this.users.set(s.userId, u);
     const t = s.unlimited ? undefined : (this.tokens.get(s.tokenId) ?? { remain: 0, usedQuota: 0 });
     if (t) {

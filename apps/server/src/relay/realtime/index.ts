@@ -8,8 +8,6 @@ import { HubError } from '../../common/errors.js';
 import { randomAlnum } from '../../common/random.js';
 import { toHubError } from '../../http/errors.js';
 import { findChannelById, type ChannelRow } from '../../db/repos/channels.js';
-import { findTokenById } from '../../db/repos/tokens.js';
-import { findUserById } from '../../db/repos/users.js';
 import { AZURE_DEFAULT_VERSION } from '../providers/openai-family/urls.js';
 import { authenticate, checkModelAllowed, type Caller } from '../pipeline/caller.js';
 import { checkRate } from '../pipeline/prepare.js';
@@ -18,7 +16,7 @@ import { routeTo, type RoutedChannel } from '../pipeline/attempt.js';
 import { noChannel } from '../pipeline/failure.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 import { relayState } from '../state.js';
-import { inflightKey, planHasRoom, runSession } from './session.js';
+import { planHasRoom, runSession } from './session.js';
 
 const KEY_PROTOCOL = 'openai-insecure-api-key.';
 const AZURE = 3;
@@ -84,21 +82,27 @@ async function open(state: RelayState, req: IncomingMessage, protocols: string[]
   await checkRate(state, caller.user.id, groupRow.api_rate);
   // A plan with room pays the responses (a spent window without fall-back is refused here with its 429); else the balance must have some left.
   const onPlan = await planHasRoom(state, { caller, group, model });
-  const [user, token] = await Promise.all([findUserById(state.ctx.db, caller.user.id), findTokenById(state.ctx.db, caller.token.id)]);
-  const userQuota = user?.quota ?? 0;
-  const tokenBudget = token && token.unlimited_quota !== 1 ? token.remain_quota : Infinity;
-  const inflight = Number((await state.ctx.store.get(inflightKey(caller.user.id))) ?? 0);
-  if (!onPlan && userQuota - inflight <= 0) throw new HubError(402, '用户额度不足', { type: 'insufficient_quota' });
-  if (!onPlan && tokenBudget <= 0) throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota' });
+  if (!onPlan) {
+    const { user, token } = caller;
+    const limited = token.unlimited_quota !== 1;
+    if ((await state.leases.available(user.id, token.id, false)) <= 0) throw new HubError(402, '用户额度不足', { type: 'insufficient_quota' });
+    if (limited && (await state.leases.available(user.id, token.id, true)) <= 0) throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota' });
+  }
 
-  // Opening counts as one request (RPM) and holds an in-flight slot until the session ends.
-  const scopes = limitScopes({ id: caller.token.id, limits: caller.setting.limits.request_limits }, { id: caller.user.id, limits: caller.userLimits }, group, model, state.groups.limitsOf(group));
-  const limits = scopes.length ? await state.limits.enter(scopes) : undefined;
+  // Opening counts as one request (RPM) and holds an in-flight slot (and one of UserMaxInflight on this node) until the session ends.
+  state.inflight.enter(caller.user.id, state.ctx.options.get('UserMaxInflight'));
   try {
-    const channel = await openUpstream(state, req, protocols, caller, group, model);
-    return { ...channel, caller, group, model, groupRatio: Number(groupRow.ratio), userQuota, tokenBudget, limits };
+    const scopes = limitScopes({ id: caller.token.id, limits: caller.setting.limits.request_limits }, { id: caller.user.id, limits: caller.userLimits }, group, model, state.groups.limitsOf(group));
+    const limits = scopes.length ? await state.limits.enter(scopes) : undefined;
+    try {
+      const channel = await openUpstream(state, req, protocols, caller, group, model);
+      return { ...channel, caller, group, model, groupRatio: Number(groupRow.ratio), limits };
+    } catch (error) {
+      if (limits) await state.limits.leave(limits);
+      throw error;
+    }
   } catch (error) {
-    if (limits) await state.limits.leave(limits);
+    state.inflight.leave(caller.user.id);
     throw error;
   }
 }
@@ -151,12 +155,13 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext): void {
     const protocols = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
     open(state, req, protocols).then(
       (s) => {
-        // The in-flight slot is given back once, whichever way the session or the handshake ends.
-        let released = !s.limits;
+        // The in-flight slots are given back once, whichever way the session or the handshake ends.
+        let released = false;
         const release = () => {
           if (released) return;
           released = true;
-          void state.limits.leave(s.limits!).catch((e) => ctx.log.warn({ err: e }, 'limit leave failed'));
+          state.inflight.leave(s.caller.user.id);
+          if (s.limits) void state.limits.leave(s.limits).catch((e) => ctx.log.warn({ err: e }, 'limit leave failed'));
         };
         if (socket.destroyed) {
           s.upstream.close();
@@ -170,7 +175,7 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext): void {
       (error) => refuse(socket, error, requestId),
     );
   });
-  app.addHook('onClose', async () => {
+  app.addHook('preClose', async () => {
     for (const client of wss.clients) client.terminate();
     wss.close();
   });

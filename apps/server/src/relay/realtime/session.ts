@@ -10,11 +10,10 @@ import type { RoutedChannel } from '../pipeline/attempt.js';
 import { holdOnPlan, type PlanAsk } from '../pipeline/plan-hold.js';
 import { PlanBook, type PlanHold } from '../pipeline/plans.js';
 import { toHubError } from '../../http/errors.js';
+import { HubError } from '../../common/errors.js';
 import { INFLIGHT_RENEW_MS, type LimitHold } from '../pipeline/limits.js';
-
-/** Unsettled spend of a user's open sessions, shared by every node through the store (relay.md §4.11). */
-export const inflightKey = (userId: number) => `user_realtime_quota:${userId}`;
-const INFLIGHT_TTL = 86_400;
+import type { LeaseHold } from '../pipeline/leases.js';
+import { frameInput, outputCap, readFrame, responseWorstCase } from './worst-case.js';
 
 /** A session with no message either way for this long is closed (relay.md §4.11). */
 export const realtimeTiming = { idleMs: 120_000 };
@@ -28,16 +27,12 @@ export interface SessionInfo {
   /** The model asked for: what a plan's coverage is decided by. */
   model: string;
   groupRatio: number;
-  /** The owner's balance when the session opened; all of the owner's open sessions together may spend it. */
-  userQuota: number;
-  /** What a limited token has left (Infinity when unlimited). */
-  tokenBudget: number;
   requestId: string;
   ip: string;
   startedAt: number;
   /** The session's entry under its token, user and per-model limits (one request, one in-flight slot). */
   limits?: LimitHold;
-  /** Gives the in-flight slot back (once, however the session ends). */
+  /** Gives the in-flight slots back (once, however the session ends). */
   release: () => void;
 }
 
@@ -77,17 +72,14 @@ export async function planHasRoom(state: RelayState, ask: PlanAsk): Promise<bool
   return probe !== undefined;
 }
 
-/** A client `response.create` (the only frames the plan gate looks at). */
-function isResponseCreate(data: RawData, isBinary: boolean): boolean {
-  if (isBinary || !Buffer.isBuffer(data) || !data.includes('"response.create"')) return false;
-  try {
-    return (JSON.parse(data.toString()) as { type?: unknown }).type === 'response.create';
-  } catch {
-    return false;
-  }
+/** What one response holds until its `response.done`: its worst case on the balance and against the TPM / spending caps. */
+interface ResponseHold {
+  /** Absent when a plan's window pays and no balance hold was needed (or could be had as a fall-back). */
+  lease?: LeaseHold;
+  limit?: LimitHold;
 }
 
-/** What a session's responses cost and who paid: the balance, a plan's window, or nobody (a window filled without fall-back). */
+/** What a session's responses cost and who paid: the balance, a plan's window, or nobody (a window filled without fall-back, or a cost above its hold the balance could not cover). */
 interface SessionSpend {
   /** Everything the responses cost. */
   total: number;
@@ -113,34 +105,48 @@ function addUsage(total: Usage, u: RealtimeUsage): Usage {
 }
 
 /**
- * Pipes one realtime session both ways, frame for frame. Every `response.done` usage is
- * priced as it arrives and paid at once: from the window of a plan that covers the model (the
- * doors' plan hold, atomic across nodes), else from the balance through the per-user in-flight
- * counter. When the session has spent the caller's balance the client gets an
- * `insufficient_quota` error event and both sides close; when a plan's window is spent (and the
- * user does not allow falling back) the next `response.create` is answered with the plan's
- * error event instead of being forwarded, and a response upstream starts by itself (server VAD)
- * is cancelled with the same event. The token, user and per-model limits gate responses the
- * same way (TPM and spending caps, checked before a response, added to at its `response.done`);
- * the session's in-flight slot is released when it ends. The whole session is logged once, when either side closes.
+ * Pipes one realtime session both ways, frame for frame. Before a client `response.create` is
+ * forwarded (and when upstream starts a response by itself under server VAD) the response holds
+ * its worst case the way a door request does: reserved against the token, user and per-model TPM
+ * and spending caps, and held on the balance's leases (user and limited token) unless a covering
+ * plan's window pays. A response that cannot get its hold is refused with a realtime `error` event
+ * (a VAD response is also cancelled upstream) and the session stays open. At `response.done` the
+ * hold is settled to the response's cost: from a covering plan's window first (as before), else from
+ * the lease hold, the rest going back. When the session ends, every hold still open is released
+ * and the whole session is logged once.
  */
 export function runSession(client: WebSocket, upstream: WebSocket, info: SessionInfo): void {
+  const { state, caller } = info;
   let usage = emptyUsage();
   const spend: SessionSpend = { total: 0, balance: 0, plan: 0, uncovered: 0 };
-  let charges = Promise.resolve();
+  /** Upstream's response events, handled in order (a response's hold is taken before its done is settled). */
+  let billing = Promise.resolve();
   let gated: Promise<void> | undefined;
   let gating = 0;
-  /** Client response.creates forwarded whose `response.created` has not come back yet. */
-  let asked = 0;
+  /** Holds of forwarded client `response.create`s whose `response.created` has not come back yet, oldest first. */
+  const asked: ResponseHold[] = [];
+  /** Holds of running responses, by response id. */
+  const running = new Map<string, ResponseHold>();
+  /** The session's output cap (`session.update`); undefined or 'inf' means the model's limit. */
+  let sessionCap: number | 'inf' | undefined;
+  /** The input the next response's hold counts: the last response's input + output tokens (read again), plus the client's frames since (estimated). */
+  let context = 0;
+  let sent = 0;
   let closed = false;
   let idle: NodeJS.Timeout;
   // The session's in-flight slot must outlive the counters' fade for as long as it stays open.
   const { limits } = info;
-  const renew = limits ? setInterval(() => void info.state.limits.renewInflight(limits).catch(() => undefined), INFLIGHT_RENEW_MS) : undefined;
+  const renew = limits ? setInterval(() => void state.limits.renewInflight(limits).catch(() => undefined), INFLIGHT_RENEW_MS) : undefined;
   renew?.unref();
   const touch = () => {
     clearTimeout(idle);
     idle = setTimeout(() => finish(1000, 'idle timeout'), realtimeTiming.idleMs);
+  };
+  const warn = (message: string) => (e: unknown) => state.ctx.log.warn({ err: e }, message);
+
+  const release = (hold: ResponseHold) => {
+    if (hold.lease) state.leases.settle(hold.lease, 0);
+    if (hold.limit) void state.limits.release(hold.limit).catch(warn('limit reservation not returned'));
   };
 
   const finish = (code: number, reason: string) => {
@@ -152,75 +158,128 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     for (const ws of [client, upstream]) {
       if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(code, reason);
     }
-    // Responses still being charged are settled first.
-    void charges.then(() => {
+    // Responses being settled are settled first; what is still held then goes back.
+    void billing.then(() => {
+      for (const hold of [...asked.splice(0), ...running.values()]) release(hold);
+      running.clear();
       settleSession(info, usage, spend);
-      // The recorder owns this spend now; drop it from the in-flight total.
-      if (spend.balance) void info.state.ctx.store.incrBy(inflightKey(info.caller.user.id), -spend.balance, INFLIGHT_TTL);
     });
   };
   const sendError = (error: Record<string, unknown>) => {
     if (!closed && client.readyState === WebSocket.OPEN) client.send(JSON.stringify({ type: 'error', event_id: `evt_${info.requestId}`, error: { ...error, param: null } }));
   };
 
-  /** A response is paid as soon as its usage arrives (in order: the spend total only grows). */
-  const charge = async (cost: number) => {
-    const { state, caller } = info;
-    const { user } = caller;
-    const fallback = user.plan_fallback === 1;
-    // Without fall-back the cost is already incurred: the window pays what it has left, never more.
-    const held = cost > 0 ? await state.plans.hold(user.id, info.group, info.model, cost, !fallback) : undefined;
-    if (held && 'key' in held) {
-      const paid = state.plans.settle(held, cost);
-      spend.plan += paid;
-      spend.uncovered += cost - paid;
-      spend.planHold = held;
-      return;
+  /**
+   * Holds a response's worst case, or answers why not (a HubError: a limit's or plan's 429, or the
+   * balance's 402 / the token's 403). A response a plan's window pays holds nothing on the balance;
+   * with fall-back it also holds the balance when the balance has it, for the part the window may not cover.
+   */
+  const hold = async (cap: number | 'inf' | undefined): Promise<ResponseHold> => {
+    const { user, token } = caller;
+    const output = typeof cap === 'number' ? cap : state.outputLimits.of(info.route.billedModel);
+    const input = context + sent;
+    const reserved = responseWorstCase(info.price, info.groupRatio, input, output, state.ctx.options.get('PreConsumedQuota'));
+    const held: ResponseHold = {};
+    try {
+      if (limits) held.limit = await state.limits.reserveMore(limits.scopes, { tokens: input + output, quota: reserved });
+      const onPlan = await planHasRoom(state, info);
+      if (reserved > 0 && (!onPlan || user.plan_fallback === 1)) {
+        const lease = await state.leases.hold(user.id, token.id, token.unlimited_quota !== 1, reserved);
+        if (typeof lease !== 'string') held.lease = lease;
+        else if (!onPlan) throw insufficient(lease, reserved, typeof cap === 'number');
+      }
+      return held;
+    } catch (error) {
+      release(held);
+      throw error;
     }
-    if (held && !fallback) {
-      spend.uncovered += cost;
-      return;
-    }
-    spend.balance += cost;
-    const inflight = await state.ctx.store.incrBy(inflightKey(user.id), cost, INFLIGHT_TTL);
-    if (inflight < info.userQuota && spend.balance < info.tokenBudget) return;
-    sendError({ type: 'insufficient_quota', code: 'insufficient_quota', message: 'user quota is not enough' });
-    finish(1008, 'quota exhausted');
   };
 
-  /**
-   * A `response.create` is forwarded only while the session's TPM and spending caps are not
-   * reached (each response is a request for them) and a covering plan's window has room (or the balance may pay).
-   */
-  const gate = async (): Promise<boolean> => {
+  /** A response's hold, or the error event that refuses it. */
+  const gate = async (cap: number | 'inf' | undefined): Promise<ResponseHold | undefined> => {
     try {
-      if (info.limits) await info.state.limits.admitMore(info.limits.scopes);
-      await planHasRoom(info.state, info);
-      return true;
+      const held = await hold(cap);
+      if (!closed) return held;
+      release(held); // the session ended while the hold was taken
     } catch (error) {
       const hub = toHubError(error);
       sendError({ type: hub.type, code: hub.code, message: hub.message });
-      return false;
     }
+    return undefined;
   };
 
-  /** A response upstream started by itself (server VAD) is cancelled when the plan refuses it, as a client's response.create would be. */
-  const started = (text: string) => {
-    let event: { type?: string; response?: { id?: string } };
-    try {
-      event = JSON.parse(text);
-    } catch {
+  /**
+   * A response is paid when its usage arrives: from a covering plan's window first (without
+   * fall-back the window pays what it has left, never more), else from its balance hold. A cost
+   * above the hold is taken only as far as the balance's slices have it free; what is left unpaid is
+   * recorded, never owed. The rest of the hold goes back, and the limit windows get the real figures.
+   */
+  const charge = async (held: ResponseHold | undefined, cost: number, tokens: number) => {
+    const { user, token } = caller;
+    const fallback = user.plan_fallback === 1;
+    const plan = cost > 0 ? await state.plans.hold(user.id, info.group, info.model, cost, !fallback) : undefined;
+    let paid = 0;
+    let lease = held?.lease;
+    if (plan && 'key' in plan) {
+      paid = state.plans.settle(plan, cost);
+      spend.plan += paid;
+      spend.uncovered += cost - paid;
+      spend.planHold = plan;
+      if (lease) state.leases.settle(lease, 0);
+    } else if (plan && !fallback) {
+      spend.uncovered += cost;
+      if (lease) state.leases.settle(lease, 0);
+    } else if (cost > 0) {
+      // No hold (a VAD response that was refused, or a plan's fall-back the balance could not hold): what the slices have now.
+      if (!lease) {
+        const limited = token.unlimited_quota !== 1;
+        const got = await state.leases.hold(user.id, token.id, limited, cost);
+        const left = typeof got === 'string' ? Math.min(cost, await state.leases.available(user.id, token.id, limited)) : 0;
+        const some = left > 0 ? await state.leases.hold(user.id, token.id, limited, left) : undefined;
+        lease = typeof got !== 'string' ? got : typeof some === 'object' ? some : undefined;
+      }
+      const billed = lease ? state.leases.settle(lease, cost) : 0;
+      paid = billed;
+      spend.balance += billed;
+      spend.uncovered += cost - billed;
+      if (billed) state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: info.route.row.id, billed, spend: state.leases.spendTargets(lease!), requests: 0 });
+    } else if (lease) state.leases.settle(lease, 0);
+    if (held?.limit) await state.limits.settled(held.limit, tokens, paid);
+    else if (limits) await state.limits.add(limits.scopes, tokens, paid);
+  };
+
+  /** `response.created`: a client's response takes the oldest asked hold; one upstream started by itself (server VAD) is gated now, and cancelled when refused. */
+  const started = async (id: string | undefined) => {
+    let held = asked.shift();
+    if (!held) {
+      held = await gate(sessionCap);
+      if (!held) {
+        if (upstream.readyState === WebSocket.OPEN) upstream.send(JSON.stringify({ type: 'response.cancel', ...(id ? { response_id: id } : {}) }));
+        return;
+      }
+    }
+    if (id) running.set(id, held);
+    else release(held);
+  };
+
+  const done = async (response: { id?: string; usage?: RealtimeUsage }) => {
+    const held = response.id ? running.get(response.id) : undefined;
+    if (response.id) running.delete(response.id);
+    const u = response.usage;
+    if (!u) {
+      if (held) release(held);
       return;
     }
-    if (event.type !== 'response.created') return;
-    if (asked > 0) {
-      asked--;
-      return;
-    }
-    const id = event.response?.id;
-    void gate().then((ok) => {
-      if (!ok && upstream.readyState === WebSocket.OPEN) upstream.send(JSON.stringify({ type: 'response.cancel', ...(id ? { response_id: id } : {}) }));
-    });
+    usage = addUsage(usage, u);
+    const tokens = (u.input_tokens ?? 0) + (u.output_tokens ?? 0);
+    // The next response reads this one's context again.
+    context = Math.max(context, tokens);
+    sent = 0;
+    // Priced on the running total, so the responses' costs add up to the session's exact cost.
+    const total = computeQuota(usage, info.price, info.groupRatio);
+    const cost = total - spend.total;
+    spend.total = total;
+    await charge(held, cost, tokens);
   };
 
   client.on('message', (data: RawData, isBinary: boolean) => {
@@ -229,14 +288,23 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     const forward = () => {
       if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
     };
-    const create = isResponseCreate(data, isBinary);
+    const frame = readFrame(data, isBinary);
+    if (frame?.type === 'session.update' && frame.session) {
+      const cap = outputCap(frame.session.max_response_output_tokens, frame.session.max_output_tokens);
+      if (cap !== undefined) sessionCap = cap;
+    }
+    const create = frame?.type === 'response.create';
+    if (!create) sent += frameInput(data, isBinary);
     if (!create && !gating) return forward();
     // Frames after a gated response.create wait for its verdict, so the order is kept.
     gating++;
     gated = (gated ?? Promise.resolve())
       .then(async () => {
-        if (create && !(await gate())) return;
-        if (create) asked++;
+        if (create) {
+          const held = await gate(outputCap(frame.response?.max_output_tokens, frame.response?.max_response_output_tokens) ?? sessionCap);
+          if (!held) return;
+          asked.push(held);
+        }
         forward();
       })
       .finally(() => gating--);
@@ -244,25 +312,19 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
   upstream.on('message', (data: RawData, isBinary: boolean) => {
     touch();
     if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
-    if (isBinary) return;
+    if (isBinary || closed) return;
     const text = data.toString();
-    if (text.includes('"response.created"')) return started(text);
-    if (!text.includes('"response.done"')) return;
-    let event: { type?: string; response?: { usage?: RealtimeUsage } };
+    const created = text.includes('"response.created"');
+    if (!created && !text.includes('"response.done"')) return;
+    let event: { type?: string; response?: { id?: string; usage?: RealtimeUsage } };
     try {
       event = JSON.parse(text);
     } catch {
       return;
     }
-    if (event.type !== 'response.done' || !event.response?.usage) return;
-    usage = addUsage(usage, event.response.usage);
-    const tokens = (event.response.usage.input_tokens ?? 0) + (event.response.usage.output_tokens ?? 0);
-    // Priced on the running total, so the responses' costs add up to the session's exact cost.
-    const total = computeQuota(usage, info.price, info.groupRatio);
-    const cost = total - spend.total;
-    spend.total = total;
-    if (info.limits) void info.state.limits.add(info.limits.scopes, tokens, cost).catch((e) => info.state.ctx.log.warn({ err: e }, 'limit counters not updated'));
-    charges = charges.then(() => charge(cost)).catch((e) => info.state.ctx.log.warn({ err: e }, 'realtime response not charged'));
+    const { type, response } = event;
+    if (type === 'response.created') billing = billing.then(() => started(response?.id)).catch(warn('realtime response not held'));
+    else if (type === 'response.done' && response) billing = billing.then(() => done(response)).catch(warn('realtime response not charged'));
   });
   client.on('close', () => finish(1000, 'client closed'));
   upstream.on('close', (code) => finish(sendable(code) ? code : 1011, 'upstream closed'));
@@ -272,11 +334,19 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
   upstream.resume();
 }
 
+/** The refusal of a response whose worst case the balance (402) or the limited token (403) cannot hold. */
+function insufficient(short: 'user' | 'token', reserved: number, capped: boolean): HubError {
+  const whose = short === 'user' ? 'user quota' : 'token quota';
+  const hint = capped ? 'lower max_output_tokens' : 'set max_output_tokens (or the session\'s max_response_output_tokens)';
+  return new HubError(short === 'user' ? 402 : 403, `${whose} is not enough for this response: its worst case is ${reserved} quota; ${hint} or add quota`, { type: 'insufficient_quota', code: 'insufficient_quota' });
+}
+
 function settleSession(info: SessionInfo, usage: Usage, spend: SessionSpend): void {
   const { state, caller, route } = info;
   const quota = spend.balance;
   const { user, token } = caller;
-  state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: route.row.id, billed: quota });
+  // The session is one request; its responses' charges were recorded as they were settled.
+  state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: route.row.id, billed: 0 });
   if (!state.ctx.options.get('LogConsumeEnabled')) return;
   state.recorder.log({
     type: LOG_TYPE.consume,

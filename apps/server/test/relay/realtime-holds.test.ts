@@ -1,0 +1,246 @@
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { REDIS_URL, redisAvailable, startTestServer, testDialects } from '../harness.js';
+import { relayFixture, type RelayFixture } from './fixture.js';
+import { FakeRealtime } from '../fakes/realtime-upstream.js';
+import { collect } from './ws-events.js';
+import { relayState } from '../../src/relay/state.js';
+import { estimateBytes } from '../../src/relay/tokenizer.js';
+
+/** What one fake realtime response (20 in, 10 out) costs on test-model (1 quota per token each way). */
+const R = 30;
+/** A user message sent before the first response: the input the response's hold counts. */
+const SAY = JSON.stringify({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Tell me something short about the sea, please.' }] } });
+/** The worst case of a session's first response after SAY with a 10-token output cap (PreConsumedQuota 0). */
+const W = estimateBytes(Buffer.byteLength(SAY)) + 10;
+const create = (response: Record<string, unknown> = { max_output_tokens: 10 }) => JSON.stringify({ type: 'response.create', response });
+
+/**
+ * Realtime responses hold their worst case before they run (issue 26): the balance, a token's
+ * remaining quota and the TPM / spending caps are never passed, however many sessions ask at once.
+ */
+describe.each(testDialects())('realtime response holds on %s', (dialect) => {
+  let f: RelayFixture;
+  let fake: FakeRealtime;
+
+  beforeAll(async () => {
+    fake = new FakeRealtime();
+    await fake.start();
+    const redis: Record<string, string> = dialect !== 'sqlite' && redisAvailable() ? { REDIS_CONN_STRING: REDIS_URL!, REDIS_KEY_PREFIX: `test:rth${Math.random().toString(36).slice(2, 8)}:` } : {};
+    f = await relayFixture(dialect, redis);
+    await f.setOption('PreConsumedQuota', 0);
+    await f.addChannel({ key: 'rt-hold', base_url: fake.url, models: 'test-model' });
+  });
+  afterAll(async () => {
+    await f?.close();
+    await fake?.close();
+  });
+
+  const dial = (key: string) => new WebSocket(`${f.url.replace('http', 'ws')}/v1/realtime?model=test-model`, { headers: { authorization: `Bearer ${key}` } });
+  async function session(key: string) {
+    const ws = dial(key);
+    const s = collect(ws);
+    await once(ws, 'open');
+    return { ws, ...s };
+  }
+  const creates = () => fake.received.filter((e: any) => e.type === 'response.create').length;
+  /** Every charge written and every slice back: the balance columns are exact. */
+  async function settled(u: { userId: number; client: any }) {
+    await f.flush();
+    const logs = await f.server.ctx.db.selectFrom('logs').select('quota').where('user_id', '=', u.userId).where('type', '=', 2).execute();
+    const balance = (await u.client.get('/api/user/self')).body.data.quota as number;
+    return { balance, logged: logs.reduce((sum, l) => sum + Number(l.quota), 0), rows: logs.length };
+  }
+
+  it('serves concurrent responses of several sessions only as far as the balance holds their worst case', async () => {
+    const start = 2 * W + 5;
+    const u = await f.newUser({ quota: start });
+    const sessions = await Promise.all([1, 2, 3].map(() => session(u.key)));
+    for (const s of sessions) s.ws.send(SAY);
+    const before = creates();
+    // Slow answers: every response is still running when the last one asks for its hold.
+    for (const s of sessions) s.ws.send(create({ max_output_tokens: 10, metadata: { test_delay_ms: 2_000 } }));
+    await expect.poll(() => sessions.flatMap((s) => s.events).filter((e) => e.type === 'response.done' || e.type === 'error').length, { timeout: 10_000 }).toBe(3);
+    const done = sessions.flatMap((s) => s.events.filter((e) => e.type === 'response.done'));
+    const errors = sessions.flatMap((s) => s.events.filter((e) => e.type === 'error'));
+    expect(done).toHaveLength(2);
+    expect(errors).toHaveLength(1);
+    expect(errors[0].error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota', param: null });
+    expect(errors[0].error.message).toContain(`user quota is not enough for this response: its worst case is ${W} quota`);
+    expect(creates() - before).toBe(2);
+    // Refused, not closed.
+    for (const s of sessions) expect(s.ws.readyState).toBe(WebSocket.OPEN);
+    for (const s of sessions) s.ws.close();
+    await Promise.all(sessions.map((s) => s.closed));
+    await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(0);
+    const after = await settled(u);
+    expect(after.balance).toBe(start - 2 * R);
+    expect(after.logged).toBe(2 * R);
+    expect(after.rows).toBe(3);
+  });
+
+  it('holds the balance across nodes: sessions on two gateways sharing the database serve only what it covers', async () => {
+    const other = await startTestServer(dialect, { reuse: f.server });
+    try {
+      const otherUrl = await other.listen();
+      const start = 2 * W + 5;
+      const u = await f.newUser({ quota: start });
+      const at = async (url: string) => {
+        const ws = new WebSocket(`${url.replace('http', 'ws')}/v1/realtime?model=test-model`, { headers: { authorization: `Bearer ${u.key}` } });
+        const s = collect(ws);
+        await once(ws, 'open');
+        return { ws, ...s };
+      };
+      const sessions = await Promise.all([at(f.url), at(f.url), at(otherUrl), at(otherUrl)]);
+      for (const s of sessions) s.ws.send(SAY);
+      for (const s of sessions) s.ws.send(create({ max_output_tokens: 10, metadata: { test_delay_ms: 2_000 } }));
+      const answered = () => sessions.flatMap((s) => s.events.filter((e) => e.type === 'response.done' || e.type === 'error'));
+      await expect.poll(() => answered().length, { timeout: 10_000 }).toBe(4);
+      expect(answered().filter((e) => e.type === 'response.done')).toHaveLength(2);
+      for (const s of sessions) s.ws.close();
+      await Promise.all(sessions.map((s) => s.closed));
+      await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId) + relayState(other.ctx).inflight.of(u.userId)).toBe(0);
+      await relayState(other.ctx).recorder.flush();
+      await relayState(other.ctx).leases.settleUp();
+      const after = await settled(u);
+      expect(after.balance).toBe(start - 2 * R);
+      expect(after.logged).toBe(2 * R);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('cancels a response upstream starts by itself (server VAD) when the balance cannot hold it, and keeps the session open', async () => {
+    const u = await f.newUser({ quota: 1_000 });
+    const s = await session(u.key);
+    s.ws.send(JSON.stringify({ type: 'test.vad' }));
+    const [error] = await s.waitFor('error');
+    expect(error.error.message).toMatch(/^user quota is not enough for this response: its worst case is 8\d{3} quota/);
+    const [cut] = await s.waitFor('response.done');
+    expect(cut.response.status).toBe('cancelled');
+    expect(fake.received.filter((e: any) => e.type === 'response.cancel').map((e: any) => e.response_id)).toContain(cut.response.id);
+    expect(s.ws.readyState).toBe(WebSocket.OPEN);
+    s.ws.close();
+    await s.closed;
+    await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(0);
+    // What it read before the cancel (20 input tokens) is paid from what the balance has.
+    const after = await settled(u);
+    expect(after.balance).toBe(1_000 - 20);
+    expect(after.logged).toBe(20);
+  });
+
+  it('refuses a response whose worst case is more than the balance left before it runs, and serves a smaller one', async () => {
+    const u = await f.newUser({ quota: 1_000 });
+    const s = await session(u.key);
+    const before = creates();
+    // Without a cap the response may run to the model's output limit (8192 tokens).
+    s.ws.send(create({}));
+    const [error] = await s.waitFor('error');
+    expect(error.error.code).toBe('insufficient_quota');
+    expect(error.error.message).toContain('user quota is not enough for this response: its worst case is 8192 quota; set max_output_tokens');
+    expect(creates()).toBe(before);
+    // A session's own cap counts as well.
+    s.ws.send(JSON.stringify({ type: 'session.update', session: { max_response_output_tokens: 10 } }));
+    s.ws.send(create({}));
+    await s.waitFor('response.done');
+    s.ws.close();
+    await s.closed;
+    await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(0);
+    const after = await settled(u);
+    expect(after.balance).toBe(1_000 - R);
+    expect(after.logged).toBe(R);
+  });
+
+  it('refuses a response whose worst case is more than the token has left', async () => {
+    const u = await f.newUser({ quota: 1_000_000, token: { unlimited_quota: false, remain_quota: 1_000 } });
+    const s = await session(u.key);
+    const before = creates();
+    s.ws.send(create({}));
+    const [error] = await s.waitFor('error');
+    expect(error.error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
+    expect(error.error.message).toContain('token quota is not enough for this response: its worst case is 8192 quota');
+    expect(creates()).toBe(before);
+    s.ws.send(create());
+    await s.waitFor('response.done');
+    s.ws.close();
+    await s.closed;
+    await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(0);
+    await f.flush();
+    const token = (await u.client.get('/api/token/')).body.data.data[0];
+    expect(token.remain_quota).toBe(1_000 - R);
+  });
+
+  for (const gone of ['client', 'upstream'] as const) {
+    it(`releases a response's hold when the ${gone} leaves mid-response, so the balance is exact afterwards`, async () => {
+      const start = W + 5;
+      const u = await f.newUser({ quota: start });
+      const a = await session(u.key);
+      const b = await session(u.key);
+      a.ws.send(SAY);
+      b.ws.send(SAY);
+      // A slow response holds the one response's worth the balance has…
+      a.ws.send(create({ max_output_tokens: 10, metadata: { test_delay_ms: 5_000 } }));
+      await a.waitFor('response.created');
+      // …so another session's response is refused meanwhile.
+      b.ws.send(create());
+      expect((await b.waitFor('error'))[0].error.code).toBe('insufficient_quota');
+      if (gone === 'client') a.ws.terminate();
+      else a.ws.send(JSON.stringify({ type: 'test.drop' }));
+      await a.closed;
+      await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(1);
+      b.ws.send(create());
+      await b.waitFor('response.done');
+      b.ws.close();
+      await b.closed;
+      await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(0);
+      const after = await settled(u);
+      expect(after.balance).toBe(start - R);
+      expect(after.logged).toBe(R);
+    });
+  }
+
+  it('refuses a session over UserMaxInflight with 429 and gives its slot back once it ends', async () => {
+    await f.setOption('UserMaxInflight', 1);
+    try {
+      const u = await f.newUser({ quota: 1_000_000 });
+      const first = await session(u.key);
+      const [, res] = await once(dial(u.key), 'unexpected-response');
+      expect(res.statusCode).toBe(429);
+      let body = '';
+      for await (const chunk of res) body += chunk;
+      expect(JSON.parse(body).error).toMatchObject({ code: 'too_many_inflight' });
+      first.ws.close();
+      await first.closed;
+      await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(0);
+      const next = await session(u.key);
+      next.ws.close();
+      await next.closed;
+      await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(0);
+    } finally {
+      await f.setOption('UserMaxInflight', 128);
+    }
+  });
+});
+
+describe('realtime sessions at shutdown', () => {
+  it('closes open sessions when the gateway shuts down instead of waiting for them', async () => {
+    const fake = new FakeRealtime();
+    await fake.start();
+    const f = await relayFixture('sqlite');
+    try {
+      await f.addChannel({ key: 'rt-down', base_url: fake.url, models: 'test-model' });
+      const u = await f.newUser({ quota: 1_000_000 });
+      const ws = new WebSocket(`${f.url.replace('http', 'ws')}/v1/realtime?model=test-model`, { headers: { authorization: `Bearer ${u.key}` } });
+      const s = collect(ws);
+      await once(ws, 'open');
+      ws.send(create());
+      await s.waitFor('response.done');
+      // The WebSocket server's clients are closed before the HTTP server waits for its connections (it waited forever).
+      await f.close();
+      expect(await s.closed).toBe(1006);
+    } finally {
+      await fake.close();
+    }
+  });
+});
