@@ -4,7 +4,7 @@ import { WebSocket } from 'ws';
 import { REDIS_URL, redisAvailable, startTestServer, testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { FakeRealtime } from '../fakes/realtime-upstream.js';
-import { collect } from './ws-events.js';
+import { collect, dialRealtime, openRealtime } from './ws-events.js';
 import { relayState } from '../../src/relay/state.js';
 import { estimateBytes } from '../../src/relay/tokenizer.js';
 
@@ -37,17 +37,14 @@ describe.each(testDialects())('realtime response holds on %s', (dialect) => {
     await fake?.close();
   });
 
-  const dial = (key: string) => new WebSocket(`${f.url.replace('http', 'ws')}/v1/realtime?model=test-model`, { headers: { authorization: `Bearer ${key}` } });
-  async function session(key: string) {
-    const ws = dial(key);
-    const s = collect(ws);
-    await once(ws, 'open');
-    return { ws, ...s };
-  }
+  const dial = (key: string) => dialRealtime(f.url, key);
+  const session = (key: string) => openRealtime(f.url, key);
   const creates = () => fake.received.filter((e: any) => e.type === 'response.create').length;
   /** Every charge written and every slice back: the balance columns are exact. */
   async function settled(u: { userId: number; client: any }) {
     await f.flush();
+    // A charge taken after its response's hold was gone (a refused VAD response) may leave a slice leased; give it back.
+    await relayState(f.server.ctx).leases.settleUp();
     const logs = await f.server.ctx.db.selectFrom('logs').select('quota').where('user_id', '=', u.userId).where('type', '=', 2).execute();
     const balance = (await u.client.get('/api/user/self')).body.data.quota as number;
     return { balance, logged: logs.reduce((sum, l) => sum + Number(l.quota), 0), rows: logs.length };
@@ -87,7 +84,7 @@ describe.each(testDialects())('realtime response holds on %s', (dialect) => {
       const start = 2 * W + 5;
       const u = await f.newUser({ quota: start });
       const at = async (url: string) => {
-        const ws = new WebSocket(`${url.replace('http', 'ws')}/v1/realtime?model=test-model`, { headers: { authorization: `Bearer ${u.key}` } });
+        const ws = dialRealtime(url, u.key);
         const s = collect(ws);
         await once(ws, 'open');
         return { ws, ...s };
@@ -124,7 +121,9 @@ describe.each(testDialects())('realtime response holds on %s', (dialect) => {
     s.ws.close();
     await s.closed;
     await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(0);
-    // What it read before the cancel (20 input tokens) is paid from what the balance has.
+    // What it read before the cancel (20 input tokens) is paid from what the balance has, once the
+    // session's charges are through (they may still be taking a slice when the socket has closed).
+    await expect.poll(async () => (await settled(u)).logged).toBe(20);
     const after = await settled(u);
     expect(after.balance).toBe(1_000 - 20);
     expect(after.logged).toBe(20);
@@ -231,7 +230,7 @@ describe('realtime sessions at shutdown', () => {
     try {
       await f.addChannel({ key: 'rt-down', base_url: fake.url, models: 'test-model' });
       const u = await f.newUser({ quota: 1_000_000 });
-      const ws = new WebSocket(`${f.url.replace('http', 'ws')}/v1/realtime?model=test-model`, { headers: { authorization: `Bearer ${u.key}` } });
+      const ws = dialRealtime(f.url, u.key);
       const s = collect(ws);
       await once(ws, 'open');
       ws.send(create());

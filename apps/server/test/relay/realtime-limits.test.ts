@@ -4,7 +4,7 @@ import { WebSocket } from 'ws';
 import { REDIS_URL, redisAvailable, testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { FakeRealtime } from '../fakes/realtime-upstream.js';
-import { collect } from './ws-events.js';
+import { dialRealtime, openRealtime } from './ws-events.js';
 import { relayState } from '../../src/relay/state.js';
 
 // Mid-minute (UTC), so the RPM window's edge is exactly 30 s away.
@@ -33,13 +33,8 @@ describe.each(testDialects())('request limits on realtime sessions on %s', (dial
     await fake?.close();
   });
 
-  const dial = (key: string) => new WebSocket(`${f.url.replace('http', 'ws')}/v1/realtime?model=test-model`, { headers: { authorization: `Bearer ${key}` } });
-  async function session(key: string) {
-    const ws = dial(key);
-    const s = collect(ws);
-    await once(ws, 'open');
-    return { ws, ...s };
-  }
+  const dial = (key: string) => dialRealtime(f.url, key);
+  const session = (key: string) => openRealtime(f.url, key);
   /** A session refused before the upgrade: its status, Retry-After and error body. */
   async function refused(key: string) {
     const [, res] = await once(dial(key), 'unexpected-response');
