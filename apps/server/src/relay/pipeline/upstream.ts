@@ -50,8 +50,6 @@ export function dispatcherFor(proxy: string | null | undefined, key: string): Di
   return agent;
 }
 
-export type UpstreamResponse = Dispatcher.ResponseData;
-
 /** A complete upstream answer held in memory. */
 export interface BufferedResponse {
   statusCode: number;
@@ -91,71 +89,102 @@ function splitUrl(text: string): { origin: string; path: string } {
   return parts;
 }
 
+/** What a dispatched request tells its sender; `failed` comes before the status line, `broke` after it. */
+interface AnswerHandler {
+  failed(error: HubError): void;
+  started(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void;
+  data(controller: Dispatcher.DispatchController, chunk: Buffer): void;
+  ended(): void;
+  broke(error: Error): void;
+}
+
+interface DispatchOptions {
+  method?: 'GET' | 'POST';
+  proxy?: string | null;
+  proxyKey?: string;
+  /** Cancels the request until its first body byte (timeout or client gone). */
+  watch?: FirstByteWatch;
+  /** Bounds the silence between body chunks (0 = none), never the whole answer. */
+  idleTimeoutMs?: number;
+}
+
 /**
- * Sends a request and collects the whole answer, without a body stream in
- * between (the common non-stream path; a stream object per request is measurable).
- * `watch` cancels the request until its first body byte (timeout or client gone).
+ * Sends a request through undici's dispatch handler: no body stream and no promise per chunk
+ * in between (both are measurable per request). A request still queued for a connection when
+ * the watch cancels it fails at once and is aborted when it starts.
  */
-export function sendUpstreamBuffered(
-  req: UpstreamRequest,
-  opts: { method?: 'GET' | 'POST'; proxy?: string | null; proxyKey?: string; watch?: FirstByteWatch },
-): Promise<BufferedResponse> {
+function dispatchUpstream(req: UpstreamRequest, opts: DispatchOptions, handler: AnswerHandler): void {
   const body = bodyText(req);
   const url = splitUrl(req.url);
+  const watch = opts.watch;
+  let controller: Dispatcher.DispatchController | undefined;
+  let answered = false;
+  watch?.onCancel((reason) => {
+    handler.failed(reason);
+    controller?.abort(reason);
+  });
+  if (watch?.reason) return;
+  try {
+    dispatcherFor(opts.proxy, opts.proxyKey ?? '').dispatch(
+      {
+        origin: url.origin,
+        path: url.path,
+        method: opts.method ?? (body === undefined ? 'GET' : 'POST'),
+        headers: req.headers,
+        body,
+        ...(opts.idleTimeoutMs !== undefined ? { bodyTimeout: opts.idleTimeoutMs } : {}),
+      },
+      {
+        onRequestStart(c) {
+          controller = c;
+          if (watch?.reason) c.abort(watch.reason);
+        },
+        onResponseStart(c, status, headers) {
+          answered = true;
+          handler.started(c, status, headers);
+        },
+        onResponseData: (c, chunk) => handler.data(c, chunk),
+        onResponseEnd: () => handler.ended(),
+        onResponseError(_c, error) {
+          if (answered) handler.broke(error);
+          else handler.failed(error instanceof HubError ? error : requestFailed(error));
+        },
+      },
+    );
+  } catch (error) {
+    handler.failed(error instanceof HubError ? error : requestFailed(error as Error));
+  }
+}
+
+/** Sends a request and collects the whole answer (the common non-stream path). */
+export function sendUpstreamBuffered(req: UpstreamRequest, opts: Omit<DispatchOptions, 'idleTimeoutMs'>): Promise<BufferedResponse> {
   return new Promise((resolve, reject) => {
     let statusCode = 0;
     let headers: IncomingHttpHeaders = {};
     const chunks: Buffer[] = [];
     let size = 0;
-    let failed = false;
-    const fail = (error: HubError) => {
-      if (failed) return;
-      failed = true;
-      reject(error);
-    };
-    const watch = opts.watch;
-    let started: Dispatcher.DispatchController | undefined;
-    // A request still queued for a connection is rejected here and aborted once it starts.
-    watch?.onCancel((reason) => {
-      fail(reason);
-      started?.abort(reason);
+    dispatchUpstream(req, opts, {
+      failed: reject,
+      started(_c, status, h) {
+        statusCode = status;
+        headers = h;
+      },
+      data(c, chunk) {
+        if (size === 0) opts.watch?.stop();
+        size += chunk.length;
+        if (size > MAX_BUFFERED_BODY) {
+          reject(new HubError(502, 'upstream answer too large'));
+          return c.abort(new Error('upstream answer too large'));
+        }
+        chunks.push(chunk);
+      },
+      ended() {
+        opts.watch?.stop();
+        resolve({ statusCode, headers, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) });
+      },
+      // An answer that broke off after its status line is not retried: the upstream may have done the work.
+      broke: (error) => reject(new HubError(502, `upstream answer broke off: ${error.message}`, { retryable: false })),
     });
-    if (failed) return;
-    try {
-      dispatcherFor(opts.proxy, opts.proxyKey ?? '').dispatch(
-        { origin: url.origin, path: url.path, method: opts.method ?? (body === undefined ? 'GET' : 'POST'), headers: req.headers, body },
-        {
-          onRequestStart(controller) {
-            started = controller;
-            if (watch?.reason) controller.abort(watch.reason);
-          },
-          onResponseStart(_controller, status, h) {
-            statusCode = status;
-            headers = h;
-          },
-          onResponseData(controller, chunk) {
-            if (size === 0) watch?.stop();
-            size += chunk.length;
-            if (size > MAX_BUFFERED_BODY) {
-              controller.abort(new Error('upstream answer too large'));
-              fail(new HubError(502, 'upstream answer too large'));
-              return;
-            }
-            chunks.push(chunk);
-          },
-          onResponseEnd() {
-            watch?.stop();
-            if (!failed) resolve({ statusCode, headers, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size) });
-          },
-          onResponseError(_controller, error) {
-            // An answer that broke off after its status line is not retried: the upstream may have done the work.
-            fail(statusCode ? new HubError(502, `upstream answer broke off: ${error.message}`, { retryable: false }) : requestFailed(error));
-          },
-        },
-      );
-    } catch (error) {
-      fail(error instanceof HubError ? error : requestFailed(error as Error));
-    }
   });
 }
 
@@ -163,7 +192,7 @@ export function sendUpstreamBuffered(
 export async function sendUpstream(
   req: UpstreamRequest,
   opts: { method?: 'GET' | 'POST'; proxy?: string | null; proxyKey?: string; signal?: AbortSignal; idleTimeoutMs?: number },
-): Promise<UpstreamResponse> {
+): Promise<Dispatcher.ResponseData> {
   const body = bodyText(req);
   try {
     return await request(req.url, {
@@ -270,67 +299,24 @@ export class UpstreamStream {
 }
 
 /**
- * Sends a stream request; resolves once upstream's status line and headers arrived.
- * `idleTimeoutMs` bounds the silence between body chunks (0 = none), never the whole
- * answer: long streams live on. `watch` cancels the request until its first body byte
- * (the reader stops it then); after the headers its reason reaches the reader's `error`.
+ * Sends a stream request; resolves once upstream's status line and headers arrived. `watch`
+ * cancels the request until its first body byte (the reader stops it then); after the headers
+ * its reason reaches the reader's `error`.
  */
-export function sendUpstreamStream(
-  req: UpstreamRequest,
-  opts: { proxy?: string | null; proxyKey?: string; watch?: FirstByteWatch; idleTimeoutMs?: number },
-): Promise<UpstreamStream> {
-  const body = bodyText(req);
-  const url = splitUrl(req.url);
+export function sendUpstreamStream(req: UpstreamRequest, opts: Omit<DispatchOptions, 'method'>): Promise<UpstreamStream> {
   const stream = new UpstreamStream();
   return new Promise((resolve, reject) => {
-    let answered = false;
-    let failed = false;
-    const fail = (error: HubError) => {
-      if (answered || failed) return;
-      failed = true;
-      reject(error);
-    };
-    const watch = opts.watch;
-    watch?.onCancel((reason) => {
-      fail(reason);
-      stream.controller?.abort(reason);
+    dispatchUpstream(req, opts, {
+      failed: reject,
+      started(c, status, headers) {
+        stream.controller = c;
+        stream.statusCode = status;
+        stream.headers = headers;
+        resolve(stream);
+      },
+      data: (_c, chunk) => stream.receive(chunk),
+      ended: () => stream.finish(),
+      broke: (error) => stream.finish(error),
     });
-    if (failed) return;
-    try {
-      dispatcherFor(opts.proxy, opts.proxyKey ?? '').dispatch(
-        {
-          origin: url.origin,
-          path: url.path,
-          method: body === undefined ? 'GET' : 'POST',
-          headers: req.headers,
-          body,
-          ...(opts.idleTimeoutMs !== undefined ? { bodyTimeout: opts.idleTimeoutMs } : {}),
-        },
-        {
-          onRequestStart(controller) {
-            stream.controller = controller;
-            if (watch?.reason) controller.abort(watch.reason);
-          },
-          onResponseStart(_controller, status, headers) {
-            stream.statusCode = status;
-            stream.headers = headers;
-            answered = true;
-            resolve(stream);
-          },
-          onResponseData(_controller, chunk) {
-            stream.receive(chunk);
-          },
-          onResponseEnd() {
-            stream.finish();
-          },
-          onResponseError(_controller, error) {
-            if (answered) stream.finish(error);
-            else fail(error instanceof HubError ? error : requestFailed(error));
-          },
-        },
-      );
-    } catch (error) {
-      fail(error instanceof HubError ? error : requestFailed(error as Error));
-    }
   });
 }
