@@ -140,6 +140,35 @@ describe.each(testDialects())('opt-in capture of relay bodies on %s', (dialect) 
     expect(row).toMatchObject({ user_id: userId, status: 200, stream: true, response_body: received });
   });
 
+  it("blanks secret-named fields in Gemini's JSON-array stream as in SSE, keeping its token counts", async () => {
+    await f.addChannel({ key: 'cap-tools', models: 'tools-model' });
+    const { key, userId } = await f.newUser({ quota: 1_000_000 });
+    await f.setOption('LogCaptureRules', JSON.stringify([{ kind: 'user', id: userId, until: now() + 3600 }]));
+    await f.setOption('LogCaptureMaxBytes', 16384);
+    // The model calls a tool with a credential among its arguments: Gemini's chunk carries it as a JSON field.
+    const call = { index: 0, id: 'call_1', type: 'function', function: { name: 'login', arguments: JSON.stringify({ user: 'ann', api_key: 'plain-secret-arg' }) } };
+    const chunk = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'tools-model', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const usage = `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'tools-model', choices: [], usage: { prompt_tokens: 7, completion_tokens: 5, total_tokens: 12 } })}\n\n`;
+    f.fake.behave('cap-tools', { rawStream: [chunk({ role: 'assistant', content: 'Signing in.' }), chunk({ tool_calls: [call] }), chunk({}, 'tool_calls'), usage, 'data: [DONE]\n\n'] });
+    const res = await fetch(`${f.url}/v1beta/models/tools-model:streamGenerateContent?key=${key.slice(3)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'log me in' }] }] }),
+    });
+    const received = await res.text();
+    expect(received).toContain('plain-secret-arg');
+    const [row] = await captures(String(res.headers.get('x-oneapi-request-id')));
+    const body = String(row.response_body);
+    expect(body).not.toContain('plain-secret-arg');
+    const chunks = JSON.parse(body) as Array<Record<string, any>>;
+    const args = chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []).find((part) => part.functionCall)?.functionCall.args;
+    expect(args).toEqual({ user: 'ann', api_key: '[redacted]' });
+    // A chunk without a secret stays exactly as sent; usage counts are not secrets.
+    expect(received.split(',\r\n').length).toBeGreaterThan(1);
+    expect(body.split(',\r\n')[0]).toBe(received.split(',\r\n')[0]);
+    expect(chunks.at(-1)?.usageMetadata).toMatchObject({ promptTokenCount: 7, candidatesTokenCount: 5, totalTokenCount: 12 });
+  });
+
   it('captures what was sent when upstream breaks off mid-stream or the client leaves, and says so', async () => {
     await f.addChannel({ key: 'cap-broken', models: 'broken-model' });
     const { key, userId } = await f.newUser({ quota: 1_000_000 });

@@ -49,6 +49,21 @@ describe.each(testDialects())('token heartbeat on %s', (dialect) => {
     return { status: res.status, type: res.headers.get('content-type') ?? '', headersAfter, text: await res.text() };
   };
   const chat = (model: string, stream: boolean) => ({ model, stream, messages: [{ role: 'user', content: 'hi' }] });
+  /** A capture rule on a new heartbeat token; calls `run` with its key, then drops the rule. */
+  const capturing = async (run: (key: string) => Promise<void>) => {
+    const { key, tokenId } = await f.newUser({ quota: 10_000_000, token: { setting: { heartbeat: { enabled: true, timeout_seconds: 30 } } } });
+    await f.setOption('LogCaptureRules', JSON.stringify([{ kind: 'token', id: tokenId, until: Math.floor(Date.now() / 1000) + 3600 }]));
+    try {
+      await run(key);
+    } finally {
+      await f.setOption('LogCaptureRules', '[]');
+    }
+  };
+  const captureOf = async (requestId: string) => {
+    let rows: Array<{ response_body: string; stream: boolean }> = [];
+    await expect.poll(async () => (rows = (await f.root.get(`/api/log/capture?request_id=${requestId}`)).body.data).length, { timeout: 5000 }).toBeGreaterThan(0);
+    return rows[0];
+  };
 
   it('opens a slow stream early with SSE comments, then relays and bills the answer', async () => {
     const res = await call(beatKey, chat('hb-model', true));
@@ -123,27 +138,31 @@ describe.each(testDialects())('token heartbeat on %s', (dialect) => {
   });
 
   it('keeps the keep-alives in a captured stream: the capture is what the client received', async () => {
-    const { key, tokenId } = await f.newUser({ quota: 10_000_000, token: { setting: { heartbeat: { enabled: true, timeout_seconds: 30 } } } });
-    await f.setOption('LogCaptureRules', JSON.stringify([{ kind: 'token', id: tokenId, until: Math.floor(Date.now() / 1000) + 3600 }]));
-    const gemini = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
-    const geminiUrl = `/v1beta/models/hb-model:streamGenerateContent?key=${key.slice(3)}`;
-    try {
+    await capturing(async (key) => {
+      const gemini = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
+      const geminiUrl = `/v1beta/models/hb-model:streamGenerateContent?key=${key.slice(3)}`;
       for (const [path, body, start] of [
         ['/v1/chat/completions', chat('hb-model', true), /^(::PING\n\n)+data: /],
         [geminiUrl, gemini, /^\n+\[/],
         [`${geminiUrl}&alt=sse`, gemini, /^(::PING\n\n)+data: /],
       ] as const) {
         const res = await fetch(`${f.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-        const requestId = String(res.headers.get('x-oneapi-request-id'));
         const text = await res.text();
         expect(text).toMatch(start);
-        let rows: Array<{ response_body: string; stream: boolean }> = [];
-        await expect.poll(async () => (rows = (await f.root.get(`/api/log/capture?request_id=${requestId}`)).body.data).length, { timeout: 5000 }).toBeGreaterThan(0);
-        expect({ path, body: rows[0].response_body }).toEqual({ path, body: text });
+        const row = await captureOf(String(res.headers.get('x-oneapi-request-id')));
+        expect({ path, body: row.response_body }).toEqual({ path, body: text });
       }
-    } finally {
-      await f.setOption('LogCaptureRules', '[]');
-    }
+    });
+  });
+
+  it('keeps the keep-alives in a captured non-stream answer: the capture is what the client received', async () => {
+    await capturing(async (key) => {
+      const res = await fetch(`${f.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(chat('hb-model', false)) });
+      const text = await res.text();
+      expect(text).toMatch(/^\n\n+\{/);
+      const row = await captureOf(String(res.headers.get('x-oneapi-request-id')));
+      expect(row).toMatchObject({ stream: false, response_body: text });
+    });
   });
 
   it('sends nothing early for a token without heartbeat', async () => {

@@ -22,7 +22,11 @@ export class StreamTap {
   /** More was sent than the limit: the rest is not kept. */
   cut = false;
   ending?: string;
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    /** Gemini's JSON array of chunks rather than SSE. */
+    readonly jsonArray = false,
+  ) {}
 
   add(text: string): void {
     if (this.cut || !text) return;
@@ -101,30 +105,27 @@ export class Capture {
    * A collector for what a captured stream sends its client (only made when `matches`): it keeps
    * the size cap plus a margin, so a secret that straddles the cap is still whole when redacted.
    */
-  streamTap(): StreamTap {
-    return new StreamTap(this.ctx.options.get('LogCaptureMaxBytes') + TAP_MARGIN);
+  streamTap(jsonArray = false): StreamTap {
+    return new StreamTap(this.ctx.options.get('LogCaptureMaxBytes') + TAP_MARGIN, jsonArray);
   }
 
-  /** A stream as captured: a `data:` line whose JSON has secret-named fields is blanked like a body (others stay as sent), then the text rules, then how it ended. */
+  /** A stream as captured: each chunk whose JSON has secret-named fields is blanked like a body (others stay as sent), then the text rules, then how it ended. */
   private stream(tap: StreamTap): string {
-    const lines = tap.text().split('\n').map((line) => {
-      if (!line.startsWith('data: ')) return line;
-      const json = parseJsonOr<unknown>(line.slice(6), undefined);
-      if (json === undefined || typeof json !== 'object') return line;
-      const blanked = JSON.stringify(blank(json));
-      return blanked === JSON.stringify(json) ? line : `data: ${blanked}`;
-    });
-    const text = this.redactText(lines.join('\n'), tap.cut);
+    const text = this.redactText(tap.jsonArray ? blankArrayChunks(tap.text()) : blankDataLines(tap.text()), tap.cut);
     return tap.ending ? `${text}\n[${tap.ending}]` : text;
   }
 
-  /** A body as captured: JSON has every secret-named field blanked before the text rules run. */
+  /**
+   * A body as captured: JSON has every secret-named field blanked before the text rules run.
+   * Whitespace before JSON text is kept: a heartbeat's keep-alives the client received ahead of the answer.
+   */
   body(value: unknown): string {
     if (value === undefined || value === null) return '';
     if (Buffer.isBuffer(value)) return this.redactText(`[${value.length} bytes of multipart/binary body]`);
     if (typeof value === 'string') {
       const json = parseJsonOr<unknown>(value, undefined);
-      return this.redactText(json !== undefined && typeof json === 'object' ? JSON.stringify(blank(json)) : value);
+      if (json === undefined || typeof json !== 'object') return this.redactText(value);
+      return this.redactText(leadingSpace(value) + JSON.stringify(blank(json)));
     }
     return this.redactText(JSON.stringify(blank(value)));
   }
@@ -160,6 +161,42 @@ export class Capture {
     this.lastPrune = Date.now();
     return deleteCapturesBefore(this.ctx.db, nowSeconds() - this.ctx.options.get('LogCaptureRetentionDays') * 86_400);
   }
+}
+
+/** The whitespace JSON text starts with (JSON.parse skips it). */
+function leadingSpace(text: string): string {
+  return text.slice(0, text.length - text.trimStart().length);
+}
+
+/** One stream chunk's JSON, kept exactly as sent unless it has a secret-named field, then blanked like a body. */
+function blankChunk(data: string): string {
+  const json = parseJsonOr<unknown>(data, undefined);
+  if (json === undefined || typeof json !== 'object') return data;
+  const blanked = JSON.stringify(blank(json));
+  return blanked === JSON.stringify(json) ? data : blanked;
+}
+
+/** SSE: the JSON of each `data:` line. */
+function blankDataLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line.startsWith('data: ') ? `data: ${blankChunk(line.slice(6))}` : line))
+    .join('\n');
+}
+
+/**
+ * Gemini's JSON array as the stream responder writes it: keep-alive newlines, `[`, chunks joined
+ * by `,\r\n`, `]`. Each chunk is blanked on its own, so an array cut short is still blanked.
+ */
+function blankArrayChunks(text: string): string {
+  const parts = text.split(',\r\n');
+  return parts
+    .map((part, i) => {
+      const start = i === 0 ? part.indexOf('[') + 1 : 0;
+      const end = i === parts.length - 1 && part.endsWith(']') ? part.length - 1 : part.length;
+      return part.slice(0, start) + blankChunk(part.slice(start, end)) + part.slice(end);
+    })
+    .join(',\r\n');
 }
 
 function blank(value: unknown): unknown {

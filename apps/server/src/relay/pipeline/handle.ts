@@ -156,13 +156,19 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       const whole = streamed ? undefined : transformAnswer(route.adapter, plan.endpoint, stream ? await stream.whole() : (res as BufferedResponse), body);
       // A 200 that is not the endpoint's answer is a failed attempt: found before the hold changes hands.
       const json = whole && checkAnswer(plan.endpoint, whole);
-      if (whole && state.capture.active) captureAttempt(state, req, p, row.id, res.statusCode, whole.body.toString('utf8'));
       // A captured stream keeps what the client is sent; nothing is collected unless a rule names this attempt.
-      const tap = !whole && state.capture.active && state.capture.matches(p.caller.user.id, p.caller.token.id, row.id) ? state.capture.streamTap() : undefined;
+      const tap = !whole && state.capture.active && state.capture.matches(p.caller.user.id, p.caller.token.id, row.id) ? state.capture.streamTap(p.jsonArray) : undefined;
       const h = hold;
       hold = undefined; // from here the responder owns the hold and settles it
-      if (whole) await respondJson(state, p, h, whole, reply, json);
-      else await respondStream(state, p, h, stream!, reply, watch, tap);
+      if (whole) {
+        let keptAlive = '';
+        try {
+          keptAlive = await respondJson(state, p, h, whole, reply, json);
+        } finally {
+          // Taken once the answer starts, so it begins with any keep-alives the client received, as a stream's tap does.
+          if (state.capture.active) captureAttempt(state, req, p, row.id, res.statusCode, keptAlive + whole.body.toString('utf8'));
+        }
+      } else await respondStream(state, p, h, stream!, reply, watch, tap);
       if (tap) captureAttempt(state, req, p, row.id, res.statusCode, tap);
       countProviderRequest(ctx, row, p.model, 'success');
       return;

@@ -47,8 +47,11 @@ export function transformAnswer(adapter: ProviderAdapter, endpoint: Endpoint, re
   return { ...res, headers: { ...res.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(out)) };
 }
 
-/** Sends a complete upstream answer through unchanged and settles on its usage. */
-export async function respondJson(state: RelayState, p: Prepared, hold: Hold, res: BufferedResponse, reply: FastifyReply, parsed?: Record<string, unknown>): Promise<void> {
+/**
+ * Sends a complete upstream answer through unchanged and settles on its usage; resolves to the
+ * heartbeat's keep-alives the client received before the answer ('' when there were none).
+ */
+export async function respondJson(state: RelayState, p: Prepared, hold: Hold, res: BufferedResponse, reply: FastifyReply, parsed?: Record<string, unknown>): Promise<string> {
   const bytes = res.body;
   const contentType = String(res.headers['content-type'] ?? 'application/octet-stream');
   let usage: Usage | null = null;
@@ -80,25 +83,28 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
     usage = { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: await countText(p.model, text) };
   }
   settle(state, p, hold, { usage, estimated, requestId: reply.request.id, ip: reply.request.ip });
-  sendBytes(reply, res.statusCode, contentType, bytes);
+  return sendBytes(reply, res.statusCode, contentType, bytes);
 }
 
 /**
  * Writes a complete answer straight to the socket (the reply's send pipeline has nothing
  * to add to bytes that are already final); after a heartbeat only the body is left to send.
+ * Returns the keep-alives sent before it.
  */
-function sendBytes(reply: FastifyReply, status: number, contentType: string, bytes: Buffer | string): void {
-  if (answerStarts(reply) !== undefined) {
+function sendBytes(reply: FastifyReply, status: number, contentType: string, bytes: Buffer | string): string {
+  const keptAlive = answerStarts(reply);
+  if (keptAlive !== undefined) {
     reply.raw.end(bytes);
-    return;
+    return keptAlive;
   }
   reply.hijack();
   reply.raw.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(bytes), 'x-oneapi-request-id': reply.request.id });
   reply.raw.end(bytes);
+  return '';
 }
 
 /** A converted answer: the channel's dialect → hub → the door's shape, billed on the normalised usage. */
-async function respondConverted(state: RelayState, p: Prepared, hold: Hold, json: Record<string, unknown>, reply: FastifyReply): Promise<void> {
+async function respondConverted(state: RelayState, p: Prepared, hold: Hold, json: Record<string, unknown>, reply: FastifyReply): Promise<string> {
   let converted;
   try {
     converted = dialectResponseToHub(hold.route.adapter.dialect, json, p.model);
@@ -117,5 +123,5 @@ async function respondConverted(state: RelayState, p: Prepared, hold: Hold, json
   const body = hubToDoorResponse(p.endpoint, converted.hub, normal!, p.body as Record<string, unknown>);
   if (p.endpoint === 'responses') chainResponse(state, p, (body as { id?: unknown }).id);
   if (p.endpoint === 'responses') await rememberResponse(state.ctx, p.caller.user.id, p.body as Record<string, unknown>, p.history, body as Parameters<typeof rememberResponse>[4]);
-  sendBytes(reply, 200, 'application/json', JSON.stringify(body));
+  return sendBytes(reply, 200, 'application/json', JSON.stringify(body));
 }
