@@ -79,9 +79,11 @@ describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', ()
     await expect.poll(async () => (await c.root.get('/api/prices')).body.data.some((p: { model: string }) => p.model === 'brand-new')).toBe(true);
   });
 
-  it("shows each tier's usage-class ratios on the model cards, to visitors and users, with nothing of the channels", async () => {
+  it("shows each tier's prices and usage-class ratios on the model cards and in the list, to visitors and users, with nothing of the channels", async () => {
     const gw = await startGateway(c);
     await gw.addModel('cache-tiered', {}, 1);
+    // An untiered neighbour: the list view marks only the tiered price.
+    await gw.addModel('plain-mini', {}, 1);
     const price = { model: 'cache-tiered', type: 'tokens', channel_type: 1, input: 1, output: 2, extra_ratios: { cached_tokens: 0.5 }, tiers: [{ above: 200000, input: 2, output: 4, extra_ratios: { cached_tokens: 0.1, cached_write_tokens: 1.25 } }, { above: 500000, input: 3, output: 6 }] };
     expect((await c.root.put('/api/prices/single/cache-tiered', price)).body.success).toBe(true);
     await gw.addUser('frank', 'password123');
@@ -94,6 +96,21 @@ describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', ()
       await card.getByTestId('card-tier-ratios').first().waitFor();
       return card;
     };
+    /** The list view with both models ("-" is in both names): the tiered one's row. */
+    const listRow = async (page: Page) => {
+      await page.getByRole('button', { name: 'List view' }).click();
+      await page.getByTestId('model-search').fill('-');
+      await page.getByTestId('table-row').filter({ hasText: 'plain-mini' }).waitFor();
+      const row = page.getByTestId('table-row').filter({ hasText: 'cache-tiered' });
+      await row.getByTestId('list-tier-badge').waitFor();
+      return row;
+    };
+    const openListTiers = async (page: Page) => {
+      await (await listRow(page)).getByTestId('list-tier-badge').click();
+      const popover = page.getByTestId('list-tier-popover');
+      await popover.waitFor();
+      return popover;
+    };
     for (const [page, path] of [[visitor, '/price'], [user, '/panel/model_price']] as const) {
       const answer = page.waitForResponse((r) => r.url().includes('/api/available_model'));
       await page.goto(path);
@@ -105,6 +122,14 @@ describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', ()
       const card = await findCard(page);
       expect(await card.getByTestId('card-ratios').textContent()).toBe('Cached ×0.5');
       expect(await card.getByTestId('card-tier-ratios').allTextContents()).toEqual(['Cached ×0.1, Cache write ×1.25', 'Cached ×0.5']);
+      // The list view marks the tiered price only; the mark opens the same tiers, worded as the card words them.
+      const popover = await openListTiers(page);
+      expect(await page.getByTestId('list-tier-badge').count()).toBe(1);
+      expect(await popover.getByTestId('list-tier-base').textContent()).toBe('Prompt ≤ 200000 tokens$0.002 / 1K / $0.004 / 1KCached ×0.5');
+      expect(await popover.getByTestId('list-tier').allTextContents()).toEqual(['Prompt > 200000 tokens$0.004 / 1K / $0.008 / 1KCached ×0.1, Cache write ×1.25', 'Prompt > 500000 tokens$0.006 / 1K / $0.012 / 1KCached ×0.5']);
+      await page.keyboard.press('Escape');
+      await popover.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Card view' }).click();
     }
     // The detail dialog words them the same.
     await (await findCard(user)).getByRole('button', { name: 'View detail' }).click();
@@ -112,6 +137,12 @@ describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', ()
     await rows.first().waitFor();
     expect(await rows.allTextContents()).toEqual([expect.stringContaining('Cached ×0.1, Cache write ×1.25'), expect.stringContaining('Cached ×0.5')]);
     await shootThemes(visitor, 'price-card-tier-ratios', async () => (await findCard(visitor)).scrollIntoViewIfNeeded());
+    await shootThemes(visitor, 'price-list-tiers', async () => {
+      await listRow(visitor);
+      // On a phone: the rows and the paginator below them.
+      await visitor.locator('.MuiTablePagination-root').scrollIntoViewIfNeeded();
+    });
+    await shootThemes(visitor, 'price-list-tier-popover', () => openListTiers(visitor));
     await gw.close();
   });
 

@@ -71,7 +71,7 @@ export interface DataTableProps<T> {
 
 const SKELETON_ROWS = 5;
 /** A paginator that fits 390 px: no gaps between its parts, wrapping rather than overflowing. */
-const PHONE_PAGINATOR = {
+export const PHONE_PAGINATOR = {
   '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', px: 0, minHeight: 44 },
   '& .MuiTablePagination-spacer': { display: 'none' },
   '& .MuiTablePagination-input': { ml: 0, mr: 1 },

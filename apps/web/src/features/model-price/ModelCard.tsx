@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { copyText } from '../../lib/toast';
 import { StatusChip } from '../../components/data';
 import { ratiosOf, type CatalogModel, type Unit } from './catalog';
-import { PriceValue, useRatioText } from './PriceLine';
+import { PriceValue } from './PriceLine';
+import PriceTiers, { RatioLine } from './PriceTiers';
 import NoPriceSet from './NoPriceSet';
 
 interface Props {
@@ -22,14 +23,6 @@ interface Props {
 /** One model as a card: name with copy, description, modalities, tags, billing, prices for the chosen group. */
 export default function ModelCard({ model, group, groupName, ratio, unit, onDetail, admin = false }: Props) {
   const { t } = useTranslation('model-price');
-  const ratioText = useRatioText();
-  /** A price's (or tier's) usage-class ratios as one small line, as the detail dialog words them. */
-  const ratioLine = (ratios: [string, number][], testId: string) =>
-    ratios.length > 0 && (
-      <Typography data-testid={testId} variant="caption" color="text.secondary" sx={{ display: 'block', textAlign: 'right', lineHeight: 1.4 }}>
-        {ratioText(ratios)}
-      </Typography>
-    );
   const usable = !group || model.groups.includes(group);
   return (
     <Card data-testid="model-card" sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1.25, height: '100%' }}>
@@ -79,19 +72,8 @@ export default function ModelCard({ model, group, groupName, ratio, unit, onDeta
               <PriceValue rate={model.price.output} ratio={ratio} unit={unit} type="tokens" />
             </Stack>
           )}
-          {model.price.type === 'tokens' && ratioLine(ratiosOf(model.price), 'card-ratios')}
-          {model.price.type === 'tokens' &&
-            model.price.tiers?.map((tier) => (
-              <Box key={tier.above} data-testid="card-tier">
-                <Stack direction="row" sx={{ justifyContent: 'space-between', flexWrap: 'wrap', columnGap: 1 }}>
-                  <Typography variant="caption" color="text.secondary">{t('tierAbove', { above: tier.above })}</Typography>
-                  <Typography component="span" variant="body2">
-                    <PriceValue rate={tier.input} ratio={ratio} unit={unit} type="tokens" /> / <PriceValue rate={tier.output} ratio={ratio} unit={unit} type="tokens" />
-                  </Typography>
-                </Stack>
-                {ratioLine(ratiosOf(model.price, tier), 'card-tier-ratios')}
-              </Box>
-            ))}
+          {model.price.type === 'tokens' && <RatioLine ratios={ratiosOf(model.price)} testId="card-ratios" />}
+          <PriceTiers price={model.price} ratio={ratio} unit={unit} testId="card" />
         </Stack>
       ) : (
         <Typography variant="body2" color="warning.main" sx={{ bgcolor: 'action.hover', borderRadius: 2, p: 1.25, textAlign: 'center' }}>

@@ -1,17 +1,16 @@
 import { useMemo, useState } from 'react';
-import { Alert, Avatar, Box, Card, Chip, FormControlLabel, InputAdornment, Stack, Switch, TablePagination, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import { Alert, Avatar, Box, Card, Chip, FormControlLabel, InputAdornment, Stack, Switch, TablePagination, TextField, ToggleButton, ToggleButtonGroup, Typography, useMediaQuery, useTheme } from '@mui/material';
 import Search from '@mui/icons-material/Search';
 import GridView from '@mui/icons-material/GridViewOutlined';
 import ViewList from '@mui/icons-material/ViewListOutlined';
 import SearchOff from '@mui/icons-material/SearchOff';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../lib/error-handler';
-import { DataTable, StatusChip, readPageSize, writePageSize, type DataColumn } from '../../components/data';
+import { PHONE_PAGINATOR, readPageSize, writePageSize } from '../../components/data';
 import { MODALITIES, NO_CATALOG_FILTERS, allTags, buildCatalog, filterCatalog, groupOptions, initialGroup, type CatalogModel, type Unit } from './catalog';
 import ModelCard from './ModelCard';
 import ModelDetailDialog from './ModelDetailDialog';
-import NoPriceSet from './NoPriceSet';
-import { PriceValue } from './PriceLine';
+import ModelList from './ModelList';
 import { useCatalogData } from './use-catalog';
 import { useAppSelector } from '../../store';
 import { ROLE } from '@one-hub/contract';
@@ -25,6 +24,7 @@ export default function ModelPricePage({ showTitle = false }: { showTitle?: bool
   const { t } = useTranslation('model-price');
   const admin = useAppSelector((s) => (s.account.user?.role ?? 0) >= ROLE.admin);
   const data = useCatalogData();
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const [filters, setFilters] = useState(NO_CATALOG_FILTERS);
   const [unit, setUnit] = useState<Unit>('K');
   const [view, setView] = useState<View>('card');
@@ -66,15 +66,6 @@ export default function ModelPricePage({ showTitle = false }: { showTitle?: bool
       </Box>
     </Stack>
   );
-  const price = (m: CatalogModel, which: 'input' | 'output') =>
-    admin && m.unpriced ? (which === 'input' ? <NoPriceSet model={m.id} /> : '') : !group || m.groups.includes(group) ? <PriceValue rate={m.price[which]} ratio={ratio} unit={unit} type={m.price.type} /> : <Typography variant="body2" color="warning.main">{t('noAccess')}</Typography>;
-  const columns: DataColumn<CatalogModel>[] = [
-    { field: 'id', header: t('modelName'), render: (m) => <StatusChip label={m.id} copyText={m.id} variant="outlined" color="primary" /> },
-    { field: 'type', header: t('type'), render: (m) => (m.price.type === 'tokens' ? t('byTokens') : t('byTimes')) },
-    { field: 'owner', header: t('provider'), hideOnPhone: true },
-    { field: 'input', header: t('input'), render: (m) => price(m, 'input') },
-    { field: 'output', header: t('output'), render: (m) => (m.price.type === 'tokens' || (admin && m.unpriced) ? price(m, 'output') : '-') },
-  ];
   const error = data.models.error;
 
   return (
@@ -132,7 +123,7 @@ export default function ModelPricePage({ showTitle = false }: { showTitle?: bool
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>{t('total', { count: shown.length })}</Typography>
           {view === 'list' ? (
             <Card>
-              <DataTable columns={columns} rows={rows} rowKey={(m) => m.id} loading={data.models.isLoading} emptyText={t('empty')} />
+              <ModelList rows={rows} loading={data.models.isLoading} group={group} ratio={ratio} unit={unit} admin={admin} />
             </Card>
           ) : data.models.isLoading ? null : shown.length === 0 ? (
             <Card sx={{ py: 6, textAlign: 'center' }} data-testid="model-empty">
@@ -148,6 +139,7 @@ export default function ModelPricePage({ showTitle = false }: { showTitle?: bool
             </Box>
           )}
           <TablePagination
+            sx={phone ? PHONE_PAGINATOR : undefined}
             component="div"
             count={shown.length}
             page={Math.min(page, Math.max(0, Math.ceil(shown.length / size) - 1))}
@@ -160,7 +152,7 @@ export default function ModelPricePage({ showTitle = false }: { showTitle?: bool
               setSize(s);
               goTo(0);
             }}
-            labelRowsPerPage={t('common:table.rowsPerPage')}
+            labelRowsPerPage={phone ? '' : t('common:table.rowsPerPage')}
             labelDisplayedRows={({ from, to, count }) => t('common:table.displayed', { from, to, count })}
             showFirstButton
             showLastButton
