@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Redis } from 'ioredis';
 import { SharedStore } from './shared-store.js';
+
+const REDIS_URL = process.env.TEST_REDIS_CONN_STRING;
 
 const log = { warn: () => undefined, info: () => undefined };
 
@@ -26,5 +29,49 @@ describe('SharedStore without Redis', () => {
     expect(await store.incrWindow('k', 10)).toBe(6);
     vi.setSystemTime(2_010_001);
     expect(await store.get('k')).toBeNull();
+  });
+});
+
+/** Takes from a counter of 5 as a refund does: never below zero, the window's expiry kept, a missing key left missing. */
+async function takesFloor(store: SharedStore, prefix: string) {
+  const key = `${prefix}floor`;
+  await store.incrWindow(key, 60, 5);
+  expect(await store.takeFloor(key, 3)).toBe(3);
+  expect(await store.takeFloor(key, 5)).toBe(2);
+  expect(await store.get(key)).toBe('0');
+  expect(await store.takeFloor(key, 1)).toBe(0);
+  expect(await store.takeFloor(`${prefix}missing`, 4)).toBe(0);
+  expect(await store.get(`${prefix}missing`)).toBeNull();
+  // Concurrent takers share what there is.
+  await store.incrWindow(key, 60, 5);
+  const taken = await Promise.all(Array.from({ length: 20 }, () => store.takeFloor(key, 1)));
+  expect(taken.reduce((a, b) => a + b, 0)).toBe(5);
+  expect(await store.get(key)).toBe('0');
+}
+
+describe('SharedStore.takeFloor', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('takes without Redis, keeping the window\'s expiry', async () => {
+    vi.useFakeTimers({ now: 3_000_000, toFake: ['Date'] });
+    const store = new SharedStore(log);
+    await takesFloor(store, '');
+    vi.setSystemTime(3_060_001);
+    expect(await store.get('floor')).toBeNull();
+  });
+
+  it.skipIf(!REDIS_URL)('takes atomically on Redis, keeping the window\'s expiry', async () => {
+    const prefix = `floor-test:${Date.now()}:`;
+    const store = await SharedStore.open(log, REDIS_URL, prefix);
+    const raw = new Redis(REDIS_URL!);
+    try {
+      await store.ready();
+      await takesFloor(store, '');
+      // In Redis itself, not a memory fallback.
+      expect([await raw.get(`${prefix}floor`), (await raw.ttl(`${prefix}floor`)) > 0]).toEqual(['0', true]);
+    } finally {
+      await store.close();
+      raw.disconnect();
+    }
   });
 });

@@ -2,7 +2,13 @@ import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { randomHex } from '../common/random.js';
 
-
+/** `takeFloor` on Redis: GET and DECRBY in one step. */
+const TAKE_FLOOR = `
+local value = tonumber(redis.call('GET', KEYS[1]) or '0')
+local taken = math.min(value, tonumber(ARGV[1]))
+if taken <= 0 then return 0 end
+redis.call('DECRBY', KEYS[1], taken)
+return taken`;
 
 /** A handler may return a promise: a local publish waits for it (so a writer sees its own change applied). */
 type Handler = (message: string) => void | Promise<void>;
@@ -162,6 +168,22 @@ export class SharedStore {
         const value = Number(this.memGet(key) ?? 0) + delta;
         this.memSet(key, String(value), ttlSeconds);
         return value;
+      },
+    );
+  }
+
+  /**
+   * Takes up to `by` off an existing counter, never below zero, keeping its expiry (one script on
+   * Redis, so concurrent takers cannot pass zero); a missing key stays missing. Answers what it took.
+   */
+  takeFloor(key: string, by: number): Promise<number> {
+    return this.tryRedis(
+      async (r) => Number(await r.eval(TAKE_FLOOR, 1, key, by)),
+      () => {
+        const value = Number(this.memGet(key) ?? 0);
+        const taken = Math.max(0, Math.min(value, by));
+        if (taken > 0) this.memory.get(key)!.value = String(value - taken); // in place: the expiry stays
+        return taken;
       },
     );
   }

@@ -299,6 +299,8 @@ export interface MidjourneysTable {
   subscription_id: Def<number>;
   plan_window: Def<number>;
   plan_quota: Def<number>;
+  /** The spending-cap window keys its charge was counted in (migration 0023, JSON array); null when none. */
+  limit_windows: Text;
 }
 
 export interface TasksTable {
@@ -325,6 +327,8 @@ export interface TasksTable {
   subscription_id: Def<number>;
   plan_window: Def<number>;
   plan_quota: Def<number>;
+  /** The spending-cap window keys its charge was counted in (migration 0023, JSON array); null when none. */
+  limit_windows: Text;
 }
 
 /**

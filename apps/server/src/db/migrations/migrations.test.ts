@@ -11,6 +11,7 @@ import { down as down0003 } from './0003_stored_responses.js';
 import { LOG_LIST_INDEXES, STATISTICS_PERIOD_INDEX, SUPERSEDED_LOG_INDEXES } from './0016_log_list_indexes.js';
 import { TOTALS_MODEL_INDEX, USER_PERIOD_INDEX, down as down0019, up as up0019 } from './0019_statistics_totals.js';
 import { down as down0022, up as up0022 } from './0022_capture_stream.js';
+import { down as down0023, up as up0023 } from './0023_task_limit_windows.js';
 import { migrations } from './index.js';
 
 /**
@@ -248,6 +249,20 @@ function migrationSuite(dialect: DialectName, dsn: string | undefined, open: (ds
       await up0022(db);
       const rows = await db.selectFrom('log_captures').select(['response_body', 'stream']).where('request_id', '=', 'r-0022').orderBy('id').execute();
       expect(rows.map((r) => r.stream)).toEqual([1, 1, 0, 0]);
+    });
+
+    it('adds the spending-window keys to both task tables when 0023 runs; older rows have none', async () => {
+      await down0023(db);
+      await db.insertInto('midjourneys').values({ user_id: 1, mj_id: 'mj-0023' }).execute();
+      await db.insertInto('tasks').values({ user_id: 1, task_id: 'task-0023' }).execute();
+      await up0023(db);
+      // Three scopes with a daily and a monthly cap each, under a long model and group name.
+      const scopes = ['t12345678', `m12345678:${'g'.repeat(60)}:${'kling-video_'.repeat(8)}`, 'u12345678'];
+      const keys = JSON.stringify(scopes.flatMap((s) => [`relay-spend-d:${s}:20614`, `relay-spend-m:${s}:24317`]));
+      await db.insertInto('tasks').values({ user_id: 1, task_id: 'task-0023-new', limit_windows: keys }).execute();
+      expect(await db.selectFrom('midjourneys').select('limit_windows').where('mj_id', '=', 'mj-0023').execute()).toEqual([{ limit_windows: null }]);
+      const tasks = await db.selectFrom('tasks').select(['task_id', 'limit_windows']).where('task_id', 'like', 'task-0023%').orderBy('id').execute();
+      expect(tasks).toEqual([{ task_id: 'task-0023', limit_windows: null }, { task_id: 'task-0023-new', limit_windows: keys }]);
     });
 
     it('does nothing when run again', async () => {

@@ -14,6 +14,8 @@ export interface FailedTask {
   reason: string;
   /** Log text and its message key, e.g. `构图失败 <id>，补偿 <amount>`. */
   message: { content: string; msg: LogMessage };
+  /** More for the log row's metadata. */
+  note?: Record<string, unknown>;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function failAndRefund(db: Db, t: FailedTask): Promise<boolean> {
     const user = await trx.selectFrom('users').select('username').where('id', '=', t.userId).executeTakeFirst();
     await trx
       .insertInto('logs')
-      .values({ type: LOG_TYPE.system, created_at: nowSeconds(), user_id: t.userId, username: user?.username ?? '', token_id: t.tokenId, channel_id: t.channelId, quota: t.quota, content: t.message.content, metadata: JSON.stringify({ msg: t.message.msg }) })
+      .values({ type: LOG_TYPE.system, created_at: nowSeconds(), user_id: t.userId, username: user?.username ?? '', token_id: t.tokenId, channel_id: t.channelId, quota: t.quota, content: t.message.content, metadata: JSON.stringify({ msg: t.message.msg, ...t.note }) })
       .execute();
     return true;
   });

@@ -148,4 +148,24 @@ describe('request limits', () => {
       vi.useRealTimers();
     }
   });
+  it('takes refunded spend back out of the windows it was counted in while they are current, never below zero', async () => {
+    const clock = { now: T };
+    const store = new SharedStore(log);
+    const limits = new LimitBook(store, () => clock.now);
+    const capped = scope({ daily_quota: 100, monthly_quota: 1_000, tpm: 50 });
+    const hold = await limits.enter(capped);
+    await limits.settled(hold, 0, 100);
+    const keys = LimitBook.spendKeys(hold);
+    expect(keys).toEqual([`relay-spend-d:t1:${Math.floor(T / 86_400_000)}`, `relay-spend-m:t1:${2026 * 12 + 2}`]);
+    await refusal(limits.enter(capped));
+    expect(limits.currentSpendKeys(keys)).toEqual(keys);
+    await limits.refundSpend(keys, 60);
+    await limits.refundSpend(keys, 60);
+    expect([await store.get(keys[0]), await store.get(keys[1])]).toEqual(['0', '0']);
+    await limits.settled(await limits.enter(capped), 0, 100);
+    // 30 s later it is another day and another month: nothing counted at T is current.
+    clock.now = T + 30_000;
+    expect(limits.currentSpendKeys(keys)).toEqual([]);
+    expect(limits.currentSpendKeys([...keys, `relay-spend-d:t1:${Math.floor(clock.now / 86_400_000)}`])).toEqual([`relay-spend-d:t1:${Math.floor(clock.now / 86_400_000)}`]);
+  });
 });

@@ -12,10 +12,12 @@ export interface LimitScope {
   limits: RequestLimits;
 }
 
-type Store = Pick<SharedStore, 'incrWindow' | 'incrBy' | 'get'>;
+type Store = Pick<SharedStore, 'incrWindow' | 'incrBy' | 'get' | 'takeFloor'>;
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
+const DAY_PREFIX = 'relay-spend-d:';
+const MONTH_PREFIX = 'relay-spend-m:';
 /** A crashed node's in-flight counts fade this long after the scope's last change. */
 const INFLIGHT_TTL_SECONDS = 900;
 /** How often a long call (a realtime session) renews its in-flight counts, well inside their fade. */
@@ -82,13 +84,19 @@ export class LimitBook {
 
   private keys(scope: string) {
     const now = this.now();
-    const d = new Date(now);
+    const { day, month } = this.spendWindows(now);
     return {
       tpm: `relay-tpm:${scope}:${Math.floor(now / MINUTE)}`,
-      day: `relay-spend-d:${scope}:${Math.floor(now / DAY)}`,
-      month: `relay-spend-m:${scope}:${d.getUTCFullYear() * 12 + d.getUTCMonth()}`,
+      day: `${DAY_PREFIX}${scope}:${day}`,
+      month: `${MONTH_PREFIX}${scope}:${month}`,
       inflight: `relay-inflight:${scope}`,
     };
+  }
+
+  /** The numbers of the current UTC day and month, as the spending-window keys end. */
+  private spendWindows(now = this.now()) {
+    const d = new Date(now);
+    return { day: Math.floor(now / DAY), month: d.getUTCFullYear() * 12 + d.getUTCMonth() };
   }
 
   private untilNextMinute = () => (MINUTE - (this.now() % MINUTE)) / 1000;
@@ -188,6 +196,29 @@ export class LimitBook {
       if (s.limits.monthly_quota) keys.push({ key: k.month, ttl: MONTH_TTL, amount: 0, kind: 'quota' });
     }
     await this.settled({ scopes, tokens: 0, quota: 0, keys, done: false }, tokens, quota);
+  }
+
+  /** The spending-window keys a hold counts its quota in (an async task's row records them for its refund). */
+  static spendKeys(hold: LimitHold | undefined): string[] {
+    return hold ? hold.keys.filter((k) => k.kind === 'quota').map((k) => k.key) : [];
+  }
+
+  /** Those of a charge's recorded spending-window keys that are still the current day or month. */
+  currentSpendKeys(keys: string[]): string[] {
+    const { day, month } = this.spendWindows();
+    return keys.filter((key) => {
+      const n = key.slice(key.lastIndexOf(':') + 1);
+      return key.startsWith(DAY_PREFIX) ? n === String(day) : key.startsWith(MONTH_PREFIX) && n === String(month);
+    });
+  }
+
+  /**
+   * Takes refunded spend back out of spending windows (pass only current ones: a refund never lowers
+   * a later window than the one its charge was counted in), never below zero.
+   */
+  async refundSpend(keys: string[], quota: number): Promise<void> {
+    if (quota <= 0) return;
+    await Promise.all(keys.map((key) => this.store.takeFloor(key, quota)));
   }
 
   /** Renews the fade of the in-flight counts a long call holds (a realtime session, every `INFLIGHT_RENEW_MS`). */

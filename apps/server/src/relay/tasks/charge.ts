@@ -5,7 +5,7 @@ import type { RelayState } from '../pipeline/relay-state.js';
 import type { Caller } from '../pipeline/caller.js';
 import type { LeaseHold } from '../pipeline/leases.js';
 import { unitsCost, type Price } from '../pipeline/pricing.js';
-import type { LimitHold } from '../pipeline/limits.js';
+import { LimitBook, type LimitHold } from '../pipeline/limits.js';
 import { messageFields, requestLogFields } from '../pipeline/settle.js';
 import { holdOnPlan } from '../pipeline/plan-hold.js';
 import { PlanBook, type PlanHold } from '../pipeline/plans.js';
@@ -41,6 +41,12 @@ export interface TaskHold {
 export function planColumns(hold: TaskHold | undefined) {
   const h = hold?.planPaid ? hold.planHold : undefined;
   return { subscription_id: h?.subscriptionId ?? 0, plan_window: h?.windowStart ?? 0, plan_quota: h ? hold!.planPaid! : 0 };
+}
+
+/** The task row's `limit_windows` (migration 0023): the spending-cap windows its charge was counted in, for a later refund. */
+export function limitColumns(facts: TaskFacts, hold: TaskHold | undefined, billed: number) {
+  const keys = billed + (hold?.planPaid ?? 0) > 0 ? LimitBook.spendKeys(facts.limits) : [];
+  return { limit_windows: keys.length ? JSON.stringify(keys) : null };
 }
 
 /**
