@@ -11,7 +11,11 @@ export interface RealtimeHandshake {
  * OpenAI's Realtime API over WebSocket: `session.created` on connect, and for each
  * `response.create` a text delta then `response.done` carrying usage (20 in, 10 out); a
  * `test.vad` starts one the way server VAD does, which `response.cancel` ends early (20 in, 0 out);
- * a `response.create` with `response.metadata.test_delay_ms` is answered that long after its `response.created`.
+ * a `response.create` with `response.metadata.test_delay_ms` is answered that long after its
+ * `response.created`, and with `test_created_delay_ms` its `response.created` comes that late.
+ * As upstream does, a `response.create` in the default conversation while a response is active
+ * there is rejected with an `error` event naming its `event_id` (`conversation: 'none'` responses
+ * run beside it), and so is a `conversation.item.delete` (the fake keeps no items).
  * A key listed in `refuse` gets its handshake answered with that HTTP status.
  */
 export class FakeRealtime {
@@ -43,16 +47,26 @@ export class FakeRealtime {
     let n = 0;
     const usage = (output: number) => ({ total_tokens: 20 + output, input_tokens: 20, output_tokens: output, input_token_details: { cached_tokens: 0, text_tokens: 20, audio_tokens: 0 }, output_token_details: { text_tokens: output, audio_tokens: 0 } });
     const cancelled = new Set<string>();
-    const respond = (delayMs: number) => {
+    /** The default conversation's response in progress: only one at a time. */
+    let active: string | undefined;
+    const reject = (event: { event_id?: string }, code: string, message: string) =>
+      send({ type: 'error', error: { type: 'invalid_request_error', code, message, param: null, event_id: event.event_id ?? null } });
+    const respond = (delayMs: number, createdDelayMs = 0, inConversation = true) => {
       const id = `resp_${++n}`;
-      send({ type: 'response.created', response: { id, object: 'realtime.response', status: 'in_progress' } });
+      if (inConversation) active = id;
       const finish = () => {
+        if (active === id) active = undefined;
         if (cancelled.has(id)) return send({ type: 'response.done', response: { id, object: 'realtime.response', status: 'cancelled', usage: usage(0) } });
         send({ type: 'response.output_text.delta', response_id: id, item_id: 'item_1', output_index: 0, content_index: 0, delta: 'Hello there' });
         send({ type: 'response.done', response: { id, object: 'realtime.response', status: 'completed', usage: usage(10) } });
       };
-      if (delayMs) setTimeout(finish, delayMs);
-      else finish();
+      const start = () => {
+        send({ type: 'response.created', response: { id, object: 'realtime.response', status: 'in_progress' } });
+        if (delayMs) setTimeout(finish, delayMs);
+        else finish();
+      };
+      if (createdDelayMs) setTimeout(start, createdDelayMs);
+      else start();
     };
     ws.on('message', (data) => {
       const event = JSON.parse(data.toString());
@@ -63,7 +77,14 @@ export class FakeRealtime {
       // Server VAD: upstream starts a response by itself (answered after a moment, so it can be cancelled).
       if (event.type === 'test.vad') return respond(100);
       if (event.type === 'response.cancel') return cancelled.add(event.response_id);
-      if (event.type === 'response.create') respond(Number(event.response?.metadata?.test_delay_ms ?? 0));
+      if (event.type === 'conversation.item.delete') return reject(event, 'item_not_found', `Item with item_id '${event.item_id}' not found.`);
+      if (event.type !== 'response.create') return;
+      const inConversation = event.response?.conversation !== 'none';
+      if (inConversation && active) {
+        return reject(event, 'conversation_already_has_active_response', `Conversation already has an active response in progress: ${active}. Wait until the response is finished before creating a new one.`);
+      }
+      const metadata = event.response?.metadata ?? {};
+      respond(Number(metadata.test_delay_ms ?? 0), Number(metadata.test_created_delay_ms ?? 0), inConversation);
     });
   }
 

@@ -199,6 +199,125 @@ describe.each(testDialects())('realtime response holds on %s', (dialect) => {
     });
   }
 
+  type Session = Awaited<ReturnType<typeof session>>;
+  const closeAll = async (u: { userId: number }, ...sessions: Session[]) => {
+    for (const s of sessions) s.ws.close();
+    await Promise.all(sessions.map((s) => s.closed));
+    await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(0);
+  };
+  /** Session `a` runs a slow response and asks for a second one in the same conversation, which upstream rejects (one active response per conversation). */
+  async function rejectedBeside(a: Session, maxOutput = 10) {
+    a.ws.send(create({ max_output_tokens: maxOutput, metadata: { test_delay_ms: 2_000 } }));
+    await a.waitFor('response.created');
+    a.ws.send(create({ max_output_tokens: maxOutput }));
+    const [rejection] = await a.waitFor('error');
+    expect(rejection.error).toMatchObject({ type: 'invalid_request_error', code: 'conversation_already_has_active_response' });
+    // The create went upstream with an event_id the gateway gave it, which the error names.
+    const forwarded = fake.received.filter((e: any) => e.type === 'response.create').at(-1) as { event_id?: string };
+    expect(forwarded.event_id).toEqual(expect.any(String));
+    expect(rejection.error.event_id).toBe(forwarded.event_id);
+  }
+
+  it('gives back at once the balance a response.create upstream rejects held, so the next response can have it', async () => {
+    const start = 2 * W + 5;
+    const u = await f.newUser({ quota: start });
+    const [a, b] = await Promise.all([session(u.key), session(u.key)]);
+    a.ws.send(SAY);
+    b.ws.send(SAY);
+    await rejectedBeside(a);
+    // Both of a's responses held a worst case; the rejected one's is back, and another session's response needs it.
+    b.ws.send(create());
+    const [served] = await b.waitFor('response.done');
+    expect(served?.response.status).toBe('completed');
+    expect(b.events.filter((e) => e.type === 'error')).toEqual([]);
+    await a.waitFor('response.done');
+    await closeAll(u, a, b);
+    const after = await settled(u);
+    expect(after.balance).toBe(start - 2 * R);
+    expect(after.logged).toBe(2 * R);
+    expect(after.rows).toBe(2);
+  });
+
+  it('gives back at once the daily cap a response.create upstream rejects reserved, and the window ends at what was spent', async () => {
+    // Nothing sent before the responses: each one's worst case is its 30-token output cap, R quota (what it costs).
+    const u = await f.newUser({ quota: 1_000_000, token: { setting: { limits: { request_limits: { daily_quota: R + 1 } } } } });
+    const [a, b] = await Promise.all([session(u.key), session(u.key)]);
+    await rejectedBeside(a, R);
+    b.ws.send(create({ max_output_tokens: R }));
+    const [served] = await b.waitFor('response.done');
+    expect(served?.response.status).toBe('completed');
+    expect(b.events.filter((e) => e.type === 'error')).toEqual([]);
+    await a.waitFor('response.done');
+    a.ws.close();
+    await a.closed;
+    // Once a's response is settled (its session row written), the window holds the two responses' cost, no more.
+    await expect.poll(async () => (await settled(u)).rows).toBe(1);
+    b.ws.send(create());
+    const [refused] = await b.waitFor('error');
+    expect(refused.error.code).toBe('daily_quota_exceeded');
+    expect(refused.error.message).toContain(`daily spending cap ${R + 1} (quota), ${2 * R} spent or held today`);
+    await closeAll(u, b);
+    const after = await settled(u);
+    expect(after.balance).toBe(1_000_000 - 2 * R);
+    expect(after.logged).toBe(2 * R);
+  });
+
+  it('matches several responses in flight in one session to their holds when upstream rejects one among them', async () => {
+    const start = 4 * W + 5;
+    const u = await f.newUser({ quota: start });
+    const [a, b] = await Promise.all([session(u.key), session(u.key)]);
+    a.ws.send(SAY);
+    b.ws.send(SAY);
+    const slow = { max_output_tokens: 10, metadata: { test_delay_ms: 2_000 } };
+    a.ws.send(create(slow));
+    // Out of the default conversation: runs beside the first.
+    a.ws.send(create({ ...slow, conversation: 'none' }));
+    // In the default conversation again: rejected, naming the client's own event_id.
+    a.ws.send(JSON.stringify({ type: 'response.create', event_id: 'evt_client_3', response: { max_output_tokens: 10 } }));
+    a.ws.send(create({ ...slow, conversation: 'none' }));
+    await a.waitFor('response.created', 3);
+    const [rejection] = await a.waitFor('error');
+    expect(rejection.error).toMatchObject({ code: 'conversation_already_has_active_response', event_id: 'evt_client_3' });
+    // Three worst cases are held, the rejected one's is back: another session's response needs it.
+    b.ws.send(create());
+    const [served] = await b.waitFor('response.done');
+    expect(served?.response.status).toBe('completed');
+    expect(b.events.filter((e) => e.type === 'error')).toEqual([]);
+    await a.waitFor('response.done', 3);
+    await closeAll(u, a, b);
+    const after = await settled(u);
+    expect(after.balance).toBe(start - 4 * R);
+    expect(after.logged).toBe(4 * R);
+    expect(after.rows).toBe(2);
+  });
+
+  it('keeps a response\'s hold when upstream answers another client event with an error before the response starts', async () => {
+    const start = W + 5;
+    const u = await f.newUser({ quota: start });
+    const [a, b] = await Promise.all([session(u.key), session(u.key)]);
+    a.ws.send(SAY);
+    b.ws.send(SAY);
+    const before = creates();
+    // Upstream is slow to start this response, so its hold waits for response.created…
+    a.ws.send(create({ max_output_tokens: 10, metadata: { test_created_delay_ms: 1_500 } }));
+    await expect.poll(() => creates()).toBe(before + 1);
+    // …while upstream rejects two other events: one naming its event_id, one naming none.
+    a.ws.send(JSON.stringify({ type: 'conversation.item.delete', event_id: 'evt_delete_1', item_id: 'item_gone' }));
+    a.ws.send(JSON.stringify({ type: 'conversation.item.delete', item_id: 'item_gone' }));
+    const errors = await a.waitFor('error', 2);
+    expect(errors.map((e) => e.error.event_id)).toEqual(['evt_delete_1', null]);
+    // The hold stays: another session's response is refused meanwhile.
+    b.ws.send(create());
+    const [refused] = await b.waitFor('error');
+    expect(refused?.error.code).toBe('insufficient_quota');
+    const [done] = await a.waitFor('response.done');
+    expect(done?.response.status).toBe('completed');
+    await closeAll(u, a, b);
+    const after = await settled(u);
+    expect(after.balance).toBe(start - R);
+    expect(after.logged).toBe(R);
+  });
+
   it('refuses a session over UserMaxInflight with 429 and gives its slot back once it ends', async () => {
     await f.setOption('UserMaxInflight', 1);
     try {

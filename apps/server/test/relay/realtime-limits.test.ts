@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { REDIS_URL, redisAvailable, testDialects } from '../harness.js';
+import { REDIS_URL, redisAvailable, startTestServer, testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { FakeRealtime } from '../fakes/realtime-upstream.js';
 import { dialRealtime, openRealtime } from './ws-events.js';
@@ -26,6 +26,8 @@ describe.each(testDialects())('request limits on realtime sessions on %s', (dial
     const redis: Record<string, string> = dialect !== 'sqlite' && redisAvailable() ? { REDIS_CONN_STRING: REDIS_URL!, REDIS_KEY_PREFIX: `test:rtl${Math.random().toString(36).slice(2, 8)}:` } : {};
     f = await relayFixture(dialect, redis);
     relayState(f.server.ctx).limits.now = () => clock;
+    // A response's worst case is then its input plus its output cap, with no floor.
+    await f.setOption('PreConsumedQuota', 0);
     await f.addChannel({ key: 'rt-lim', base_url: fake.url, models: 'test-model' });
   });
   afterAll(async () => {
@@ -167,6 +169,49 @@ describe.each(testDialects())('request limits on realtime sessions on %s', (dial
     next.ws.close();
     await next.closed;
   });
+
+  // The caps' counters live in Redis, shared by every node on the database (SQLite runs keep them in memory, one node).
+  if (dialect !== 'sqlite') {
+    it.skipIf(!redisAvailable())('holds a daily cap across two nodes: concurrent sessions on both are served only the responses it is worth', async () => {
+      clock = T;
+      const other = await startTestServer(dialect, { reuse: f.server });
+      try {
+        relayState(other.ctx).limits.now = () => clock;
+        const otherUrl = await other.listen();
+        const N = 3;
+        const { key, userId, client } = await f.newUser({ quota: 1_000_000, token: limited({ daily_quota: N * R }) });
+        const sessions = await Promise.all([f.url, otherUrl, f.url, otherUrl, f.url, otherUrl, f.url, otherUrl].map((url) => openRealtime(url, key)));
+        // Nothing sent before: each response's worst case is its 30-token output cap, R (what it costs). Slow answers, so all overlap.
+        const ask = (s: { ws: WebSocket }) => s.ws.send(JSON.stringify({ type: 'response.create', response: { max_output_tokens: R, metadata: { test_delay_ms: 1_000 } } }));
+        for (const s of sessions) ask(s);
+        const answered = () => sessions.flatMap((s) => s.events.filter((e) => e.type === 'response.done' || e.type === 'error'));
+        await expect.poll(() => answered().length, { timeout: 10_000 }).toBe(sessions.length);
+        expect(answered().filter((e) => e.type === 'response.done')).toHaveLength(N);
+        expect(answered().filter((e) => e.type === 'error').map((e) => e.error.code)).toEqual(Array(sessions.length - N).fill('daily_quota_exceeded'));
+        // The counters hold exactly what was spent, on both nodes: the next response on either is refused naming it.
+        for (const s of [sessions[0], sessions[1]]) {
+          const seen = s.events.filter((e) => e.type === 'error').length;
+          ask(s);
+          const errors = await s.waitFor('error', seen + 1);
+          expect(errors.at(-1)?.error.message).toContain(`daily spending cap ${N * R} (quota), ${N * R} spent or held today`);
+        }
+        for (const s of sessions) s.ws.close();
+        await Promise.all(sessions.map((s) => s.closed));
+        await expect.poll(() => relayState(f.server.ctx).inflight.of(userId) + relayState(other.ctx).inflight.of(userId)).toBe(0);
+        // Every session's row written (the served ones' charges with them), then the balance columns are exact.
+        const rows = () => f.server.ctx.db.selectFrom('logs').select('quota').where('user_id', '=', userId).where('type', '=', 2).execute();
+        await expect.poll(async () => {
+          for (const node of [f.server, other]) await relayState(node.ctx).recorder.flush();
+          return (await rows()).length;
+        }).toBe(sessions.length);
+        for (const node of [f.server, other]) await relayState(node.ctx).leases.settleUp();
+        expect((await rows()).reduce((sum, r) => sum + Number(r.quota), 0)).toBe(N * R);
+        expect((await client.get('/api/user/self')).body.data.quota).toBe(1_000_000 - N * R);
+      } finally {
+        await other.close();
+      }
+    });
+  }
 
   it('applies a user\'s limits set by an admin and a model\'s limits within the group', async () => {
     clock = T;

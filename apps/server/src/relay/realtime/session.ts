@@ -14,6 +14,7 @@ import { HubError } from '../../common/errors.js';
 import { INFLIGHT_RENEW_MS, type LimitHold } from '../pipeline/limits.js';
 import type { LeaseHold } from '../pipeline/leases.js';
 import { frameInput, outputCap, readFrame, responseWorstCase } from './worst-case.js';
+import { AskedHolds } from './asked.js';
 
 /** A session with no message either way for this long is closed (relay.md §4.11). */
 export const realtimeTiming = { idleMs: 120_000 };
@@ -112,8 +113,9 @@ function addUsage(total: Usage, u: RealtimeUsage): Usage {
  * plan's window pays. A response that cannot get its hold is refused with a realtime `error` event
  * (a VAD response is also cancelled upstream) and the session stays open. At `response.done` the
  * hold is settled to the response's cost: from a covering plan's window first (as before), else from
- * the lease hold, the rest going back. When the session ends, every hold still open is released
- * and the whole session is logged once.
+ * the lease hold, the rest going back. A client response upstream rejects (an `error` naming its
+ * `response.create`, see `AskedHolds`) never runs, and its hold goes back at once. When the session
+ * ends, every hold still open is released and the whole session is logged once.
  */
 export function runSession(client: WebSocket, upstream: WebSocket, info: SessionInfo): void {
   const { state, caller } = info;
@@ -123,8 +125,8 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
   let billing = Promise.resolve();
   let gated: Promise<void> | undefined;
   let gating = 0;
-  /** Holds of forwarded client `response.create`s whose `response.created` has not come back yet, oldest first. */
-  const asked: ResponseHold[] = [];
+  /** Holds of forwarded client `response.create`s upstream has not answered yet (a `response.created` or an `error` naming it). */
+  const asked = new AskedHolds<ResponseHold>(`gw_${info.requestId}_`);
   /** Holds of running responses, by response id. */
   const running = new Map<string, ResponseHold>();
   /** The session's output cap (`session.update`); undefined or 'inf' means the model's limit. */
@@ -160,7 +162,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     }
     // Responses being settled are settled first; what is still held then goes back.
     void billing.then(() => {
-      for (const hold of [...asked.splice(0), ...running.values()]) release(hold);
+      for (const hold of [...asked.drain(), ...running.values()]) release(hold);
       running.clear();
       settleSession(info, usage, spend);
     });
@@ -250,7 +252,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
 
   /** `response.created`: a client's response takes the oldest asked hold; one upstream started by itself (server VAD) is gated now, and cancelled when refused. */
   const started = async (id: string | undefined) => {
-    let held = asked.shift();
+    let held = asked.take();
     if (!held) {
       held = await gate(sessionCap);
       if (!held) {
@@ -260,6 +262,12 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     }
     if (id) running.set(id, held);
     else release(held);
+  };
+
+  /** An `error` upstream answered a forwarded `response.create` with: that response never runs, so its hold goes back now. */
+  const rejected = (eventId: unknown) => {
+    const held = asked.rejected(eventId);
+    if (held) release(held);
   };
 
   const done = async (response: { id?: string; usage?: RealtimeUsage }) => {
@@ -285,8 +293,8 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
   client.on('message', (data: RawData, isBinary: boolean) => {
     touch();
     if (!isBinary && refusedFrame(client, data, info)) return;
-    const forward = () => {
-      if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary: isBinary });
+    const forward = (out: RawData | string = data) => {
+      if (upstream.readyState === WebSocket.OPEN) upstream.send(out, { binary: isBinary });
     };
     const frame = readFrame(data, isBinary);
     if (frame?.type === 'session.update' && frame.session) {
@@ -302,8 +310,8 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
       .then(async () => {
         if (create) {
           const held = await gate(outputCap(frame.response?.max_output_tokens, frame.response?.max_response_output_tokens) ?? sessionCap);
-          if (!held) return;
-          asked.push(held);
+          if (held) forward(asked.add(frame, data, held));
+          return;
         }
         forward();
       })
@@ -315,8 +323,9 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     if (isBinary || closed) return;
     const text = data.toString();
     const created = text.includes('"response.created"');
-    if (!created && !text.includes('"response.done"')) return;
-    let event: { type?: string; response?: { id?: string; usage?: RealtimeUsage } };
+    const rejecting = asked.size > 0 && text.includes('"error"');
+    if (!created && !rejecting && !text.includes('"response.done"')) return;
+    let event: { type?: string; response?: { id?: string; usage?: RealtimeUsage }; error?: { event_id?: unknown } };
     try {
       event = JSON.parse(text);
     } catch {
@@ -325,6 +334,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     const { type, response } = event;
     if (type === 'response.created') billing = billing.then(() => started(response?.id)).catch(warn('realtime response not held'));
     else if (type === 'response.done' && response) billing = billing.then(() => done(response)).catch(warn('realtime response not charged'));
+    else if (type === 'error') billing = billing.then(() => rejected(event.error?.event_id)).catch(warn('rejected realtime response not released'));
   });
   client.on('close', () => finish(1000, 'client closed'));
   upstream.on('close', (code) => finish(sendable(code) ? code : 1011, 'upstream closed'));

@@ -11,6 +11,7 @@ const AUDIO_CHARS_PER_TOKEN = 1_600;
 /** A client frame the gate looks at, read only when its type may matter (audio frames are never parsed). */
 export interface ClientFrame {
   type?: string;
+  event_id?: unknown;
   session?: { max_response_output_tokens?: unknown; max_output_tokens?: unknown };
   response?: { max_output_tokens?: unknown; max_response_output_tokens?: unknown };
 }
