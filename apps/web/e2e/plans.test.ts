@@ -88,7 +88,8 @@ describe.skipIf(!chromiumAvailable)('subscription plans in Chromium', () => {
     const used = page.getByTestId('plan-card').getByTestId('plan-window-used');
     await used.waitFor();
     await expect.poll(() => used.innerText()).toBe('$0.10 of $4.00 used (this 5-hour window)');
-    expect((await c.root.get('/api/log/?size=1')).body.data.data[0]).toMatchObject({ quota: 0, model_name: 'plan-model' });
+    // The window counts at once; the log row comes with the next batch flush.
+    await expect.poll(async () => (await c.root.get('/api/log/?size=1')).body.data.data[0], { timeout: 10_000 }).toMatchObject({ quota: 0, model_name: 'plan-model' });
     expect(await page.getByTestId('plan-card').innerText()).toContain('Resets');
     await shootThemes(page, 'plan-dashboard', () => page.getByTestId('plan-window-used').waitFor());
     await page.goto('/panel/subscription');
