@@ -57,6 +57,13 @@ async function startNode(env: Record<string, string>): Promise<{ child: ChildPro
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
+/** The least Node proxy (bench/floor-proxy.ts) in the gateway's place, for the `floor` configuration. */
+async function startFloor(fakeUrl: string): Promise<{ child: ChildProcess; url: string }> {
+  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const { child } = await start(join(here, 'floor-proxy.ts'), { PORT: port, FLOOR_UPSTREAM: fakeUrl }, /listening/);
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
 const BENCH_LIMITS = { rpm: 100_000_000, tpm: 1e12, max_inflight: 100_000, daily_quota: 1e12, monthly_quota: 1e12 };
 
 /** Root's channel to the fake upstream and an unlimited token, through the console API; answers the token key. */
@@ -78,7 +85,7 @@ async function configure(gw: string, fakeUrl: string): Promise<string> {
 /** Every mode and concurrency against one storage configuration, each beside the direct figures. */
 async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'one-hub-bench-'));
-  const db = await provision(storage);
+  const db = storage.floor ? { env: {}, drop: async () => {} } : await provision(storage);
   const env = { DATA_DIR: dir, SQLITE_PATH: join(dir, 'bench.db'), ...db.env };
   const nodes: Array<{ child: ChildProcess; url: string }> = [];
   let cleaned: Promise<void> | undefined;
@@ -91,10 +98,14 @@ async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Pro
     })());
   cleanups.add(cleanup);
   try {
-    // The first node migrates, seeds and is configured; the others join afterwards as slaves.
-    nodes.push(await startNode({ ...env, NODE_TYPE: 'master' }));
-    const key = await configure(nodes[0].url, fakeUrl);
-    for (let i = 1; i < storage.nodes; i++) nodes.push(await startNode({ ...env, NODE_TYPE: 'slave' }));
+    let key = 'floor';
+    if (storage.floor) nodes.push(await startFloor(fakeUrl));
+    else {
+      // The first node migrates, seeds and is configured; the others join afterwards as slaves.
+      nodes.push(await startNode({ ...env, NODE_TYPE: 'master' }));
+      key = await configure(nodes[0].url, fakeUrl);
+      for (let i = 1; i < storage.nodes; i++) nodes.push(await startNode({ ...env, NODE_TYPE: 'slave' }));
+    }
     const pids = nodes.map((n) => n.child.pid!);
     const gatewayCpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
     for (const stream of MODES) {

@@ -1,5 +1,6 @@
 // The storage configurations `npm run bench` can load: SQLite, or PostgreSQL/MySQL with or without
-// Redis, on one node or several sharing them. Each run gets a fresh database and Redis key prefix.
+// Redis, on one node or several sharing them, and `floor`, the least Node proxy in the gateway's place.
+// Each run gets a fresh database and Redis key prefix.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
@@ -11,6 +12,8 @@ export interface Storage {
   dialect: 'sqlite' | 'postgres' | 'mysql';
   redis: boolean;
   nodes: number;
+  /** `floor`: bench/floor-proxy.ts instead of the gateway (no storage at all). */
+  floor: boolean;
 }
 
 export const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -24,9 +27,10 @@ export function parseStorage(list: string): Storage[] {
     .map((s) => s.trim())
     .filter(Boolean)
     .map((name) => {
+      if (name === 'floor') return { name, dialect: 'sqlite', redis: false, nodes: 1, floor: true } satisfies Storage;
       const m = /^(sqlite|postgres|mysql)(\+redis)?(?:\*([1-9]))?$/.exec(name);
-      if (!m) throw new Error(`BENCH_STORAGE: "${name}" is not sqlite, postgres or mysql, optionally with +redis and *<nodes> (1-9)`);
-      const storage: Storage = { name, dialect: m[1] as Storage['dialect'], redis: Boolean(m[2]), nodes: Number(m[3] ?? 1) };
+      if (!m) throw new Error(`BENCH_STORAGE: "${name}" is not sqlite, postgres or mysql (optionally with +redis and *<nodes>, 1-9) or floor`);
+      const storage: Storage = { name, dialect: m[1] as Storage['dialect'], redis: Boolean(m[2]), nodes: Number(m[3] ?? 1), floor: false };
       if (storage.dialect === 'sqlite' && storage.nodes > 1) throw new Error(`BENCH_STORAGE: "${name}": several nodes need a shared database (postgres or mysql)`);
       return storage;
     });

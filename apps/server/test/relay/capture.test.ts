@@ -140,6 +140,26 @@ describe.each(testDialects())('opt-in capture of relay bodies on %s', (dialect) 
     expect(row).toMatchObject({ user_id: userId, status: 200, stream: true, response_body: received });
   });
 
+  it('captures a converted non-stream answer in the shape the client received, not the channel\'s', async () => {
+    await f.addChannel({ key: 'cap-convert', models: 'convert-model' });
+    const { key, userId } = await f.newUser({ quota: 1_000_000 });
+    await f.setOption('LogCaptureRules', JSON.stringify([{ kind: 'user', id: userId, until: now() + 3600 }]));
+    await f.setOption('LogCaptureMaxBytes', 16384);
+    f.fake.behave('cap-convert', { content: 'a converted answer' });
+    // Gemini's door on an OpenAI channel: upstream answers a chat completion, the client gets candidates.
+    const res = await fetch(`${f.url}/v1beta/models/convert-model:generateContent?key=${key.slice(3)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'answer please' }] }] }),
+    });
+    expect(res.status).toBe(200);
+    const received = await res.text();
+    expect(JSON.parse(received).candidates[0].content.parts[0].text).toBe('a converted answer');
+    const [row] = await captures(String(res.headers.get('x-oneapi-request-id')));
+    expect(row).toMatchObject({ user_id: userId, status: 200, stream: false, response_body: received });
+    expect(String(row.response_body)).not.toContain('chat.completion');
+  });
+
   it("blanks secret-named fields in Gemini's JSON-array stream as in SSE, keeping its token counts", async () => {
     await f.addChannel({ key: 'cap-tools', models: 'tools-model' });
     const { key, userId } = await f.newUser({ quota: 1_000_000 });

@@ -17,7 +17,7 @@ import { affordableOutput, reserveQuota as reserveAmount, type Price } from './p
 import { CAPPED_OUTPUT } from './bound-usage.js';
 import { lowerMaxOutput, MIN_LOWERED_OUTPUT } from './max-output.js';
 import { autoDisable } from './auto-disable.js';
-import { respondJson, transformAnswer } from './respond-json.js';
+import { respondJson, transformAnswer, type SentAnswer } from './respond-json.js';
 import { respondStream } from './respond-stream.js';
 import { releaseHold } from './settle.js';
 import type { LeaseHold } from './leases.js';
@@ -161,12 +161,13 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       const h = hold;
       hold = undefined; // from here the responder owns the hold and settles it
       if (whole) {
-        let keptAlive = '';
+        let sent: SentAnswer | undefined;
         try {
-          keptAlive = await respondJson(state, p, h, whole, reply, json);
+          sent = await respondJson(state, p, h, whole, reply, json);
         } finally {
-          // Taken once the answer starts, so it begins with any keep-alives the client received, as a stream's tap does.
-          if (state.capture.active) captureAttempt(state, req, p, row.id, res.statusCode, keptAlive + whole.body.toString('utf8'));
+          // What the client received (keep-alives and a converted answer included), as a stream's tap keeps;
+          // the upstream answer when none was sent.
+          if (state.capture.active) captureAttempt(state, req, p, row.id, res.statusCode, sent ? sent.keptAlive + sent.body.toString() : whole.body.toString('utf8'));
         }
       } else await respondStream(state, p, h, stream!, reply, watch, tap);
       if (tap) captureAttempt(state, req, p, row.id, res.statusCode, tap);

@@ -47,11 +47,14 @@ export function transformAnswer(adapter: ProviderAdapter, endpoint: Endpoint, re
   return { ...res, headers: { ...res.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(out)) };
 }
 
-/**
- * Sends a complete upstream answer through unchanged and settles on its usage; resolves to the
- * heartbeat's keep-alives the client received before the answer ('' when there were none).
- */
-export async function respondJson(state: RelayState, p: Prepared, hold: Hold, res: BufferedResponse, reply: FastifyReply, parsed?: Record<string, unknown>): Promise<string> {
+/** What the client received: the heartbeat's keep-alives before the answer ('' when there were none), then the answer. */
+export interface SentAnswer {
+  keptAlive: string;
+  body: Buffer | string;
+}
+
+/** Sends a complete upstream answer through (converted when the door speaks another dialect) and settles on its usage. */
+export async function respondJson(state: RelayState, p: Prepared, hold: Hold, res: BufferedResponse, reply: FastifyReply, parsed?: Record<string, unknown>): Promise<SentAnswer> {
   const bytes = res.body;
   const contentType = String(res.headers['content-type'] ?? 'application/octet-stream');
   let usage: Usage | null = null;
@@ -89,22 +92,21 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
 /**
  * Writes a complete answer straight to the socket (the reply's send pipeline has nothing
  * to add to bytes that are already final); after a heartbeat only the body is left to send.
- * Returns the keep-alives sent before it.
  */
-function sendBytes(reply: FastifyReply, status: number, contentType: string, bytes: Buffer | string): string {
+function sendBytes(reply: FastifyReply, status: number, contentType: string, bytes: Buffer | string): SentAnswer {
   const keptAlive = answerStarts(reply);
   if (keptAlive !== undefined) {
     reply.raw.end(bytes);
-    return keptAlive;
+    return { keptAlive, body: bytes };
   }
   reply.hijack();
   reply.raw.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(bytes), 'x-oneapi-request-id': reply.request.id });
   reply.raw.end(bytes);
-  return '';
+  return { keptAlive: '', body: bytes };
 }
 
 /** A converted answer: the channel's dialect → hub → the door's shape, billed on the normalised usage. */
-async function respondConverted(state: RelayState, p: Prepared, hold: Hold, json: Record<string, unknown>, reply: FastifyReply): Promise<string> {
+async function respondConverted(state: RelayState, p: Prepared, hold: Hold, json: Record<string, unknown>, reply: FastifyReply): Promise<SentAnswer> {
   let converted;
   try {
     converted = dialectResponseToHub(hold.route.adapter.dialect, json, p.model);
