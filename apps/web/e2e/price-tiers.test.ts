@@ -38,7 +38,7 @@ describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', ()
     await page.goto('/panel/pricing');
     await page.getByTestId('price-search').fill('tiered');
     await page.getByTestId('price-tier').first().waitFor();
-    expect(await page.getByTestId('price-tier').first().textContent()).toContain('Prompt > 200000 tokens');
+    expect(await page.getByTestId('price-tier').first().textContent()).toContain('Prompt > 200,000 tokens');
     await shootThemes(page, 'pricing-tiers', async () => {
       await page.getByTestId('price-search').fill('tiered');
       await page.getByTestId('price-tier').first().waitFor();
@@ -68,7 +68,7 @@ describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', ()
     await dialog.getByTestId('price-sync-diff').waitFor();
     const text = await dialog.getByTestId('price-sync-diff').textContent();
     expect(text).toContain('+ brand-new');
-    expect(text).toContain('tiered-pro: input 1.25 → 1.5; output 5 → 6; tiers >128000: 2.5/7.5 (cached_tokens×0.1) → >200000: 2.5/7.5');
+    expect(text).toContain('tiered-pro: input 1.25 → 1.5; output 5 → 6; tiers >128,000: 2.5/7.5 (cached_tokens×0.1) → >200,000: 2.5/7.5');
     await page.screenshot({ path: `${SHOTS}/price-sync-preview-desktop-light.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: `${SHOTS}/price-sync-preview-phone-light.png` });
@@ -125,8 +125,8 @@ describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', ()
       // The list view marks the tiered price only; the mark opens the same tiers, worded as the card words them.
       const popover = await openListTiers(page);
       expect(await page.getByTestId('list-tier-badge').count()).toBe(1);
-      expect(await popover.getByTestId('list-tier-base').textContent()).toBe('Prompt ≤ 200000 tokens$0.002 / 1K / $0.004 / 1KCached ×0.5');
-      expect(await popover.getByTestId('list-tier').allTextContents()).toEqual(['Prompt > 200000 tokens$0.004 / 1K / $0.008 / 1KCached ×0.1, Cache write ×1.25', 'Prompt > 500000 tokens$0.006 / 1K / $0.012 / 1KCached ×0.5']);
+      expect(await popover.getByTestId('list-tier-base').textContent()).toBe('Prompt ≤ 200,000 tokens$0.002 / 1K / $0.004 / 1KCached ×0.5');
+      expect(await popover.getByTestId('list-tier').allTextContents()).toEqual(['Prompt > 200,000 tokens$0.004 / 1K / $0.008 / 1KCached ×0.1, Cache write ×1.25', 'Prompt > 500,000 tokens$0.006 / 1K / $0.012 / 1KCached ×0.5']);
       await page.keyboard.press('Escape');
       await popover.waitFor({ state: 'detached' });
       await page.getByRole('button', { name: 'Card view' }).click();

@@ -31,6 +31,7 @@ import InboxOutlined from '@mui/icons-material/InboxOutlined';
 import HelpOutline from '@mui/icons-material/HelpOutlineOutlined';
 import { useTranslation } from 'react-i18next';
 import { describeError } from '../../lib/error-handler';
+import { formatNumber } from '../../lib/format-number';
 import { PAGE_SIZE_OPTIONS } from './page-sizes';
 
 export interface DataColumn<T> {
@@ -166,7 +167,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
       onRowsPerPageChange={(e) => pagination.onPageSize(Number(e.target.value))}
       labelRowsPerPage={phone ? '' : t('table.rowsPerPage')}
       labelDisplayedRows={({ from, to, count }) =>
-        pagination.capped ? t('table.displayedCapped', { from, to, count: count.toLocaleString(i18n.language.replace('_', '-')) }) : t('table.displayed', { from, to, count })
+        pagination.capped ? t('table.displayedCapped', { from, to, count: formatNumber(count, i18n.language) }) : t('table.displayed', { from, to, count })
       }
       showFirstButton
       showLastButton={!pagination.capped}

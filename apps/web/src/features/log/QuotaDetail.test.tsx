@@ -49,7 +49,7 @@ describe('log cost detail', { timeout: 30_000 }, () => {
 
   it('names the input-size tier that priced a tiered request', () => {
     renderWithProviders(<QuotaDetail log={row({ group_name: 'default', group_ratio: 1, price_type: 'tokens', input_ratio: 2, output_ratio: 3, price_tier: '> 200000' })} />);
-    expect(screen.getByTestId('price-tier').textContent).toBe('Price tier: prompt > 200000 tokens');
+    expect(screen.getByTestId('price-tier').textContent).toBe('Price tier: prompt > 200,000 tokens');
     cleanup();
     renderWithProviders(<QuotaDetail log={row({ group_name: 'default', group_ratio: 1, price_type: 'tokens', input_ratio: 1, output_ratio: 1 })} />);
     expect(screen.queryByTestId('price-tier')).toBeNull();

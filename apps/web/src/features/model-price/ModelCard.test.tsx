@@ -41,7 +41,7 @@ describe('model card price tiers', { timeout: 20_000 }, () => {
     renderWithProviders(<ModelCard model={model} group="default" ratio={1} unit="K" onDetail={() => {}} />);
     expect(screen.getByTestId('card-ratios').textContent).toBe('Cached ×0.25');
     expect(screen.getAllByTestId('card-tier-ratios').map((e) => e.textContent)).toEqual(['Cached ×0.1, Cache write ×1.25', 'Cached ×0.25']);
-    expect(screen.getAllByTestId('card-tier')[0].textContent).toContain('Prompt > 200000 tokens');
+    expect(screen.getAllByTestId('card-tier')[0].textContent).toContain('Prompt > 200,000 tokens');
   });
 
   it('words the ratios as the detail dialog does, in each locale', async () => {
@@ -58,6 +58,7 @@ describe('model card price tiers', { timeout: 20_000 }, () => {
       const dialog = await screen.findByRole('dialog');
       const rows = within(dialog).getAllByTestId('detail-tier');
       rows.forEach((row, i) => expect(row.textContent).toContain(card[i]));
+      expect(rows[0].textContent).toContain('> 200,000 ');
       cleanup();
     }
   });

@@ -3,13 +3,14 @@ import ContentCopy from '@mui/icons-material/ContentCopy';
 import { useTranslation } from 'react-i18next';
 import type { UserGroup } from '@one-hub/contract';
 import { copyText } from '../../lib/toast';
+import { formatNumber } from '../../lib/format-number';
 import { StatusChip } from '../../components/data';
 import { ratiosOf, type CatalogModel, type Unit } from './catalog';
 import { PriceValue, useRatioText } from './PriceLine';
 
 /** A model's facts and its price in every group (console-screens §3.14). */
 export default function ModelDetailDialog({ model, groups, unit, onClose }: { model: CatalogModel | null; groups: UserGroup[]; unit: Unit; onClose: () => void }) {
-  const { t } = useTranslation('model-price');
+  const { t, i18n } = useTranslation('model-price');
   const ratioText = useRatioText();
   const fact = (label: string, value: React.ReactNode) => (
     <Stack direction="row" spacing={2} sx={{ py: 0.5 }}>
@@ -57,7 +58,7 @@ export default function ModelDetailDialog({ model, groups, unit, onClose }: { mo
                   groups.filter((g) => model.groups.includes(g.symbol)).flatMap((g) =>
                     (model.price.tiers ?? []).map((tier) => (
                       <TableRow key={`${g.symbol}-${tier.above}`} data-testid="detail-tier">
-                        <TableCell>{g.name} <Typography component="span" variant="caption" color="text.secondary">{t('tierAbove', { above: tier.above })}</Typography></TableCell>
+                        <TableCell>{g.name} <Typography component="span" variant="caption" color="text.secondary">{t('tierAbove', { above: formatNumber(tier.above, i18n.language) })}</Typography></TableCell>
                         <TableCell><PriceValue rate={tier.input} ratio={g.ratio} unit={unit} type="tokens" /></TableCell>
                         <TableCell><PriceValue rate={tier.output} ratio={g.ratio} unit={unit} type="tokens" /></TableCell>
                         <TableCell>{ratioText(ratiosOf(model.price, tier)) || '-'}</TableCell>

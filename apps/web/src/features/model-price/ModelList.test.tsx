@@ -56,10 +56,10 @@ describe('model list price tiers', { timeout: 20_000 }, () => {
     fireEvent.click(tiered.getByTestId('list-tier-badge'));
     const popover = within(await screen.findByTestId('list-tier-popover'));
     expect(popover.getByText('Long-context tiers: input / output')).toBeTruthy();
-    expect(popover.getByTestId('list-tier-base').textContent).toBe('Prompt ≤ 200000 tokens$0.0025 / 1K / $0.01 / 1KCached ×0.25');
+    expect(popover.getByTestId('list-tier-base').textContent).toBe('Prompt ≤ 200,000 tokens$0.0025 / 1K / $0.01 / 1KCached ×0.25');
     expect(popover.getAllByTestId('list-tier').map((e) => e.textContent)).toEqual([
-      'Prompt > 200000 tokens$0.005 / 1K / $0.02 / 1KCached ×0.1',
-      'Prompt > 500000 tokens$0.01 / 1K / $0.04 / 1KCached ×0.25',
+      'Prompt > 200,000 tokens$0.005 / 1K / $0.02 / 1KCached ×0.1',
+      'Prompt > 500,000 tokens$0.01 / 1K / $0.04 / 1KCached ×0.25',
     ]);
     fireEvent.keyDown(screen.getByTestId('list-tier-popover'), { key: 'Escape' });
 
@@ -74,7 +74,7 @@ describe('model list price tiers', { timeout: 20_000 }, () => {
 
   it('shows the mark on the phone cards too, in each language', async () => {
     vi.stubGlobal('matchMedia', (q: string) => ({ matches: q.includes('max-width'), media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }));
-    for (const [lang, label, above] of [['zh_CN', '分档', '提示 > 200000 tokens'], ['zh_HK', '分檔', '提示詞 > 200000 個 token'], ['ja_JP', '価格帯', 'プロンプト > 200000 トークン'], ['en_US', 'Tiered', 'Prompt > 200000 tokens']] as const) {
+    for (const [lang, label, above] of [['zh_CN', '分档', '提示 > 200,000 tokens'], ['zh_HK', '分檔', '提示詞 > 200,000 個 token'], ['ja_JP', '価格帯', 'プロンプト > 200,000 トークン'], ['en_US', 'Tiered', 'Prompt > 200,000 tokens']] as const) {
       await i18n.changeLanguage(lang);
       openList();
       expect((await screen.findByTestId('data-table')).dataset.layout).toBe('cards');

@@ -1,6 +1,7 @@
 import { Box, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { PriceEntry } from '@one-hub/contract';
+import { formatNumber } from '../../lib/format-number';
 import { ratiosOf, type Unit } from './catalog';
 import { PriceValue, useRatioText } from './PriceLine';
 
@@ -46,9 +47,9 @@ export function PriceBand({ label, input, output, ratios, ratio, unit, testId }:
  * cards and the list view's tier popover both show them so. Test ids: `{testId}-tier`, `{testId}-tier-ratios`.
  */
 export default function PriceTiers({ price, ratio, unit, testId }: { price: PriceEntry; ratio: number; unit: Unit; testId: string }) {
-  const { t } = useTranslation('model-price');
+  const { t, i18n } = useTranslation('model-price');
   if (price.type !== 'tokens') return null;
   return (price.tiers ?? []).map((tier) => (
-    <PriceBand key={tier.above} label={t('tierAbove', { above: tier.above })} input={tier.input} output={tier.output} ratios={ratiosOf(price, tier)} ratio={ratio} unit={unit} testId={`${testId}-tier`} />
+    <PriceBand key={tier.above} label={t('tierAbove', { above: formatNumber(tier.above, i18n.language) })} input={tier.input} output={tier.output} ratios={ratiosOf(price, tier)} ratio={ratio} unit={unit} testId={`${testId}-tier`} />
   ));
 }

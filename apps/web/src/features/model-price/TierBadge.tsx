@@ -3,6 +3,7 @@ import { Box, Chip, Popover, Stack, Typography } from '@mui/material';
 import LayersOutlined from '@mui/icons-material/LayersOutlined';
 import { useTranslation } from 'react-i18next';
 import type { PriceEntry } from '@one-hub/contract';
+import { formatNumber } from '../../lib/format-number';
 import { ratiosOf, type Unit } from './catalog';
 import PriceTiers, { PriceBand } from './PriceTiers';
 
@@ -11,7 +12,7 @@ import PriceTiers, { PriceBand } from './PriceTiers';
  * the base price up to the first threshold and every tier above it, under the chosen group's ratio.
  */
 export default function TierBadge({ price, ratio, unit }: { price: PriceEntry; ratio: number; unit: Unit }) {
-  const { t } = useTranslation('model-price');
+  const { t, i18n } = useTranslation('model-price');
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const tiers = price.type === 'tokens' ? (price.tiers ?? []) : [];
   if (tiers.length === 0) return null;
@@ -39,7 +40,7 @@ export default function TierBadge({ price, ratio, unit }: { price: PriceEntry; r
         <Box data-testid="list-tier-popover" role="dialog" aria-label={t('tiersTitle')} sx={{ p: 1.5 }}>
           <Typography variant="subtitle2" sx={{ mb: 0.75 }}>{t('tiersTitle')}</Typography>
           <Stack spacing={0.75}>
-            <PriceBand label={t('tierUpTo', { above: tiers[0].above })} input={price.input} output={price.output} ratios={ratiosOf(price)} ratio={ratio} unit={unit} testId="list-tier-base" />
+            <PriceBand label={t('tierUpTo', { above: formatNumber(tiers[0].above, i18n.language) })} input={price.input} output={price.output} ratios={ratiosOf(price)} ratio={ratio} unit={unit} testId="list-tier-base" />
             <PriceTiers price={price} ratio={ratio} unit={unit} testId="list" />
           </Stack>
         </Box>

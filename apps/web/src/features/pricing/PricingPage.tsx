@@ -11,6 +11,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { ModelOwner, PriceEntry } from '@one-hub/contract';
 import { api } from '../../lib/api';
+import { formatNumber } from '../../lib/format-number';
 import { showError, showSuccess } from '../../lib/toast';
 import { ConfirmDialog, DataTable, PageHeader, StatusChip, readPageSize, writePageSize, type DataColumn } from '../../components/data';
 import PriceDialog, { type PriceDialogMode } from './PriceDialog';
@@ -27,7 +28,7 @@ const SIZES: Record<TabId, { key: string; options: number[]; fallback: number }>
 
 /** Model prices (console-screens §3.12): one row per model, or models grouped by equal price. */
 export default function PricingPage() {
-  const { t } = useTranslation('pricing');
+  const { t, i18n } = useTranslation('pricing');
   const location = useLocation();
   const navigate = useNavigate();
   const tab: TabId = location.hash === '#multiple' ? 'multiple' : 'single';
@@ -81,12 +82,12 @@ export default function PricingPage() {
     if (p.type === 'times') return priceText(p.input, unit, 'times') ?? free;
     return (
       <Stack spacing={0.25}>
-        {p.tiers?.length ? <Typography variant="caption" color="text.secondary">{t('tierUpTo', { above: p.tiers[0].above })}</Typography> : null}
+        {p.tiers?.length ? <Typography variant="caption" color="text.secondary">{t('tierUpTo', { above: formatNumber(p.tiers[0].above, i18n.language) })}</Typography> : null}
         <Typography variant="body2">{t('inputShort')} {priceText(p.input, unit, 'tokens') ?? t('free')}</Typography>
         <Typography variant="body2" color="text.secondary">{t('outputShort')} {priceText(p.output, unit, 'tokens') ?? t('free')}</Typography>
         {p.tiers?.map((tier) => (
           <Box key={tier.above} data-testid="price-tier" sx={{ pt: 0.5 }}>
-            <Typography variant="caption" color="text.secondary">{t('tierAbove', { above: tier.above })}</Typography>
+            <Typography variant="caption" color="text.secondary">{t('tierAbove', { above: formatNumber(tier.above, i18n.language) })}</Typography>
             <Typography variant="body2">{t('inputShort')} {priceText(tier.input, unit, 'tokens') ?? t('free')}</Typography>
             <Typography variant="body2" color="text.secondary">{t('outputShort')} {priceText(tier.output, unit, 'tokens') ?? t('free')}</Typography>
             {/* The tier's own usage-class ratios; classes it leaves out follow the base price's. */}

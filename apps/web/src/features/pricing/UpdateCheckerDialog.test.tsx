@@ -44,7 +44,7 @@ describe('price sync dialog', { timeout: 30_000 }, () => {
     fireEvent.click(screen.getByTestId('price-sync-preview'));
     const shown = await screen.findByTestId('price-sync-diff');
     expect(shown.textContent).toContain('+ fresh');
-    expect(shown.textContent).toContain('gpt-4o: input 1.25 → 1.5; tiers - → >200000: 3/10');
+    expect(shown.textContent).toContain('gpt-4o: input 1.25 → 1.5; tiers - → >200,000: 3/10');
     expect(shown.textContent).toContain('− old-model');
     expect(shown.textContent).toContain('1 removed');
     expect(calls.at(-1)).toEqual({ url: '/api/prices/sync/preview', body: { updateMode: 'update', url: 'https://prices.example/prices.json' } });

@@ -18,7 +18,7 @@ type Mode = PriceSyncDiff['mode'];
  * (the diff is sent back with its digest; nothing is fetched again).
  */
 export default function UpdateCheckerDialog({ open, onClose, onDone }: { open: boolean; onClose: () => void; onDone: () => void }) {
-  const { t } = useTranslation('pricing');
+  const { t, i18n } = useTranslation('pricing');
   const [url, setUrl] = useState('');
   const [mode, setMode] = useState<Mode>('add');
   const [diff, setDiff] = useState<PriceSyncDiff | null>(null);
@@ -136,7 +136,7 @@ export default function UpdateCheckerDialog({ open, onClose, onDone }: { open: b
                 <Box sx={{ maxHeight: 240, overflow: 'auto' }}>
                   {diff.changed.map((d) => (
                     <Typography key={d.model} variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
-                      {d.model}: {priceChanges(d.before, d.after).map((c) => `${t(`diff.${c.field}`)} ${c.from} → ${c.to}`).join('; ')}
+                      {d.model}: {priceChanges(d.before, d.after, i18n.language).map((c) => `${t(`diff.${c.field}`)} ${c.from} → ${c.to}`).join('; ')}
                     </Typography>
                   ))}
                 </Box>

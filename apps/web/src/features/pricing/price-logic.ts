@@ -1,4 +1,5 @@
 import type { PriceEntry } from '@one-hub/contract';
+import { formatNumber } from '../../lib/format-number';
 
 /** 1 rate unit = $0.002 per 1K tokens = ¥0.014 per 1K (console-screens §3.12). */
 export const USD_PER_RATE = 0.002;
@@ -96,15 +97,16 @@ const tierRatios = (r?: Record<string, number>) => {
   const entries = Object.entries(r ?? {}).sort(([a], [b]) => a.localeCompare(b));
   return entries.length ? ` (${entries.map(([k, v]) => `${k}×${v}`).join(' ')})` : '';
 };
-const tierText = (t?: PriceEntry['tiers']) => (t?.length ? t.map((x) => `>${x.above}: ${x.input}/${x.output}${tierRatios(x.extra_ratios)}`).join(', ') : '-');
+const tierText = (language: string, t?: PriceEntry['tiers']) => (t?.length ? t.map((x) => `>${formatNumber(x.above, language)}: ${x.input}/${x.output}${tierRatios(x.extra_ratios)}`).join(', ') : '-');
 
 /** What differs between two prices of one model, field by field, as the sync preview shows it. */
-export function priceChanges(old: Comparable, now: Comparable): PriceChange[] {
+export function priceChanges(old: Comparable, now: Comparable, language: string): PriceChange[] {
   const changes: PriceChange[] = [];
   if (old.type !== now.type) changes.push({ field: 'type', from: old.type, to: now.type });
   if (old.input !== now.input) changes.push({ field: 'input', from: String(old.input), to: String(now.input) });
   if (old.output !== now.output) changes.push({ field: 'output', from: String(old.output), to: String(now.output) });
   if (ratioKey(old.extra_ratios) !== ratioKey(now.extra_ratios)) changes.push({ field: 'extra', from: JSON.stringify(old.extra_ratios ?? {}), to: JSON.stringify(now.extra_ratios ?? {}) });
-  if (tierText(old.tiers) !== tierText(now.tiers)) changes.push({ field: 'tiers', from: tierText(old.tiers), to: tierText(now.tiers) });
+  const [from, to] = [tierText(language, old.tiers), tierText(language, now.tiers)];
+  if (from !== to) changes.push({ field: 'tiers', from, to });
   return changes;
 }

@@ -5,6 +5,7 @@ import { StatusChip } from '../../../components/data';
 import { useAppSelector } from '../../../store';
 import { discount, extraTokens, logPricing, requestRoute } from '../log-data';
 import { useServerText } from '../../../lib/server-text';
+import { formatNumber } from '../../../lib/format-number';
 
 const money = (v: number, d = 6) => `$${v.toFixed(d)}`;
 
@@ -41,7 +42,7 @@ function PlanLine({ log }: { log: LogEntry }) {
 
 /** The expanded cost breakdown: list price, group ratio, actual price, the formula and the saving. */
 export default function QuotaDetail({ log }: { log: LogEntry }) {
-  const { t } = useTranslation('log');
+  const { t, i18n } = useTranslation('log');
   const quotaPerUnit = useAppSelector((s) => s.siteInfo.quota_per_unit);
   const groups = useAppSelector((s) => s.account.userGroupMap);
   const { groupName: groupLabel } = useServerText();
@@ -82,7 +83,7 @@ export default function QuotaDetail({ log }: { log: LogEntry }) {
       <PlanLine log={log} />
       {p.tier && (
         <Typography variant="body2" sx={{ mb: 1 }} data-testid="price-tier">
-          {t('priceTier', { tier: p.tier })}
+          {t('priceTier', { tier: p.tier.replace(/\d+/, (n) => formatNumber(Number(n), i18n.language)) })}
         </Typography>
       )}
       {ratios.length > 0 && (
