@@ -43,6 +43,9 @@ async function api(base: string, path: string, init: RequestInit & { cookie?: st
   return { res, json: (await res.json()) as any };
 }
 
+// BENCH_PROFILE=dir writes a V8 CPU profile of each gateway node (and of the floor proxy) there (open it in Chrome DevTools).
+const PROFILE_FLAGS = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
+
 /** Starts one gateway node (the compiled bundle, as `npm start` runs it) and answers its base URL. */
 async function startNode(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const port = String(20000 + Math.floor(Math.random() * 20000));
@@ -50,9 +53,8 @@ async function startNode(env: Record<string, string>): Promise<{ child: ChildPro
     join(here, '../dist/main.mjs'),
     { PORT: port, HOST: '127.0.0.1', INITIAL_ROOT_PASSWORD: PASSWORD, LOG_LEVEL: 'info', GLOBAL_API_RATE_LIMIT: '0', CRITICAL_RATE_LIMIT: '0', ...env },
     /listening/,
-    // BENCH_PROFILE=dir writes a V8 CPU profile of each gateway node there (open it in Chrome DevTools).
     // --enable-source-maps as scripts/start.mjs runs it.
-    ['--enable-source-maps', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
+    ['--enable-source-maps', ...PROFILE_FLAGS, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
   );
   return { child, url: `http://127.0.0.1:${port}` };
 }
@@ -60,7 +62,7 @@ async function startNode(env: Record<string, string>): Promise<{ child: ChildPro
 /** The least Node proxy (bench/floor-proxy.ts) in the gateway's place, for the `floor` configuration. */
 async function startFloor(fakeUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const port = String(20000 + Math.floor(Math.random() * 20000));
-  const { child } = await start(join(here, 'floor-proxy.ts'), { PORT: port, FLOOR_UPSTREAM: fakeUrl }, /listening/);
+  const { child } = await start(join(here, 'floor-proxy.ts'), { PORT: port, FLOOR_UPSTREAM: fakeUrl }, /listening/, ['--import', 'tsx', ...PROFILE_FLAGS]);
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
