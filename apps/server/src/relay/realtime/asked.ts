@@ -29,6 +29,11 @@ export class AskedHolds<H> {
     return own ? data : JSON.stringify({ ...frame, event_id: eventId });
   }
 
+  /** Whether `eventId` is one the gateway gave (the client's create had none). */
+  gave(eventId: unknown): boolean {
+    return typeof eventId === 'string' && eventId.startsWith(this.prefix);
+  }
+
   /** A `response.created`: the oldest waiting hold. */
   take(): H | undefined {
     return this.waiting.shift()?.hold;

@@ -319,18 +319,21 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
   });
   upstream.on('message', (data: RawData, isBinary: boolean) => {
     touch();
-    if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
-    if (isBinary || closed) return;
-    const text = data.toString();
+    const text = isBinary ? '' : data.toString();
     const created = text.includes('"response.created"');
     const rejecting = asked.size > 0 && text.includes('"error"');
-    if (!created && !rejecting && !text.includes('"response.done"')) return;
-    let event: { type?: string; response?: { id?: string; usage?: RealtimeUsage }; error?: { event_id?: unknown } };
-    try {
-      event = JSON.parse(text);
-    } catch {
-      return;
+    let event: { type?: string; response?: { id?: string; usage?: RealtimeUsage }; error?: { event_id?: unknown } } | undefined;
+    if (created || rejecting || text.includes('"response.done"')) {
+      try {
+        event = JSON.parse(text);
+      } catch {
+        event = undefined;
+      }
     }
+    // An error naming an event_id the gateway gave reaches the client as naming none: the client sent none.
+    const out = event?.type === 'error' && asked.gave(event.error?.event_id) ? JSON.stringify({ ...event, error: { ...event.error, event_id: null } }) : data;
+    if (client.readyState === WebSocket.OPEN) client.send(out, { binary: isBinary });
+    if (!event || closed) return;
     const { type, response } = event;
     if (type === 'response.created') billing = billing.then(() => started(response?.id)).catch(warn('realtime response not held'));
     else if (type === 'response.done' && response) billing = billing.then(() => done(response)).catch(warn('realtime response not charged'));
