@@ -54,6 +54,21 @@ describe.each(testDialects())('quota holds cover the worst case (%s)', (dialect)
     expect(JSON.parse(row.metadata!).usage_capped).toEqual({ completion_tokens: 1e12 });
   });
 
+  it('charges a request upstream counted more prompt for than the hold covered in full from the balance, never below zero', async () => {
+    // The hold covers the local prompt estimate + 5; upstream counts 5 000 prompt tokens (inside the bound of 8× the estimate + 65 536).
+    f.fake.behave('lease-key', { usage: { prompt: 5000, completion: 1 } });
+    for (const [start, billed] of [[1_000_000, 5001], [2_000, 2_000]]) {
+      const { userId, key } = await f.newUser({ quota: start });
+      expect(await ask(f.openai(key), { max_tokens: 5 })).toBe('served');
+      await expect.poll(async () => (await f.flush(), (await books(f.server, userId)).used_quota)).toBe(billed);
+      await relayState(f.server.ctx).leases.settleUp();
+      expect(await books(f.server, userId)).toEqual({ quota: start - billed, used_quota: billed, request_count: 1, leased: 0 });
+      const row = await f.server.ctx.db.selectFrom('logs').select(['quota', 'metadata']).where('user_id', '=', userId).where('type', '=', 2).executeTakeFirstOrThrow();
+      expect(row.quota).toBe(billed);
+      expect(JSON.parse(row.metadata!).uncovered_cost).toBe(billed === 5001 ? undefined : 5001);
+    }
+  });
+
   it('refuses a request whose worst case the balance cannot cover, or lowers max_tokens when the option says so', async () => {
     f.fake.behave('lease-key', {});
     const { userId, key } = await f.newUser({ quota: 900 });

@@ -151,6 +151,23 @@ describe.each(testDialects())('realtime response holds on %s', (dialect) => {
     expect(after.logged).toBe(R);
   });
 
+  it('charges a response that cost more than its hold in full from the balance, and never more than the balance has', async () => {
+    // No input before the response and an output cap of 1: the hold is a few quota, while upstream reports 20 in and 10 out.
+    const meta = async (userId: number) => JSON.parse(String((await f.server.ctx.db.selectFrom('logs').select('metadata').where('user_id', '=', userId).where('type', '=', 2).executeTakeFirstOrThrow()).metadata));
+    for (const [start, billed] of [[10_000, R], [12, 12]]) {
+      const u = await f.newUser({ quota: start });
+      const s = await session(u.key);
+      s.ws.send(create({ max_output_tokens: 1 }));
+      await s.waitFor('response.done');
+      s.ws.close();
+      await s.closed;
+      await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(0);
+      const after = await settled(u);
+      expect(after).toMatchObject({ balance: start - billed, logged: billed });
+      expect((await meta(u.userId)).uncovered_cost).toBe(billed === R ? undefined : R - billed);
+    }
+  });
+
   it('refuses a response whose worst case is more than the token has left', async () => {
     const u = await f.newUser({ quota: 1_000_000, token: { unlimited_quota: false, remain_quota: 1_000 } });
     const s = await session(u.key);

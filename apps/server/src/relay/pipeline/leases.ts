@@ -135,6 +135,15 @@ export class LeaseBook {
     }
   }
 
+  /** Holds `amount`, or what the balance (and a limited token) have left when that is less; undefined when nothing is left. */
+  async holdUpTo(userId: number, tokenId: number, limitedToken: boolean, amount: number): Promise<LeaseHold | undefined> {
+    const all = await this.hold(userId, tokenId, limitedToken, amount);
+    if (typeof all !== 'string') return all;
+    const left = Math.min(amount, await this.available(userId, tokenId, limitedToken));
+    const some = left > 0 ? await this.hold(userId, tokenId, limitedToken, left) : undefined;
+    return typeof some === 'object' ? some : undefined;
+  }
+
   /** What a hold could get right now: this node's free slices plus the balance columns (a database read). */
   async available(userId: number, tokenId: number, limitedToken: boolean): Promise<number> {
     const user = this.lease(LEASE_KIND.user, userId).free + (await readBalance(this.ctx.db, LEASE_KIND.user, userId));
@@ -205,7 +214,7 @@ export class LeaseBook {
   /**
    * Settles a hold to what the request cost: the unused part goes back to the slices, and
    * anything above the hold is taken from them only as far as they have it free (a balance
-   * never goes below zero). Answers the amount billed.
+   * never goes below zero; callers hold a larger excess again with `holdUpTo`). Answers the amount billed.
    */
   settle(h: LeaseHold, cost: number): number {
     let billed = Math.max(0, Math.min(cost, h.amount));

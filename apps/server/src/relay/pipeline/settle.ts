@@ -9,6 +9,7 @@ import type { Hold } from './handle.js';
 import { costAt, priceTier, ratioOf, type ExtraClass, type Price } from './pricing.js';
 import { boundUsage, type Bounded } from './bound-usage.js';
 import { PlanBook } from './plans.js';
+import type { LeaseHold } from './leases.js';
 
 export interface Outcome {
   usage: Usage;
@@ -34,29 +35,46 @@ export function doorOf(endpoint: Endpoint): string {
 }
 
 /** Settles a hold to the real cost and queues the consumption log row (relay.md §4.8–4.9). */
-export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outcome): number {
+export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outcome): void {
   const { token, user } = p.caller;
   const bounded = boundUsage(outcome.usage, p.endpoint, p.promptEstimate, hold.maxOutput);
   const tier = priceTier(hold.price, bounded.usage.promptTokens);
   const cost = costAt(bounded.usage, tier.price, p.groupRatio);
-  // A plan pays from its window (up to the hold) and the balance pays nothing; otherwise what the
-  // slices cannot cover above the hold is not charged: a balance never goes below zero.
+  // A plan pays from its window (up to the hold) and the balance pays nothing.
   const planPaid = hold.planHold ? state.plans.settle(hold.planHold, cost) : undefined;
-  const quota = planPaid !== undefined ? 0 : hold.lease ? state.leases.settle(hold.lease, cost) : cost;
-  state.recorder.settle({
-    userId: user.id,
-    tokenId: token.id,
-    unlimited: token.unlimited_quota === 1,
-    channelId: hold.route.row.id,
-    billed: quota,
-    spend: hold.lease && state.leases.spendTargets(hold.lease),
-  });
+  const lease = planPaid === undefined ? hold.lease : undefined;
+  if (lease && cost > lease.amount) {
+    // Above the hold (upstream counted more prompt than the estimate): the excess is held again from
+    // the balance, as far as it and the token have it; a balance never goes below zero.
+    const first = chargeLease(state, p.caller, hold.route.row.id, lease, lease.amount, 1);
+    void state.leases
+      .holdUpTo(user.id, token.id, token.unlimited_quota !== 1, cost - first)
+      .then((more) => first + (more ? chargeLease(state, p.caller, hold.route.row.id, more, more.amount, 0) : 0))
+      .catch((e) => (state.ctx.log.warn({ err: e }, 'excess above the hold not charged'), first))
+      .then((quota) => record(state, p, hold, outcome, bounded, tier, cost, quota));
+    return;
+  }
+  const quota = planPaid !== undefined ? 0 : lease ? chargeLease(state, p.caller, hold.route.row.id, lease, cost, 1) : cost;
+  if (!lease) state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: hold.route.row.id, billed: quota });
+  record(state, p, hold, outcome, bounded, tier, cost, quota, planPaid);
+}
+
+/** Settles one balance hold to `cost` and queues the charge against the lease rows it came from; answers what was billed. */
+export function chargeLease(state: RelayState, caller: Caller, channelId: number, lease: LeaseHold, cost: number, requests: number): number {
+  const { token, user } = caller;
+  const billed = state.leases.settle(lease, cost);
+  state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId, billed, spend: state.leases.spendTargets(lease), requests });
+  return billed;
+}
+
+/** The limit windows, the channel's answer metrics and the consumption log row of a settled request. */
+function record(state: RelayState, p: Prepared, hold: Hold, outcome: Outcome, bounded: Bounded, tier: { index: number; price: Price }, cost: number, quota: number, planPaid?: number): void {
   if (p.limits) {
     const tokens = bounded.usage.promptTokens + bounded.usage.completionTokens;
     void state.limits.settled(p.limits, tokens, planPaid ?? quota).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
   }
   observeAnswer(state.ctx, hold.route.row.id, p.model, { startedAt: p.startedAt, firstResponseMs: outcome.firstResponseMs, completionTokens: bounded.usage.completionTokens });
-  if (!state.ctx.options.get('LogConsumeEnabled')) return quota;
+  if (!state.ctx.options.get('LogConsumeEnabled')) return;
   const u = bounded.usage;
   state.recorder.log({
     type: LOG_TYPE.consume,
@@ -73,7 +91,6 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
     content: outcome.note?.content ?? '',
     metadata: JSON.stringify(logMetadata(p, hold, tier, outcome, bounded.usage, planPaid === undefined && quota < cost ? cost : undefined, bounded.capped, planPaid)),
   });
-  return quota;
 }
 
 /** What every log row of a relay request says about it (a Prepared request has all of it). */

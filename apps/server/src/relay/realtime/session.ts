@@ -1,6 +1,6 @@
 import { WebSocket, type RawData } from 'ws';
 import { LOG_TYPE } from '@one-hub/contract';
-import { requestLogFields } from '../pipeline/settle.js';
+import { chargeLease, requestLogFields } from '../pipeline/settle.js';
 import { emptyUsage, type Usage } from '../providers/types.js';
 import { computeQuota, type Price } from '../pipeline/pricing.js';
 import type { RelayState } from '../pipeline/relay-state.js';
@@ -210,18 +210,21 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     return undefined;
   };
 
+  const bill = (lease: LeaseHold, cost: number) => chargeLease(state, caller, info.route.row.id, lease, cost, 0);
+
   /**
    * A response is paid when its usage arrives: from a covering plan's window first (without
    * fall-back the window pays what it has left, never more), else from its balance hold. A cost
-   * above the hold is taken only as far as the balance's slices have it free; what is left unpaid is
-   * recorded, never owed. The rest of the hold goes back, and the limit windows get the real figures.
+   * above the hold (the worst case's input side is an estimate) is held again from the balance,
+   * as far as the balance and the token's quota have it; only what they lack is recorded unpaid,
+   * never owed. The rest of the hold goes back, and the limit windows get the real figures.
    */
   const charge = async (held: ResponseHold | undefined, cost: number, tokens: number) => {
     const { user, token } = caller;
     const fallback = user.plan_fallback === 1;
     const plan = cost > 0 ? await state.plans.hold(user.id, info.group, info.model, cost, !fallback) : undefined;
     let paid = 0;
-    let lease = held?.lease;
+    const lease = held?.lease;
     if (plan && 'key' in plan) {
       paid = state.plans.settle(plan, cost);
       spend.plan += paid;
@@ -232,19 +235,13 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
       spend.uncovered += cost;
       if (lease) state.leases.settle(lease, 0);
     } else if (cost > 0) {
-      // No hold (a VAD response that was refused, or a plan's fall-back the balance could not hold): what the slices have now.
-      if (!lease) {
-        const limited = token.unlimited_quota !== 1;
-        const got = await state.leases.hold(user.id, token.id, limited, cost);
-        const left = typeof got === 'string' ? Math.min(cost, await state.leases.available(user.id, token.id, limited)) : 0;
-        const some = left > 0 ? await state.leases.hold(user.id, token.id, limited, left) : undefined;
-        lease = typeof got !== 'string' ? got : typeof some === 'object' ? some : undefined;
-      }
-      const billed = lease ? state.leases.settle(lease, cost) : 0;
+      // Without a hold (a VAD response that was refused, or a plan's fall-back the balance could not hold) all of it is held now.
+      let billed = lease ? bill(lease, Math.min(cost, lease.amount)) : 0;
+      const more = billed < cost ? await state.leases.holdUpTo(user.id, token.id, token.unlimited_quota !== 1, cost - billed) : undefined;
+      if (more) billed += bill(more, more.amount);
       paid = billed;
       spend.balance += billed;
       spend.uncovered += cost - billed;
-      if (billed) state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: info.route.row.id, billed, spend: state.leases.spendTargets(lease!), requests: 0 });
     } else if (lease) state.leases.settle(lease, 0);
     if (held?.limit) await state.limits.settled(held.limit, tokens, paid);
     else if (limits) await state.limits.add(limits.scopes, tokens, paid);
