@@ -32,6 +32,17 @@ describe('Recorder', () => {
     expect(await count()).toBe(LOG_BATCH_ROWS - 1);
   });
 
+  it('waits at shutdown for a charge still waiting on the database before the last flush', async () => {
+    let answer!: () => void;
+    const charge = new Promise<void>((resolve) => (answer = resolve)).then(() => recorder.log(row(1)));
+    recorder.awaitBeforeClose(charge);
+    const closed = recorder.close();
+    await new Promise((r) => setTimeout(r, 20));
+    answer();
+    await closed;
+    expect(await count()).toBe(1);
+  });
+
   it('writes a full batch at once, without waiting for the interval', async () => {
     for (let i = 0; i < LOG_BATCH_ROWS + 3; i++) recorder.log(row(i));
     await new Promise((r) => setTimeout(r, 20));

@@ -45,6 +45,7 @@ export class Recorder {
   private timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
   private flushSoon = false;
+  private readonly unfinished = new Set<Promise<unknown>>();
   private lastSecond = -1;
   private lastDate = '';
 
@@ -198,8 +199,16 @@ export class Recorder {
     for (const [id, v] of c.channels) this.channels.set(id, (this.channels.get(id) ?? 0) + v);
   }
 
+  /** Work that will still queue rows (a charge waiting on the database): close waits for it before the last flush. */
+  awaitBeforeClose(work: Promise<unknown>): void {
+    this.unfinished.add(work);
+    const done = () => void this.unfinished.delete(work);
+    work.then(done, done);
+  }
+
   async close(): Promise<void> {
     clearInterval(this.timer);
+    await Promise.allSettled([...this.unfinished]);
     await this.flush();
   }
 }

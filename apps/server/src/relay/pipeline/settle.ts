@@ -46,12 +46,8 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
   if (lease && cost > lease.amount) {
     // Above the hold (upstream counted more prompt than the estimate): the excess is held again from
     // the balance, as far as it and the token have it; a balance never goes below zero.
-    const first = chargeLease(state, p.caller, hold.route.row.id, lease, lease.amount, 1);
-    void state.leases
-      .holdUpTo(user.id, token.id, token.unlimited_quota !== 1, cost - first)
-      .then((more) => first + (more ? chargeLease(state, p.caller, hold.route.row.id, more, more.amount, 0) : 0))
-      .catch((e) => (state.ctx.log.warn({ err: e }, 'excess above the hold not charged'), first))
-      .then((quota) => record(state, p, hold, outcome, bounded, tier, cost, quota));
+    const charged = chargeWithExcess(state, p.caller, hold.route.row.id, lease, cost, 1).then((quota) => record(state, p, hold, outcome, bounded, tier, cost, quota));
+    state.recorder.awaitBeforeClose(charged);
     return;
   }
   const quota = planPaid !== undefined ? 0 : lease ? chargeLease(state, p.caller, hold.route.row.id, lease, cost, 1) : cost;
@@ -65,6 +61,24 @@ export function chargeLease(state: RelayState, caller: Caller, channelId: number
   const billed = state.leases.settle(lease, cost);
   state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId, billed, spend: state.leases.spendTargets(lease), requests });
   return billed;
+}
+
+/**
+ * Charges `cost` to a balance hold (none: nothing was held) and what lies above it to the balance
+ * held again, as far as the balance and the token have it; answers what was billed (below `cost`
+ * only when they lack the rest).
+ */
+export async function chargeWithExcess(state: RelayState, caller: Caller, channelId: number, lease: LeaseHold | undefined, cost: number, requests: number): Promise<number> {
+  const { token, user } = caller;
+  const first = lease ? chargeLease(state, caller, channelId, lease, Math.min(cost, lease.amount), requests) : 0;
+  if (first >= cost) return first;
+  try {
+    const more = await state.leases.holdUpTo(user.id, token.id, token.unlimited_quota !== 1, cost - first);
+    return first + (more ? chargeLease(state, caller, channelId, more, more.amount, 0) : 0);
+  } catch (e) {
+    state.ctx.log.warn({ err: e }, 'excess above the hold not charged');
+    return first;
+  }
 }
 
 /** The limit windows, the channel's answer metrics and the consumption log row of a settled request. */

@@ -1,6 +1,6 @@
 import { WebSocket, type RawData } from 'ws';
 import { LOG_TYPE } from '@one-hub/contract';
-import { chargeLease, requestLogFields } from '../pipeline/settle.js';
+import { chargeWithExcess, requestLogFields } from '../pipeline/settle.js';
 import { emptyUsage, type Usage } from '../providers/types.js';
 import { computeQuota, type Price } from '../pipeline/pricing.js';
 import type { RelayState } from '../pipeline/relay-state.js';
@@ -210,8 +210,6 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     return undefined;
   };
 
-  const bill = (lease: LeaseHold, cost: number) => chargeLease(state, caller, info.route.row.id, lease, cost, 0);
-
   /**
    * A response is paid when its usage arrives: from a covering plan's window first (without
    * fall-back the window pays what it has left, never more), else from its balance hold. A cost
@@ -220,7 +218,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
    * never owed. The rest of the hold goes back, and the limit windows get the real figures.
    */
   const charge = async (held: ResponseHold | undefined, cost: number, tokens: number) => {
-    const { user, token } = caller;
+    const { user } = caller;
     const fallback = user.plan_fallback === 1;
     const plan = cost > 0 ? await state.plans.hold(user.id, info.group, info.model, cost, !fallback) : undefined;
     let paid = 0;
@@ -236,9 +234,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
       if (lease) state.leases.settle(lease, 0);
     } else if (cost > 0) {
       // Without a hold (a VAD response that was refused, or a plan's fall-back the balance could not hold) all of it is held now.
-      let billed = lease ? bill(lease, Math.min(cost, lease.amount)) : 0;
-      const more = billed < cost ? await state.leases.holdUpTo(user.id, token.id, token.unlimited_quota !== 1, cost - billed) : undefined;
-      if (more) billed += bill(more, more.amount);
+      const billed = await chargeWithExcess(state, caller, info.route.row.id, lease, cost, 0);
       paid = billed;
       spend.balance += billed;
       spend.uncovered += cost - billed;
