@@ -40,7 +40,7 @@ describe('price logic', () => {
   it('finds unpriced models and words the changes of a price, tiers included', () => {
     expect(unpricedModels(['a', 'b', 'c'], [p('b')])).toEqual(['a', 'c']);
     expect(priceChanges(p('b'), p('b', { output: 40 }), 'en_US')).toEqual([{ field: 'output', from: '30', to: '40' }]);
-    expect(priceChanges(p('a'), p('a', { extra_ratios: { cached_tokens: 0.5 } }), 'en_US')).toEqual([{ field: 'extra', from: '{}', to: '{"cached_tokens":0.5}' }]);
+    expect(priceChanges(p('a'), p('a', { extra_ratios: { cached_tokens: 0.5 } }), 'en_US')).toEqual([{ field: 'extra', from: '-', to: 'cached_tokens×0.5' }]);
     expect(priceChanges(p('a'), p('a', { tiers: [{ above: 200000, input: 2, output: 3 }] }), 'en_US')).toEqual([{ field: 'tiers', from: '-', to: '>200,000: 2/3' }]);
     // A tier's own cache ratio changing is a change too.
     expect(priceChanges(p('a', { tiers: [{ above: 200000, input: 2, output: 3 }] }), p('a', { tiers: [{ above: 200000, input: 2, output: 3, extra_ratios: { cached_read_tokens: 0.1 } }] }), 'en_US')).toEqual([

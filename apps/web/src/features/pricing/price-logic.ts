@@ -93,10 +93,13 @@ export interface PriceChange {
 }
 
 type Comparable = Pick<PriceEntry, 'type' | 'input' | 'output' | 'extra_ratios' | 'tiers'>;
-const tierRatios = (r?: Record<string, number>) => {
-  const entries = Object.entries(r ?? {}).sort(([a], [b]) => a.localeCompare(b));
-  return entries.length ? ` (${entries.map(([k, v]) => `${k}×${v}`).join(' ')})` : '';
-};
+// Ratios are written as they are: grouping or rounding would hide a 0.0001.
+const ratiosText = (r?: Record<string, number>) =>
+  Object.entries(r ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}×${v}`)
+    .join(' ');
+const tierRatios = (r?: Record<string, number>) => (ratiosText(r) ? ` (${ratiosText(r)})` : '');
 const tierText = (language: string, t?: PriceEntry['tiers']) => (t?.length ? t.map((x) => `>${formatNumber(x.above, language)}: ${x.input}/${x.output}${tierRatios(x.extra_ratios)}`).join(', ') : '-');
 
 /** What differs between two prices of one model, field by field, as the sync preview shows it. */
@@ -105,7 +108,7 @@ export function priceChanges(old: Comparable, now: Comparable, language: string)
   if (old.type !== now.type) changes.push({ field: 'type', from: old.type, to: now.type });
   if (old.input !== now.input) changes.push({ field: 'input', from: String(old.input), to: String(now.input) });
   if (old.output !== now.output) changes.push({ field: 'output', from: String(old.output), to: String(now.output) });
-  if (ratioKey(old.extra_ratios) !== ratioKey(now.extra_ratios)) changes.push({ field: 'extra', from: JSON.stringify(old.extra_ratios ?? {}), to: JSON.stringify(now.extra_ratios ?? {}) });
+  if (ratioKey(old.extra_ratios) !== ratioKey(now.extra_ratios)) changes.push({ field: 'extra', from: ratiosText(old.extra_ratios) || '-', to: ratiosText(now.extra_ratios) || '-' });
   const [from, to] = [tierText(language, old.tiers), tierText(language, now.tiers)];
   if (from !== to) changes.push({ field: 'tiers', from, to });
   return changes;
