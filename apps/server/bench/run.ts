@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Loader } from './load.js';
-import { cpuSeconds, rssMb, start, stop } from './procs.js';
+import { cpuSeconds, processTree, rssMb, start, stop } from './procs.js';
 import { parseStorage, provision, type Storage } from './storage.js';
 import { benchBigData } from './big-data.js';
 
@@ -52,7 +52,8 @@ async function startNode(env: Record<string, string>): Promise<{ child: ChildPro
   const { child } = await start(
     join(here, '../dist/main.mjs'),
     { PORT: port, HOST: '127.0.0.1', INITIAL_ROOT_PASSWORD: PASSWORD, LOG_LEVEL: 'info', GLOBAL_API_RATE_LIMIT: '0', CRITICAL_RATE_LIMIT: '0', ...env },
-    /listening/,
+    // A node of several workers is ready when the primary says all of them listen.
+    env.WORKERS && env.WORKERS !== '1' ? /serving with \d+ worker processes/ : /listening/,
     // --enable-source-maps as scripts/start.mjs runs it.
     ['--enable-source-maps', ...PROFILE_FLAGS, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
   );
@@ -104,11 +105,13 @@ async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Pro
     if (storage.floor) nodes.push(await startFloor(fakeUrl));
     else {
       // The first node migrates, seeds and is configured; the others join afterwards as slaves.
-      nodes.push(await startNode({ ...env, NODE_TYPE: 'master' }));
+      const workers = { WORKERS: String(storage.workers) };
+      nodes.push(await startNode({ ...env, ...workers, NODE_TYPE: 'master' }));
       key = await configure(nodes[0].url, fakeUrl);
-      for (let i = 1; i < storage.nodes; i++) nodes.push(await startNode({ ...env, NODE_TYPE: 'slave' }));
+      for (let i = 1; i < storage.nodes; i++) nodes.push(await startNode({ ...env, ...workers, NODE_TYPE: 'slave' }));
     }
-    const pids = nodes.map((n) => n.child.pid!);
+    // A node of several workers is its primary and their processes: each is measured.
+    const pids = nodes.flatMap((n) => processTree(n.child.pid!));
     const gatewayCpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
     for (const stream of MODES) {
       for (const concurrency of storage.dialect === 'sqlite' ? CONCURRENCY : SERVER_CONCURRENCY) {

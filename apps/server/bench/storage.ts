@@ -1,5 +1,6 @@
 // The storage configurations `npm run bench` can load: SQLite, or PostgreSQL/MySQL with or without
-// Redis, on one node or several sharing them, and `floor`, the least Node proxy in the gateway's place.
+// Redis, on one node or several sharing them, a node of several worker processes, and `floor`, the
+// least Node proxy in the gateway's place.
 // Each run gets a fresh database and Redis key prefix.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -12,6 +13,8 @@ export interface Storage {
   dialect: 'sqlite' | 'postgres' | 'mysql';
   redis: boolean;
   nodes: number;
+  /** Worker processes per node (`postgres+redis/2`: WORKERS=2). */
+  workers: number;
   /** `floor`: bench/floor-proxy.ts instead of the gateway (no storage at all). */
   floor: boolean;
 }
@@ -27,11 +30,12 @@ export function parseStorage(list: string): Storage[] {
     .map((s) => s.trim())
     .filter(Boolean)
     .map((name) => {
-      if (name === 'floor') return { name, dialect: 'sqlite', redis: false, nodes: 1, floor: true } satisfies Storage;
-      const m = /^(sqlite|postgres|mysql)(\+redis)?(?:\*([1-9]))?$/.exec(name);
-      if (!m) throw new Error(`BENCH_STORAGE: "${name}" is not sqlite, postgres or mysql (optionally with +redis and *<nodes>, 1-9) or floor`);
-      const storage: Storage = { name, dialect: m[1] as Storage['dialect'], redis: Boolean(m[2]), nodes: Number(m[3] ?? 1), floor: false };
+      if (name === 'floor') return { name, dialect: 'sqlite', redis: false, nodes: 1, workers: 1, floor: true } satisfies Storage;
+      const m = /^(sqlite|postgres|mysql)(\+redis)?(?:\*([1-9]))?(?:\/([1-9]))?$/.exec(name);
+      if (!m) throw new Error(`BENCH_STORAGE: "${name}" is not sqlite, postgres or mysql (optionally with +redis, *<nodes> and /<workers per node>, 1-9) or floor`);
+      const storage: Storage = { name, dialect: m[1] as Storage['dialect'], redis: Boolean(m[2]), nodes: Number(m[3] ?? 1), workers: Number(m[4] ?? 1), floor: false };
       if (storage.dialect === 'sqlite' && storage.nodes > 1) throw new Error(`BENCH_STORAGE: "${name}": several nodes need a shared database (postgres or mysql)`);
+      if (storage.workers > 1 && (storage.dialect === 'sqlite' || !storage.redis)) throw new Error(`BENCH_STORAGE: "${name}": worker processes need postgres or mysql with +redis`);
       return storage;
     });
 }

@@ -4,11 +4,15 @@ import { loadSettings } from './config/env.js';
 import { ConfigError } from './config/file.js';
 import { createServer } from './bootstrap.js';
 import { boundHeapGrowth, trimHeapWhenIdle } from './common/heap.js';
+import { checkWorkerSetup, isPrimary, runPrimary, workerCount } from './cluster.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 async function main() {
   const config = loadSettings();
+  const workers = workerCount(config);
+  checkWorkerSetup(config, workers);
+  if (workers > 1 && isPrimary()) return runPrimary(config, workers);
   boundHeapGrowth(config.HEAP_GROWTH_PERCENT);
   const webDist = config.WEB_DIST ?? resolve(here, '../../web/dist');
   const server = await createServer(config, { webDist });

@@ -19,6 +19,8 @@ export const EnvSchema = z.object({
   SESSION_SECURE_COOKIE: boolFlag,
   INITIAL_ROOT_PASSWORD: z.string().optional(),
   NODE_TYPE: z.enum(['master', 'slave']).default('master'),
+  /** Processes serving this node on its one port: a number, or `auto` for one per core (needs SQL_DSN and Redis). */
+  WORKERS: z.string().regex(/^(auto|[1-9]\d?)$/, 'a number from 1 to 99, or auto').default('1'),
   SYNC_FREQUENCY: z.coerce.number().int().min(1).default(600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('./data'),

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { askPrimary, isWorker } from '../cluster.js';
 import type { AppContext } from '../app-context.js';
 import { HubError } from '../common/errors.js';
 
@@ -82,8 +83,14 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
     if (error instanceof HubError || ((error as { statusCode?: number }).statusCode ?? 500) < 500) return;
     m.panics.inc({ type: req.url.startsWith('/api/') ? 'api' : 'relay' });
   });
+  // A worker of several (WORKERS) answers for the whole node: the primary gathers every worker's series.
+  if (isWorker()) {
+    AggregatorRegistry.setRegistries([m.registry]);
+    new AggregatorRegistry(); // its constructor is what makes this worker answer the primary's requests
+  }
   app.get('/api/metrics', async (req, reply) => {
     if (!authorized(ctx, req)) return reply.status(404).send('');
-    return reply.header('content-type', m.registry.contentType).send(await m.registry.metrics());
+    const text = isWorker() ? await askPrimary<string>('metrics') : await m.registry.metrics();
+    return reply.header('content-type', m.registry.contentType).send(text);
   });
 }

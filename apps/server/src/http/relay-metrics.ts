@@ -73,10 +73,11 @@ export function registerRelayGauges(ctx: AppContext, src: RelayGaugeSources): vo
   new Gauge({ name: 'relay_holds_in_flight', help: 'Relay requests holding quota on this node', registers, collect() {
     this.set(src.holds());
   } });
-  new Gauge({ name: 'relay_log_batch_lag_seconds', help: 'Age of the oldest log row not yet written', registers, collect() {
+  // Worker processes (WORKERS) are summed when scraped, except what is the oldest or read from the database.
+  new Gauge({ name: 'relay_log_batch_lag_seconds', help: 'Age of the oldest log row not yet written', registers, aggregator: 'max', collect() {
     this.set(src.logLagSeconds());
   } });
-  new Gauge({ name: 'relay_async_tasks_pending', help: 'Asynchronous tasks (Midjourney, Suno, Kling, video) not finished', labelNames: ['kind'], registers, async collect() {
+  new Gauge({ name: 'relay_async_tasks_pending', help: 'Asynchronous tasks (Midjourney, Suno, Kling, video) not finished', labelNames: ['kind'], registers, aggregator: 'max', async collect() {
     for (const [kind, n] of Object.entries(await src.pendingTasks())) this.set({ kind }, n);
   } });
 }
