@@ -17,6 +17,8 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  // main.mjs loads the server (dist/chunk-*.mjs) on demand, so a WORKERS primary does not.
+  splitting: true,
   target: 'node20',
   sourcemap: true,
   external: [...external, ...external.map((d) => `${d}/*`)],

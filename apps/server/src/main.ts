@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSettings } from './config/env.js';
 import { ConfigError } from './config/file.js';
-import { createServer } from './bootstrap.js';
 import { boundHeapGrowth, trimHeapWhenIdle } from './common/heap.js';
 import { checkWorkerSetup, isPrimary, runPrimary, workerCount } from './cluster.js';
 
@@ -14,6 +13,8 @@ async function main() {
   checkWorkerSetup(config, workers);
   if (workers > 1 && isPrimary()) return runPrimary(config, workers);
   boundHeapGrowth(config.HEAP_GROWTH_PERCENT);
+  // Loaded only by a process that serves: a WORKERS primary stays small.
+  const { createServer } = await import('./bootstrap.js');
   const webDist = config.WEB_DIST ?? resolve(here, '../../web/dist');
   const server = await createServer(config, { webDist });
   const { app, ctx } = server;
