@@ -9,8 +9,6 @@ import { ConfigError } from './config/file.js';
 import { resolveSessionSecret } from './config/secret.js';
 import { parseDsn } from './db/dsn.js';
 
-/** Set in a worker's environment: its index (0 keeps NODE_TYPE, the others are slaves). */
-export const WORKER_INDEX_ENV = 'ONE_HUB_WORKER';
 /** A worker that exits unasked is started again after this long (so a crash loop does not spin). */
 const RESTART_DELAY_MS = 1000;
 /** SIGTERM gives the workers this long to finish their requests and last flushes. */
@@ -30,10 +28,8 @@ export function checkWorkerSetup(config: Config, count: number): void {
   if (problems.length) throw new ConfigError(`WORKERS=${config.WORKERS} needs ${problems.join(' and ')}: worker processes share balances, limits and caches through them. Unset WORKERS to run one process.`);
 }
 
-/** The environment a worker of `index` starts with. */
-function workerEnv(config: Config, index: number): Record<string, string> {
-  return { [WORKER_INDEX_ENV]: String(index), ...(index > 0 ? { NODE_TYPE: 'slave' } : { NODE_TYPE: config.NODE_TYPE }) };
-}
+/** Worker 0 keeps NODE_TYPE (the master's jobs, bot and pollers run once); the others are slaves. */
+const workerEnv = (config: Config, index: number) => ({ NODE_TYPE: index > 0 ? 'slave' : config.NODE_TYPE });
 
 const say = (message: string) => process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg: message })}\n`);
 
@@ -86,55 +82,52 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
 export const isPrimary = () => cluster.isPrimary;
 export const isWorker = () => cluster.isWorker;
 
-/** What a worker may ask the primary: the node's metrics, every worker's series aggregated. */
-type Question = 'metrics';
-interface Asked {
-  oneHub: 'ask';
+/** The node's metrics asked of the primary by a worker, and the answer (text or error). */
+interface MetricsAsked {
+  oneHub: 'metrics?';
   id: number;
-  question: Question;
 }
-interface Answered {
-  oneHub: 'answer';
+interface MetricsAnswered {
+  oneHub: 'metrics';
   id: number;
-  value?: unknown;
+  text?: string;
   error?: string;
 }
 const ASK_TIMEOUT_MS = 10_000;
 let asked = 0;
-const waiting = new Map<number, (a: Answered) => void>();
+const waiting = new Map<number, (a: MetricsAnswered) => void>();
 
-/** Asks the primary (from a worker) and answers what it said. */
-export function askPrimary<T>(question: Question): Promise<T> {
+/** From a worker: every worker's series, aggregated by the primary (prom-client's cluster aggregator). */
+export function nodeMetrics(): Promise<string> {
   if (waiting.size === 0) process.on('message', onAnswer);
   const id = ++asked;
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => settle({ oneHub: 'answer', id, error: 'the primary process did not answer' }), ASK_TIMEOUT_MS);
-    const settle = (a: Answered) => {
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => settle({ oneHub: 'metrics', id, error: 'the primary process did not answer' }), ASK_TIMEOUT_MS);
+    const settle = (a: MetricsAnswered) => {
       clearTimeout(timer);
       waiting.delete(id);
       if (waiting.size === 0) process.off('message', onAnswer);
-      if (a.error !== undefined) reject(new Error(a.error));
-      else resolve(a.value as T);
+      if (a.text === undefined) reject(new Error(a.error));
+      else resolve(a.text);
     };
     waiting.set(id, settle);
-    process.send!({ oneHub: 'ask', id, question } satisfies Asked);
+    process.send!({ oneHub: 'metrics?', id } satisfies MetricsAsked);
   });
 }
 
 function onAnswer(message: unknown): void {
-  const a = message as Answered;
-  if (a?.oneHub === 'answer') waiting.get(a.id)?.(a);
+  const a = message as MetricsAnswered;
+  if (a?.oneHub === 'metrics') waiting.get(a.id)?.(a);
 }
 
-/** The primary's side of askPrimary. */
+/** The primary's side of nodeMetrics. */
 function answerWorkers(): void {
   const aggregator = new AggregatorRegistry();
-  cluster.on('message', (worker, message: Asked) => {
-    if (message?.oneHub !== 'ask') return;
-    const reply = (a: Omit<Answered, 'oneHub' | 'id'>) => worker.isConnected() && worker.send({ oneHub: 'answer', id: message.id, ...a } satisfies Answered);
-    if (message.question !== 'metrics') return reply({ error: `unknown question ${String(message.question)}` });
+  cluster.on('message', (worker, message: MetricsAsked) => {
+    if (message?.oneHub !== 'metrics?') return;
+    const reply = (a: Pick<MetricsAnswered, 'text' | 'error'>) => worker.isConnected() && worker.send({ oneHub: 'metrics', id: message.id, ...a } satisfies MetricsAnswered);
     aggregator.clusterMetrics().then(
-      (value) => reply({ value }),
+      (text) => reply({ text }),
       (e: Error) => reply({ error: e.message }),
     );
   });

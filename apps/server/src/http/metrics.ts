@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { askPrimary, isWorker } from '../cluster.js';
+import { isWorker, nodeMetrics } from '../cluster.js';
 import type { AppContext } from '../app-context.js';
 import { HubError } from '../common/errors.js';
 
@@ -90,7 +90,7 @@ export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
   }
   app.get('/api/metrics', async (req, reply) => {
     if (!authorized(ctx, req)) return reply.status(404).send('');
-    const text = isWorker() ? await askPrimary<string>('metrics') : await m.registry.metrics();
+    const text = isWorker() ? await nodeMetrics() : await m.registry.metrics();
     return reply.header('content-type', m.registry.contentType).send(text);
   });
 }
