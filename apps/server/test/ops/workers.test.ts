@@ -6,31 +6,17 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { FakeOpenAI } from '../fakes/openai-upstream.js';
 import { randomAlnum } from '../../src/common/random.js';
+import { GATEWAY_ARGS, SERVER_DIR, gatewayProcessEnv } from '../gateway-process.js';
 
-const serverDir = join(import.meta.dirname, '../..');
 const PASSWORD = 'workers-root-password';
 const PG_DSN = process.env.TEST_POSTGRES_DSN;
 const REDIS = process.env.TEST_REDIS_CONN_STRING;
-
-const baseEnv = (dir: string) => ({
-  PORT: String(30_000 + Math.floor(Math.random() * 20_000)),
-  HOST: '127.0.0.1',
-  DATA_DIR: dir,
-  SQLITE_PATH: join(dir, 'one-hub.db'),
-  INITIAL_ROOT_PASSWORD: PASSWORD,
-  LOG_LEVEL: 'info',
-  GLOBAL_API_RATE_LIMIT: '0',
-  CRITICAL_RATE_LIMIT: '0',
-  BATCH_FLUSH_MS: '200',
-  QUOTA_LEASE_TTL_SECONDS: '3',
-  WEB_DIST: join(dir, 'no-web'),
-});
 
 describe('WORKERS', () => {
   it('is refused without a database server and Redis, with a message naming what is missing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'one-hub-workers-'));
     try {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env: { ...process.env, ...baseEnv(dir), WORKERS: '2', SQL_DSN: '', REDIS_CONN_STRING: '' }, encoding: 'utf8', timeout: 30_000 });
+      const run = spawnSync(process.execPath, GATEWAY_ARGS, { cwd: SERVER_DIR, env: { ...process.env, ...gatewayProcessEnv(dir, PASSWORD), WORKERS: '2', SQL_DSN: '', REDIS_CONN_STRING: '' }, encoding: 'utf8', timeout: 30_000 });
       expect(run.status).toBe(1);
       expect(run.stderr).toContain('WORKERS=2 needs SQL_DSN (PostgreSQL or MySQL) and REDIS_CONN_STRING');
     } finally {
@@ -46,7 +32,7 @@ describe.skipIf(!PG_DSN || !REDIS)('a node of two worker processes (postgres + r
   const dir = mkdtempSync(join(tmpdir(), 'one-hub-workers-'));
   const database = `w_${randomAlnum(10).toLowerCase()}`;
   const fake = new FakeOpenAI();
-  const env = { ...baseEnv(dir), WORKERS: '2', REDIS_CONN_STRING: REDIS!, REDIS_KEY_PREFIX: `${database}:`, METRICS_USER: 'prom', METRICS_PASSWORD: 'scrape-secret' };
+  const env = { ...gatewayProcessEnv(dir, PASSWORD), WORKERS: '2', REDIS_CONN_STRING: REDIS!, REDIS_KEY_PREFIX: `${database}:`, METRICS_USER: 'prom', METRICS_PASSWORD: 'scrape-secret' };
   const url = `http://127.0.0.1:${env.PORT}`;
   let primary: ChildProcess;
   let out = '';
@@ -85,7 +71,7 @@ describe.skipIf(!PG_DSN || !REDIS)('a node of two worker processes (postgres + r
     const dsn = new URL(PG_DSN!);
     dsn.pathname = `/${database}`;
     db = new pg.Client({ connectionString: dsn.toString() });
-    primary = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env: { ...process.env, ...env, SQL_DSN: dsn.toString() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    primary = spawn(process.execPath, GATEWAY_ARGS, { cwd: SERVER_DIR, env: { ...process.env, ...env, SQL_DSN: dsn.toString() }, stdio: ['ignore', 'pipe', 'pipe'] });
     primary.stdout!.on('data', (d) => (out += String(d)));
     primary.stderr!.on('data', (d) => (out += String(d)));
     await new Promise<void>((resolve, reject) => {

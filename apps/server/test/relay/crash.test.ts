@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { FakeOpenAI } from '../fakes/openai-upstream.js';
+import { GATEWAY_ARGS, SERVER_DIR, gatewayProcessEnv } from '../gateway-process.js';
 
-const serverDir = join(import.meta.dirname, '../..');
 const PASSWORD = 'crash-root-password';
 
 /** The gateway as its own process (so it can be killed), listening on a free port. */
 function startGateway(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, GATEWAY_ARGS, { cwd: SERVER_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const onData = (d: Buffer) => {
       out += String(d);
@@ -29,20 +29,7 @@ function startGateway(env: Record<string, string>): Promise<{ child: ChildProces
 describe('a gateway killed under load', () => {
   const dir = mkdtempSync(join(tmpdir(), 'one-hub-crash-'));
   const fake = new FakeOpenAI();
-  const port = String(30_000 + Math.floor(Math.random() * 20_000));
-  const env = {
-    PORT: port,
-    HOST: '127.0.0.1',
-    DATA_DIR: dir,
-    SQLITE_PATH: join(dir, 'one-hub.db'),
-    INITIAL_ROOT_PASSWORD: PASSWORD,
-    LOG_LEVEL: 'info',
-    GLOBAL_API_RATE_LIMIT: '0',
-    CRITICAL_RATE_LIMIT: '0',
-    BATCH_FLUSH_MS: '200',
-    QUOTA_LEASE_TTL_SECONDS: '3',
-    WEB_DIST: join(dir, 'no-web'),
-  };
+  const env = gatewayProcessEnv(dir, PASSWORD);
   let gateway: { child: ChildProcess; url: string } | undefined;
 
   beforeAll(async () => {
