@@ -234,10 +234,9 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
       if (lease) state.leases.settle(lease, 0);
     } else if (cost > 0) {
       // Without a hold (a VAD response that was refused, or a plan's fall-back the balance could not hold) all of it is held now.
-      const billed = await chargeWithExcess(state, caller, info.route.row.id, lease, cost, 0);
-      paid = billed;
-      spend.balance += billed;
-      spend.uncovered += cost - billed;
+      paid = await chargeWithExcess(state, caller, info.route.row.id, lease, cost, 0);
+      spend.balance += paid;
+      spend.uncovered += cost - paid;
     } else if (lease) state.leases.settle(lease, 0);
     if (held?.limit) await state.limits.settled(held.limit, tokens, paid);
     else if (limits) await state.limits.add(limits.scopes, tokens, paid);

@@ -99,7 +99,10 @@ const ratiosText = (r?: Record<string, number>) =>
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}×${v}`)
     .join(' ');
-const tierRatios = (r?: Record<string, number>) => (ratiosText(r) ? ` (${ratiosText(r)})` : '');
+const tierRatios = (r?: Record<string, number>) => {
+  const text = ratiosText(r);
+  return text ? ` (${text})` : '';
+};
 const tierText = (language: string, t?: PriceEntry['tiers']) => (t?.length ? t.map((x) => `>${formatNumber(x.above, language)}: ${x.input}/${x.output}${tierRatios(x.extra_ratios)}`).join(', ') : '-');
 
 /** What differs between two prices of one model, field by field, as the sync preview shows it. */
