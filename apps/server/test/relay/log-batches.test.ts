@@ -3,7 +3,7 @@ import type { CompiledQuery } from 'kysely';
 import type { AppContext } from '../../src/app-context.js';
 import type { NewLog } from '../../src/db/repos/logs.js';
 import { LOG_COLUMNS, LOG_DEFAULTS } from '../../src/db/repos/log-writes-sqlite.js';
-import { MAX_PARAMS } from '../../src/db/repos/log-writes-batch.js';
+import { JSON_CHUNK_ROWS, MAX_PARAMS } from '../../src/db/repos/log-writes-batch.js';
 import { Recorder } from '../../src/relay/pipeline/recorder.js';
 import { startTestServer, testDialects, type TestServer } from '../harness.js';
 
@@ -106,15 +106,41 @@ describe.each(testDialects())('log and roll-up flushes on %s', (dialect) => {
   });
 
   // Dialect-specific limits: defined only where they apply, so nothing shows as skipped.
-  if (dialect === 'postgres') it('splits a flush larger than PostgreSQL’s bind-parameter limit', async () => {
-    const perStatement = Math.floor(MAX_PARAMS / LOG_COLUMNS.length);
-    const n = perStatement + 5;
+  if (dialect === 'postgres') it('sends PostgreSQL a flush as JSON, split into chunks, rows missing columns taking their defaults', async () => {
+    const n = JSON_CHUNK_ROWS + 5;
+    const sparse: NewLog = { user_id: 3, created_at: DAY + n, type: 2, request_id: 'sparse' };
     for (let i = 0; i < n; i++) recorder.log(fullRow(i));
+    recorder.log(sparse);
     await recorder.flush();
     expect(inserts('logs')).toBe(2);
+    expect(statements.filter((s) => /^insert into "?logs"? /i.test(s)).every((s) => s.includes('json_to_recordset'))).toBe(true);
     const got = await stored();
-    expect(got).toHaveLength(n);
+    expect(got).toHaveLength(n + 1);
     expect(got[n - 1]).toMatchObject({ request_id: `request_id-${n - 1}`, metadata: `metadata-${n - 1}` });
+    const { id: _id, ...defaults } = got[n];
+    expect(defaults).toEqual({ ...LOG_DEFAULTS, ...sparse });
+  });
+
+  if (dialect === 'postgres') it('takes a row JSON cannot carry (a lone surrogate) through bound values, with its batch', async () => {
+    for (let i = 0; i < 4; i++) recorder.log(i === 1 ? { ...fullRow(i), content: 'half \ud83d of an emoji' } : fullRow(i));
+    await recorder.flush();
+    const got = await stored();
+    expect(got.map((r) => r.request_id)).toEqual(['request_id-0', 'request_id-1', 'request_id-2', 'request_id-3']);
+    expect(got[1].content).toBe('half \ufffd of an emoji');
+    expect(inserts('logs')).toBe(2); // the refused JSON, then the four rows bound
+    expect(errors).toEqual([]);
+  });
+
+  if (dialect === 'postgres') it('splits bound values at PostgreSQL’s bind-parameter limit', async () => {
+    // A chunk refused for one row goes through bound values: this one is larger than one statement may bind.
+    const perStatement = Math.floor(MAX_PARAMS / LOG_COLUMNS.length);
+    const n = perStatement + 5;
+    for (let i = 0; i < n; i++) recorder.log(i === n - 1 ? { ...fullRow(i), username: 'u'.repeat(100) } : fullRow(i));
+    await recorder.flush();
+    const got = await stored();
+    expect(got).toHaveLength(n - 1);
+    expect(got[n - 2]).toMatchObject({ request_id: `request_id-${n - 2}`, metadata: `metadata-${n - 2}` });
+    expect(errors).toHaveLength(1);
   });
 
   if (dialect === 'mysql') it('keeps each MySQL statement well under max_allowed_packet', async () => {

@@ -2,7 +2,7 @@ import { CompiledQuery } from 'kysely';
 import type { Db } from '../index.js';
 import type { NewLog } from './logs.js';
 import { STAT_KEYS, STAT_SUMS, TOTAL_KEYS, totalsOf, type StatRow, type TotalRow } from './rollup-rows.js';
-import { LOG_COLUMNS, logValues } from './log-writes-sqlite.js';
+import { LOG_COLUMNS, LOG_DEFAULTS, logValues } from './log-writes-sqlite.js';
 
 type Dialect = 'postgres' | 'mysql';
 
@@ -56,18 +56,19 @@ interface MultiRow {
  * so one bad row costs only itself; answers the first refusal (undefined when every row went in),
  * so that a transaction around the writes can still commit the others. Other errors are thrown.
  */
-async function writeMultiRow(db: Db, d: Dialect, m: MultiRow): Promise<unknown> {
-  // A refused statement aborts a PostgreSQL transaction: inside one, each statement gets a savepoint to return to.
+/** Runs one statement; a refused one aborts a PostgreSQL transaction, so inside one it gets a savepoint to return to. */
+async function exec(db: Db, d: Dialect, text: string, params: unknown[]): Promise<void> {
   const guarded = d === 'postgres' && db.isTransaction;
-  const exec = async (text: string, params: unknown[]) => {
-    if (guarded) await db.executeQuery(CompiledQuery.raw('SAVEPOINT multi_row'));
-    try {
-      await db.executeQuery(CompiledQuery.raw(text, params));
-    } catch (error) {
-      if (guarded) await db.executeQuery(CompiledQuery.raw('ROLLBACK TO SAVEPOINT multi_row'));
-      throw error;
-    }
-  };
+  if (guarded) await db.executeQuery(CompiledQuery.raw('SAVEPOINT multi_row'));
+  try {
+    await db.executeQuery(CompiledQuery.raw(text, params));
+  } catch (error) {
+    if (guarded) await db.executeQuery(CompiledQuery.raw('ROLLBACK TO SAVEPOINT multi_row'));
+    throw error;
+  }
+}
+
+async function writeMultiRow(db: Db, d: Dialect, m: MultiRow): Promise<unknown> {
   const maxRows = Math.floor(MAX_PARAMS / m.width);
   const row: unknown[] = new Array(m.width);
   let params: unknown[] = [];
@@ -81,12 +82,12 @@ async function writeMultiRow(db: Db, d: Dialect, m: MultiRow): Promise<unknown> 
     rows = 0;
     bytes = 0;
     try {
-      await exec(m.text(placeholders(d, n, m.width)), batch);
+      await exec(db, d, m.text(placeholders(d, n, m.width)), batch);
     } catch (error) {
       if (n === 1 || !isDataError(error)) throw error;
       for (let i = 0; i < n; i++) {
         const one = batch.slice(i * m.width, (i + 1) * m.width);
-        await exec(m.text(placeholders(d, 1, m.width)), one).catch((e: unknown) => (failure ??= e));
+        await exec(db, d, m.text(placeholders(d, 1, m.width)), one).catch((e: unknown) => (failure ??= e));
       }
     }
   };
@@ -108,6 +109,42 @@ const LOG_HEAD = byDialect((d) => `INSERT INTO logs (${LOG_COLUMNS.map((c) => qu
 
 /** Log rows as multi-row INSERTs, every column bound (absent ones their defaults) so rows of any shape share a statement; answers the first refusal. */
 export function insertLogsBatched(db: Db, d: Dialect, logs: NewLog[]): Promise<unknown> {
+  return d === 'postgres' ? insertLogsAsJson(db, logs) : insertLogsBound(db, d, logs);
+}
+
+/** Rows one PostgreSQL statement carries as JSON (≈0.5 KB each: a few MB a statement). */
+export const JSON_CHUNK_ROWS = 4096;
+
+/** `INSERT … SELECT` from one JSON array of rows: a key the row lacks, or holds null, takes the column's default. */
+const PG_JSON_INSERT = (() => {
+  const columns = LOG_COLUMNS.map((c) => quote('postgres', c));
+  const literal = (v: number | string | null) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replaceAll("'", "''")}'`);
+  const picked = LOG_COLUMNS.map((c, i) => `COALESCE(r.${columns[i]}, ${literal(LOG_DEFAULTS[c])})`);
+  const shape = LOG_COLUMNS.map((c, i) => `${columns[i]} ${typeof LOG_DEFAULTS[c] === 'number' ? 'bigint' : 'text'}`);
+  return `INSERT INTO logs (${columns.join(', ')}) SELECT ${picked.join(', ')} FROM json_to_recordset($1::json) AS r(${shape.join(', ')})`;
+})();
+
+/**
+ * PostgreSQL: each chunk of rows as one JSON parameter. Measured beside 22 bound values a row
+ * (256-row batches): Node spends ≈3 instead of 6–12 µs a row and PostgreSQL ≈19 instead of ≈32.
+ * A chunk refused for its data goes through the bound-value statements, which isolate the bad
+ * row (and take what JSON cannot carry, such as a lone UTF-16 surrogate).
+ */
+async function insertLogsAsJson(db: Db, logs: NewLog[]): Promise<unknown> {
+  let failure: unknown;
+  for (let i = 0; i < logs.length; i += JSON_CHUNK_ROWS) {
+    const chunk = logs.slice(i, i + JSON_CHUNK_ROWS);
+    try {
+      await exec(db, 'postgres', PG_JSON_INSERT, [JSON.stringify(chunk)]);
+    } catch (error) {
+      if (!isDataError(error)) throw error;
+      failure ??= await insertLogsBound(db, 'postgres', chunk);
+    }
+  }
+  return failure;
+}
+
+function insertLogsBound(db: Db, d: Dialect, logs: NewLog[]): Promise<unknown> {
   const head = LOG_HEAD[d];
   return writeMultiRow(db, d, {
     width: LOG_COLUMNS.length,
