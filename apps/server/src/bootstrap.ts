@@ -11,6 +11,7 @@ import { deriveKey } from './common/seal.js';
 import { initServices } from './init.js';
 import { LogRing } from './common/log-ring.js';
 import { setPrivateNetworksAllowed } from './egress/guard.js';
+import { nodeStartTime } from './cluster.js';
 
 export const VERSION = process.env.ONE_HUB_VERSION ?? 'v0.1.0';
 
@@ -64,7 +65,7 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
     store,
     options,
     log,
-    startTime: Math.floor(Date.now() / 1000),
+    startTime: nodeStartTime(),
     version: VERSION,
     onClose: [],
     recentLogs,

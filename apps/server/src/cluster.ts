@@ -8,6 +8,7 @@ import type { Config } from './config/env.js';
 import { ConfigError } from './config/file.js';
 import { resolveSessionSecret } from './config/secret.js';
 import { parseDsn } from './db/dsn.js';
+import { HubError } from './common/errors.js';
 
 /** A worker that exits unasked is started again after this long (so a crash loop does not spin). */
 const RESTART_DELAY_MS = 1000;
@@ -29,7 +30,11 @@ export function checkWorkerSetup(config: Config, count: number): void {
 }
 
 /** Worker 0 keeps NODE_TYPE (the master's jobs, bot and pollers run once); the others are slaves. */
-const workerEnv = (config: Config, index: number) => ({ NODE_TYPE: index > 0 ? 'slave' : config.NODE_TYPE });
+const workerEnv = (config: Config, index: number, started: number) => ({
+  NODE_TYPE: index > 0 ? 'slave' : config.NODE_TYPE,
+  ONE_HUB_WORKER_INDEX: String(index),
+  ONE_HUB_NODE_STARTED: String(started),
+});
 
 const say = (message: string) => process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg: message })}\n`);
 
@@ -40,13 +45,14 @@ const say = (message: string) => process.stdout.write(`${JSON.stringify({ level:
 export async function runPrimary(config: Config, count: number): Promise<void> {
   // Saved once here, so the workers do not each write a different one (sessions must be valid on all).
   resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
+  const started = Math.floor(Date.now() / 1000);
   const workers = new Map<Worker, number>();
   let up = false;
   let stopping = false;
 
   const fork = (index: number): Promise<void> =>
     new Promise((resolve) => {
-      const worker = cluster.fork(workerEnv(config, index));
+      const worker = cluster.fork(workerEnv(config, index, started));
       workers.set(worker, index);
       worker.once('listening', () => resolve());
       worker.once('exit', (code, signal) => {
@@ -71,7 +77,7 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  answerWorkers();
+  answerWorkers(() => [...workers].find(([, index]) => index === 0)?.[0]);
 
   await fork(0);
   await Promise.all(Array.from({ length: count - 1 }, (_, i) => fork(i + 1)));
@@ -82,53 +88,112 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
 export const isPrimary = () => cluster.isPrimary;
 export const isWorker = () => cluster.isWorker;
 
-/** The node's metrics asked of the primary by a worker, and the answer (text or error). */
-interface MetricsAsked {
-  oneHub: 'metrics?';
+/**
+ * A question one worker puts to the node, through the primary: `metrics` the primary answers
+ * (every worker's series, aggregated), any other topic worker 0 answers (the node's jobs live there).
+ */
+interface Asked {
+  oneHub: 'ask';
   id: number;
+  topic: string;
+  payload?: unknown;
 }
-interface MetricsAnswered {
-  oneHub: 'metrics';
+interface Answered {
+  oneHub: 'answer';
   id: number;
-  text?: string;
-  error?: string;
+  value?: unknown;
+  error?: { message: string; status: number };
 }
+const METRICS = 'metrics';
 const ASK_TIMEOUT_MS = 10_000;
 let asked = 0;
-const waiting = new Map<number, (a: MetricsAnswered) => void>();
+const waiting = new Map<number, (a: Answered) => void>();
 
-/** From a worker: every worker's series, aggregated by the primary (prom-client's cluster aggregator). */
-export function nodeMetrics(): Promise<string> {
+/** This process's place in its node: 0 for the first worker, undefined outside a node of several. */
+export function workerIndex(): number | undefined {
+  const index = process.env.ONE_HUB_WORKER_INDEX;
+  return cluster.isWorker && index !== undefined ? Number(index) : undefined;
+}
+
+/** When the node started (Unix seconds): the primary's start for every worker, including one started again. */
+export function nodeStartTime(): number {
+  const started = Number(process.env.ONE_HUB_NODE_STARTED);
+  return cluster.isWorker && started > 0 ? started : Math.floor(Date.now() / 1000);
+}
+
+/** A worker other than the first: what worker 0 keeps (the jobs) must be asked of it. */
+export const asksFirstWorker = () => (workerIndex() ?? 0) > 0;
+
+/** From a worker: asks the node; a HubError the answerer threw comes back as one (same status and message). */
+export function askNode<T>(topic: string, payload?: unknown): Promise<T> {
   if (waiting.size === 0) process.on('message', onAnswer);
   const id = ++asked;
-  return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => settle({ oneHub: 'metrics', id, error: 'the primary process did not answer' }), ASK_TIMEOUT_MS);
-    const settle = (a: MetricsAnswered) => {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => settle({ oneHub: 'answer', id, error: { message: 'the node did not answer', status: 503 } }), ASK_TIMEOUT_MS);
+    const settle = (a: Answered) => {
       clearTimeout(timer);
       waiting.delete(id);
       if (waiting.size === 0) process.off('message', onAnswer);
-      if (a.text === undefined) reject(new Error(a.error));
-      else resolve(a.text);
+      if (a.error) reject(new HubError(a.error.status, a.error.message));
+      else resolve(a.value as T);
     };
     waiting.set(id, settle);
-    process.send!({ oneHub: 'metrics?', id } satisfies MetricsAsked);
+    process.send!({ oneHub: 'ask', id, topic, payload } satisfies Asked);
   });
 }
 
 function onAnswer(message: unknown): void {
-  const a = message as MetricsAnswered;
-  if (a?.oneHub === 'metrics') waiting.get(a.id)?.(a);
+  const a = message as Answered;
+  if (a?.oneHub === 'answer') waiting.get(a.id)?.(a);
 }
 
-/** The primary's side of nodeMetrics. */
-function answerWorkers(): void {
+/** From a worker: every worker's series, aggregated by the primary (prom-client's cluster aggregator). */
+export const nodeMetrics = () => askNode<string>(METRICS);
+
+const handlers = new Map<string, (payload: unknown) => unknown>();
+
+/** In worker 0 (elsewhere nothing): answers the other workers' questions on `topic`. */
+export function answerForNode(topic: string, handler: (payload: unknown) => unknown): void {
+  if (workerIndex() !== 0) return;
+  if (handlers.size === 0)
+    process.on('message', (message: Asked) => {
+      if (message?.oneHub !== 'ask') return;
+      const reply = (a: Omit<Answered, 'oneHub' | 'id'>) => process.send!({ oneHub: 'answer', id: message.id, ...a } satisfies Answered);
+      const handle = handlers.get(message.topic);
+      if (!handle) return reply({ error: { message: `nothing answers ${message.topic}`, status: 500 } });
+      Promise.resolve()
+        .then(() => handle(message.payload))
+        .then(
+          (value) => reply({ value }),
+          (e: Error) => reply({ error: { message: e.message, status: e instanceof HubError ? e.status : 500 } }),
+        );
+    });
+  handlers.set(topic, handler);
+}
+
+/** The primary's side of askNode: metrics answered here, the rest passed to worker 0 and its answer back. */
+function answerWorkers(first: () => Worker | undefined): void {
   const aggregator = new AggregatorRegistry();
-  cluster.on('message', (worker, message: MetricsAsked) => {
-    if (message?.oneHub !== 'metrics?') return;
-    const reply = (a: Pick<MetricsAnswered, 'text' | 'error'>) => worker.isConnected() && worker.send({ oneHub: 'metrics', id: message.id, ...a } satisfies MetricsAnswered);
-    aggregator.clusterMetrics().then(
-      (text) => reply({ text }),
-      (e: Error) => reply({ error: e.message }),
-    );
+  let forwarded = 0;
+  const relayed = new Map<number, { to: Worker; id: number }>();
+  cluster.on('message', (worker, message: Asked | Answered) => {
+    if (message?.oneHub === 'answer') {
+      const back = relayed.get(message.id);
+      relayed.delete(message.id);
+      if (back?.to.isConnected()) back.to.send({ ...message, id: back.id } satisfies Answered);
+      return;
+    }
+    if (message?.oneHub !== 'ask') return;
+    const reply = (a: Omit<Answered, 'oneHub' | 'id'>) => worker.isConnected() && worker.send({ oneHub: 'answer', id: message.id, ...a } satisfies Answered);
+    if (message.topic === METRICS)
+      return void aggregator.clusterMetrics().then(
+        (text) => reply({ value: text }),
+        (e: Error) => reply({ error: { message: e.message, status: 500 } }),
+      );
+    const to = first();
+    if (!to?.isConnected() || to === worker) return void reply({ error: { message: 'the node’s first worker is starting again; try in a moment', status: 503 } });
+    const id = ++forwarded;
+    relayed.set(id, { to: worker, id: message.id });
+    to.send({ ...message, id } satisfies Asked);
   });
 }

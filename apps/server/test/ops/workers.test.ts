@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,17 +92,34 @@ describe.skipIf(!PG_DSN || !REDIS)('a node of two worker processes (postgres + r
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers from both processes: the first keeps the master role, the other is a slave', async () => {
+  it('answers from both processes, as one node: the jobs and start time are worker 0’s whichever is asked', async () => {
     const login = await fetch(`${url}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'root', password: PASSWORD }) });
     cookie = String(login.headers.get('set-cookie')).split(';')[0];
-    // One session is valid on both (the secret is saved once, before the workers start).
+    // Connections are dealt to both workers: the sockets held open here end up in both processes.
+    const sockets = Array.from({ length: 6 }, () => connect(Number(env.PORT), '127.0.0.1'));
+    const workers = spawnSync('pgrep', ['-P', String(primary.pid)], { encoding: 'utf8' }).stdout.trim().split('\n').map(Number);
+    const holders = () => {
+      const ss = spawnSync('ss', ['-tnpH', 'state', 'established', `( sport = :${env.PORT} )`], { encoding: 'utf8' }).stdout;
+      return [...new Set([...ss.matchAll(/pid=(\d+)/g)].map((m) => Number(m[1])))].sort();
+    };
+    await expect.poll(holders, { timeout: 5000, interval: 50 }).toEqual([...workers].sort());
+    for (const socket of sockets) socket.destroy();
+    // One session is valid on both (the secret is saved once, before the workers start); the
+    // master's jobs and the node's start time answer alike from either.
     const roles = new Set<string>();
+    const starts = new Set<number>();
+    const jobs = new Set<string>();
     for (let i = 0; i < 12; i++) {
-      const jobs = await admin('/api/system_info/jobs');
-      expect(jobs.success).toBe(true);
-      roles.add(jobs.data.node_type);
+      const info = await admin('/api/system_info/jobs');
+      expect(info.success).toBe(true);
+      roles.add(info.data.node_type);
+      jobs.add(JSON.stringify(info.data.jobs.map((j: { name: string; configured: boolean }) => [j.name, j.configured])));
+      starts.add((await admin('/api/status')).data.start_time);
     }
-    expect([...roles].sort()).toEqual(['master', 'slave']);
+    expect([...roles]).toEqual(['master']);
+    expect(jobs.size).toBe(1);
+    expect(JSON.parse([...jobs][0]).some(([, configured]: [string, boolean]) => configured)).toBe(true);
+    expect(starts.size).toBe(1);
   });
 
   it('answers /api/metrics for the whole node, whichever worker is asked', async () => {
@@ -110,7 +128,7 @@ describe.skipIf(!PG_DSN || !REDIS)('a node of two worker processes (postgres + r
       expect(res.status).toBe(200);
       return /http_requests_total\{method="GET",path="\/api\/system_info\/jobs",code="200"\} (\d+)/.exec(await res.text())?.[1];
     };
-    // The twelve job-status calls above reached both workers; every scrape counts all of them.
+    // The twelve job-status calls above were dealt to both workers; every scrape counts all of them.
     for (let i = 0; i < 6; i++) expect(await scrape()).toBe('12');
   });
 
@@ -140,6 +158,15 @@ describe.skipIf(!PG_DSN || !REDIS)('a node of two worker processes (postgres + r
     expect(end.quota + end.used).toBe(start.quota + start.leased + start.used);
     expect(end.logged - start.logged).toBe(served * each);
   }, 60_000);
+
+  it('runs a job once, on worker 0, whichever worker is asked to run it', async () => {
+    // The channel test waits 300 ms on the fake upstream: the other asks arrive while it runs.
+    const run = () => fetch(`${url}/api/system_info/jobs/channel_test/run`, { method: 'POST', headers: { cookie, connection: 'close' } }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const answers = await Promise.all(Array.from({ length: 6 }, run));
+    expect(answers.filter((a) => a.body.success)).toHaveLength(1);
+    for (const a of answers.filter((a) => !a.body.success)) expect(a.body.message).toContain('the job is already running');
+    await expect.poll(async () => (await admin('/api/system_info/jobs')).data.jobs.find((j: { name: string }) => j.name === 'channel_test').last_outcome, { timeout: 10_000, interval: 100 }).toBe('ok');
+  }, 20_000);
 
   it('starts a killed worker again, and the node goes on serving', async () => {
     expect((await admin('/api/user/quota/1', { quota: 1_000_000 })).success).toBe(true);

@@ -2,13 +2,28 @@ import type { JobName, JobsInfo } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { jobRunner } from '../../jobs/index.js';
 import { conflict } from '../../common/errors.js';
+import { askNode, asksFirstWorker } from '../../cluster.js';
 
-export function jobsInfo(ctx: AppContext): JobsInfo {
+/** Topics worker 0 answers for the other workers of its node (WORKERS): the jobs run there. */
+export const JOBS_TOPIC = 'jobs';
+export const RUN_JOB_TOPIC = 'run-job';
+
+/** The node's jobs: in a node of several workers, those of worker 0 whichever worker is asked. */
+export function jobsInfo(ctx: AppContext): JobsInfo | Promise<JobsInfo> {
+  return asksFirstWorker() ? askNode<JobsInfo>(JOBS_TOPIC) : localJobsInfo(ctx);
+}
+
+export function localJobsInfo(ctx: AppContext): JobsInfo {
   return { node_type: ctx.config.NODE_TYPE, jobs: jobRunner(ctx).status() };
 }
 
 /** Starts a run in the background (the screen polls for its outcome); 409 while one is going on. */
-export function runJobNow(ctx: AppContext, name: JobName): void {
+export async function runJobNow(ctx: AppContext, name: JobName): Promise<void> {
+  if (asksFirstWorker()) return askNode<void>(RUN_JOB_TOPIC, name);
+  runJobHere(ctx, name);
+}
+
+export function runJobHere(ctx: AppContext, name: JobName): void {
   const runner = jobRunner(ctx);
   if (runner.isRunning(name)) throw conflict('该任务正在运行 (the job is already running)');
   void runner.run(name);
