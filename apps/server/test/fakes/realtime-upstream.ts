@@ -12,7 +12,8 @@ export interface RealtimeHandshake {
  * `response.create` a text delta then `response.done` carrying usage (20 in, 10 out); a
  * `test.vad` starts one the way server VAD does, which `response.cancel` ends early (20 in, 0 out);
  * a `response.create` with `response.metadata.test_delay_ms` is answered that long after its
- * `response.created`, and with `test_created_delay_ms` its `response.created` comes that late.
+ * `response.created`, and with `test_created_delay_ms` its `response.created` comes that late;
+ * one with `test_ignore` gets no answer at all.
  * As upstream does, a `response.create` in the default conversation while a response is active
  * there is rejected with an `error` event naming its `event_id` (`conversation: 'none'` responses
  * run beside it), and so is a `conversation.item.delete` (the fake keeps no items).
@@ -84,6 +85,7 @@ export class FakeRealtime {
         return reject(event, 'conversation_already_has_active_response', `Conversation already has an active response in progress: ${active}. Wait until the response is finished before creating a new one.`);
       }
       const metadata = event.response?.metadata ?? {};
+      if (metadata.test_ignore) return;
       respond(Number(metadata.test_delay_ms ?? 0), Number(metadata.test_created_delay_ms ?? 0), inConversation);
     });
   }

@@ -6,6 +6,7 @@ import { relayFixture, type RelayFixture } from './fixture.js';
 import { FakeRealtime } from '../fakes/realtime-upstream.js';
 import { collect, dialRealtime, openRealtime } from './ws-events.js';
 import { relayState } from '../../src/relay/state.js';
+import { realtimeTiming } from '../../src/relay/realtime/session.js';
 import { estimateBytes } from '../../src/relay/tokenizer.js';
 
 /** What one fake realtime response (20 in, 10 out) costs on test-model (1 quota per token each way). */
@@ -278,6 +279,37 @@ describe.each(testDialects())('realtime response holds on %s', (dialect) => {
     const after = await settled(u);
     expect(after.balance).toBe(1_000_000 - 2 * R);
     expect(after.logged).toBe(2 * R);
+  });
+
+  it('gives back the hold of a response.create upstream never answers once answerMs has passed', async () => {
+    const answerMs = realtimeTiming.answerMs;
+    realtimeTiming.answerMs = 300;
+    try {
+      const start = W + 5; // one worst case at a time
+      const u = await f.newUser({ quota: start });
+      const s = await session(u.key);
+      s.ws.send(SAY);
+      s.ws.send(create({ max_output_tokens: 10, metadata: { test_ignore: 'yes' } }));
+      // While the unanswered create holds its worst case, the balance has no room for another.
+      s.ws.send(create());
+      const [refused] = await s.waitFor('error');
+      expect(refused.error.code).toBe('insufficient_quota');
+      // Then the hold goes back, and a response fits again.
+      const free = () => relayState(f.server.ctx).leases.available(u.userId, u.tokenId, false);
+      expect(await free()).toBeLessThan(W);
+      await expect.poll(free, { timeout: 3000, interval: 50 }).toBe(start);
+      s.ws.send(create());
+      const [served] = await s.waitFor('response.done');
+      expect(served.response.status).toBe('completed');
+      s.ws.close();
+      await s.closed;
+      const after = await settled(u);
+      expect(after.balance).toBe(start - R);
+      expect(after.logged).toBe(R);
+      expect(after.rows).toBe(1);
+    } finally {
+      realtimeTiming.answerMs = answerMs;
+    }
   });
 
   it('matches several responses in flight in one session to their holds when upstream rejects one among them', async () => {

@@ -47,6 +47,13 @@ export class AskedHolds<H> {
     return at < 0 ? undefined : this.waiting.splice(at, 1)[0].hold;
   }
 
+  /** A create upstream left unanswered: removes its hold if it is still waiting, and answers whether it was. */
+  withdraw(hold: H): boolean {
+    const at = this.waiting.findIndex((w) => w.hold === hold);
+    if (at >= 0) this.waiting.splice(at, 1);
+    return at >= 0;
+  }
+
   /** Every waiting hold, removed (the session ended). */
   drain(): H[] {
     return this.waiting.splice(0).map((w) => w.hold);

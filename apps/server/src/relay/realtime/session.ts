@@ -17,7 +17,12 @@ import { frameInput, outputCap, readFrame, responseWorstCase } from './worst-cas
 import { AskedHolds } from './asked.js';
 
 /** A session with no message either way for this long is closed (relay.md §4.11). */
-export const realtimeTiming = { idleMs: 120_000 };
+/**
+ * Upstream answers a `response.create` with `response.created` or an `error` within `answerMs`;
+ * a hold still waiting then goes back (should the response start later, it is held anew, as one
+ * upstream starts by itself).
+ */
+export const realtimeTiming = { idleMs: 120_000, answerMs: 30_000 };
 
 export interface SessionInfo {
   state: RelayState;
@@ -302,7 +307,12 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
       .then(async () => {
         if (create) {
           const held = await gate(outputCap(frame.response?.max_output_tokens, frame.response?.max_response_output_tokens) ?? sessionCap);
-          if (held) forward(asked.add(frame, data, held));
+          if (!held) return;
+          forward(asked.add(frame, data, held));
+          const unanswered = () => {
+            if (asked.withdraw(held)) release(held);
+          };
+          setTimeout(() => (billing = billing.then(unanswered)), realtimeTiming.answerMs).unref();
           return;
         }
         forward();
