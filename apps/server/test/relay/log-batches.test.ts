@@ -121,6 +121,18 @@ describe.each(testDialects())('log and roll-up flushes on %s', (dialect) => {
     expect(defaults).toEqual({ ...LOG_DEFAULTS, ...sparse });
   });
 
+  if (dialect === 'postgres') it('keeps the good rows of every JSON chunk that holds a bad one', async () => {
+    const n = JSON_CHUNK_ROWS + 5;
+    const bad = new Set([1, JSON_CHUNK_ROWS + 1]);
+    for (let i = 0; i < n; i++) recorder.log(bad.has(i) ? { ...fullRow(i), username: 'u'.repeat(100) } : fullRow(i));
+    await recorder.flush();
+    const got = await stored();
+    expect(got).toHaveLength(n - 2);
+    expect(got.some((r) => r.request_id === `request_id-${JSON_CHUNK_ROWS + 1}`)).toBe(false);
+    expect(got.at(-1)).toMatchObject({ request_id: `request_id-${n - 1}` });
+    expect(errors).toHaveLength(1);
+  });
+
   if (dialect === 'postgres') it('takes a row JSON cannot carry (a lone surrogate) through bound values, with its batch', async () => {
     for (let i = 0; i < 4; i++) recorder.log(i === 1 ? { ...fullRow(i), content: 'half \ud83d of an emoji' } : fullRow(i));
     await recorder.flush();

@@ -50,12 +50,6 @@ interface MultiRow {
   text(tuples: string): string;
 }
 
-/**
- * Writes rows in as few multi-row statements as the limits allow (MAX_PARAMS values, and
- * MYSQL_MAX_BYTES on MySQL). A statement refused for a bad row is retried one row at a time,
- * so one bad row costs only itself; answers the first refusal (undefined when every row went in),
- * so that a transaction around the writes can still commit the others. Other errors are thrown.
- */
 /** Runs one statement; a refused one aborts a PostgreSQL transaction, so inside one it gets a savepoint to return to. */
 async function exec(db: Db, d: Dialect, text: string, params: unknown[]): Promise<void> {
   const guarded = d === 'postgres' && db.isTransaction;
@@ -68,6 +62,12 @@ async function exec(db: Db, d: Dialect, text: string, params: unknown[]): Promis
   }
 }
 
+/**
+ * Writes rows in as few multi-row statements as the limits allow (MAX_PARAMS values, and
+ * MYSQL_MAX_BYTES on MySQL). A statement refused for a bad row is retried one row at a time,
+ * so one bad row costs only itself; answers the first refusal (undefined when every row went in),
+ * so that a transaction around the writes can still commit the others. Other errors are thrown.
+ */
 async function writeMultiRow(db: Db, d: Dialect, m: MultiRow): Promise<unknown> {
   const maxRows = Math.floor(MAX_PARAMS / m.width);
   const row: unknown[] = new Array(m.width);
@@ -138,7 +138,8 @@ async function insertLogsAsJson(db: Db, logs: NewLog[]): Promise<unknown> {
       await exec(db, 'postgres', PG_JSON_INSERT, [JSON.stringify(chunk)]);
     } catch (error) {
       if (!isDataError(error)) throw error;
-      failure ??= await insertLogsBound(db, 'postgres', chunk);
+      const refused = await insertLogsBound(db, 'postgres', chunk);
+      failure ??= refused;
     }
   }
   return failure;
