@@ -9,7 +9,7 @@ export const JOBS_TOPIC = 'jobs';
 export const RUN_JOB_TOPIC = 'run-job';
 
 /** The node's jobs: in a node of several workers, those of worker 0 whichever worker is asked. */
-export function jobsInfo(ctx: AppContext): JobsInfo | Promise<JobsInfo> {
+export async function jobsInfo(ctx: AppContext): Promise<JobsInfo> {
   return asksFirstWorker() ? askNode<JobsInfo>(JOBS_TOPIC) : localJobsInfo(ctx);
 }
 
