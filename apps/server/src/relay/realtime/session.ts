@@ -16,11 +16,11 @@ import type { LeaseHold } from '../pipeline/leases.js';
 import { frameInput, outputCap, readFrame, responseWorstCase } from './worst-case.js';
 import { AskedHolds } from './asked.js';
 
-/** A session with no message either way for this long is closed (relay.md §4.11). */
 /**
- * Upstream answers a `response.create` with `response.created` or an `error` within `answerMs`;
- * a hold still waiting then goes back (should the response start later, it is held anew, as one
- * upstream starts by itself).
+ * `idleMs`: a session with no message either way for this long is closed (relay.md §4.11).
+ * `answerMs`: upstream answers a `response.create` with `response.created` or an `error` within
+ * this long; a hold still waiting then goes back (should the response start later, it is held
+ * anew, as one upstream starts by itself).
  */
 export const realtimeTiming = { idleMs: 120_000, answerMs: 30_000 };
 
