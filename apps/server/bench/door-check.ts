@@ -3,7 +3,7 @@
  * the door schema of a typical 6 kB chat body. Run: npx tsx bench/door-check.ts
  */
 import { jsonTooDeep } from '../src/common/json-depth.js';
-import { checkDoorBody } from '../src/relay/pipeline/door-body.js';
+import { checkDoorBody } from '../src/relay/pipeline/flow/door-body.js';
 
 const turn = (role: string, i: number) => ({ role, content: `Message ${i}: ${'lorem ipsum dolor sit amet, "quoted" \\ text '.repeat(12)}` });
 const body = {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../app-context.js';
 import { listEnabledChannels } from '../db/repos/channels.js';
 import { queryBalance } from '../relay/channel-ops.js';
-import { autoDisable } from '../relay/pipeline/auto-disable.js';
+import { autoDisable } from '../relay/pipeline/routing/auto-disable.js';
 import { relayState } from '../relay/state.js';
 import type { JobDef } from './runner.js';
 import { emitJobNotice } from './notices.js';

@@ -2,7 +2,7 @@ import { CHANNEL_STATUS } from '@one-hub/contract';
 import type { AppContext } from '../app-context.js';
 import { listChannelsByStatus } from '../db/repos/channels.js';
 import { testChannel } from '../relay/channel-ops.js';
-import { autoDisable } from '../relay/pipeline/auto-disable.js';
+import { autoDisable } from '../relay/pipeline/routing/auto-disable.js';
 import { relayState } from '../relay/state.js';
 import type { JobDef } from './runner.js';
 import { emitJobNotice } from './notices.js';

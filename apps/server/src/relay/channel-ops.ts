@@ -4,16 +4,16 @@ import { planAttempt } from './bridge/plan.js';
 import { HubError } from '../common/errors.js';
 import { parseJsonOr } from '../common/json.js';
 import { nowSeconds } from '../common/time.js';
-import { authorizeUpstream, routeTo } from './pipeline/attempt.js';
-import { sendUpstream } from './pipeline/upstream.js';
-import { autoDisable, autoEnable } from './pipeline/auto-disable.js';
-import { splitList } from './pipeline/channel-index.js';
+import { authorizeUpstream, routeTo } from './pipeline/flow/attempt.js';
+import { sendUpstream } from './pipeline/flow/upstream.js';
+import { autoDisable, autoEnable } from './pipeline/routing/auto-disable.js';
+import { splitList } from './pipeline/routing/channel-index.js';
 import { relayState } from './state.js';
 import type { UpstreamRequest } from './providers/types.js';
 import type { HubRequest } from './formats/index.js';
 import { testRequest } from './test-request.js';
 import { notifyAdmins } from '../notify/index.js';
-import { classifyFailure } from './pipeline/failure.js';
+import { classifyFailure } from './pipeline/routing/failure.js';
 
 /**
  * What the console's channel screens ask of the relay: it alone knows how to

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
-import { heartbeatTiming } from '../../src/relay/pipeline/heartbeat.js';
+import { heartbeatTiming } from '../../src/relay/pipeline/flow/heartbeat.js';
 
 const PING = '::PING\n\n';
 const count = (text: string, part: string) => text.split(part).length - 1;

@@ -4,7 +4,7 @@ import type { AppContext } from '../../src/app-context.js';
 import type { NewLog } from '../../src/db/repos/logs.js';
 import { LOG_COLUMNS, LOG_DEFAULTS } from '../../src/db/repos/log-writes-sqlite.js';
 import { JSON_CHUNK_ROWS, MAX_PARAMS } from '../../src/db/repos/log-writes-batch.js';
-import { Recorder } from '../../src/relay/pipeline/recorder.js';
+import { Recorder } from '../../src/relay/pipeline/accounting/recorder.js';
 import { startTestServer, testDialects, type TestServer } from '../harness.js';
 
 const DAY = 1_790_000_000; // 2026-09-21 UTC

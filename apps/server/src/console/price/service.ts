@@ -12,9 +12,9 @@ import { planPriceSync, type SyncPlan } from './sync.js';
 
 export { seedModelOwners } from './owner-service.js';
 import { listAllUserGroups } from '../../db/repos/user-groups.js';
-import { DEFAULT_PRICES } from '../../relay/pipeline/price-table.js';
+import { DEFAULT_PRICES } from '../../relay/pipeline/accounting/price-table.js';
 import { relayState } from '../../relay/state.js';
-import type { PriceTier } from '../../relay/pipeline/pricing.js';
+import type { PriceTier } from '../../relay/pipeline/accounting/pricing.js';
 import { transact } from '../../db/retry.js';
 import type { Db } from '../../db/index.js';
 

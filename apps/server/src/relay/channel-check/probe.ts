@@ -3,8 +3,8 @@ import type { ChannelRow } from '../../db/repos/channels.js';
 import { HubError } from '../../common/errors.js';
 import { planAttempt } from '../bridge/plan.js';
 import { dialectResponseToHub } from '../bridge/response.js';
-import { authorizeUpstream, routeTo } from '../pipeline/attempt.js';
-import { sendUpstream } from '../pipeline/upstream.js';
+import { authorizeUpstream, routeTo } from '../pipeline/flow/attempt.js';
+import { sendUpstream } from '../pipeline/flow/upstream.js';
 import { relayState } from '../state.js';
 
 export interface ChatAnswer {

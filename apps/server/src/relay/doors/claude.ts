@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { HubError } from '../../common/errors.js';
 import type { RelayState } from '../pipeline/relay-state.js';
-import { handleRelay } from '../pipeline/handle.js';
-import { listModels } from '../pipeline/models.js';
+import { handleRelay } from '../pipeline/flow/handle.js';
+import { listModels } from '../pipeline/routing/models.js';
 import { countDoorTokens } from './count-tokens.js';
 
 /** Anthropic's model list shape. */

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { HubError } from '../../common/errors.js';
-import { authenticate, checkModelAllowed } from '../pipeline/caller.js';
+import { authenticate, checkModelAllowed } from '../pipeline/flow/caller.js';
 import type { RelayState } from '../pipeline/relay-state.js';
-import { callerGroup, type DoorInput } from '../pipeline/prepare.js';
+import { callerGroup, type DoorInput } from '../pipeline/flow/prepare.js';
 import type { Endpoint } from '../providers/types.js';
 import { doorToHub } from '../bridge/request.js';
 import { countChat } from '../tokenizer.js';

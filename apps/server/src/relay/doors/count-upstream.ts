@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { RelayState } from '../pipeline/relay-state.js';
-import { routeTo, type RoutedChannel } from '../pipeline/attempt.js';
-import { sendUpstream } from '../pipeline/upstream.js';
+import { routeTo, type RoutedChannel } from '../pipeline/flow/attempt.js';
+import { sendUpstream } from '../pipeline/flow/upstream.js';
 
 /** count_tokens waits this long for upstream before counting locally. */
 export const COUNT_TOKENS_TIMEOUT_MS = 2_000;

@@ -4,7 +4,7 @@ import { HubError } from '../../common/errors.js';
 import { globalApiLimiter } from '../../http/rate-limit.js';
 import { findTokenById } from '../../db/repos/tokens.js';
 import { findUserById } from '../../db/repos/users.js';
-import { authenticate } from '../pipeline/caller.js';
+import { authenticate } from '../pipeline/flow/caller.js';
 import { relayState } from '../state.js';
 
 /** Quota (and used quota) the caller's key answers for: its own budget, or its owner's when unlimited. */

@@ -1,18 +1,18 @@
 import { WebSocket, type RawData } from 'ws';
 import { LOG_TYPE } from '@one-hub/contract';
-import { chargeWithExcess, requestLogFields } from '../pipeline/settle.js';
+import { chargeWithExcess, requestLogFields } from '../pipeline/accounting/settle.js';
 import { emptyUsage, type Usage } from '../providers/types.js';
-import { computeQuota, type Price } from '../pipeline/pricing.js';
+import { computeQuota, type Price } from '../pipeline/accounting/pricing.js';
 import type { RelayState } from '../pipeline/relay-state.js';
-import type { Caller } from '../pipeline/caller.js';
-import { SAFETY_CODE, SAFETY_MESSAGE } from '../pipeline/content-safety.js';
-import type { RoutedChannel } from '../pipeline/attempt.js';
-import { holdOnPlan, type PlanAsk } from '../pipeline/plan-hold.js';
-import { PlanBook, type PlanHold } from '../pipeline/plans.js';
+import type { Caller } from '../pipeline/flow/caller.js';
+import { SAFETY_CODE, SAFETY_MESSAGE } from '../pipeline/flow/content-safety.js';
+import type { RoutedChannel } from '../pipeline/flow/attempt.js';
+import { holdOnPlan, type PlanAsk } from '../pipeline/accounting/plan-hold.js';
+import { PlanBook, type PlanHold } from '../pipeline/accounting/plans.js';
 import { toHubError } from '../../http/errors.js';
 import { HubError } from '../../common/errors.js';
-import { INFLIGHT_RENEW_MS, type LimitHold } from '../pipeline/limits.js';
-import type { LeaseHold } from '../pipeline/leases.js';
+import { INFLIGHT_RENEW_MS, type LimitHold } from '../pipeline/accounting/limits.js';
+import type { LeaseHold } from '../pipeline/accounting/leases.js';
 import { frameInput, outputCap, readFrame, responseWorstCase } from './worst-case.js';
 import { AskedHolds } from './asked.js';
 

@@ -1,6 +1,6 @@
 import type { RawData } from 'ws';
 import { estimateBytes } from '../tokenizer.js';
-import { ratioOf, reserveQuota, worstTier, type Price } from '../pipeline/pricing.js';
+import { ratioOf, reserveQuota, worstTier, type Price } from '../pipeline/accounting/pricing.js';
 
 /**
  * Base64 characters of PCM16 24 kHz audio per input token, with a margin: 1 s of audio is 64,000

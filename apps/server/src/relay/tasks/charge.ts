@@ -2,13 +2,13 @@ import { LOG_TYPE, logMessage } from '@one-hub/contract';
 import { HubError } from '../../common/errors.js';
 import type { ChannelRow } from '../../db/repos/channels.js';
 import type { RelayState } from '../pipeline/relay-state.js';
-import type { Caller } from '../pipeline/caller.js';
-import type { LeaseHold } from '../pipeline/leases.js';
-import { unitsCost, type Price } from '../pipeline/pricing.js';
-import { LimitBook, type LimitHold } from '../pipeline/limits.js';
-import { messageFields, requestLogFields } from '../pipeline/settle.js';
-import { holdOnPlan } from '../pipeline/plan-hold.js';
-import { PlanBook, type PlanHold } from '../pipeline/plans.js';
+import type { Caller } from '../pipeline/flow/caller.js';
+import type { LeaseHold } from '../pipeline/accounting/leases.js';
+import { unitsCost, type Price } from '../pipeline/accounting/pricing.js';
+import { LimitBook, type LimitHold } from '../pipeline/accounting/limits.js';
+import { messageFields, requestLogFields } from '../pipeline/accounting/settle.js';
+import { holdOnPlan } from '../pipeline/accounting/plan-hold.js';
+import { PlanBook, type PlanHold } from '../pipeline/accounting/plans.js';
 
 /** Who submits a task and how their group prices it. */
 export interface TaskFacts {

@@ -4,9 +4,9 @@ import { CHANNEL_STATUS } from '@one-hub/contract';
 import { HubError } from '../../common/errors.js';
 import { findChannelById, type ChannelRow } from '../../db/repos/channels.js';
 import type { RelayState } from '../pipeline/relay-state.js';
-import { authenticate, checkModelAllowed, type KeyReader } from '../pipeline/caller.js';
-import { callerGroup, checkRate } from '../pipeline/prepare.js';
-import { pickWeighted } from '../pipeline/channel-index.js';
+import { authenticate, checkModelAllowed, type KeyReader } from '../pipeline/flow/caller.js';
+import { callerGroup, checkRate } from '../pipeline/flow/prepare.js';
+import { pickWeighted } from '../pipeline/routing/channel-index.js';
 import type { TaskFacts } from './charge.js';
 import { channelKey } from './upstream.js';
 

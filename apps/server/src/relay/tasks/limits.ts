@@ -1,5 +1,5 @@
 import type { RelayState } from '../pipeline/relay-state.js';
-import { limitScopes } from '../pipeline/limits.js';
+import { limitScopes } from '../pipeline/accounting/limits.js';
 import type { TaskFacts } from './charge.js';
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { request } from 'undici';
 import { HubError } from '../../common/errors.js';
 import type { ChannelRow } from '../../db/repos/channels.js';
-import { dispatcherFor } from '../pipeline/upstream.js';
+import { dispatcherFor } from '../pipeline/flow/upstream.js';
 import { channelKey } from './upstream.js';
 
 const URL_TEXT = /^https?:\/\//i;

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { HubError } from '../../common/errors.js';
 import type { ChannelRow } from '../../db/repos/channels.js';
-import { dispatcherFor } from '../pipeline/upstream.js';
+import { dispatcherFor } from '../pipeline/flow/upstream.js';
 
 export interface TaskAnswer {
   status: number;

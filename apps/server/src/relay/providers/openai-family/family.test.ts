@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { adapterFor } from '../index.js';
 import { BinaryAnswer, type ChannelTarget, type Endpoint, type UpstreamRequest } from '../types.js';
-import { routeTo } from '../../pipeline/attempt.js';
+import { routeTo } from '../../pipeline/flow/attempt.js';
 import type { ChannelRow } from '../../../db/repos/channels.js';
 import { zhipuToken } from './auth.js';
 import { sparkModel } from './urls.js';

@@ -6,7 +6,7 @@ import type { MidjourneyRow } from '../../../db/repos/tasks.js';
 import { findChannelMidjourney, findMidjourneyByMjId, findOwnMidjourney, listOwnMidjourneys } from '../../../db/repos/task-rows.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
 import type { Db } from '../../../db/index.js';
-import { dispatcherFor } from '../../pipeline/upstream.js';
+import { dispatcherFor } from '../../pipeline/flow/upstream.js';
 import { checkLink, taskFacts } from '../facts.js';
 import { baseOf, callTaskUpstream, channelKey } from '../upstream.js';
 import { MJ_CHANNEL_TYPE, mjError } from './mapping.js';

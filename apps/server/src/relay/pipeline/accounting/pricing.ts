@@ -1,0 +1,146 @@
+import type { Usage } from '../../providers/types.js';
+
+/** One input-size tier of a token price: applies when the prompt has more than `above` tokens (cache ratios not set fall back to the base price's). */
+export interface PriceTier {
+  above: number;
+  input: number;
+  output: number;
+  extra: Partial<Record<ExtraClass, number>>;
+}
+
+export interface Price {
+  type: 'tokens' | 'times';
+  input: number;
+  output: number;
+  extra: Partial<Record<ExtraClass, number>>;
+  /** Long-context tiers, ascending by `above`; the base price covers prompts up to the first. */
+  tiers?: PriceTier[];
+}
+
+export type ExtraClass =
+  | 'cached_tokens'
+  | 'cached_read_tokens'
+  | 'cached_write_tokens'
+  | 'cached_write_1h_tokens'
+  | 'reasoning_tokens'
+  | 'input_audio_tokens'
+  | 'output_audio_tokens';
+
+/**
+ * Re-price multipliers for usage classes that are already counted inside the
+ * prompt or completion totals. Cache reads are cheaper than fresh input by
+ * default (billing them at full price is a known gateway bug).
+ */
+export const DEFAULT_EXTRA: Record<ExtraClass, number> = {
+  cached_tokens: 0.5,
+  cached_read_tokens: 0.1,
+  cached_write_tokens: 1.25,
+  cached_write_1h_tokens: 2,
+  reasoning_tokens: 1,
+  input_audio_tokens: 1,
+  output_audio_tokens: 1,
+};
+
+/**
+ * Ratios are decimals an admin typed (0.075, 1.1); money is integers of quota. Every ratio is
+ * read as an exact count of billionths and the arithmetic is done on integers (BigInt), so
+ * 3 × 0.1 is 0.3 and a million requests add up to exactly their closed form.
+ */
+const SCALE = 1_000_000_000n;
+const micro = (x: number): bigint => BigInt(Math.round(Math.max(x, 0) * 1e9));
+const ceilDiv = (a: bigint, b: bigint) => (a <= 0n ? 0n : (a + b - 1n) / b);
+
+/** The tier a prompt of `promptTokens` falls in: the base price (index 0) or the highest tier it passes. */
+export function priceTier(price: Price, promptTokens: number): { index: number; price: Price } {
+  if (!price.tiers?.length || price.type === 'times') return { index: 0, price };
+  let index = 0;
+  for (let i = 0; i < price.tiers.length; i++) if (promptTokens > price.tiers[i].above) index = i + 1;
+  if (index === 0) return { index, price };
+  const t = price.tiers[index - 1];
+  return { index, price: { type: 'tokens', input: t.input, output: t.output, extra: { ...price.extra, ...t.extra } } };
+}
+
+/** The dearest tier's input and output (and its cache ratios): what a hold must cover before the prompt is counted. */
+export function worstTier(price: Price): Price {
+  if (!price.tiers?.length || price.type === 'times') return price;
+  let worst: Price = price;
+  for (const t of price.tiers) {
+    worst = { type: 'tokens', input: Math.max(worst.input, t.input), output: Math.max(worst.output, t.output), extra: maxExtra(worst.extra, { ...price.extra, ...t.extra }) };
+  }
+  return worst;
+}
+
+function maxExtra(a: Price['extra'], b: Price['extra']): Price['extra'] {
+  const out: Price['extra'] = {};
+  for (const k of Object.keys(DEFAULT_EXTRA) as ExtraClass[]) {
+    if (a[k] === undefined && b[k] === undefined) continue;
+    out[k] = Math.max(a[k] ?? DEFAULT_EXTRA[k], b[k] ?? DEFAULT_EXTRA[k]);
+  }
+  return out;
+}
+
+/** The ratio a price bills a usage class at: its own, else the built-in default. */
+export const ratioOf = (price: Price, k: ExtraClass): number => price.extra[k] ?? DEFAULT_EXTRA[k];
+
+/** `tokens × (ratio − 1)`, truncated toward zero like the original's integer conversion; the ratio is read only when there are tokens of the class. */
+const shift = (tokens: number, price: Price, k: ExtraClass) => (tokens ? (BigInt(tokens) * (micro(ratioOf(price, k)) - SCALE)) / SCALE : 0n);
+
+/** Quota for a finished request (relay.md §4.7), as a non-negative integer, at the tier its prompt falls in. */
+export function computeQuota(usage: Usage, price: Price, groupRatio: number): number {
+  return costAt(usage, priceTier(price, usage.promptTokens).price, groupRatio);
+}
+
+/** Quota for a finished request at a tier already chosen (`priceTier`). */
+export function costAt(usage: Usage, price: Price, groupRatio: number): number {
+  const g = micro(groupRatio);
+  const inM = micro(price.input) * g;
+  if (price.type === 'times') return Number((1000n * inM) / (SCALE * SCALE));
+  const outM = micro(price.output) * g;
+  const prompt =
+    BigInt(usage.promptTokens) +
+    shift(usage.cachedTokens, price, 'cached_tokens') +
+    shift(usage.cacheReadTokens, price, 'cached_read_tokens') +
+    shift(usage.cacheWriteTokens, price, 'cached_write_tokens') +
+    shift(usage.cacheWrite1hTokens, price, 'cached_write_1h_tokens') +
+    shift(usage.audioInputTokens, price, 'input_audio_tokens');
+  const completion =
+    BigInt(usage.completionTokens) + shift(usage.reasoningTokens, price, 'reasoning_tokens') + shift(usage.audioOutputTokens, price, 'output_audio_tokens');
+  if (prompt + completion <= 0n) return 0;
+  const pos = (x: bigint) => (x > 0n ? x : 0n);
+  const quota = Number(ceilDiv(pos(prompt) * inM + pos(completion) * outM, SCALE * SCALE));
+  return inM !== 0n && quota <= 0 ? 1 : quota;
+}
+
+/** `ceil(tokens × ratio × groupRatio)` in exact integers. */
+function tokensCost(tokens: number, ratio: number, groupRatio: number): number {
+  return Number(ceilDiv(BigInt(Math.max(0, Math.ceil(tokens))) * micro(ratio) * micro(groupRatio), SCALE * SCALE));
+}
+
+/**
+ * The most a request may cost, held before the call: prompt estimate plus its output cap
+ * (the request's, else the model's limit), at least the PreConsumedQuota floor for output;
+ * priced at the dearest tier, since the prompt's real size is known only at settlement.
+ */
+export function reserveQuota(price: Price, groupRatio: number, promptEstimate: number, maxOutput: number | undefined, preConsumed: number): number {
+  const worst = worstTier(price);
+  if (worst.type === 'times') return costAt({ promptTokens: 0 } as Usage, worst, groupRatio);
+  if (micro(worst.input) * micro(groupRatio) === 0n && micro(worst.output) * micro(groupRatio) === 0n) return 0;
+  const output = maxOutput !== undefined ? tokensCost(maxOutput, worst.output, groupRatio) : 0;
+  return tokensCost(promptEstimate, worst.input, groupRatio) + Math.max(output, preConsumed);
+}
+
+/** The most output tokens a balance of `available` pays for beside the prompt, under the same formula. */
+export function affordableOutput(price: Price, groupRatio: number, promptEstimate: number, available: number, preConsumed: number): number {
+  const worst = worstTier(price);
+  const outM = micro(worst.output) * micro(groupRatio);
+  if (worst.type === 'times' || outM === 0n) return 0;
+  const left = available - tokensCost(promptEstimate, worst.input, groupRatio);
+  if (left < preConsumed) return 0;
+  return Math.max(0, Number((BigInt(left) * SCALE * SCALE) / outM));
+}
+
+/** `units × 1000 × ratio × groupRatio` in exact integers: floored for per-call prices, ceiled for token prices. */
+export function unitsCost(price: Price, groupRatio: number, units: number): number {
+  const n = 1000n * BigInt(Math.max(0, Math.round(units))) * micro(price.input) * micro(groupRatio);
+  return Number(price.type === 'times' ? n / (SCALE * SCALE) : ceilDiv(n, SCALE * SCALE));
+}

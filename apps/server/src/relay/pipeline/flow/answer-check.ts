@@ -1,0 +1,54 @@
+import { HubError } from '../../../common/errors.js';
+import type { Endpoint } from '../../providers/types.js';
+import type { BufferedResponse } from './upstream.js';
+
+/** The list (or part) every good answer of the endpoint carries; other JSON endpoints need an object. */
+const SHAPES: Partial<Record<Endpoint, (json: Record<string, unknown>) => boolean>> = {
+  'chat/completions': (j) => Array.isArray(j.choices),
+  completions: (j) => Array.isArray(j.choices),
+  embeddings: (j) => Array.isArray(j.data),
+  messages: (j) => Array.isArray(j.content),
+  responses: (j) => Array.isArray(j.output),
+  generateContent: (j) => Array.isArray(j.candidates) || typeof j.promptFeedback === 'object',
+};
+/** Endpoints whose answers are JSON whatever the content type says (audio and images may be bytes). */
+const JSON_ENDPOINTS = new Set<Endpoint>(['chat/completions', 'completions', 'embeddings', 'moderations', 'rerank', 'responses', 'messages', 'generateContent']);
+
+export const brokenAnswer = (why: string) => new HubError(502, `upstream answered 200 with ${why}`, { code: 'broken_answer', retryable: true });
+
+/**
+ * Checks a complete 200 answer before anyone is billed for it (issue 20.5): a JSON endpoint's
+ * answer must parse and have the endpoint's shape, else the attempt failed (truncated or empty
+ * JSON, an HTML page). Returns the parsed body so the responder does not parse it again.
+ */
+export function checkAnswer(endpoint: Endpoint, res: BufferedResponse): Record<string, unknown> | undefined {
+  const json = String(res.headers['content-type'] ?? '').includes('json');
+  if (!json && !JSON_ENDPOINTS.has(endpoint)) return undefined;
+  if (res.body.length === 0) throw brokenAnswer('an empty body');
+  let value: unknown;
+  try {
+    value = JSON.parse(res.body.toString('utf8'));
+  } catch {
+    throw brokenAnswer(json ? 'invalid JSON' : `a non-JSON body (${String(res.headers['content-type'] ?? 'no content type')})`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw brokenAnswer('JSON that is not an object');
+  const answer = value as Record<string, unknown>;
+  // An error object inside a 200 is the provider's error: the responder maps it.
+  if (answer.error && typeof answer.error === 'object') return answer;
+  const shape = SHAPES[endpoint];
+  if (shape && !shape(answer)) throw brokenAnswer(`JSON that is not a ${endpoint} answer`);
+  return answer;
+}
+
+/**
+ * Whether an SSE data field can be an event of a JSON stream: a complete JSON value's
+ * first and last characters (O(1): it runs for every frame). `[DONE]` ends OpenAI streams.
+ */
+export function plausibleFrame(data: string): boolean {
+  const first = data.charCodeAt(0);
+  const last = data.charCodeAt(data.length - 1);
+  if (first === 0x7b) return last === 0x7d; // { }
+  if (first === 0x5b) return last === 0x5d || data === '[DONE]'; // [ ]
+  if (first === 0x22) return last === 0x22 && data.length > 1; // a JSON string
+  return false;
+}
