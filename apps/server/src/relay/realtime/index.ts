@@ -16,6 +16,8 @@ import { routeTo, type RoutedChannel } from '../pipeline/flow/attempt.js';
 import { noChannel } from '../pipeline/routing/failure.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 import { relayState } from '../state.js';
+import { answerError, isAdmin, outsideFailure, unreachable } from '../../egress/failure.js';
+import { parseJsonOr } from '../../common/json.js';
 import { planHasRoom, runSession } from './session.js';
 
 const KEY_PROTOCOL = 'openai-insecure-api-key.';
@@ -51,9 +53,9 @@ function connect(url: string, headers: Record<string, string>, protocols: string
     ws.once('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => reject(new HubError(502, `upstream refused the realtime session (${res.statusCode}): ${body.slice(0, 300)}`, { retryable: (res.statusCode ?? 500) >= 500 || res.statusCode === 429 })));
+      res.on('end', () => reject(answerError(res.statusCode === 101 ? 502 : (res.statusCode ?? 502), body, parseJsonOr<unknown>(body, undefined))));
     });
-    ws.once('error', (error) => reject(new HubError(502, `请求上游地址失败: ${error.message}`, { code: 'http_request_failed', retryable: true })));
+    ws.once('error', (error) => reject(unreachable(error)));
   });
 }
 
@@ -112,6 +114,7 @@ async function openUpstream(state: RelayState, req: IncomingMessage, protocols: 
   const tried = new Set<number>();
   if (caller.excludedChannel) tried.add(caller.excludedChannel);
   const attempts = caller.pinnedChannel ? 1 : 1 + Math.max(0, state.ctx.options.get('RetryTimes'));
+  const admin = isAdmin(caller.user.role);
   let last: HubError | undefined;
   for (let i = 0; i < attempts; i++) {
     const row = await pickChannel(state, caller, group, model, tried);
@@ -124,7 +127,8 @@ async function openUpstream(state: RelayState, req: IncomingMessage, protocols: 
       const upstream = await connect(target.url, { ...target.headers, ...(beta ? { 'openai-beta': String(beta) } : {}) }, protocols.filter((p) => !p.startsWith(KEY_PROTOCOL)));
       return { route, upstream, price: state.prices.priceOf(route.billedModel) };
     } catch (error) {
-      last = toHubError(error);
+      // What the client is told of a refused or unreachable upstream (egress/failure.ts).
+      last = outsideFailure(toHubError(error), row, admin);
       if (!last.retryable) throw last;
     }
   }

@@ -14,6 +14,7 @@ import { HubError } from '../../common/errors.js';
 import { INFLIGHT_RENEW_MS, type LimitHold } from '../pipeline/accounting/limits.js';
 import type { LeaseHold } from '../pipeline/accounting/leases.js';
 import { frameInput, outputCap, readFrame, responseWorstCase } from './worst-case.js';
+import { isAdmin, realtimeError, type RealtimeErrorBody } from '../../egress/failure.js';
 import { AskedHolds } from './asked.js';
 
 /**
@@ -319,21 +320,27 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
       })
       .finally(() => gating--);
   });
+  const admin = isAdmin(caller.user.role);
+  const clientError = (error: RealtimeErrorBody) => {
+    const mapped = realtimeError(error, info.route.row, admin, info.requestId);
+    return asked.gave(error.event_id) ? { ...mapped, event_id: null } : mapped;
+  };
   upstream.on('message', (data: RawData, isBinary: boolean) => {
     touch();
     const text = isBinary ? '' : data.toString();
     const created = text.includes('"response.created"');
-    const rejecting = asked.size > 0 && text.includes('"error"');
-    let event: { type?: string; response?: { id?: string; usage?: RealtimeUsage }; error?: { event_id?: unknown } } | undefined;
-    if (created || rejecting || text.includes('"response.done"')) {
+    const erring = text.includes('"error"');
+    let event: { type?: string; response?: { id?: string; usage?: RealtimeUsage }; error?: RealtimeErrorBody } | undefined;
+    if (created || erring || text.includes('"response.done"')) {
       try {
         event = JSON.parse(text);
       } catch {
         event = undefined;
       }
     }
-    // An error naming an event_id the gateway gave reaches the client as naming none: the client sent none.
-    const out = event?.type === 'error' && asked.gave(event.error?.event_id) ? JSON.stringify({ ...event, error: { ...event.error, event_id: null } }) : data;
+    // An upstream error reaches the client mapped (egress/failure.ts); one naming an event_id the
+    // gateway gave names none: the client sent none.
+    const out = event?.type === 'error' && event.error && typeof event.error === 'object' ? JSON.stringify({ ...event, error: clientError(event.error) }) : data;
     if (client.readyState === WebSocket.OPEN) client.send(out, { binary: isBinary });
     if (!event || closed) return;
     const { type, response } = event;

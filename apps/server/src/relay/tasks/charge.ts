@@ -1,4 +1,4 @@
-import { LOG_TYPE, logMessage } from '@one-hub/contract';
+import { LOG_TYPE } from '@one-hub/contract';
 import { HubError } from '../../common/errors.js';
 import type { ChannelRow } from '../../db/repos/channels.js';
 import type { RelayState } from '../pipeline/relay-state.js';
@@ -6,7 +6,7 @@ import type { Caller } from '../pipeline/flow/caller.js';
 import type { LeaseHold } from '../pipeline/accounting/leases.js';
 import { unitsCost, type Price } from '../pipeline/accounting/pricing.js';
 import { LimitBook, type LimitHold } from '../pipeline/accounting/limits.js';
-import { messageFields, requestLogFields } from '../pipeline/accounting/settle.js';
+import { requestLogFields } from '../pipeline/accounting/settle.js';
 import { holdOnPlan } from '../pipeline/accounting/plan-hold.js';
 import { PlanBook, type PlanHold } from '../pipeline/accounting/plans.js';
 
@@ -122,14 +122,3 @@ export function settleTask(state: RelayState, facts: TaskFacts, hold: TaskHold, 
   return billed;
 }
 
-/** The log row of a submission upstream refused: its hold went back, nothing was charged. */
-export function logRefused(state: RelayState, facts: TaskFacts, hold: TaskHold | undefined, reason: string): void {
-  state.recorder.log({
-    type: LOG_TYPE.system,
-    ...requestLogFields(facts, facts.requestId, facts.ip),
-    channel_id: hold?.channel.id ?? 0,
-    model_name: hold?.model ?? '',
-    quota: 0,
-    ...messageFields(logMessage('task_refused', { held: hold?.amount ?? 0, reason: reason.slice(0, 200) })),
-  });
-}

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { request } from 'undici';
-import { HubError } from '../../common/errors.js';
 import type { ChannelRow } from '../../db/repos/channels.js';
 import { dispatcherFor } from '../pipeline/flow/upstream.js';
+import { answerError, outsideFailure, unreachable } from '../../egress/failure.js';
 import { channelKey } from './upstream.js';
 
 const URL_TEXT = /^https?:\/\//i;
@@ -41,11 +41,11 @@ export async function streamResult(channel: ChannelRow | undefined, url: string,
     headers: { ...headers, ...(typeof range === 'string' ? { range } : {}) },
     dispatcher: dispatcherFor(channel?.proxy, channel ? channelKey(channel) : ''),
   }).catch((error) => {
-    throw new HubError(502, `结果获取失败: ${(error as Error).message}`, { code: 'http_request_failed', type: 'upstream_error' });
+    throw outsideFailure(unreachable(error), channel, false);
   });
   if (res.statusCode !== 200 && res.statusCode !== 206) {
     await res.body.dump();
-    throw new HubError(502, `结果获取失败: upstream status ${res.statusCode}`, { code: 'http_request_failed', type: 'upstream_error' });
+    throw outsideFailure(answerError(res.statusCode < 300 ? 502 : res.statusCode, '', undefined), channel, false);
   }
   for (const name of PASSED_HEADERS) if (res.headers[name] !== undefined) reply.header(name, res.headers[name]);
   reply.header('cache-control', 'private, max-age=3600');

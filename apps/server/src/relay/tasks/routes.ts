@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { HubError } from '../../common/errors.js';
 import { toHubError } from '../../http/errors.js';
+import { withRequestId } from '../../egress/failure.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 import { registerMidjourney } from './midjourney/routes.js';
 import { taskPollers } from './registry.js';
@@ -10,28 +11,45 @@ import { registerVideos } from './videos/routes.js';
 import { registerRecraft } from './recraft/routes.js';
 import { serveResult } from './generic/links.js';
 
-/** Midjourney answers errors in Midjourney-Proxy's shape: `{code, description, type}`. */
-function midjourneyErrors(app: FastifyInstance): void {
+type Shape = (hub: HubError, message: string, requestId: string) => unknown;
+
+/** A task family's errors in its own wire shape, the request id appended (failures arrive mapped by egress/failure.ts). */
+function errorsShaped(app: FastifyInstance, shape: Shape): void {
   app.setErrorHandler((error, req, reply) => {
     const hub = toHubError(error);
-    if (hub.status >= 500 && !(error instanceof HubError)) req.log.error({ err: error }, 'midjourney request failed');
+    if (hub.status >= 500 && !(error instanceof HubError)) req.log.error({ err: error }, 'task request failed');
     if (hub.retryAfter) reply.header('Retry-After', String(hub.retryAfter));
-    const code = Number(hub.code);
-    return reply.status(hub.status).send({ code: Number.isFinite(code) ? code : hub.status >= 500 ? 500 : 4, description: `${hub.message} (request id: ${req.id})`, type: hub.type });
+    return reply.status(hub.status).send(shape(hub, withRequestId(hub.message, req.id), req.id));
   });
 }
+
+/** Midjourney-Proxy's `{code, description, type}`. */
+const midjourneyShape: Shape = (hub, description) => {
+  const code = Number(hub.code);
+  return { code: Number.isFinite(code) ? code : hub.status >= 500 ? 500 : 4, description, type: hub.type };
+};
+/** A Suno proxy's `{code: "error", message, data}`. */
+const sunoShape: Shape = (_hub, message) => ({ code: 'error', message, data: null });
+/** Kling's `{code, message, request_id}`. */
+const klingShape: Shape = (hub, message, requestId) => ({ code: hub.status, message, request_id: requestId, data: null });
 
 /** The async task routes (relay.md §6) and their pollers. */
 export async function registerTaskRoutes(app: FastifyInstance, state: RelayState): Promise<void> {
   taskPollers(state);
   await app.register(async (scope) => {
-    midjourneyErrors(scope);
+    errorsShaped(scope, midjourneyShape);
     registerMidjourney(scope, state);
   });
-  registerSuno(app, state);
+  await app.register(async (scope) => {
+    errorsShaped(scope, sunoShape);
+    registerSuno(scope, state);
+  });
   // Suno and Kling result files, through the gateway (upstream hosts never reach a client).
   app.get('/task/result/:id/:n', (req, reply) => serveResult(state, req, reply));
-  registerKling(app, state);
+  await app.register(async (scope) => {
+    errorsShaped(scope, klingShape);
+    registerKling(scope, state);
+  });
   await app.register(async (scope) => registerVideos(scope, state));
   await app.register(async (scope) => registerRecraft(scope, state));
 }

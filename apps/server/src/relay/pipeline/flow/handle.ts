@@ -10,7 +10,7 @@ import { suffixBody } from '../../bridge/suffix.js';
 import { authorizeUpstream, buildUpstream, routeTo, withModel, type RoutedChannel } from './attempt.js';
 import { sendUpstreamBuffered, sendUpstreamStream, UpstreamStream, type BufferedResponse } from './upstream.js';
 import { classifyFailure, cooldownSeconds, noChannel, unknownModel } from '../routing/failure.js';
-import { callerError, isAdmin, scrubIdentity } from './caller-error.js';
+import { callerError, isAdmin, scrubIdentity } from '../../../egress/failure.js';
 import { logFailure } from './failure-log.js';
 import { checkAnswer } from './answer-check.js';
 import { affordableOutput, reserveQuota as reserveAmount, type Price } from '../accounting/pricing.js';

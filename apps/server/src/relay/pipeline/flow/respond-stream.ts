@@ -18,7 +18,7 @@ import { chainResponse } from '../routing/sticky.js';
 import { chainMappers } from '../../providers/shared/chain.js';
 import type { Frame, StreamMapper } from '../../providers/types.js';
 import { plausibleFrame } from './answer-check.js';
-import { isAdmin, scrubIdentity } from './caller-error.js';
+import { isAdmin, scrubIdentity } from '../../../egress/failure.js';
 
 /** An upstream event that reports an error (its text may name the channel's key or host). */
 const errorEvent = (data: string, event?: string) =>

@@ -1,3 +1,4 @@
+import { scrubSecrets } from '../../../egress/scrub.js';
 import { CHANNEL_TYPES } from '@one-hub/contract';
 import { HubError } from '../../../common/errors.js';
 import type { ChannelTarget, Endpoint, ProviderAdapter, UpstreamRequest } from '../types.js';
@@ -39,10 +40,8 @@ function headers(channel: ChannelTarget, json: boolean): Record<string, string> 
   return out;
 }
 
-/** Removes anything that looks like a credential from upstream error text. */
-export function scrubSecrets(text: string): string {
-  return text.replace(/\b(sk|key|pk)-[A-Za-z0-9_-]{8,}/g, '$1-***').replace(/Bearer\s+[A-Za-z0-9._-]{8,}/g, 'Bearer ***');
-}
+/** Kept here for the providers that import it; the one scrubber lives in egress/. */
+export { scrubSecrets };
 
 export const openAICompatible: ProviderAdapter = {
   types: OPENAI_COMPATIBLE_TYPES,

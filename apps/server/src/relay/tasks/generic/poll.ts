@@ -5,16 +5,19 @@ import { pendingTasks, updatePendingTask } from '../../../db/repos/task-rows.js'
 import { failTask } from '../fail.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
 import { timedOutReason, type RoundResult } from '../poller.js';
+import { scrubIdentity } from '../../../egress/failure.js';
+import type { ChannelRow } from '../../../db/repos/channels.js';
 import type { TaskFamily, TaskUpdate } from './family.js';
 
 const ROUND_LIMIT = 500;
 
 /** Writes one upstream view; answers whether the task ended. */
-async function apply(state: RelayState, row: TaskRow, u: TaskUpdate): Promise<boolean> {
+async function apply(state: RelayState, channel: ChannelRow, row: TaskRow, u: TaskUpdate): Promise<boolean> {
   if (u.status === 'FAILURE' || u.failReason) {
     // The upstream's view is kept beside the failure, so the caller reads why.
     if (u.data !== undefined) await updatePendingTask(state.ctx.db, row.id, { data: JSON.stringify(u.data), updated_at: nowSeconds() });
-    await failTask(state, row, u.failReason || 'upstream task failed');
+    // The reason is the caller's to read: keys and hosts are scrubbed from it.
+    await failTask(state, row, scrubIdentity(u.failReason || 'upstream task failed', channel, false));
     return true;
   }
   const done = u.status === 'SUCCESS';
@@ -55,7 +58,7 @@ export function taskRound(state: RelayState, family: TaskFamily): () => Promise<
       upstreamCalls += calls;
       for (const row of list) {
         const u = updates.get(row.id);
-        if (u && (await apply(state, row, u))) ended++;
+        if (u && (await apply(state, channel, row, u))) ended++;
         else if (row.submit_time < deadline && (await failTask(state, row, timedOutReason(state.ctx.config.TASK_TIMEOUT_SECONDS)))) ended++;
       }
     }

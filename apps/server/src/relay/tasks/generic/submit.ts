@@ -3,13 +3,15 @@ import { HubError } from '../../../common/errors.js';
 import { nowSeconds } from '../../../common/time.js';
 import { findOwnTask, insertTask } from '../../../db/repos/task-rows.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
-import { holdTask, limitColumns, logRefused, planColumns, releaseTask, settleTask, type TaskFacts } from '../charge.js';
+import { holdTask, limitColumns, planColumns, releaseTask, settleTask, type TaskFacts } from '../charge.js';
 import { taskChannel } from '../facts.js';
 import { callTaskUpstream, type TaskAnswer } from '../upstream.js';
 import { taskPollers } from '../registry.js';
 import { withTaskLimits } from '../limits.js';
 import { withLinks } from '../results.js';
 import { linkedData } from './links.js';
+import { answerError, unreachable } from '../../../egress/failure.js';
+import { refuseTask } from '../refuse.js';
 import type { TaskFamily, TaskPlan } from './family.js';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
@@ -20,7 +22,8 @@ const retryable = (a: TaskAnswer | undefined) => !a || a.status === 429 || a.sta
 /**
  * Submit → hold → upstream → task row (relay.md §6.2), with failover to another channel
  * on retryable failures. Each attempt holds afresh and releases its hold when refused, so a
- * retry charges exactly once; the upstream's answer is always what the caller receives.
+ * retry charges exactly once. A refusal reaches the caller mapped by egress/failure.ts, in the
+ * door's own error shape (the upstream text goes to the admin's log view only).
  */
 export function submitTask(state: RelayState, facts: TaskFacts, family: TaskFamily, plan: TaskPlan, reply: FastifyReply): Promise<void> {
   return withTaskLimits(state, facts, plan.model, () => submit(state, facts, family, plan, reply));
@@ -36,7 +39,7 @@ async function submit(state: RelayState, facts: TaskFacts, family: TaskFamily, p
   const tried = new Set<number>();
   const attempts = pinned || facts.caller.pinnedChannel ? 1 : 1 + Math.max(0, state.ctx.options.get('RetryTimes'));
   let answer: TaskAnswer | undefined;
-  let lastError: unknown;
+  let told: HubError | undefined;
   for (let i = 0; i < attempts; i++) {
     const channel = await taskChannel(state, facts, plan.model, family.channelTypes, pinned, tried).catch((error) => {
       if (i === 0) throw error;
@@ -54,7 +57,7 @@ async function submit(state: RelayState, facts: TaskFacts, family: TaskFamily, p
         timeoutMs: SUBMIT_TIMEOUT_MS,
       });
     } catch (error) {
-      lastError = error;
+      told = unreachable(error);
     }
     const verdict = answer && answer.status === 200 ? family.accepted(answer) : undefined;
     if (verdict && 'taskId' in verdict) {
@@ -84,9 +87,9 @@ async function submit(state: RelayState, facts: TaskFacts, family: TaskFamily, p
       return reply.status(200).send(shown);
     }
     releaseTask(state, hold);
-    logRefused(state, facts, hold, verdict && 'error' in verdict ? verdict.error : (answer?.text ?? (lastError as Error)?.message ?? ''));
+    const failure = answer ? answerError(answer.status, verdict && 'error' in verdict ? verdict.error : answer.text, answer.json) : told!;
+    told = refuseTask(state, facts, channel, failure, `/${family.platform}`, hold);
     if (!retryable(answer)) break;
   }
-  if (!answer) throw lastError ?? new HubError(503, 'no channel answered', { code: 'no_available_channel' });
-  return reply.status(answer.status === 200 ? 502 : answer.status).send(answer.json ?? { error: { message: answer.text.slice(0, 500), type: 'upstream_error' } });
+  throw told ?? new HubError(503, 'no channel answered', { code: 'no_available_channel' });
 }

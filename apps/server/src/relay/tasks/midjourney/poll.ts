@@ -7,16 +7,20 @@ import type { RelayState } from '../../pipeline/relay-state.js';
 import { timedOutReason, type RoundResult } from '../poller.js';
 import { baseOf, callTaskUpstream, channelKey } from '../upstream.js';
 import { MJ_CHANNEL_TYPE, isFailed } from './mapping.js';
+import { scrubIdentity } from '../../../egress/failure.js';
 import { taskUpdate, type UpstreamMjTask } from './task-json.js';
 
 const ROUND_LIMIT = 500;
 const FETCH_TIMEOUT_MS = 5_000;
 
-/** Applies one upstream view of a task to its row: progress, result, or failure with refund. Answers whether it ended. */
-export async function applyUpstream(state: RelayState, row: MidjourneyRow, task: UpstreamMjTask): Promise<boolean> {
+/**
+ * Applies one upstream view of a task to its row: progress, result, or failure with refund. Answers
+ * whether it ended. The failure reason is the caller's to read, so it is scrubbed of keys and hosts.
+ */
+export async function applyUpstream(state: RelayState, channel: ChannelRow, row: MidjourneyRow, task: UpstreamMjTask): Promise<boolean> {
   const set = taskUpdate(task);
   if (isFailed(set.status ?? row.status, set.progress ?? row.progress, set.fail_reason ?? '')) {
-    await failTask(state, row, set.fail_reason || 'upstream task failed');
+    await failTask(state, row, scrubIdentity(set.fail_reason || 'upstream task failed', channel, false));
     return true;
   }
   if (set.status === 'SUCCESS') set.progress = '100%';
@@ -40,7 +44,7 @@ async function pollChannel(state: RelayState, channel: ChannelRow, rows: Midjour
   const deadline = Date.now() - state.ctx.config.TASK_TIMEOUT_SECONDS * 1000;
   for (const row of rows) {
     const task = byId.get(row.mj_id);
-    if (task && (await applyUpstream(state, row, task))) ended++;
+    if (task && (await applyUpstream(state, channel, row, task))) ended++;
     else if (row.submit_time < deadline && (await failTask(state, row, timedOutReason(state.ctx.config.TASK_TIMEOUT_SECONDS)))) ended++;
   }
   return ended;

@@ -12,6 +12,7 @@ import { baseOf, callTaskUpstream, channelKey } from '../upstream.js';
 import { MJ_CHANNEL_TYPE, mjError } from './mapping.js';
 import { applyUpstream } from './poll.js';
 import { notifySignature } from './submit.js';
+import { answerError, outsideFailure, scrubIdentity, unreachable } from '../../../egress/failure.js';
 import { IMAGE_LINK_SECONDS, clientTask, imageLink, type UpstreamMjTask } from './task-json.js';
 
 /** Signed links to tasks' images, valid for an hour, one channel lookup per channel. */
@@ -58,8 +59,11 @@ export async function imageSeed(state: RelayState, req: FastifyRequest, reply: F
     method: 'GET',
     headers: { 'mj-api-secret': channelKey(channel) },
     timeoutMs: 30_000,
+  }).catch((error) => {
+    throw outsideFailure(unreachable(error), channel, false);
   });
-  return reply.status(answer.status).send(answer.json ?? { code: -1, description: 'upstream answered no JSON' });
+  if (answer.status !== 200 || typeof answer.json?.code !== 'number') throw outsideFailure(answerError(answer.status, answer.text, answer.json), channel, false);
+  return reply.send({ ...answer.json, description: scrubIdentity(String(answer.json.description ?? ''), channel, false) });
 }
 
 /**
@@ -76,7 +80,7 @@ export async function notify(state: RelayState, req: FastifyRequest) {
   if (!task || typeof task.id !== 'string') throw mjError(400, '任务 ID 不能为空');
   const row = await findChannelMidjourney(state.ctx.db, channel.id, task.id);
   if (!row) throw mjError(404, '任务不存在', 3);
-  await applyUpstream(state, row, task);
+  await applyUpstream(state, channel, row, task);
   return { code: 1, description: 'success' };
 }
 
@@ -106,11 +110,11 @@ export async function streamImage(db: Db, row: MidjourneyRow, reply: FastifyRepl
   }
   const channel = await findChannelById(db, row.channel_id);
   const res = await request(row.image_url, { dispatcher: dispatcherFor(channel?.proxy, channel ? channelKey(channel) : '') }).catch((error) => {
-    throw mjError(502, `图片获取失败: ${(error as Error).message}`, 502);
+    throw outsideFailure(unreachable(error), channel, false);
   });
   if (res.statusCode !== 200) {
     await res.body.dump();
-    throw mjError(502, `图片获取失败: upstream status ${res.statusCode}`, 502);
+    throw outsideFailure(answerError(res.statusCode === 200 ? 502 : res.statusCode, '', undefined), channel, false);
   }
   reply.header('content-type', String(res.headers['content-type'] ?? 'application/octet-stream'));
   reply.header('cache-control', 'private, max-age=3600');

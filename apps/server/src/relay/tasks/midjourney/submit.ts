@@ -3,13 +3,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChannelRow } from '../../../db/repos/channels.js';
 import { findOwnMidjourney, insertMidjourney } from '../../../db/repos/task-rows.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
-import { holdTask, limitColumns, logRefused, planColumns, releaseTask, settleTask, type TaskFacts, type TaskHold } from '../charge.js';
+import { holdTask, limitColumns, planColumns, releaseTask, settleTask, type TaskFacts, type TaskHold } from '../charge.js';
 import { taskChannel, taskFacts } from '../facts.js';
 import { baseOf, callTaskUpstream, channelKey, type TaskAnswer } from '../upstream.js';
 import { taskPollers } from '../registry.js';
 import { withTaskLimits } from '../limits.js';
 import { withLinks } from '../results.js';
 import { imageLink } from './task-json.js';
+import { answerError, outsideFailure, scrubIdentity, unreachable, withRequestId } from '../../../egress/failure.js';
+import { HubError } from '../../../common/errors.js';
+import { refuseTask } from '../refuse.js';
 import {
   ACCEPTED_CODES, MJ_CHANNEL_TYPE, NEVER_CHARGED, NO_ACCOUNT_CODE, PATH_ACTIONS, actionOfCustomId, mjError, mjModel, parseChange, parseSimpleChange, rewriteCode, upstreamBody,
   type MjAction, type MjMode,
@@ -89,22 +92,24 @@ async function submitResolved(state: RelayState, facts: TaskFacts, r: Resolved, 
     }
   } catch (error) {
     releaseTask(state, hold);
-    logRefused(state, facts, hold, (error as Error).message);
-    throw error;
+    throw refuseTask(state, facts, row, unreachable(error), '/mj', hold);
   }
   const code = codeOf(answer);
-  const json = (answer.json && typeof answer.json === 'object' ? answer.json : {}) as Record<string, any>;
-  const accepted = answer.status === 200 && ACCEPTED_CODES.has(code) && (r.action !== 'SWAP_FACE' || code === 1);
+  const json = (answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json) ? answer.json : {}) as Record<string, any>;
+  // An HTTP error or an answer that is not Midjourney-Proxy's `{code, …}` is an outside failure, told generically.
+  const broken = answer.status !== 200 || code === -1;
+  const accepted = !broken && ACCEPTED_CODES.has(code) && (r.action !== 'SWAP_FACE' || code === 1);
+  // A Midjourney refusal (banned prompt, bad parameter) is about the request: its description, scrubbed, is the reason.
+  const failure = accepted ? undefined : broken ? answerError(answer.status, answer.text, answer.json) : new HubError(400, String(json.description ?? `code ${code}`), { code: String(code) });
+  const told = failure && refuseTask(state, facts, row, failure, '/mj', hold);
+  const reason = failure && withRequestId(outsideFailure(failure, row, false).message, facts.requestId);
   const now = Date.now();
   const props = json.properties && typeof json.properties === 'object' ? json.properties : {};
   const mjId = typeof json.result === 'string' ? json.result : '';
   const finished = accepted && ((code === 21 && props.status === 'SUCCESS') || r.action === 'UPLOAD');
   let quota = 0;
   if (accepted && hold) quota = settleTask(state, facts, hold, `${r.action} ${typeof json.result === 'string' ? json.result : ''}`.trim());
-  else {
-    releaseTask(state, hold);
-    if (!accepted) logRefused(state, facts, hold, String(json.description ?? answer.text));
-  }
+  else releaseTask(state, hold);
   await insertMidjourney(state.ctx.db, {
     code,
     user_id: facts.caller.user.id,
@@ -112,13 +117,13 @@ async function submitResolved(state: RelayState, facts: TaskFacts, r: Resolved, 
     action: r.action,
     mj_id: mjId,
     prompt: typeof body.prompt === 'string' ? body.prompt : (r.origin?.prompt ?? ''),
-    description: typeof json.description === 'string' ? json.description : '',
+    description: reason ?? (typeof json.description === 'string' ? scrubIdentity(json.description, row, false) : ''),
     submit_time: now,
     finish_time: finished || !accepted ? now : 0,
     image_url: typeof props.imageUrl === 'string' ? props.imageUrl : '',
     status: !accepted ? 'FAILURE' : finished ? 'SUCCESS' : (typeof props.status === 'string' && props.status) || 'SUBMITTED',
     progress: finished || !accepted ? '100%' : '0%',
-    fail_reason: accepted ? '' : String(json.description ?? `upstream status ${answer.status}`).slice(0, 500),
+    fail_reason: reason?.slice(0, 500) ?? '',
     channel_id: row.id,
     quota,
     ...planColumns(hold),
@@ -129,8 +134,8 @@ async function submitResolved(state: RelayState, facts: TaskFacts, r: Resolved, 
   if (accepted && !finished) taskPollers(state).midjourney.wake();
   // An existing task's properties carry the upstream image URL: the client gets the gateway's link.
   // (An upload's `result` lists the Discord URLs the caller asked for, kept as they are.)
-  const linked = json.properties ? { ...json, properties: withLinks(json.properties, () => imageLink(state.ctx.options.get('ServerAddress'), row, mjId)) } : json;
-  const out = answer.json && typeof answer.json === 'object' && !Array.isArray(answer.json) ? { ...linked, code: rewriteCode(code, r.action) } : answer.json;
-  reply.status(answer.status);
-  return out === undefined ? reply.type('text/plain').send(answer.text) : reply.send(out);
+  if (broken) throw told;
+  const shownJson = told ? { ...json, description: told.message } : json;
+  const linked = json.properties ? { ...shownJson, properties: withLinks(json.properties, () => imageLink(state.ctx.options.get('ServerAddress'), row, mjId)) } : shownJson;
+  return reply.status(200).send({ ...linked, code: rewriteCode(code, r.action) });
 }

@@ -6,10 +6,12 @@ import type { RelayState } from '../../pipeline/relay-state.js';
 import { handleRelay } from '../../pipeline/flow/handle.js';
 import { dispatcherFor } from '../../pipeline/flow/upstream.js';
 import { defaultBaseUrl } from '../../providers/index.js';
-import { holdTask, logRefused, releaseTask, settleTask, type TaskFacts } from '../charge.js';
+import { holdTask, releaseTask, settleTask, type TaskFacts } from '../charge.js';
 import { withTaskLimits } from '../limits.js';
 import { taskChannel, taskFacts } from '../facts.js';
 import { baseOf, channelKey } from '../upstream.js';
+import { answerError, unreachable } from '../../../egress/failure.js';
+import { refuseTask } from '../refuse.js';
 
 export const RECRAFT_CHANNEL_TYPE = 51;
 const TOOLS = ['vectorize', 'removeBackground', 'clarityUpscale', 'generativeUpscale'];
@@ -40,15 +42,12 @@ async function callTool(state: RelayState, facts: TaskFacts, req: FastifyRequest
     });
   } catch (error) {
     releaseTask(state, hold);
-    logRefused(state, facts, hold, (error as Error).message);
-    throw new HubError(502, `请求上游地址失败: ${(error as Error).message}`, { code: 'http_request_failed', type: 'upstream_error' });
+    throw refuseTask(state, facts, channel, unreachable(error), '/recraftAI', hold);
   }
   const text = await res.body.text();
   if (res.statusCode !== 200) {
     releaseTask(state, hold);
-    logRefused(state, facts, hold, text);
-    const upstream = parseJsonOr<{ message?: string; code?: string } | null>(text, null);
-    throw new HubError(res.statusCode, upstream?.message ?? (text.slice(0, 300) || `upstream status ${res.statusCode}`), { type: 'upstream_error', code: upstream?.code ?? null });
+    throw refuseTask(state, facts, channel, answerError(res.statusCode, text, parseJsonOr<unknown>(text, undefined)), '/recraftAI', hold);
   }
   settleTask(state, facts, hold, `recraft ${name}`);
   reply.header('content-type', String(res.headers['content-type'] ?? 'application/json'));

@@ -13,6 +13,7 @@ import { linkedData } from '../generic/links.js';
 import { taskFacts } from '../facts.js';
 import { callTaskUpstream, channelKey } from '../upstream.js';
 import { videos, videoBase, videoHeaders } from './family.js';
+import { answerError, outsideFailure, unreachable } from '../../../egress/failure.js';
 import { videoFields, videoPlan } from './mapping.js';
 
 const notFound = (id: string) => new HubError(404, `No video found with id '${id.slice(0, 80)}'`, { code: 'not_found' });
@@ -64,11 +65,11 @@ async function content(state: RelayState, req: FastifyRequest, reply: FastifyRep
     headers: videoHeaders(channel),
     dispatcher: dispatcherFor(channel.proxy, channelKey(channel)),
   }).catch((error) => {
-    throw new HubError(502, `请求上游地址失败: ${(error as Error).message}`, { code: 'http_request_failed', type: 'upstream_error' });
+    throw outsideFailure(unreachable(error), channel, false);
   });
   if (res.statusCode !== 200) {
     const text = await res.body.text();
-    return reply.status(res.statusCode).send(parseJsonOr(text, { error: { message: text.slice(0, 300), type: 'upstream_error' } }));
+    throw outsideFailure(answerError(res.statusCode, text, parseJsonOr<unknown>(text, undefined)), channel, false);
   }
   for (const name of ['content-type', 'content-length', 'content-disposition']) if (res.headers[name]) reply.header(name, res.headers[name]);
   return reply.send(res.body);
@@ -76,10 +77,13 @@ async function content(state: RelayState, req: FastifyRequest, reply: FastifyRep
 
 async function remove(state: RelayState, req: FastifyRequest, reply: FastifyReply) {
   const { row, channel } = await ownVideo(state, req);
-  const answer = await callTaskUpstream(channel, `${videoBase(channel)}/v1/videos/${encodeURIComponent(row.task_id)}`, { method: 'DELETE', headers: videoHeaders(channel), timeoutMs: 30_000 });
+  const answer = await callTaskUpstream(channel, `${videoBase(channel)}/v1/videos/${encodeURIComponent(row.task_id)}`, { method: 'DELETE', headers: videoHeaders(channel), timeoutMs: 30_000 }).catch((error) => {
+    throw outsideFailure(unreachable(error), channel, false);
+  });
+  if (answer.status !== 200 || !answer.json || typeof answer.json !== 'object') throw outsideFailure(answerError(answer.status, answer.text, answer.json), channel, false);
   // Deleted by its owner: the job ends without a refund, and the poller stops asking.
-  if (answer.status === 200) await updatePendingTask(state.ctx.db, row.id, { status: 'DELETED', progress: 100 });
-  return reply.status(answer.status).send(answer.json ?? { error: { message: answer.text.slice(0, 300), type: 'upstream_error' } });
+  await updatePendingTask(state.ctx.db, row.id, { status: 'DELETED', progress: 100 });
+  return reply.send(answer.json);
 }
 
 async function list(state: RelayState, req: FastifyRequest) {

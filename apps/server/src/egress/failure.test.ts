@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HubError } from '../../../common/errors.js';
-import type { ChannelRow } from '../../../db/repos/channels.js';
-import { callerError, scrubIdentity } from './caller-error.js';
+import { HubError } from '../common/errors.js';
+import type { ChannelRow } from '../db/repos/channels.js';
+import { callerError, scrubIdentity } from './failure.js';
 
 const row = { id: 1, type: 1, key: 'line-one-key\nline-two|pipe-part-x\n ab ', base_url: 'http://10.1.2.3:8443/v1' } as ChannelRow;
 
