@@ -1,5 +1,6 @@
 import { Bot } from 'grammy';
-import { fetch as undiciFetch, ProxyAgent, Socks5ProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { guardedProxyAgent, outboundFetch } from '../egress/outbound.js';
 
 const MAX_RATE_LIMIT_RETRIES = 3;
 
@@ -8,9 +9,8 @@ export function proxyDispatcher(proxy: string): Dispatcher | undefined {
   if (!proxy.trim()) return undefined;
   let agent = agents.get(proxy);
   if (agent) return agent;
-  if (/^https?:\/\//i.test(proxy)) agent = new ProxyAgent(proxy);
-  else if (/^socks5?:\/\//i.test(proxy)) agent = new Socks5ProxyAgent(proxy);
-  else throw new Error('telegram proxy must be an http://, https:// or socks5:// URL');
+  agent = guardedProxyAgent(proxy);
+  if (!agent) throw new Error('telegram proxy must be an http://, https:// or socks5:// URL');
   agents.set(proxy, agent);
   return agent;
 }
@@ -27,7 +27,7 @@ function fetchVia(dispatcher: Dispatcher | undefined) {
     const abort = new AbortController();
     if (init.signal?.aborted) abort.abort();
     else init.signal?.addEventListener?.('abort', () => abort.abort());
-    return undiciFetch(url, { method: init.method, headers: init.headers, body: init.body, signal: abort.signal, dispatcher });
+    return outboundFetch(url, { method: init.method, headers: init.headers, body: init.body, signal: abort.signal, dispatcher });
   };
 }
 

@@ -1,10 +1,10 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import { buildConnector } from 'undici';
 import { isPrivateAddress } from './address.js';
 
 /**
- * One egress guard for every server-side connection to an address an admin typed
- * (channel base URLs and proxies, the relay included; WeChat server; Vertex token URLs).
+ * One egress guard for every server-side connection to an outside party (channel base URLs
+ * and proxies, the relay included; every non-relay caller goes through ./outbound.ts).
  * The check runs when a connection is opened, after DNS resolution, on the address the
  * socket then connects to, so a hostname that resolves (or rebinds) to 127.0.0.1 is refused.
  * Pooled keep-alive connections are not re-checked, so the relay pays nothing per request.
@@ -26,6 +26,11 @@ export class EgressRefused extends Error {
   }
 }
 
+/** True when the guard refuses a literal IP host (a name is checked once resolved, by guardedLookup). */
+export function refusesHost(host: string): boolean {
+  return !allowPrivate && isPrivateAddress(host);
+}
+
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** dns.lookup for net/tls.connect that refuses when any resolved address is private. */
@@ -44,7 +49,7 @@ type Connector = buildConnector.connector;
 /** Wraps an undici connector: literal IP hosts are checked here (net.connect skips the lookup for them). */
 export function guardConnector(inner: Connector): Connector {
   return (opts, callback) => {
-    if (!allowPrivate && isPrivateAddress(opts.hostname)) {
+    if (refusesHost(opts.hostname)) {
       callback(new EgressRefused(), null);
       return;
     }
@@ -55,13 +60,6 @@ export function guardConnector(inner: Connector): Connector {
 /** An undici connector with both checks. */
 export const guardedConnector = (options: buildConnector.BuildOptions = {}): Connector =>
   guardConnector(buildConnector({ ...options, lookup: guardedLookup } as buildConnector.BuildOptions));
-
-const guardedAgent = new Agent({ connect: guardedConnector({ timeout: 10_000 }) });
-
-/** fetch() for admin-typed URLs (WeChat server, token endpoints): refused like the relay's upstream calls. */
-export function guardedFetch(url: string, init: Parameters<typeof undiciFetch>[1] = {}): ReturnType<typeof undiciFetch> {
-  return undiciFetch(url, { ...init, dispatcher: guardedAgent });
-}
 
 /** True when an error (or its cause) is the guard's refusal. */
 export function isEgressRefused(error: unknown): boolean {

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import type { AppContext } from '../app-context.js';
 import { HubError } from '../common/errors.js';
 import { writeSession } from './session.js';
+import { outboundFetch } from '../egress/outbound.js';
 
 /** Cloudflare Turnstile check when TurnstileCheckEnabled; a session that passed once is trusted until logout. */
 export function turnstileCheck(ctx: AppContext): preHandlerAsyncHookHandler {
@@ -11,7 +12,7 @@ export function turnstileCheck(ctx: AppContext): preHandlerAsyncHookHandler {
     if (!token) throw new HubError(400, 'Turnstile token 为空');
     let success = false;
     try {
-      const res = await fetch(ctx.config.TURNSTILE_VERIFY_URL, {
+      const res = await outboundFetch(ctx.config.TURNSTILE_VERIFY_URL, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ secret: ctx.options.get('TurnstileSecretKey'), response: token, remoteip: req.ip }),

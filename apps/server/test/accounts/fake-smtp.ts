@@ -12,6 +12,8 @@ export interface ReceivedMail {
  */
 export class FakeSmtp {
   readonly mails: ReceivedMail[] = [];
+  /** TCP connections accepted (egress tests prove none was made). */
+  connections = 0;
   private server: Server = createServer((socket) => this.session(socket));
 
   async start(): Promise<number> {
@@ -32,6 +34,7 @@ export class FakeSmtp {
   }
 
   private session(socket: Socket) {
+    this.connections++;
     let buffer = '';
     let inData = false;
     let current: ReceivedMail = { from: '', to: [], data: '' };

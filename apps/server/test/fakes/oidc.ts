@@ -19,6 +19,8 @@ export class FakeOidc {
   readonly accounts = new Map<string, OidcAccount>();
   private server?: Server;
   issuer = '';
+  /** TCP connections accepted (egress tests prove none was made). */
+  connections = 0;
 
   constructor(
     readonly clientId: string,
@@ -28,6 +30,7 @@ export class FakeOidc {
 
   async start(): Promise<string> {
     this.server = createServer();
+    this.server.on('connection', () => this.connections++);
     await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
     this.issuer = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     const provider = new Provider(this.issuer, {

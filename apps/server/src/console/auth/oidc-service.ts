@@ -1,5 +1,6 @@
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
+import { failureText } from '../../egress/outbound.js';
 import { authorizeUrl, exchange, type OidcPending, type OidcSettings } from './oauth/oidc/index.js';
 import { OAuthError, type OAuthProfile } from './oauth/types.js';
 import { resolveAccount, type Resolution } from './resolver.js';
@@ -7,6 +8,14 @@ import { STATE_TTL_SECONDS } from './state.js';
 import type { CallbackInput } from './service.js';
 
 const pendingKey = (state: string) => `oidc_pending:${state}`;
+
+/** What a caller sees when the provider cannot be reached; the cause (address, error text) is logged only. */
+export const OIDC_UNAVAILABLE = 'OIDC 服务暂不可用，请稍后重试 (OIDC provider unavailable)';
+
+function unavailable(ctx: AppContext, error: unknown): HubError {
+  ctx.log.warn(`OIDC provider ${ctx.options.get('OIDCIssuer')} unavailable: ${failureText(error)}`);
+  return new HubError(502, OIDC_UNAVAILABLE);
+}
 
 /** Read on every request, so option changes apply at once. */
 function settings(ctx: AppContext): OidcSettings {
@@ -29,7 +38,7 @@ export async function oidcEndpoint(ctx: AppContext, state: string): Promise<stri
   try {
     answer = await authorizeUrl(s, state);
   } catch (e) {
-    throw new HubError(502, `获取 OIDC 配置失败: ${(e as Error).message}`);
+    throw unavailable(ctx, e);
   }
   await ctx.store.set(pendingKey(state), JSON.stringify(answer.pending), STATE_TTL_SECONDS);
   return answer.url;
@@ -47,8 +56,8 @@ export async function oidcCallback(ctx: AppContext, query: Record<string, string
   try {
     profile = await exchange(s, callback, state, JSON.parse(raw) as OidcPending);
   } catch (e) {
-    if (e instanceof OAuthError) throw new HubError(e.message === '用户没有OIDC登录权限' ? 403 : 400, e.message);
-    throw new HubError(502, `获取 OIDC 配置失败: ${(e as Error).message}`);
+    if (e instanceof OAuthError && !e.unreachable) throw new HubError(e.message === '用户没有OIDC登录权限' ? 403 : 400, e.message);
+    throw unavailable(ctx, e);
   }
   return resolveAccount(ctx, { kind: 'oidc', profile, current: input.current, aff: input.aff, ip: input.ip });
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
+import { outboundFetch } from '../../egress/outbound.js';
 
 const TIMEOUT_MS = 10_000;
 
@@ -19,9 +20,9 @@ export async function uptimeKumaPage(ctx: AppContext, kind: 'page' | 'heartbeat'
   if (!domain || !page) throw new HubError(503, 'Uptime Kuma is not configured', { code: 'uptime_kuma_unconfigured' });
   const path = kind === 'page' ? 'status-page' : 'status-page/heartbeat';
   const url = `${domain}/api/${path}/${encodeURIComponent(page)}?t=${Date.now()}`;
-  let res: Response;
+  let res: Awaited<ReturnType<typeof outboundFetch>>;
   try {
-    res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await outboundFetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
     const reason = (error as Error).name === 'TimeoutError' ? 'timed out' : ((error as Error & { cause?: Error }).cause?.message ?? (error as Error).message);
     throw new HubError(502, `Uptime Kuma is unreachable: ${reason}`, { code: 'uptime_kuma_unreachable' });

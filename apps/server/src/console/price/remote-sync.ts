@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
 import { HubError, badRequest, conflict } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
-import { guardedFetch, isEgressRefused } from '../../egress/guard.js';
+import { isEgressRefused } from '../../egress/guard.js';
+import { outboundFetch } from '../../egress/outbound.js';
 import { listPrices } from '../../db/repos/prices.js';
 import { insertAuditLog } from '../../db/repos/audit-logs.js';
 import { planPriceSync } from './sync.js';
@@ -18,7 +19,7 @@ type Mode = PriceSyncDiff['mode'];
 export async function fetchPriceList(url: string): Promise<Incoming[]> {
   let res: Response;
   try {
-    res = (await guardedFetch(url, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(30_000) })) as unknown as Response;
+    res = (await outboundFetch(url, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(30_000) })) as unknown as Response;
   } catch (error) {
     throw new HubError(502, isEgressRefused(error) ? `price list not fetched: ${(error as Error).message}` : `price list not fetched: ${(error as Error).message}`);
   }

@@ -1,6 +1,7 @@
 import type { UnbindType } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { guardedFetch, isEgressRefused, REFUSED_MESSAGE } from '../../egress/guard.js';
+import { isEgressRefused, REFUSED_MESSAGE } from '../../egress/guard.js';
+import { outboundFetch } from '../../egress/outbound.js';
 import { HubError } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
 import { findUserByEmail, findUserByWechatId, updateUser, type UserPatch, type UserRow } from '../../db/repos/users.js';
@@ -63,7 +64,7 @@ export async function wechatIdOf(ctx: AppContext, code: string): Promise<string>
   if (!base) throw new HubError(400, '管理员未配置微信服务器地址');
   let body: { success?: boolean; message?: string; data?: unknown };
   try {
-    const res = await guardedFetch(`${base}/api/wechat/user?code=${encodeURIComponent(code)}`, {
+    const res = await outboundFetch(`${base}/api/wechat/user?code=${encodeURIComponent(code)}`, {
       headers: { Authorization: ctx.options.get('WeChatServerToken') },
       signal: AbortSignal.timeout(5000),
     });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import nodemailer from 'nodemailer';
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
+import { failureText, smtpTransport } from '../../egress/outbound.js';
 
 const trusted = new Map<string, string[]>();
 
@@ -40,15 +40,21 @@ export function transportOptions(ctx: AppContext) {
   };
 }
 
-/** Sends one mail through the SMTP options; a missing SMTP setup or a refused delivery is a clear error. */
+export const MAIL_FAILED = '邮件发送失败，请稍后重试或联系管理员 (mail could not be sent)';
+
+/**
+ * Sends one mail through the SMTP options; a missing SMTP setup or a refused delivery is a clear
+ * error. The SMTP server's address and answer are logged, never shown (anonymous callers send mail).
+ */
 export async function sendMail(ctx: AppContext, to: string, subject: string, html: string): Promise<void> {
   if (!ctx.options.get('SMTPServer')) throw new HubError(400, 'SMTP 服务器未配置 (SMTP server is not configured)');
-  const transport = nodemailer.createTransport(transportOptions(ctx));
+  const transport = smtpTransport(transportOptions(ctx));
   const from = ctx.options.get('SMTPFrom') || ctx.options.get('SMTPAccount');
   try {
     await transport.sendMail({ from: `${ctx.options.get('SystemName')} <${from}>`, to, subject, html });
   } catch (error) {
-    throw new HubError(502, `邮件发送失败: ${(error as Error).message}`);
+    ctx.log.warn(`mail not sent via ${ctx.options.get('SMTPServer')}: ${failureText(error)}`);
+    throw new HubError(502, MAIL_FAILED);
   } finally {
     transport.close();
   }

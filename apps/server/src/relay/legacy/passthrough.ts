@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { request } from 'undici';
+import { outboundRequest as request } from '../../egress/outbound.js';
 import { CHANNEL_STATUS, LOG_TYPE, logMessage } from '@one-hub/contract';
 import { HubError } from '../../common/errors.js';
 import { messageFields, requestLogFields } from '../pipeline/accounting/settle.js';

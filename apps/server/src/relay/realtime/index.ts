@@ -5,6 +5,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { CHANNEL_STATUS } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
+import { guardedWebSocket } from '../../egress/outbound.js';
 import { randomAlnum } from '../../common/random.js';
 import { toHubError } from '../../http/errors.js';
 import { findChannelById, type ChannelRow } from '../../db/repos/channels.js';
@@ -45,7 +46,7 @@ function upstreamOf(route: RoutedChannel): { url: string; headers: Record<string
 
 function connect(url: string, headers: Record<string, string>, protocols: string[]): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, protocols, { headers, handshakeTimeout: CONNECT_TIMEOUT_MS });
+    const ws = new WebSocket(url, protocols, { headers, handshakeTimeout: CONNECT_TIMEOUT_MS, ...guardedWebSocket(url) });
     ws.once('open', () => {
       ws.pause(); // hold upstream events (session.created) until the session pipes them
       resolve(ws);

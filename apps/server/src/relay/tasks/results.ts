@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { request } from 'undici';
+import { outboundRequest as request } from '../../egress/outbound.js';
 import type { ChannelRow } from '../../db/repos/channels.js';
 import { dispatcherFor } from '../pipeline/flow/upstream.js';
 import { answerError, outsideFailure, unreachable } from '../../egress/failure.js';

@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { outboundRequest as request } from '../../egress/outbound.js';
 import { HubError } from '../../common/errors.js';
 import type { ChannelRow } from '../../db/repos/channels.js';
 import { dispatcherFor } from '../pipeline/flow/upstream.js';

@@ -1,12 +1,13 @@
+import { outboundFetch } from '../../../egress/outbound.js';
 import { OAuthError } from './types.js';
 
 const TIMEOUT_MS = 5000;
 
 /** JSON request to a provider; network failures and non-2xx answers become an unreachable OAuthError. */
 export async function providerJson<T>(url: string, init: RequestInit = {}): Promise<T> {
-  let res: Response;
+  let res: Awaited<ReturnType<typeof outboundFetch>>;
   try {
-    res = await fetch(url, { ...init, headers: { accept: 'application/json', ...init.headers }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await outboundFetch(url, { ...init, headers: { accept: 'application/json', ...(init.headers as Record<string, string>) } as never, body: init.body as never, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (e) {
     throw new OAuthError(`${new URL(url).host}: ${(e as Error).message}`, true);
   }

@@ -1,10 +1,10 @@
-import { Agent, Pool, ProxyAgent, Socks5ProxyAgent, request, type buildConnector, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { HubError } from '../../../common/errors.js';
 import type { UpstreamRequest } from '../../providers/types.js';
 import { rawBodyOf } from './raw-body.js';
 import type { FirstByteWatch } from './first-byte.js';
-import { guardConnector, guardedConnector, guardedLookup } from '../../../egress/guard.js';
+import { guardedAgent, guardedProxyAgent } from '../../../egress/outbound.js';
 
 /**
  * One keep-alive pool for direct upstream traffic (undici pools per origin inside it).
@@ -12,18 +12,14 @@ import { guardConnector, guardedConnector, guardedLookup } from '../../../egress
  * one caller's hundreds (head-of-line blocking); UserMaxInflight bounds each caller
  * instead, and FirstByteTimeoutSeconds bounds the wait.
  */
-const direct = new Agent({
+const direct = guardedAgent({
   keepAliveTimeout: 30_000,
   connections: null,
   headersTimeout: 300_000, // reasoning models may think for minutes before the first byte
   bodyTimeout: 120_000, // idle time between body chunks, not a total limit
-  connect: guardedConnector({ timeout: 5_000 }), // refuses private addresses (FetchAllowPrivateNetworks), per new connection
+  connectTimeout: 5_000, // refuses private addresses (FetchAllowPrivateNetworks), per new connection
 });
 const proxies = new Map<string, Dispatcher>();
-const guardedPool = (origin: URL, opts: object) => {
-  const { connect } = opts as { connect: buildConnector.connector };
-  return new Pool(origin, { ...opts, connect: guardConnector(connect) });
-};
 const MAX_PROXY_AGENTS = 256;
 const PROXY_TIMEOUTS = { headersTimeout: 300_000, bodyTimeout: 120_000 };
 
@@ -38,9 +34,8 @@ export function dispatcherFor(proxy: string | null | undefined, key: string): Di
   let agent = proxies.get(url);
   if (agent) return agent;
   // The connection to the proxy itself passes the egress guard (what the proxy reaches is its own network).
-  if (/^https?:\/\//i.test(url)) agent = new ProxyAgent({ uri: url, proxyTls: { lookup: guardedLookup }, clientFactory: guardedPool, ...PROXY_TIMEOUTS });
-  else if (/^socks5?:\/\//i.test(url)) agent = new Socks5ProxyAgent(url, { connect: guardedConnector() });
-  else throw new HubError(503, 'channel proxy must be an http://, https:// or socks5:// URL', { code: 'channel_misconfigured', retryable: true });
+  agent = guardedProxyAgent(url, PROXY_TIMEOUTS);
+  if (!agent) throw new HubError(503, 'channel proxy must be an http://, https:// or socks5:// URL', { code: 'channel_misconfigured', retryable: true });
   if (proxies.size >= MAX_PROXY_AGENTS) {
     const [oldestUrl, oldest] = proxies.entries().next().value!;
     proxies.delete(oldestUrl);

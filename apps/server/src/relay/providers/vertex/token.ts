@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { HubError } from '../../../common/errors.js';
-import { guardedFetch } from '../../../egress/guard.js';
+import { outboundFetch } from '../../../egress/outbound.js';
 import { serviceAccountAssertion, type ServiceAccount } from './service-account.js';
 
 /** Posts a form to the token endpoint; injectable so the relay can route it through the channel's proxy. */
 export type TokenPoster = (url: string, form: string) => Promise<{ status: number; body: string }>;
 
 const defaultPoster: TokenPoster = async (url, form) => {
-  const res = await guardedFetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  const res = await outboundFetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
   return { status: res.status, body: await res.text() };
 };
 

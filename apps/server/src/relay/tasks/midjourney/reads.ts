@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { request } from 'undici';
+import { outboundRequest as request } from '../../../egress/outbound.js';
 import { findChannelById } from '../../../db/repos/channels.js';
 import type { MidjourneyRow } from '../../../db/repos/tasks.js';
 import { findChannelMidjourney, findMidjourneyByMjId, findOwnMidjourney, listOwnMidjourneys } from '../../../db/repos/task-rows.js';
@@ -98,15 +98,26 @@ export async function image(state: RelayState, req: FastifyRequest, reply: Fasti
   return streamImage(state.ctx.db, row, reply);
 }
 
+/** A `data:` URL's media type and bytes (base64 or percent-encoded); undefined when malformed. */
+function decodeDataUrl(url: string): { type: string; body: Buffer } | undefined {
+  const m = /^data:([^,]*?)(;base64)?,(.*)$/is.exec(url);
+  if (!m) return undefined;
+  try {
+    return { type: m[1] || 'text/plain;charset=US-ASCII', body: m[2] ? Buffer.from(m[3], 'base64') : Buffer.from(decodeURIComponent(m[3]), 'utf8') };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Streams a task's stored image from upstream through the task channel's proxy (the console shows it the same way). */
 export async function streamImage(db: Db, row: MidjourneyRow, reply: FastifyReply) {
   if (!row.image_url) throw mjError(404, '任务没有图片', 3);
   if (row.image_url.startsWith('data:')) {
     // An inline image (stored by an upstream that answers with data URLs) is decoded, not fetched.
-    const inline = await fetch(row.image_url).catch(() => undefined);
-    if (!inline?.ok) throw mjError(502, '图片数据无效', 502);
-    reply.header('content-type', inline.headers.get('content-type') ?? 'application/octet-stream');
-    return reply.send(Buffer.from(await inline.arrayBuffer()));
+    const inline = decodeDataUrl(row.image_url);
+    if (!inline) throw mjError(502, '图片数据无效', 502);
+    reply.header('content-type', inline.type);
+    return reply.send(inline.body);
   }
   const channel = await findChannelById(db, row.channel_id);
   const res = await request(row.image_url, { dispatcher: dispatcherFor(channel?.proxy, channel ? channelKey(channel) : '') }).catch((error) => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { request } from 'undici';
+import { outboundRequest as request } from '../../../egress/outbound.js';
 import { HubError } from '../../../common/errors.js';
 import { parseJsonOr } from '../../../common/json.js';
 import { findChannelById } from '../../../db/repos/channels.js';

@@ -1,4 +1,5 @@
 import * as client from 'openid-client';
+import { failureText, isConnectionFailure, oidcFetch } from '../../../../egress/outbound.js';
 import { OAuthError, type OAuthProfile } from '../types.js';
 
 export interface OidcSettings {
@@ -30,6 +31,7 @@ function configurationFor(s: OidcSettings): Promise<client.Configuration> {
     const insecure = issuer.protocol === 'http:' && LOOPBACK.has(issuer.hostname);
     const config = client.discovery(issuer, s.clientId, s.clientSecret, undefined, {
       timeout: 5,
+      [client.customFetch]: oidcFetch, // discovery, JWKS, token and userinfo calls all pass the egress guard
       execute: insecure ? [client.allowInsecureRequests] : [],
     });
     cached = { key, config };
@@ -43,7 +45,7 @@ function configurationFor(s: OidcSettings): Promise<client.Configuration> {
 /** The authorize URL with PKCE (S256) and a nonce; the caller keeps `pending` for the callback. */
 export async function authorizeUrl(s: OidcSettings, state: string): Promise<{ url: string; pending: OidcPending }> {
   const config = await configurationFor(s).catch((e: Error) => {
-    throw new OAuthError(e.message, true);
+    throw new OAuthError(failureText(e), true);
   });
   const verifier = client.randomPKCECodeVerifier();
   const nonce = client.randomNonce();
@@ -76,6 +78,7 @@ export async function exchange(s: OidcSettings, callback: URL, state: string, pe
       idTokenExpected: true,
     });
   } catch (e) {
+    if (isConnectionFailure(e)) throw new OAuthError(`token endpoint unreachable: ${failureText(e)}`, true);
     throw new OAuthError(`Failed to exchange token: ${(e as Error).message}`);
   }
   let claims: Record<string, unknown> = { ...tokens.claims() };

@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { outboundRequest as request } from '../../../../egress/outbound.js';
 import type { PaymentRow } from '../../../../db/repos/payments.js';
 import type { NotifyOutcome, PayEnv, PayOrder, PayProvider } from '../../providers.js';
 import { gatewayConfig } from '../config.js';
