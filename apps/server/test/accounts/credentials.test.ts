@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiClient, ROOT_PASSWORD, startTestServer, type TestServer } from '../harness.js';
+import { ApiClient, ROOT_PASSWORD, redisAvailable, startTestServer, testDialects, type TestServer } from '../harness.js';
 import { base32Decode, hotp, stepAt } from '../../src/console/auth/two-factor/totp.js';
 import { SoftAuthenticator } from '../fakes/authenticator.js';
 
@@ -148,6 +148,10 @@ describe('one credential model', () => {
     const options = (await other.post('/api/user/step_up/passkey')).body.data.publicKey;
     expect((await other.post('/api/user/step_up', { passkey: key.get(options) })).body.success).toBe(true);
     expect((await other.delete(`/api/webauthn/credentials/${cred.id}`)).body.success).toBe(true);
+    // a fresh step-up also stands in for the original password
+    expect((await other.put('/api/user/self', { password: 'stepped-up-1' })).body.success).toBe(true);
+    expect((await anon().post('/api/user/login', { username: 'cred_pk', password: PASSWORD })).status).toBe(401);
+    expect((await anon().post('/api/user/login', { username: 'cred_pk', password: 'stepped-up-1' })).body.message).toBe('2fa');
   });
 
   it('lets no one reset their own two-factor by the admin path; resetting another user steps up', async () => {
@@ -192,5 +196,30 @@ describe('one credential model', () => {
     for (let i = 0; i < 5; i++) expect((await client.post('/api/user/2fa/disable', { code: '222222' })).status).toBe(400);
     expect((await client.post('/api/user/2fa/disable', { code: codes[1] })).status).toBe(429);
     expect((await client.get('/api/user/2fa')).body.data.enabled).toBe(true);
+  });
+});
+
+describe.runIf(testDialects().includes('postgres') && redisAvailable())('the wrong-code lock across nodes (PostgreSQL + Redis)', () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    a = await startTestServer('postgres', { redis: true, env: { CRITICAL_RATE_LIMIT: '0' } });
+    b = await startTestServer('postgres', { reuse: a, redis: true });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.destroy();
+  });
+
+  it('holds on the other node', async () => {
+    expect((await new ApiClient(a.app).post('/api/user/register', { username: 'nodes', password: PASSWORD })).body.success).toBe(true);
+    const onA = new ApiClient(a.app);
+    await onA.login('nodes', PASSWORD);
+    const { secret } = (await onA.post('/api/user/2fa/setup')).body.data;
+    const codes = (await onA.post('/api/user/2fa/enable', { code: codeAt(secret, stepAt(Date.now())) })).body.data as string[];
+    for (let i = 0; i < 5; i++) expect((await onA.post('/api/user/step_up', { code: '000000' })).status).toBe(400);
+    const onB = new ApiClient(b.app);
+    expect((await onB.post('/api/user/login', { username: 'nodes', password: PASSWORD })).body.message).toBe('2fa');
+    expect((await onB.post('/api/user/login/2fa', { code: codes[0] })).status).toBe(429);
   });
 });
