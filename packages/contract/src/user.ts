@@ -62,10 +62,14 @@ export const RegisterBody = z.object({
   aff_code: z.string().trim().max(32).optional().default(''),
 });
 
-/** PUT /api/user/self: only display name and password change; other fields are ignored. */
+/**
+ * PUT /api/user/self: only display name and password change; other fields are ignored. A new
+ * `password` needs the current one in `original_password` (or a fresh step-up).
+ */
 export const UpdateSelfBody = z.looseObject({
   display_name: trimmed(20).optional().default(''),
   password: z.union([z.literal(''), Password]).optional().default(''),
+  original_password: z.string().max(100).optional().default(''),
 });
 
 export const CreateUserBody = z.object({

@@ -12,6 +12,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user, set by the role guards. */
     user?: UserRow;
+    /** How the role guard identified `user`: a current session cookie or an access token. */
+    authVia?: 'session' | 'token';
   }
 }
 
@@ -21,13 +23,14 @@ declare module 'fastify' {
  */
 export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHookHandler {
   return async function guard(req: FastifyRequest, _reply: FastifyReply) {
-    const user = await identify(ctx, req);
+    const { user, via } = await identify(ctx, req);
     if (user.status !== USER_STATUS.enabled) throw new HubError(403, '用户已被封禁', { code: 'user_banned' });
     if (user.role < minRole) throw new HubError(403, '无权进行此操作，权限不足', { code: 'forbidden' });
     if (minRole >= ROLE.admin && ctx.options.get('TwoFactorRequiredForAdmins') && (await findTwoFactor(ctx.db, user.id))?.enabled !== 1) {
       throw new HubError(403, '管理员须先在个人设置中开启两步验证', { code: 'two_factor_required' });
     }
     req.user = user;
+    req.authVia = via;
   };
 }
 
@@ -38,15 +41,19 @@ export async function sessionUser(ctx: AppContext, req: FastifyRequest): Promise
   return user && sessionCurrent(req.session, user.session_version) ? user : undefined;
 }
 
-async function identify(ctx: AppContext, req: FastifyRequest): Promise<UserRow> {
+/**
+ * The session user, else the access token's. The token is rotated whenever the session version
+ * moves (logout, password change, ban, role change), so it ends together with the cookies.
+ */
+async function identify(ctx: AppContext, req: FastifyRequest): Promise<{ user: UserRow; via: 'session' | 'token' }> {
   const fromSession = await sessionUser(ctx, req);
-  if (fromSession) return fromSession;
+  if (fromSession) return { user: fromSession, via: 'session' };
   const header = req.headers.authorization;
   if (!header) throw new HubError(401, '无权进行此操作，未登录且未提供 access token', { code: 'unauthorized' });
   const token = header.replace(/^Bearer\s+/i, '').trim();
   const user = /^[0-9a-f]{32}$/.test(token) ? await findUserByAccessToken(ctx.db, token) : undefined;
   if (!user) throw new HubError(401, '无权进行此操作，access token 无效', { code: 'unauthorized' });
-  return user;
+  return { user, via: 'token' };
 }
 
 /** Reads the session user without rejecting (for public routes that adapt to a signed-in caller). */

@@ -38,7 +38,7 @@ describe.each(testDialects())('user administration on %s', (dialect) => {
 
   it('updates the own profile: display name and password only', async () => {
     const { client, id } = await signUp('paul');
-    const res = await client.put('/api/user/self', { username: 'a-much-too-long-name', display_name: 'Paul P', password: 'newpassword1', role: 100, quota: 10 ** 9 });
+    const res = await client.put('/api/user/self', { username: 'a-much-too-long-name', display_name: 'Paul P', password: 'newpassword1', original_password: 'password123', role: 100, quota: 10 ** 9 });
     expect(res.body.success, JSON.stringify(res.body)).toBe(true);
     const me = (await client.get('/api/user/self')).body.data;
     expect(me).toMatchObject({ id, username: 'paul', display_name: 'Paul P', role: 1, quota: 0 });

@@ -21,6 +21,11 @@ describe('passkeys (WebAuthn) with a software authenticator', () => {
     expect(begin.body.success, JSON.stringify(begin.body)).toBe(true);
     return client.post('/api/webauthn/registration/finish', key.create(begin.body.data.publicKey));
   }
+  /** A fresh step-up with the passkey, which adding or removing another one asks for. */
+  async function stepUp(client: ApiClient, key: SoftAuthenticator) {
+    const options = (await client.post('/api/user/step_up/passkey')).body.data.publicKey;
+    expect((await client.post('/api/user/step_up', { passkey: key.get(options) })).body.success).toBe(true);
+  }
   async function login(client: ApiClient, key: SoftAuthenticator, opts: { username?: string; origin?: string; bump?: number } = {}) {
     const begin = await client.post('/api/webauthn/login/begin', { username: opts.username ?? '' });
     expect(begin.body.success, JSON.stringify(begin.body)).toBe(true);
@@ -82,6 +87,8 @@ describe('passkeys (WebAuthn) with a software authenticator', () => {
     const other = await root.delete(`/api/webauthn/credentials/${cred.id}`);
     expect(other.status).toBe(404);
     expect(other.body.message).toBe('凭据不存在');
+    expect((await me.delete(`/api/webauthn/credentials/${cred.id}`)).body.code).toBe('step_up_required');
+    await stepUp(me, key);
     expect((await me.delete(`/api/webauthn/credentials/${cred.id}`)).body.message).toBe('凭据删除成功');
     expect((await me.get('/api/webauthn/credentials')).body.data).toBeNull();
     expect((await new ApiClient(server.app).post('/api/webauthn/login/begin', { username: 'nobody-here' })).status).toBe(404);
@@ -95,6 +102,7 @@ describe('passkeys (WebAuthn) with a software authenticator', () => {
     const laptop = new SoftAuthenticator(ORIGIN);
     const phone = new SoftAuthenticator(ORIGIN);
     expect((await register(me, laptop, 'laptop')).body.success).toBe(true);
+    await stepUp(me, laptop);
     expect((await register(me, phone, 'phone')).body.success).toBe(true);
     // an account made through a passkey-only path: no password, no e-mail, no provider
     await server.ctx.db.updateTable('users').set({ password: '', email: '' }).where('id', '=', id).execute();

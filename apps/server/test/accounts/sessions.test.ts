@@ -44,7 +44,7 @@ describe.each(testDialects())('sessions end on %s', (dialect) => {
     const before = client.withApp(server.app);
     const otherDevice = new ApiClient(server.app);
     await otherDevice.login('s_passwd', 'password123');
-    expect((await client.put('/api/user/self', { password: 'newpassword1' })).body.success).toBe(true);
+    expect((await client.put('/api/user/self', { password: 'newpassword1', original_password: 'password123' })).body.success).toBe(true);
     expect(await selfStatus(client)).toBe(200);
     expect(await selfStatus(before)).toBe(401);
     expect(await selfStatus(otherDevice)).toBe(401);

@@ -13,6 +13,8 @@ import * as twoFactor from './two-factor/service.js';
 import * as service from './service.js';
 import { oidcCallback, oidcEndpoint } from './oidc-service.js';
 import { registerStepUpRoutes } from './step-up/routes.js';
+import { assertStepUp, requireFactorChange } from './step-up/service.js';
+import { HubError } from '../../common/errors.js';
 
 /** A bind answers `message: "bind"`; a sign-in goes on to the session (or the second factor). */
 function answer(ctx: AppContext, reply: FastifyReply, result: Resolution) {
@@ -52,20 +54,26 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   registerStepUpRoutes(app, ctx);
   const user = requireRole(ctx, ROLE.common);
+  const factorChange = [user, requireFactorChange(ctx)];
   app.post('/user/login/2fa', { preHandler: critical }, async (req, reply) => {
     return secondFactor(ctx, req, reply, parse(TwoFactorCodeBody, req.body).code);
   });
   app.get('/user/2fa', { preHandler: user }, async (req) => ok(await twoFactor.twoFactorStatus(ctx, req.user!)));
-  app.post('/user/2fa/setup', { preHandler: user }, async (req) => ok(await twoFactor.beginSetup(ctx, req.user!)));
-  app.post('/user/2fa/enable', { preHandler: user }, async (req) => {
+  app.post('/user/2fa/setup', { preHandler: factorChange }, async (req) => ok(await twoFactor.beginSetup(ctx, req.user!)));
+  app.post('/user/2fa/enable', { preHandler: factorChange }, async (req) => {
     return ok(await twoFactor.enable(ctx, req.user!, parse(TwoFactorCodeBody, req.body).code));
   });
+  // The code it takes is the confirmation (counted against the account's wrong-code limit).
   app.post('/user/2fa/disable', { preHandler: user }, async (req) => {
     await twoFactor.disable(ctx, req.user!, parse(TwoFactorCodeBody, req.body).code);
     return ok();
   });
   app.delete('/user/2fa/:id', { preHandler: requireRole(ctx, ROLE.admin) }, async (req) => {
-    await twoFactor.adminReset(ctx, req.user!, parse(IdParam, req.params).id);
+    const id = parse(IdParam, req.params).id;
+    // The own id is refused before any step-up: the self path (disable with a code) is the way.
+    if (id === req.user!.id) throw new HubError(400, '不能在此重置自己的两步验证，请在个人设置中用验证码关闭');
+    await assertStepUp(ctx, req);
+    await twoFactor.adminReset(ctx, req.user!, id);
     return ok();
   });
 }

@@ -1,17 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
-import { randomHex } from '../../common/random.js';
 import { USER_STATUS } from '../../http/auth.js';
 import { ok } from '../../http/envelope.js';
 import { writeLoginSession, writeSession } from '../../http/session.js';
 import { findUserById, updateUser, type UserRow } from '../../db/repos/users.js';
 import { toLoginJson } from '../user/user-json.js';
-import { twoFactorEnabled, verifyCode } from './two-factor/service.js';
+import { checkUserCode, twoFactorEnabled } from './two-factor/service.js';
 
 /** A password or provider sign-in waits this long for the second factor. */
 const PENDING_SECONDS = 300;
-const MAX_FAILURES = 5;
 export const TWO_FACTOR_MESSAGE = '2fa';
 
 /**
@@ -20,7 +18,7 @@ export const TWO_FACTOR_MESSAGE = '2fa';
  */
 export async function finishSignIn(ctx: AppContext, reply: FastifyReply, user: UserRow) {
   if (await twoFactorEnabled(ctx, user.id)) {
-    writeSession(reply, { tfa_user: user.id, tfa_at: Math.floor(Date.now() / 1000), tfa_id: randomHex(8) });
+    writeSession(reply, { tfa_user: user.id, tfa_at: Math.floor(Date.now() / 1000) });
     return ok(undefined, TWO_FACTOR_MESSAGE);
   }
   writeLoginSession(reply, user);
@@ -29,18 +27,14 @@ export async function finishSignIn(ctx: AppContext, reply: FastifyReply, user: U
 
 /** POST /api/user/login/2fa: the code (or a recovery code) for the pending sign-in. */
 export async function secondFactor(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, code: string) {
-  const { tfa_user: userId, tfa_at: at, tfa_id: attempt } = req.session;
+  const { tfa_user: userId, tfa_at: at } = req.session;
   if (typeof userId !== 'number' || typeof at !== 'number' || Date.now() / 1000 - at > PENDING_SECONDS) {
     throw new HubError(400, '登录已过期，请重新登录');
   }
-  const failures = `tfa_fail:${userId}:${String(attempt)}`;
-  if (Number((await ctx.store.get(failures)) ?? 0) >= MAX_FAILURES) throw new HubError(429, '验证码错误次数过多，请重新登录');
   const user = await findUserById(ctx.db, userId);
   if (!user || user.status !== USER_STATUS.enabled) throw new HubError(403, '用户已被封禁');
-  if (!(await verifyCode(ctx, userId, code))) {
-    await ctx.store.incrBy(failures, 1, PENDING_SECONDS);
-    throw new HubError(400, '验证码错误');
-  }
+  // The account's one wrong-code counter: a new password round brings no fresh guesses.
+  if (!(await checkUserCode(ctx, userId, code))) throw new HubError(400, '验证码错误');
   const now = Math.floor(Date.now() / 1000);
   await updateUser(ctx.db, user.id, { last_login_time: now, last_login_ip: req.ip });
   writeLoginSession(reply, user);

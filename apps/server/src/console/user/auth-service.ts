@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { z } from 'zod';
 import { ROLE, USER_STATUS, type RegisterBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
@@ -11,6 +10,7 @@ import {
   findUserByEmail,
   findUserByUsername,
   insertUser,
+  liveUserIdsByEmail,
   updateUser,
   usernameTaken,
   type UserRow,
@@ -167,11 +167,6 @@ export async function resetPassword(ctx: AppContext, email: string, token: strin
   await consumeCode(ctx.store, 'reset', email);
   const password = randomHex(6);
   const hash = await hashPassword(password);
-  await ctx.db
-    .updateTable('users')
-    .set({ password: hash, session_version: sql`session_version + 1` })
-    .where('email', '=', email)
-    .where('deleted_at', 'is', null)
-    .execute();
+  for (const id of await liveUserIdsByEmail(ctx.db, email)) await updateUser(ctx.db, id, { password: hash }, true);
   return password;
 }

@@ -33,6 +33,7 @@ import * as admin from './admin-service.js';
 import * as binding from './binding-service.js';
 import { toUserJson } from './user-json.js';
 import { finishSignIn } from '../auth/sign-in.js';
+import { freshConfirmation, stepUpSatisfied } from '../auth/step-up/service.js';
 
 export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void {
   const critical = criticalLimiter(ctx);
@@ -71,9 +72,15 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   app.get('/user/self', { preHandler: user }, async (req) => ok(toUserJson(req.user!)));
   app.put('/user/self', { preHandler: user }, async (req, reply) => {
-    const renewed = await self.updateSelf(ctx, req.user!, parse(UpdateSelfBody, req.body));
+    const body = parse(UpdateSelfBody, req.body);
+    const proof = {
+      ip: req.ip,
+      steppedUp: freshConfirmation(req, req.user!),
+      sessionConfirmed: req.authVia === 'session' && (await stepUpSatisfied(ctx, req)),
+    };
+    const renewed = await self.updateSelf(ctx, req.user!, body, proof);
     // A password change ends the other sessions; this one continues under the new version.
-    if (renewed && req.session.id === renewed.id) writeLoginSession(reply, renewed);
+    if (renewed && req.authVia === 'session') writeLoginSession(reply, renewed);
     return ok();
   });
   app.get('/user/token', { preHandler: user }, async (req) => ok(await self.regenerateAccessToken(ctx, req.user!)));

@@ -14,7 +14,8 @@ import {
 } from '../../db/repos/users.js';
 import { claimRedemption, findRedemptionByKey } from '../../db/repos/redemptions.js';
 import { nowSeconds } from '../../common/time.js';
-import { hashPassword } from './passwords.js';
+import { checkPassword, hashPassword } from './passwords.js';
+import { accountKey, checkLoginAllowed, recordLoginFailure } from './login-guard.js';
 import { newAffCode } from './auth-service.js';
 import { writeUserLog } from './user-log.js';
 import { promoteAfterTopup } from '../user-group/promotion.js';
@@ -22,11 +23,40 @@ import { findPlanEvenDeleted } from '../../db/repos/plans.js';
 import { grantPlan, subscriptionsChanged } from '../plan/grant.js';
 import { transact } from '../../db/retry.js';
 
+/** What the request proves besides its credential, for a password change. */
+export interface PasswordProof {
+  ip: string;
+  /** The session confirmed a factor within the step-up window. */
+  steppedUp: boolean;
+  /** A console session whose user has no factor, or confirmed one just now. */
+  sessionConfirmed: boolean;
+}
+
+/**
+ * A new password needs the current one, or a fresh step-up. A user without a password (a provider
+ * sign-up) sets the first one from a console session, confirmed when they have a factor. Wrong
+ * current passwords count against the sign-in limit, so this is no side door for guessing.
+ */
+async function checkPasswordChange(ctx: AppContext, user: UserRow, original: string, proof: PasswordProof): Promise<void> {
+  if (original) {
+    const account = accountKey(user.id, user.username);
+    await checkLoginAllowed(ctx.store, account, proof.ip);
+    if (await checkPassword(original, user.password)) return;
+    await recordLoginFailure(ctx.store, account, proof.ip);
+    throw new HubError(400, '原密码错误 (original_password is wrong)', { code: 'original_password_wrong' });
+  }
+  if (proof.steppedUp || (!user.password && proof.sessionConfirmed)) return;
+  throw new HubError(400, '修改密码须填写原密码 (original_password is required)', { code: 'original_password_required' });
+}
+
 /** Answers the updated user when the password changed (every session was ended), else undefined. */
-export async function updateSelf(ctx: AppContext, user: UserRow, body: z.infer<typeof UpdateSelfBody>): Promise<UserRow | undefined> {
+export async function updateSelf(ctx: AppContext, user: UserRow, body: z.infer<typeof UpdateSelfBody>, proof: PasswordProof): Promise<UserRow | undefined> {
   const patch: { display_name?: string; password?: string } = {};
   if (body.display_name) patch.display_name = body.display_name;
-  if (body.password) patch.password = await hashPassword(body.password);
+  if (body.password) {
+    await checkPasswordChange(ctx, user, body.original_password, proof);
+    patch.password = await hashPassword(body.password);
+  }
   if (Object.keys(patch).length) await updateUser(ctx.db, user.id, patch, Boolean(patch.password));
   return patch.password ? findUserById(ctx.db, user.id) : undefined;
 }

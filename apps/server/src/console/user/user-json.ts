@@ -1,7 +1,10 @@
 import type { User } from '@one-hub/contract';
 import type { UserRow } from '../../db/repos/users.js';
 
-/** The API's user object (api.md §15.1): password and verification code always blank. */
+/**
+ * The API's user object (api.md §15.1): password, verification code and access token always blank.
+ * The access token is shown only by its owner's GET /api/user/token (issue 35).
+ */
 export function toUserJson(row: UserRow): User {
   return {
     id: row.id,
@@ -20,7 +23,7 @@ export function toUserJson(row: UserRow): User {
     lark_id: row.lark_id,
     linuxdo_id: row.linuxdo_id,
     verification_code: '',
-    access_token: row.access_token ?? '',
+    access_token: '',
     quota: row.quota,
     used_quota: row.used_quota,
     request_count: row.request_count,

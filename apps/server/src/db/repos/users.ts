@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../index.js';
 import type { UsersTable } from '../schema.js';
 import { likeMatch, likeText } from './like.js';
+import { uuidHex } from '../../common/random.js';
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
@@ -23,6 +24,10 @@ export function findUserByUsername(db: Db, username: string): Promise<UserRow | 
 
 export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return live(db).selectAll().where('email', '=', email).orderBy('id').executeTakeFirst();
+}
+
+export async function liveUserIdsByEmail(db: Db, email: string): Promise<number[]> {
+  return (await live(db).select('id').where('email', '=', email).execute()).map((r) => r.id);
 }
 
 export function findUserByWechatId(db: Db, wechatId: string): Promise<UserRow | undefined> {
@@ -61,11 +66,14 @@ export async function insertUser(db: Db, user: NewUser): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }
 
-/** `endSessions` also bumps the session version, so every session issued before is refused. */
+/**
+ * `endSessions` also bumps the session version, so every session issued before is refused, and
+ * replaces the access token with a new random one, so the old token dies with the sessions.
+ */
 export async function updateUser(db: Db, id: number, patch: UserPatch, endSessions = false): Promise<void> {
   await db
     .updateTable('users')
-    .set(endSessions ? { ...patch, session_version: sql`session_version + 1` } : patch)
+    .set(endSessions ? { ...patch, session_version: sql`session_version + 1`, access_token: uuidHex() } : patch)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .execute();

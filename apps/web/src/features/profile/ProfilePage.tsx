@@ -53,7 +53,7 @@ export default function ProfilePage() {
       </Tabs>
       {tab === 0 && <GeneralTab key={self.data.display_name} user={self.data} onSaved={reload} />}
       {tab === 1 && <BindingsTab user={self.data} onChanged={reload} />}
-      {tab === 2 && <AccessTokenTab hasToken={Boolean(self.data.access_token)} />}
+      {tab === 2 && <AccessTokenTab />}
       {tab === 3 && <SecurityTab />}
       {tab === 4 && <QuotaAlertTab user={self.data} />}
     </Box>

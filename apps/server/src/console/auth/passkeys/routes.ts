@@ -8,13 +8,17 @@ import { writeLoginSession, writeSession } from '../../../http/session.js';
 import { parse } from '../../../http/validate.js';
 import { toLoginJson } from '../../user/user-json.js';
 import * as passkeys from './service.js';
+import { requireFactorChange } from '../step-up/service.js';
 
 /** WebAuthn passkeys (api.md §14). The ceremony rides in the signed session; the store makes it single-use. */
 export function registerPasskeyRoutes(app: FastifyInstance, ctx: AppContext): void {
   const critical = criticalLimiter(ctx);
   const user = requireRole(ctx, ROLE.common);
+  // Adding or removing a passkey: a console session with a fresh step-up when the user has a factor.
+  // The finish needs no second check: it only completes the ceremony a guarded begin put in the session.
+  const factorChange = [user, requireFactorChange(ctx)];
 
-  app.post('/webauthn/registration/begin', { preHandler: user }, async (req, reply) => {
+  app.post('/webauthn/registration/begin', { preHandler: factorChange }, async (req, reply) => {
     const body = parse(PasskeyRegisterBody, req.body ?? undefined);
     const { options, ceremony } = await passkeys.registrationBegin(ctx, req.user!, body?.alias ?? '');
     writeSession(reply, { ...req.session, webauthn_registration: ceremony });
@@ -39,7 +43,7 @@ export function registerPasskeyRoutes(app: FastifyInstance, ctx: AppContext): vo
     return ok(toLoginJson(row));
   });
   app.get('/webauthn/credentials', { preHandler: user }, async (req) => ok(await passkeys.listCredentials(ctx, req.user!)));
-  app.delete('/webauthn/credentials/:id', { preHandler: user }, async (req) => {
+  app.delete('/webauthn/credentials/:id', { preHandler: factorChange }, async (req) => {
     await passkeys.deleteCredential(ctx, req.user!, parse(IdParam, req.params).id);
     return ok(undefined, '凭据删除成功');
   });

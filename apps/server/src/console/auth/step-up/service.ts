@@ -5,11 +5,8 @@ import { HubError } from '../../../common/errors.js';
 import { writeSession } from '../../../http/session.js';
 import { userHasPasskey } from '../../../db/repos/webauthn-credentials.js';
 import type { UserRow } from '../../../db/repos/users.js';
-import { twoFactorEnabled, verifyCode } from '../two-factor/service.js';
+import { checkUserCode, twoFactorEnabled } from '../two-factor/service.js';
 import * as passkeys from '../passkeys/service.js';
-
-/** Wrong codes a user may send for step-up within STEP_UP_SECONDS before being cut off. */
-const MAX_FAILURES = 5;
 
 export async function factorsOf(ctx: AppContext, userId: number): Promise<StepUpFactors> {
   const [twoFactor, passkey] = await Promise.all([twoFactorEnabled(ctx, userId), userHasPasskey(ctx.db, userId)]);
@@ -17,9 +14,9 @@ export async function factorsOf(ctx: AppContext, userId: number): Promise<StepUp
 }
 
 /** True when this session confirmed its user within STEP_UP_SECONDS (an access token never has). */
-function freshConfirmation(req: FastifyRequest, user: UserRow): boolean {
+export function freshConfirmation(req: FastifyRequest, user: UserRow): boolean {
   const at = req.session.step_up_at;
-  return req.session.id === user.id && typeof at === 'number' && Date.now() / 1000 - at <= STEP_UP_SECONDS;
+  return req.authVia === 'session' && req.session.id === user.id && typeof at === 'number' && Date.now() / 1000 - at <= STEP_UP_SECONDS;
 }
 
 /** Whether the signed-in user may see secrets now: no second factor at all, or a fresh confirmation. */
@@ -30,14 +27,33 @@ export async function stepUpSatisfied(ctx: AppContext, req: FastifyRequest): Pro
   return !f.two_factor && !f.passkey;
 }
 
-/** Guard after a role guard: 403 `step_up_required` (with the usable factors) until the user confirms. */
+/** 403 `step_up_required` (with the usable factors) unless the user has no factor or confirmed just now. */
+export async function assertStepUp(ctx: AppContext, req: FastifyRequest): Promise<void> {
+  const user = req.user!;
+  if (freshConfirmation(req, user)) return;
+  const factors = await factorsOf(ctx, user.id);
+  if (!factors.two_factor && !factors.passkey) return;
+  throw new HubError(403, '请先用两步验证码或通行密钥确认身份', { code: STEP_UP_REQUIRED, data: factors });
+}
+
+/** Guard after a role guard: the user confirms before the route runs. */
 export function requireStepUp(ctx: AppContext): preHandlerAsyncHookHandler {
   return async function stepUp(req: FastifyRequest) {
-    const user = req.user!;
-    if (freshConfirmation(req, user)) return;
-    const factors = await factorsOf(ctx, user.id);
-    if (!factors.two_factor && !factors.passkey) return;
-    throw new HubError(403, '请先用两步验证码或通行密钥确认身份', { code: STEP_UP_REQUIRED, data: factors });
+    await assertStepUp(ctx, req);
+  };
+}
+
+const FACTOR_CHANGE_NEEDS_SESSION = '请在控制台登录后修改两步验证或通行密钥 (factor changes need a console session)';
+
+/**
+ * Guard for enrolling or removing a factor: a console session only (never an access token), and a
+ * fresh confirmation with an existing factor when the user has one. A user with no factor enrols
+ * the first with the session alone: there is nothing else to confirm with.
+ */
+export function requireFactorChange(ctx: AppContext): preHandlerAsyncHookHandler {
+  return async function factorChange(req: FastifyRequest) {
+    if (req.authVia !== 'session') throw new HubError(403, FACTOR_CHANGE_NEEDS_SESSION, { code: 'session_required' });
+    await assertStepUp(ctx, req);
   };
 }
 
@@ -56,12 +72,7 @@ export async function confirmByCode(ctx: AppContext, req: FastifyRequest, reply:
   const user = req.user!;
   requireSession(req, user);
   if (!(await twoFactorEnabled(ctx, user.id))) throw new HubError(400, '两步验证未开启');
-  const failures = `step_up_fail:${user.id}`;
-  if (Number((await ctx.store.get(failures)) ?? 0) >= MAX_FAILURES) throw new HubError(429, '验证码错误次数过多，请稍后再试');
-  if (!(await verifyCode(ctx, user.id, code))) {
-    await ctx.store.incrBy(failures, 1, STEP_UP_SECONDS);
-    throw new HubError(400, '验证码错误');
-  }
+  if (!(await checkUserCode(ctx, user.id, code))) throw new HubError(400, '验证码错误');
   return confirmed(req, reply);
 }
 

@@ -7,6 +7,7 @@ import { findUserById, type UserRow } from '../../../db/repos/users.js';
 import * as repo from '../../../db/repos/two-factor.js';
 import { matchStep, newSecret, otpauthUri } from './totp.js';
 import { isSealed, seal, unseal } from '../../../common/seal.js';
+import { clearGuessLimit, limitedCheck } from './guess-limit.js';
 
 export const RECOVERY_CODES = 10;
 const digest = (code: string) => createHash('sha256').update(code.toLowerCase().replaceAll('-', '')).digest('hex');
@@ -82,9 +83,15 @@ export async function verifyCode(ctx: AppContext, userId: number, code: string):
   return repo.swapRecovery(ctx.db, userId, row.recovery ?? '[]', left.filter((h) => h !== hash));
 }
 
+/** A code the user typed, counted against the account's wrong-code limit (sign-in, step-up, disable). */
+export function checkUserCode(ctx: AppContext, userId: number, code: string): Promise<boolean> {
+  return limitedCheck(ctx.store, userId, () => verifyCode(ctx, userId, code));
+}
+
+/** Turning two-factor off takes a current code: that code is the fresh confirmation. */
 export async function disable(ctx: AppContext, user: UserRow, code: string): Promise<void> {
   if (!(await twoFactorEnabled(ctx, user.id))) throw new HubError(400, '两步验证未开启');
-  if (!(await verifyCode(ctx, user.id, code))) throw new HubError(400, '验证码错误');
+  if (!(await checkUserCode(ctx, user.id, code))) throw new HubError(400, '验证码错误');
   await repo.deleteTwoFactor(ctx.db, user.id);
 }
 
@@ -94,4 +101,5 @@ export async function adminReset(ctx: AppContext, admin: UserRow, userId: number
   if (!target) throw new HubError(404, '用户不存在');
   if (admin.role !== ROLE.root && target.role >= admin.role) throw new HubError(403, '无权更新同权限等级或更高权限等级的用户信息');
   await repo.deleteTwoFactor(ctx.db, userId);
+  await clearGuessLimit(ctx.store, userId);
 }

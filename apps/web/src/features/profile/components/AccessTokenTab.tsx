@@ -4,8 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../../lib/api';
 import { copyText, showError } from '../../../lib/toast';
 
-/** The system-management token (not for the model API): generated or reset, shown once and copied. */
-export default function AccessTokenTab({ hasToken }: { hasToken: boolean }) {
+/**
+ * The system-management token (not for the model API): generated or reset, shown once and copied.
+ * No other answer carries it, and it ends with the sessions (logout, password change).
+ */
+export default function AccessTokenTab() {
   const { t } = useTranslation('profile');
   const [token, setToken] = useState('');
   const [busy, setBusy] = useState(false);
@@ -27,7 +30,7 @@ export default function AccessTokenTab({ hasToken }: { hasToken: boolean }) {
         {t('accessTokenNotice')}
       </Alert>
       <Button variant="contained" onClick={() => void generate()} disabled={busy} data-testid="access-token-generate">
-        {hasToken || token ? t('resetToken') : t('generateToken')}
+        {token ? t('resetToken') : t('generateToken')}
       </Button>
       {token && (
         <Alert severity="error" sx={{ mt: 2 }}>

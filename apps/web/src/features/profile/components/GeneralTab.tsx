@@ -11,7 +11,7 @@ import { profileFormError } from '../profile-form';
 export default function GeneralTab({ user, onSaved }: { user: User; onSaved: () => void }) {
   const { t } = useTranslation('profile');
   const group = useAppSelector((s) => s.account.userGroupMap[user.group]);
-  const [form, setForm] = useState({ display_name: user.display_name, password: '', password2: '' });
+  const [form, setForm] = useState({ display_name: user.display_name, original_password: '', password: '', password2: '' });
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.value });
 
@@ -20,9 +20,10 @@ export default function GeneralTab({ user, onSaved }: { user: User; onSaved: () 
     if (problem) return showError(new Error(problem.message ?? t(problem.key)));
     setBusy(true);
     try {
-      await api('/api/user/self', { method: 'PUT', json: { ...user, display_name: form.display_name.trim(), password: form.password } });
+      const json = { ...user, display_name: form.display_name.trim(), password: form.password, original_password: form.password ? form.original_password : '' };
+      await api('/api/user/self', { method: 'PUT', json });
       showSuccess(t('saved'));
-      setForm({ ...form, password: '', password2: '' });
+      setForm({ ...form, original_password: '', password: '', password2: '' });
       onSaved();
     } catch (e) {
       showError(e);
@@ -57,6 +58,7 @@ export default function GeneralTab({ user, onSaved }: { user: User; onSaved: () 
           <Stack spacing={2} component="form" onSubmit={(e) => (e.preventDefault(), void submit())}>
             <TextField label={t('username')} value={user.username} disabled />
             <TextField label={t('displayName')} value={form.display_name} onChange={set('display_name')} slotProps={{ htmlInput: { 'data-testid': 'display-name', maxLength: 20 } }} />
+            <TextField label={t('originalPassword')} type="password" autoComplete="current-password" value={form.original_password} onChange={set('original_password')} helperText={t('originalPasswordHint')} slotProps={{ htmlInput: { 'data-testid': 'original-password' } }} />
             <TextField label={t('password')} type="password" autoComplete="new-password" value={form.password} onChange={set('password')} helperText={t('passwordHint')} slotProps={{ htmlInput: { 'data-testid': 'new-password' } }} />
             <TextField label={t('password2')} type="password" autoComplete="new-password" value={form.password2} onChange={set('password2')} slotProps={{ htmlInput: { 'data-testid': 'new-password2' } }} />
             <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>

@@ -8,6 +8,7 @@ import type { PasskeyCredential } from '@one-hub/contract';
 import { ConfirmDialog } from '../../../components/data';
 import { api } from '../../../lib/api';
 import { showError, showSuccess } from '../../../lib/toast';
+import { useStepUp } from '../../../components/step-up/use-step-up';
 
 /** The user's passkeys: add one with this device's authenticator, list and remove them. */
 export default function PasskeysCard() {
@@ -17,11 +18,15 @@ export default function PasskeysCard() {
   const [busy, setBusy] = useState(false);
   const [removing, setRemoving] = useState<PasskeyCredential | null>(null);
   const supported = browserSupportsWebAuthn();
+  // Adding or removing a passkey asks for a fresh confirmation once the user has a factor.
+  const stepUp = useStepUp();
 
   const add = async () => {
     setBusy(true);
     try {
-      const begin = await api<{ publicKey: PublicKeyCredentialCreationOptionsJSON }>('/api/webauthn/registration/begin', { json: { alias: alias.trim() || undefined } });
+      const begin = await stepUp.run(() =>
+        api<{ publicKey: PublicKeyCredentialCreationOptionsJSON }>('/api/webauthn/registration/begin', { json: { alias: alias.trim() || undefined } }),
+      );
       const attestation = await startRegistration({ optionsJSON: begin.publicKey });
       await api('/api/webauthn/registration/finish', { json: attestation });
       setAlias('');
@@ -37,7 +42,7 @@ export default function PasskeysCard() {
     if (!removing) return;
     setBusy(true);
     try {
-      await api(`/api/webauthn/credentials/${removing.id}`, { method: 'DELETE' });
+      await stepUp.run(() => api(`/api/webauthn/credentials/${removing.id}`, { method: 'DELETE' }));
       setRemoving(null);
       void list.refetch();
     } catch (e) {
@@ -87,6 +92,7 @@ export default function PasskeysCard() {
           {t('passkeyUnsupported')}
         </Alert>
       )}
+      {stepUp.dialog}
       <ConfirmDialog open={removing !== null} title={t('passkeyRemove')} body={removing?.alias ?? ''} danger busy={busy} confirmText={t('passkeyRemove')} onConfirm={() => void remove()} onClose={() => setRemoving(null)} />
     </Card>
   );

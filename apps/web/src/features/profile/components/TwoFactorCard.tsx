@@ -6,6 +6,7 @@ import { toDataURL } from 'qrcode';
 import type { TwoFactorSetup, TwoFactorStatus } from '@one-hub/contract';
 import { api } from '../../../lib/api';
 import { showError, showSuccess } from '../../../lib/toast';
+import { useStepUp } from '../../../components/step-up/use-step-up';
 
 /** TOTP two-factor: set up with a QR code and a first code, keep the recovery codes, or turn it off with a code. */
 export default function TwoFactorCard() {
@@ -16,6 +17,8 @@ export default function TwoFactorCard() {
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
+  // Setting up two-factor asks a user who has a passkey to confirm with it first.
+  const stepUp = useStepUp();
 
   useEffect(() => {
     if (setup) void toDataURL(setup.uri, { margin: 1, width: 200 }).then(setQr);
@@ -31,10 +34,10 @@ export default function TwoFactorCard() {
       setBusy(false);
     }
   };
-  const begin = () => run(async () => setSetup(await api<TwoFactorSetup>('/api/user/2fa/setup', { json: {} })));
+  const begin = () => run(async () => setSetup(await stepUp.run(() => api<TwoFactorSetup>('/api/user/2fa/setup', { json: {} }))));
   const enable = () =>
     run(async () => {
-      setRecovery(await api<string[]>('/api/user/2fa/enable', { json: { code: code.trim() } }));
+      setRecovery(await stepUp.run(() => api<string[]>('/api/user/2fa/enable', { json: { code: code.trim() } })));
       setSetup(null);
       setCode('');
       showSuccess(t('twoFactorOn'));
@@ -59,6 +62,7 @@ export default function TwoFactorCard() {
         </Typography>
         {status.data && <Chip size="small" color={status.data.enabled ? 'success' : 'default'} label={status.data.enabled ? t('enabled') : t('disabled')} />}
       </Stack>
+      {stepUp.dialog}
       {status.isLoading && <Skeleton variant="rounded" height={60} />}
       {recovery && (
         <Alert severity="warning" sx={{ mb: 2 }} onClose={() => setRecovery(null)}>

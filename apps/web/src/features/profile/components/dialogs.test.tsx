@@ -49,10 +49,11 @@ describe('profile dialogs', { timeout: 30_000 }, () => {
     expect(calls).toEqual([]);
 
     fireEvent.change(screen.getByTestId('new-password2'), { target: { value: 'long-enough-1' } });
+    fireEvent.change(screen.getByTestId('original-password'), { target: { value: 'the-old-one' } });
     fireEvent.change(screen.getByTestId('display-name'), { target: { value: '  Annie  ' } });
     fireEvent.click(screen.getByTestId('profile-submit'));
     await waitFor(() => expect(saved).toHaveBeenCalled());
-    expect(calls).toEqual([{ url: '/api/user/self', method: 'PUT', body: expect.objectContaining({ id: 3, display_name: 'Annie', password: 'long-enough-1' }) }]);
+    expect(calls).toEqual([{ url: '/api/user/self', method: 'PUT', body: expect.objectContaining({ id: 3, display_name: 'Annie', password: 'long-enough-1', original_password: 'the-old-one' }) }]);
   });
 
   it('the e-mail dialog wants a valid address and a code before binding', async () => {
