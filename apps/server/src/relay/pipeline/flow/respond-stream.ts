@@ -17,7 +17,8 @@ import { finalResponseOf, rememberResponse } from '../../bridge/responses-histor
 import { chainResponse } from '../routing/sticky.js';
 import { chainMappers } from '../../providers/shared/chain.js';
 import type { Frame, StreamMapper } from '../../providers/types.js';
-import { plausibleFrame } from './answer-check.js';
+import { plausibleFrame, validFirstFrame } from './answer-check.js';
+import { BROKEN_FRAME, brokenFrame } from '../../providers/shared/broken-frame.js';
 import { isAdmin, scrubIdentity } from './caller-error.js';
 
 /** An upstream event that reports an error (its text may name the channel's key or host). */
@@ -111,8 +112,9 @@ export async function respondStream(
   const row = hold.route.row;
   const onEvent = (event: { data: string; event?: string }) => {
     if (broken) return;
-    if (!framing && !plausibleFrame(event.data)) {
-      broken = 'upstream sent a broken stream frame';
+    // The first frame is parsed; later ones get the O(1) check, and the mapper's own parse where it parses.
+    if (!framing && !(events === 0 ? validFirstFrame(event.data) : plausibleFrame(event.data))) {
+      broken = BROKEN_FRAME;
       return;
     }
     events++;
@@ -207,7 +209,7 @@ export async function respondStream(
         return res.destroy();
       }
       if (broken) {
-        stop(broken, events === 0 ? new HubError(502, broken, { code: 'broken_answer', retryable: true }) : undefined);
+        stop(broken, events === 0 ? brokenFrame() : undefined);
         return res.destroy();
       }
       if (events === 0) return;
