@@ -73,21 +73,26 @@ describe.each(testDialects())('failover from broken answers and silent channels 
     await f.setOption('FirstByteTimeoutSeconds', 60);
   });
 
-  it('a stream opening with a frame that only looks like JSON fails over before a byte reaches the client, free of charge', async () => {
-    const model = 'fo-first-frame';
+  it.each([
+    ['a frame that only looks like JSON', ['data: {not json}\n\n', 'data: [DONE]\n\n']],
+    ['no event at all', []],
+  ])('a stream opening with %s fails over before a byte reaches the client, free of charge, and freezes its channel', async (name, rawStream) => {
+    const model = `fo-first-${name.replace(/\W+/g, '-')}`;
     await f.unitPrice(model);
-    await f.addChannel({ key: 'fo-ff-bad', models: model, priority: 10 });
-    await f.addChannel({ key: 'fo-ff-good', models: model, priority: 0 });
-    f.fake.behave('fo-ff-bad', { rawStream: ['data: {not json}\n\n', chatChunk(model, 'never'), 'data: [DONE]\n\n'] });
+    await f.addChannel({ key: `${model}-bad`, models: model, priority: 10 });
+    await f.addChannel({ key: `${model}-good`, models: model, priority: 0 });
+    f.fake.behave(`${model}-bad`, { rawStream });
     const { key, userId } = await f.newUser({ quota: 1_000_000 });
-    await withRetries(1, async () => {
+    const streamText = async () => {
       const stream = await f.openai(key).chat.completions.create({ ...ask(model), stream: true, stream_options: { include_usage: true } });
       let text = '';
       for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
-      expect(text).toBe('Hello from the fake upstream');
-    });
-    expect(f.fake.forKey('fo-ff-bad')).toHaveLength(1);
-    expect(await quotaOf(userId)).toBe(1_000_000 - 15);
+      return text;
+    };
+    await withRetries(1, async () => expect(await streamText()).toBe('Hello from the fake upstream'));
+    expect(await streamText()).toBe('Hello from the fake upstream');
+    expect(f.fake.forKey(`${model}-bad`)).toHaveLength(1);
+    expect(await quotaOf(userId)).toBe(1_000_000 - 2 * 15);
     expect(await f.lastLog(userId)).toMatchObject({ quota: 15, content: '' });
   });
 

@@ -234,7 +234,8 @@ export async function respondStream(
       throw failureError;
     }
     const failure = endedEmpty ? 'ended' : `failed: ${upstreamError}`;
-    throw new HubError(502, `upstream stream ${failure} before its first ${firstByteMs === undefined ? 'byte' : 'event'}`, { retryable: true });
+    // A 200 stream that ended without a single event is a broken answer, like an empty 200 body.
+    throw new HubError(502, `upstream stream ${failure} before its first ${firstByteMs === undefined ? 'byte' : 'event'}`, { retryable: true, code: endedEmpty ? 'broken_answer' : undefined });
   }
 
   const keptAlive = answerStarts(reply); // a heartbeat may already have sent the 200 and keep-alives
