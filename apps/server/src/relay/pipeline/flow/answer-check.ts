@@ -42,13 +42,38 @@ export function checkAnswer(endpoint: Endpoint, res: BufferedResponse): Record<s
 
 /**
  * Whether an SSE data field can be an event of a JSON stream: a complete JSON value's
- * first and last characters (O(1): it runs for every frame). `[DONE]` ends OpenAI streams.
+ * first and last characters, and an object's first key opening (O(1) in practice: it runs
+ * for every frame). `[DONE]` ends OpenAI streams.
  */
 export function plausibleFrame(data: string): boolean {
   const first = data.charCodeAt(0);
   const last = data.charCodeAt(data.length - 1);
-  if (first === 0x7b) return last === 0x7d; // { }
+  if (first === 0x7b) return last === 0x7d && opensObject(data); // { }
   if (first === 0x5b) return last === 0x5d || data === '[DONE]'; // [ ]
   if (first === 0x22) return last === 0x22 && data.length > 1; // a JSON string
   return false;
+}
+
+/** After `{` (and any blanks) an object has a key's quote or its closing brace: `{not json}` has neither. */
+function opensObject(data: string): boolean {
+  for (let i = 1; i < data.length; i++) {
+    const c = data.charCodeAt(i);
+    if (c === 0x22 || c === 0x7d) return true;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  }
+  return false;
+}
+
+/**
+ * The first event of a stream is parsed (once per stream): a stream that opens with anything
+ * but a JSON object or array (`{not json}`, an HTML page) is a failed attempt, not an answer.
+ */
+export function validFirstFrame(data: string): boolean {
+  if (data === '[DONE]') return true;
+  try {
+    const value: unknown = JSON.parse(data);
+    return value !== null && typeof value === 'object';
+  } catch {
+    return false;
+  }
 }

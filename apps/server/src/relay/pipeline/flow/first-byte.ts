@@ -7,6 +7,9 @@ import type { Prepared } from './prepare.js';
 
 export const CLIENT_LEFT = LOG_MESSAGES.client_left;
 
+/** Milliseconds per second of FirstByteTimeoutSeconds; tests shrink it to wait for fractions of a second. */
+export const firstByteTiming = { secondMs: 1_000 };
+
 /**
  * Watches one upstream attempt until upstream's first byte (headers or body): after
  * `FirstByteTimeoutSeconds` it cancels the attempt with a retryable 504, so it fails
@@ -30,7 +33,7 @@ export class FirstByteWatch {
       return;
     }
     reply.raw.once('close', this.onClose);
-    if (timeoutSeconds > 0) this.timer = setTimeout(() => this.fire(firstByteTimeout(timeoutSeconds)), timeoutSeconds * 1000);
+    if (timeoutSeconds > 0) this.timer = setTimeout(() => this.fire(firstByteTimeout(timeoutSeconds)), timeoutSeconds * firstByteTiming.secondMs);
   }
 
   /** Registers how to cancel the request; a reason already known cancels it at once. */

@@ -9,7 +9,7 @@ import { planAttempt, type AttemptPlan } from '../../bridge/plan.js';
 import { suffixBody } from '../../bridge/suffix.js';
 import { authorizeUpstream, buildUpstream, routeTo, withModel, type RoutedChannel } from './attempt.js';
 import { sendUpstreamBuffered, sendUpstreamStream, UpstreamStream, type BufferedResponse } from './upstream.js';
-import { classifyFailure, cooldownSeconds, noChannel, unknownModel } from '../routing/failure.js';
+import { classifyFailure, cooldownSeconds, freezesChannel, noChannel, unknownModel } from '../routing/failure.js';
 import { callerError, isAdmin, scrubIdentity } from '../../../egress/failure.js';
 import { logFailure } from './failure-log.js';
 import { checkAnswer } from './answer-check.js';
@@ -184,6 +184,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
         return;
       }
       const verdict = classifyFailure(hub, ctx.options.get('DisableChannelKeywords').split('\n').map((k) => k.trim()));
+      if (freezesChannel(hub)) selector.freeze(row.id, p.model, ctx.options.get('RetryCooldownSeconds'));
       // The caller's own 4xx is not the channel's failure.
       if (verdict.retry || verdict.channelFault) countProviderRequest(ctx, row, p.model, 'error');
       countUpstreamError(ctx, row.id, verdict.channelFault ? 'channel' : verdict.retry ? 'retryable' : 'caller', hub.status);

@@ -17,7 +17,8 @@ import { finalResponseOf, rememberResponse } from '../../bridge/responses-histor
 import { chainResponse } from '../routing/sticky.js';
 import { chainMappers } from '../../providers/shared/chain.js';
 import type { Frame, StreamMapper } from '../../providers/types.js';
-import { plausibleFrame } from './answer-check.js';
+import { plausibleFrame, validFirstFrame } from './answer-check.js';
+import { BROKEN_FRAME, brokenFrame } from '../../providers/shared/broken-frame.js';
 import { isAdmin, scrubIdentity } from '../../../egress/failure.js';
 
 /** An upstream event that reports an error (its text may name the channel's key or host). */
@@ -111,8 +112,9 @@ export async function respondStream(
   const row = hold.route.row;
   const onEvent = (event: { data: string; event?: string }) => {
     if (broken) return;
-    if (!framing && !plausibleFrame(event.data)) {
-      broken = 'upstream sent a broken stream frame';
+    // The first frame is parsed; later ones get the O(1) check, and the mapper's own parse where it parses.
+    if (!framing && !(events === 0 ? validFirstFrame(event.data) : plausibleFrame(event.data))) {
+      broken = BROKEN_FRAME;
       return;
     }
     events++;
@@ -207,7 +209,7 @@ export async function respondStream(
         return res.destroy();
       }
       if (broken) {
-        stop(broken, events === 0 ? new HubError(502, broken, { code: 'broken_answer', retryable: true }) : undefined);
+        stop(broken, events === 0 ? brokenFrame() : undefined);
         return res.destroy();
       }
       if (events === 0) return;
@@ -232,7 +234,8 @@ export async function respondStream(
       throw failureError;
     }
     const failure = endedEmpty ? 'ended' : `failed: ${upstreamError}`;
-    throw new HubError(502, `upstream stream ${failure} before its first ${firstByteMs === undefined ? 'byte' : 'event'}`, { retryable: true });
+    // A 200 stream that ended without a single event is a broken answer, like an empty 200 body.
+    throw new HubError(502, `upstream stream ${failure} before its first ${firstByteMs === undefined ? 'byte' : 'event'}`, { retryable: true, code: endedEmpty ? 'broken_answer' : undefined });
   }
 
   const keptAlive = answerStarts(reply); // a heartbeat may already have sent the 200 and keep-alives

@@ -38,6 +38,16 @@ function keywordIn(err: HubError, keywords: string[]): boolean {
   return keywords.some((k) => k && text.includes(k));
 }
 
+/**
+ * Failures that say the channel cannot answer right now, though its account is fine: a 200
+ * that is not an answer, or nothing at all within FirstByteTimeoutSeconds. The channel is frozen
+ * for the model for RetryCooldownSeconds (as after a 429), so neither this request's next attempt
+ * nor the caller's own retry waits on it again while a healthy channel is there.
+ */
+export function freezesChannel(err: HubError): boolean {
+  return err.code === 'broken_answer' || err.code === 'first_byte_timeout';
+}
+
 /** Seconds to freeze a channel+model after a failure: Retry-After when given, else the cooldown option. */
 export function cooldownSeconds(retryAfter: string | string[] | undefined, fallback: number): number {
   const value = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;

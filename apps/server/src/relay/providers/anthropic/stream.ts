@@ -1,6 +1,7 @@
 import { mergeAnthropicUsage, usageFromAnthropic } from '../../formats/index.js';
 import { billingUsageOrNull } from '../../bridge/usage.js';
 import type { StreamMapper } from '../types.js';
+import { parseFrame } from '../shared/broken-frame.js';
 
 interface Event {
   type?: string;
@@ -19,12 +20,7 @@ export function createAnthropicPassThrough(): StreamMapper {
   const parts: string[] = [];
   return {
     onEvent(data) {
-      let e: Event;
-      try {
-        e = JSON.parse(data) as Event;
-      } catch {
-        return [data];
-      }
+      const e = parseFrame<Event>(data);
       if (e.type === 'message_start' && e.message?.usage) raw = mergeAnthropicUsage(null, e.message.usage);
       else if (e.type === 'message_delta' && e.usage) raw = mergeAnthropicUsage(raw, e.usage);
       else if (e.type === 'content_block_delta') {

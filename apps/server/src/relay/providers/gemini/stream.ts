@@ -1,6 +1,7 @@
 import { usageFromGemini } from '../../formats/index.js';
 import { billingUsageOrNull } from '../../bridge/usage.js';
 import type { StreamMapper } from '../types.js';
+import { parseFrame } from '../shared/broken-frame.js';
 
 interface Chunk {
   candidates?: Array<{ finishReason?: string; content?: { parts?: Array<{ text?: string; functionCall?: unknown }> } }>;
@@ -14,12 +15,7 @@ export function createGeminiPassThrough(): StreamMapper {
   const parts: string[] = [];
   return {
     onEvent(data) {
-      let chunk: Chunk;
-      try {
-        chunk = JSON.parse(data) as Chunk;
-      } catch {
-        return [data];
-      }
+      const chunk = parseFrame<Chunk>(data);
       if (chunk.usageMetadata) usage = chunk.usageMetadata;
       for (const c of chunk.candidates ?? []) {
         if (c.finishReason) ended = true;

@@ -1,10 +1,11 @@
 import type { StreamMapper, Usage } from '../types.js';
 import { readOpenAIUsage } from './usage.js';
+import { parseFrame } from '../shared/broken-frame.js';
 
 interface Chunk {
   type?: string;
   delta?: unknown;
-  response?: { usage?: unknown };
+  response?: { id?: unknown; created_at?: unknown; model?: unknown; usage?: unknown };
   choices?: Array<{ delta?: { content?: unknown; reasoning_content?: unknown; tool_calls?: Array<{ function?: { arguments?: unknown } }> }; text?: unknown }>;
   usage?: unknown;
 }
@@ -25,6 +26,8 @@ export function createOpenAIStreamMapper(opts: { forwardUsage: boolean }): Strea
   let usage: Usage | null = null;
   const parts: string[] = [];
   let responsesApi = false;
+  /** A Responses stream's response.created snapshot, for its response.failed. */
+  let created: Chunk['response'];
   let first = true;
   let deferred: string[] = [];
   let deferredChars = 0;
@@ -61,15 +64,11 @@ export function createOpenAIStreamMapper(opts: { forwardUsage: boolean }): Strea
         return [data];
       }
       first = false;
-      let chunk: Chunk;
-      try {
-        chunk = JSON.parse(data) as Chunk;
-      } catch {
-        return [data];
-      }
+      const chunk = parseFrame<Chunk>(data);
       // Responses API events: usage arrives on response.completed, text as output_text deltas.
       if (typeof chunk.type === 'string' && chunk.type.startsWith('response.')) {
         responsesApi = true;
+        if (chunk.type === 'response.created') created = chunk.response;
         if (typeof chunk.delta === 'string') parts.push(chunk.delta);
         const done = readOpenAIUsage(chunk.response?.usage);
         if (done && (done.promptTokens || done.completionTokens)) usage = done;
@@ -88,5 +87,12 @@ export function createOpenAIStreamMapper(opts: { forwardUsage: boolean }): Strea
     },
     // Chat streams end with [DONE]; Responses API streams end with response.completed alone.
     finish: () => (responsesApi ? [] : ['[DONE]']),
+    // A Responses stream fails as the API does (response.failed); a chat stream with an error chunk and no [DONE].
+    fail: (message) => {
+      const error = { message, type: 'upstream_error', code: 'stream_interrupted' };
+      if (!responsesApi) return [JSON.stringify({ error })];
+      const response = { id: created?.id, object: 'response', created_at: created?.created_at, model: created?.model, status: 'failed', error: { code: 'server_error', message }, output: [], usage: null };
+      return [{ event: 'response.failed', data: JSON.stringify({ type: 'response.failed', response }) }];
+    },
   };
 }
