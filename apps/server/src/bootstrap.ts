@@ -72,9 +72,12 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
     twoFactorKey: deriveKey(sessionSecret, 'two-factor secret'),
   };
   // Safety net beside pub/sub: every node re-reads the options table periodically.
-  const resync = setInterval(() => void options.load().catch((e) => log.warn({ err: e }, 'option resync failed')), config.SYNC_FREQUENCY * 1000);
+  const reloadOptions = () => void options.load().catch((e) => log.warn({ err: e }, 'option resync failed'));
+  const resync = setInterval(reloadOptions, config.SYNC_FREQUENCY * 1000);
   resync.unref();
   ctx.onClose.push(() => clearInterval(resync));
+  // Changes other nodes announced while Redis was unreachable were missed.
+  store.onRecover(reloadOptions);
   await initServices(ctx);
   const app = await buildApp(ctx, { sessionSecret, webDist: opts.webDist });
   let closed = false;
