@@ -85,4 +85,14 @@ describe.skipIf(!PG_DSN)('a node that cannot reach its shared store (postgres)',
     const since = Date.now();
     while (Date.now() - since < 2500) expect(await outcome(bUrl, tok.key)).toBe('ok');
   });
+
+  it.skipIf(!REDIS_URL)('degrades again when its Redis goes away while it serves', async () => {
+    const tok = await a.newUser({ quota: 10_000_000 });
+    expect(await outcome(bUrl, tok.key)).toBe('ok');
+    await redis!.close();
+    await expect.poll(async () => (await status(b)).degraded, { timeout: 5000, interval: 100 }).toBe(true);
+    expect(await gauge()).toBe('1');
+    await tok.client.put('/api/token/?status_only=1', { id: tok.tokenId, status: 2 });
+    await expect.poll(() => outcome(bUrl, tok.key), { timeout: WITHIN_MS, interval: 200 }).toBe('401');
+  });
 });
