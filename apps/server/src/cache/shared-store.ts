@@ -104,6 +104,14 @@ export class SharedStore {
     }
   }
 
+  private lastRefusedWarn = 0;
+
+  private warnRefused(error: unknown): void {
+    if (Date.now() - this.lastRefusedWarn < 60_000) return;
+    this.lastRefusedWarn = Date.now();
+    this.log.warn({ err: error }, 'redis refused a command, using the in-memory fallback for it');
+  }
+
   private markDegraded(error: unknown, commands = true): void {
     if (!this.wasDegraded || (commands && !this.failing)) this.log.warn({ err: error }, 'redis unavailable, using in-memory fallback');
     if (commands) this.failing = true;
@@ -126,7 +134,10 @@ export class SharedStore {
     try {
       return await op(redis);
     } catch (e) {
-      this.markDegraded(e);
+      // A command the server refused (a key of another type, a script error) says nothing about
+      // the connection: only this one falls back, the store stays on Redis.
+      if ((e as Error)?.name === 'ReplyError' && redis.status === READY) this.warnRefused(e);
+      else this.markDegraded(e);
       return fallback();
     }
   }
