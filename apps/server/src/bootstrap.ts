@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config/env.js';
 import type { AppContext } from './app-context.js';
 import { openDb, migrate } from './db/index.js';
+import { waitForDatabase } from './db/wait.js';
 import { SharedStore } from './cache/shared-store.js';
 import { OptionStore } from './console/option/option-store.js';
 import { buildApp } from './http/app.js';
@@ -41,9 +42,10 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
   const log = opts.logger ?? (pino({ level: config.LOG_LEVEL, hooks } as pino.LoggerOptions) as unknown as FastifyBaseLogger);
   const handle = await openDb({ dsn: config.SQL_DSN, sqlitePath: config.SQLITE_PATH, pgSchema: opts.pgSchema });
   try {
+    await waitForDatabase(handle.db, config.SQL_DSN, config.DB_CONNECT_TIMEOUT_SECONDS, log);
     await migrate(handle.db, opts.pgSchema);
   } catch (error) {
-    // A refused or failed migration leaves no connection behind (the database stays as it was).
+    // An unreachable database, a refused or failed migration leaves no connection behind (the database stays as it was).
     await handle.close();
     throw error;
   }
@@ -72,9 +74,12 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
     twoFactorKey: deriveKey(sessionSecret, 'two-factor secret'),
   };
   // Safety net beside pub/sub: every node re-reads the options table periodically.
-  const resync = setInterval(() => void options.load().catch((e) => log.warn({ err: e }, 'option resync failed')), config.SYNC_FREQUENCY * 1000);
+  const reloadOptions = () => void options.load().catch((e) => log.warn({ err: e }, 'option resync failed'));
+  const resync = setInterval(reloadOptions, config.SYNC_FREQUENCY * 1000);
   resync.unref();
   ctx.onClose.push(() => clearInterval(resync));
+  // Changes other nodes announced while Redis was unreachable were missed.
+  store.onRecover(reloadOptions);
   await initServices(ctx);
   const app = await buildApp(ctx, { sessionSecret, webDist: opts.webDist });
   let closed = false;

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSettings } from './config/env.js';
 import { ConfigError } from './config/file.js';
+import { StartupError } from './common/startup-error.js';
 import { boundHeapGrowth, trimHeapWhenIdle } from './common/heap.js';
 import { checkWorkerSetup, isPrimary, runPrimary, workerCount } from './cluster.js';
 
@@ -38,7 +39,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  // A configuration mistake is the operator's to fix: its message alone, without a stack.
-  console.error(error instanceof ConfigError ? error.message : error);
+  // A configuration mistake or a missing database is the operator's to fix: its message alone, without a stack.
+  console.error(error instanceof ConfigError || error instanceof StartupError ? error.message : error);
   process.exit(1);
 });

@@ -40,4 +40,6 @@ export interface SiteStatus {
   password_login: boolean;
   password_register: boolean;
   register_enabled: boolean;
+  /** This node cannot reach its shared store (Redis): it serves on, re-reading tokens and users every few seconds. */
+  degraded: boolean;
 }

@@ -13,17 +13,26 @@ return taken`;
 /** A handler may return a promise: a local publish waits for it (so a writer sees its own change applied). */
 type Handler = (message: string) => void | Promise<void>;
 
+/** Redis connection states in which commands and subscriptions work. */
+const READY = 'ready';
+
 /**
  * Key/value, counters and pub/sub shared by all nodes when Redis is configured,
  * process-local otherwise. A Redis failure never fails a request: the store
- * falls back to its memory copy and logs a warning (once per outage).
+ * falls back to its memory copy and logs a warning (once per outage). While either
+ * connection is down the store is `degraded` (other nodes' change notices may be
+ * missed); `onRecover` handlers run when both are up again.
  */
 export class SharedStore {
   private readonly memory = new Map<string, { value: string; expiresAt: number }>();
   private readonly handlers = new Map<string, Set<Handler>>();
   private redis?: Redis;
   private subscriber?: Redis;
-  private degraded = false;
+  /** Set by a failed command or connection error; commands skip Redis until it is ready again. */
+  private failing = false;
+  /** Whether the last health check found the store degraded (for the recovery edge). */
+  private wasDegraded = false;
+  private readonly recoverHandlers: Array<() => void | Promise<void>> = [];
   /** Identifies this store in pub/sub so it skips its own echoes. */
   private readonly nodeId = randomHex(6);
 
@@ -44,11 +53,15 @@ export class SharedStore {
       this.redis = clients.redis;
       this.subscriber = clients.subscriber;
       this.redis.on('error', (e) => this.markDegraded(e));
-      this.subscriber.on('error', (e) => this.markDegraded(e));
+      // A broken subscription leaves commands working: only notices are missed.
+      this.subscriber.on('error', (e) => this.markDegraded(e, false));
+      for (const c of [this.redis, this.subscriber]) c.on('close', () => (this.wasDegraded = true));
       this.redis.on('ready', () => {
-        if (this.degraded) this.log.info('redis reachable again');
-        this.degraded = false;
+        this.failing = false;
+        this.checkRecovered();
       });
+      this.subscriber.on('ready', () => this.checkRecovered());
+      this.wasDegraded = true; // not connected yet
       this.subscriber.on('message', (channel, message) => void this.dispatch(channel.slice(prefix.length), message));
     }
   }
@@ -66,14 +79,48 @@ export class SharedStore {
     return this.redis !== undefined;
   }
 
-  private markDegraded(error: unknown): void {
-    if (!this.degraded) this.log.warn({ err: error }, 'redis unavailable, using in-memory fallback');
-    this.degraded = true;
+  /**
+   * True while Redis is configured but a connection (commands or subscriptions) is not up, or a
+   * command just failed: this node may miss other nodes' change notices. Cheap (read per request).
+   */
+  get degraded(): boolean {
+    if (!this.redis) return false;
+    return this.failing || this.redis.status !== READY || this.subscriber!.status !== READY;
+  }
+
+  /** Runs `handler` each time the store comes back after being degraded (change notices may have been missed). */
+  onRecover(handler: () => void | Promise<void>): void {
+    this.recoverHandlers.push(handler);
+  }
+
+  private checkRecovered(): void {
+    if (!this.wasDegraded || this.degraded) return;
+    this.wasDegraded = false;
+    this.log.info('redis reachable');
+    for (const h of this.recoverHandlers) {
+      void Promise.resolve()
+        .then(h)
+        .catch((e) => this.log.warn({ err: e }, 'recovery handler failed'));
+    }
+  }
+
+  private lastRefusedWarn = 0;
+
+  private warnRefused(error: unknown): void {
+    if (Date.now() - this.lastRefusedWarn < 60_000) return;
+    this.lastRefusedWarn = Date.now();
+    this.log.warn({ err: error }, 'redis refused a command, using the in-memory fallback for it');
+  }
+
+  private markDegraded(error: unknown, commands = true): void {
+    if (!this.wasDegraded || (commands && !this.failing)) this.log.warn({ err: error }, 'redis unavailable, using in-memory fallback');
+    if (commands) this.failing = true;
+    this.wasDegraded = true;
   }
 
   private tryRedis<T>(op: (r: Redis) => Promise<T>, fallback: () => T): Promise<T> {
     // Without Redis no async function runs: the relay asks the store on every request.
-    if (!this.redis || this.degraded) {
+    if (!this.redis || this.failing) {
       try {
         return Promise.resolve(fallback());
       } catch (e) {
@@ -87,7 +134,10 @@ export class SharedStore {
     try {
       return await op(redis);
     } catch (e) {
-      this.markDegraded(e);
+      // A command the server refused (a key of another type, a script error) says nothing about
+      // the connection: only this one falls back, the store stays on Redis.
+      if ((e as Error)?.name === 'ReplyError' && redis.status === READY) this.warnRefused(e);
+      else this.markDegraded(e);
       return fallback();
     }
   }
@@ -214,7 +264,7 @@ export class SharedStore {
     if (!set) {
       set = new Set();
       this.handlers.set(channel, set);
-      this.subscriber?.subscribe(this.prefix + channel).catch((e) => this.markDegraded(e));
+      this.subscriber?.subscribe(this.prefix + channel).catch((e) => this.markDegraded(e, false));
     }
     set.add(handler);
   }

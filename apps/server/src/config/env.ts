@@ -11,6 +11,8 @@ export const EnvSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   SQLITE_PATH: z.string().default('./data/one-hub.db'),
   SQL_DSN: z.string().optional(),
+  /** Seconds to keep retrying (with backoff) a database server that is not reachable at start-up. */
+  DB_CONNECT_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(60),
   REDIS_CONN_STRING: z.string().optional(),
   /** Prefix for every Redis key and channel, so several installs (or test runs) can share one Redis. */
   REDIS_KEY_PREFIX: z.string().default(''),

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { isWorker, nodeMetrics } from '../cluster.js';
 import type { AppContext } from '../app-context.js';
 import { HubError } from '../common/errors.js';
@@ -29,6 +29,10 @@ export function metricsOf(ctx: AppContext): Metrics {
     providers: new Counter({ name: 'provider_requests_total', help: 'Upstream provider attempts', labelNames: ['channel_type', 'channel_id', 'model', 'type'], registers: [registry] }),
     panics: new Counter({ name: 'app_panics_total', help: 'Unexpected server errors', labelNames: ['type'], registers: [registry] }),
   };
+  // Read at scrape time; a node of several workers is degraded when any of them is.
+  new Gauge({ name: 'shared_store_degraded', help: '1 while this node cannot reach its shared store (Redis), else 0', registers: [registry], aggregator: 'max', collect() {
+    this.set(ctx.store.degraded ? 1 : 0);
+  } });
   byContext.set(ctx, m);
   return m;
 }

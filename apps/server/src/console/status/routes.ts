@@ -49,6 +49,7 @@ export function siteStatus(ctx: AppContext): SiteStatus {
     password_login: o.get('PasswordLoginEnabled'),
     password_register: o.get('PasswordRegisterEnabled'),
     register_enabled: o.get('RegisterEnabled'),
+    degraded: ctx.store.degraded,
   };
 }
 

@@ -72,11 +72,14 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
   };
   await Promise.all([state.groups.load(), state.selector.reload(), state.prices.load(), state.outputLimits.load(), state.leases.reclaim(), state.plans.load()]);
   // Safety net beside pub/sub: re-read routing data periodically on every node.
-  const timer = setInterval(() => {
+  const resync = () => {
     void Promise.all([state.groups.load(), state.selector.reload(), state.prices.load(), state.outputLimits.load()]).catch((e) => ctx.log.warn({ err: e }, 'relay resync failed'));
-  }, ctx.config.SYNC_FREQUENCY * 1000);
+  };
+  const timer = setInterval(resync, ctx.config.SYNC_FREQUENCY * 1000);
   timer.unref();
   ctx.onClose.push(() => clearInterval(timer));
+  // Changes announced while the shared store was unreachable were missed (the caller cache drops itself).
+  ctx.store.onRecover(resync);
   // The last flush writes every settled charge before the slices go back.
   ctx.onClose.push(async () => {
     await state.recorder.close();

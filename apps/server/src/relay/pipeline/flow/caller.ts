@@ -24,29 +24,63 @@ interface Entry {
   user: UserRow;
   setting: TokenSetting;
   userLimits?: RequestLimits;
-  expires: number;
+  loadedAt: number;
 }
 
 const TTL_MS = 60_000;
+/**
+ * How old an entry may be while the shared store is degraded: other nodes' change notices may not
+ * arrive, so a disabled token or banned user is re-read from the database at most this late.
+ */
+export const DEGRADED_STALE_MS = 2_000;
 const MAX_ENTRIES = 50_000;
 
-/** Token + owner rows by key, dropped on any token or user change (all nodes hear it). */
+/**
+ * Token + owner rows by key, dropped on any token or user change (all nodes hear it). While the
+ * shared store is degraded entries live DEGRADED_STALE_MS instead of TTL_MS, and when it recovers
+ * they are all dropped (notices sent during the outage were missed).
+ */
 export class CallerCache {
   private entries = new Map<string, Entry>();
+  /** One database read per key at a time, however many requests wait for it. */
+  private loading = new Map<string, Promise<Entry | null>>();
+  /** Bumped on every drop: a read that started before it is answered but not kept. */
+  private generation = 0;
 
   constructor(private readonly ctx: AppContext) {
-    ctx.store.subscribe(EVENTS.tokens, () => this.entries.clear());
-    ctx.store.subscribe(EVENTS.users, () => this.entries.clear());
+    ctx.store.subscribe(EVENTS.tokens, () => this.clear());
+    ctx.store.subscribe(EVENTS.users, () => this.clear());
+    ctx.store.onRecover(() => this.clear());
   }
 
-  async lookup(key: string): Promise<Entry | null> {
+  private clear(): void {
+    this.entries.clear();
+    this.loading.clear();
+    this.generation++;
+  }
+
+  lookup(key: string): Promise<Entry | null> {
     const hit = this.entries.get(key);
-    if (hit && hit.expires > Date.now()) return hit;
+    if (hit && Date.now() - hit.loadedAt < (this.ctx.store.degraded ? DEGRADED_STALE_MS : TTL_MS)) return Promise.resolve(hit);
+    let pending = this.loading.get(key);
+    if (!pending) {
+      pending = this.load(key).finally(() => {
+        if (this.loading.get(key) === pending) this.loading.delete(key);
+      });
+      this.loading.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async load(key: string): Promise<Entry | null> {
+    const loadedAt = Date.now();
+    const generation = this.generation;
     const token = await findTokenByKey(this.ctx.db, key);
     const user = token ? await findUserById(this.ctx.db, token.user_id) : undefined;
     if (!token || !user) return null;
     const setting = readTokenSetting(token.setting);
-    const entry = { token, user, setting, userLimits: readLimits(user.limits), expires: Date.now() + TTL_MS };
+    const entry = { token, user, setting, userLimits: readLimits(user.limits), loadedAt };
+    if (generation !== this.generation) return entry;
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
     this.entries.set(key, entry);
     return entry;
