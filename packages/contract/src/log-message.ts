@@ -20,6 +20,7 @@ export const LOG_MESSAGES = {
   admin_quota_remark: '管理员增减用户额度 {{quota}}, 备注: {{remark}}',
   online_topup: '在线充值成功，充值积分: {{points}}，支付金额：{{amount}} {{currency}}',
   plan_purchase: '在线购买套餐成功：{{plan}}，支付金额：{{amount}} {{currency}}',
+  plan_held_credited: '套餐 {{plan}} 已在生效中且不续订，本次支付 {{amount}} {{currency}} 已转为余额 {{quota}}',
   plan_redeem: '通过兑换码获得套餐：{{plan}}',
   task_refused: '任务提交失败，未扣费（预扣 {{held}} 已退回）：{{reason}}',
   task_failed_refund: '异步任务执行失败 {{task}}，补偿 {{refund}}',

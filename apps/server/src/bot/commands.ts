@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.js';
 import { HubError } from '../common/errors.js';
 import { bindTelegram, inviteInfo, telegramAccount, unbindTelegram, userTokens } from '../console/user/telegram-service.js';
 import { redeem } from '../console/user/self-service.js';
+import { withUserBalance } from '../console/user/balance.js';
 import type { UserRow } from '../db/repos/users.js';
 import { textsFor, type Texts } from './texts.js';
 
@@ -95,7 +96,8 @@ const BOUND: Record<Exclude<Builtin, 'start' | 'help' | 'bind'>, Handler> = {
   },
   async balance(c, user) {
     const d = display(c.env.ctx);
-    return c.t.balance({ quota: formatQuota(user.quota, d), used: formatQuota(user.used_quota, d), requests: user.request_count });
+    const shown = await withUserBalance(c.env.ctx, user);
+    return c.t.balance({ quota: formatQuota(shown.quota, d), used: formatQuota(user.used_quota, d), requests: user.request_count });
   },
   async recharge(c, user) {
     if (!c.args[0]) return c.t.rechargeUsage;

@@ -8,6 +8,7 @@ import { migrations } from './migrations/index.js';
 import { parseDsn, type DbTarget, type DialectName } from './dsn.js';
 import { openReadWorkers } from './read-worker/driver.js';
 import { useIncrementalVacuum } from './sqlite-auto-vacuum.js';
+import { FOREIGN_SCHEMA_MESSAGE, isForeignSchema, refuseForeignSqliteFile } from './sqlite-preflight.js';
 
 export type Db = Kysely<Database>;
 export type { DialectName };
@@ -41,6 +42,7 @@ export function sqliteHandle(db: Kysely<Database>): BetterSqlite3.Database | und
 async function makeDialect(target: DbTarget, pgOptions?: pg.PoolConfig, onSqlite?: (d: BetterSqlite3.Database) => void) {
   switch (target.dialect) {
     case 'sqlite': {
+      refuseForeignSqliteFile(target.path);
       if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
       const database = new BetterSqlite3(target.path);
       database.pragma('journal_mode = WAL');
@@ -106,20 +108,16 @@ export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
   };
 }
 
-/** Brings the schema up to date; Kysely's lock table keeps concurrent nodes from racing. */
 /**
  * A database the original (Go) One Hub, one-api or new-api wrote has their tables and none of our
  * migrations: it is refused before anything is created, so it is never half-migrated.
  */
 export async function refuseForeignSchema(db: Db, pgSchema?: string): Promise<void> {
   const tables = (await db.introspection.getTables({ withInternalKyselyTables: true })).filter((t) => !pgSchema || t.schema === pgSchema).map((t) => t.name);
-  if (!tables.includes('channels') || tables.includes('kysely_migration')) return;
-  throw new Error(
-    'This database was created by One Hub (Go), one-api or new-api (it has their tables and none of ours). ' +
-      'It is not changed in place: start One Hub on an empty database, then copy the data over with `npm run import -- --from <this database DSN>`.',
-  );
+  if (isForeignSchema(tables)) throw new Error(FOREIGN_SCHEMA_MESSAGE);
 }
 
+/** Brings the schema up to date; Kysely's lock table keeps concurrent nodes from racing. */
 export async function migrate(db: Db, pgSchema?: string): Promise<void> {
   await refuseForeignSchema(db, pgSchema);
   const migrator = new Migrator({

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { parseDsn } from '../db/dsn.js';
+import { openReadOnlySqlite } from '../db/sqlite-preflight.js';
 
 /** Rows of the database being moved in (read only). Its tables and columns are read when it is opened. */
 export interface Source {
@@ -56,7 +56,8 @@ function catalog(rows: Array<{ table_name: string; column_name: string }>) {
 export function openSqliteSource(path: string): Source {
   const file = path.replace(/^sqlite:\/\//, '').replace(/^file:/, '');
   if (!existsSync(file)) throw new Error(`no SQLite database at ${file}`);
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const handle = openReadOnlySqlite(file);
+  const db = handle.db;
   const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
   const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map((r) => r.name);
   const rows = tables.flatMap((t) => (db.prepare(`PRAGMA table_info(${quote(t)})`).all() as Array<{ name: string }>).map((c) => ({ table_name: t, column_name: c.name })));
@@ -66,9 +67,7 @@ export function openSqliteSource(path: string): Source {
     ...catalog(rows),
     page: pager(run, quote, () => '?'),
     count: async (table) => (db.prepare(`SELECT COUNT(*) AS n FROM ${quote(table)}`).get() as { n: number }).n,
-    close: async () => {
-      db.close();
-    },
+    close: async () => handle.close(),
   };
 }
 

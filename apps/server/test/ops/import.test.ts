@@ -1,6 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,11 +132,24 @@ describe.each(testDialects())('moving in from the original One Hub (SQLite sourc
 });
 
 describe('a server pointed at the original database', () => {
+  /** The file's bytes and its directory's listing: refusing must leave both as they were. */
+  const snapshot = (path: string) => ({ hash: createHash('sha256').update(readFileSync(path)).digest('hex'), files: readdirSync(dirname(path)).sort() });
+
   it('refuses to start on it, naming the importer, without touching it', async () => {
     const source = originalDatabase('http://127.0.0.1:9', 1);
-    const before = new Database(source, { readonly: true }).prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
+    const before = snapshot(source);
     await expect(startTestServer('sqlite', { env: { SQLITE_PATH: source } })).rejects.toThrow(/npm run import -- --from/);
-    const after = new Database(source, { readonly: true }).prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
-    expect(after.n).toBe(before.n);
+    expect(snapshot(source)).toEqual(before);
+    expect(new Database(source, { readonly: true }).pragma('journal_mode', { simple: true })).toBe('delete');
+  });
+
+  it('leaves an original file already in WAL mode as it was too', async () => {
+    const source = originalDatabase('http://127.0.0.1:9', 1);
+    const wal = new Database(source);
+    wal.pragma('journal_mode = WAL');
+    wal.close();
+    const before = snapshot(source);
+    await expect(startTestServer('sqlite', { env: { SQLITE_PATH: source } })).rejects.toThrow(/npm run import -- --from/);
+    expect(snapshot(source)).toEqual(before);
   });
 });

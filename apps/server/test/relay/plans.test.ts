@@ -97,6 +97,33 @@ describe.each(testDialects())('subscription plans on %s', (dialect) => {
     void userId;
   });
 
+  it('sells a plan that does not renew once: ten parallel buys make one order; a payment landing while it runs is credited as balance (issue 35 defect 12)', async () => {
+    const p = await createPlan();
+    const { client, userId } = await f.newUser();
+    const buy = () => client.post('/api/plan/buy', { plan_id: p.id, uuid: gateway.uuid });
+    const answers = await Promise.all(Array.from({ length: 10 }, buy));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+    expect(answers.find((a) => a.status === 409)!.body).toMatchObject({ success: false, message: expect.stringContaining('already waiting for payment') });
+    // One after another: still refused while the first waits for payment.
+    expect((await buy()).status).toBe(409);
+    const orders = await f.server.ctx.db.selectFrom('orders').select('trade_no').where('user_id', '=', userId).execute();
+    expect(orders).toHaveLength(1);
+
+    // An admin grants the plan meanwhile; the order's payment then lands: no second subscription, the price as balance.
+    expect((await f.root.post('/api/plan/grant', { user_id: userId, plan_id: p.id })).body.success).toBe(true);
+    const order = answers.find((a) => a.status === 200)!.body.data;
+    const { url, method, params } = order.data;
+    expect((await fetch(url, { method, body: new URLSearchParams(params) })).status).toBe(200);
+    expect((await fetch(`${epay.url}/pay/${order.trade_no}`, { redirect: 'manual' })).status).toBe(302);
+    const subs = (await client.get('/api/plan/self')).body.data.subscriptions as Row[];
+    expect(subs.map((s) => s.source)).toEqual(['admin']);
+    const credited = Math.round(9.9 * 500_000);
+    expect((await client.get('/api/user/self')).body.data.quota).toBe(credited);
+    const rows = await f.server.ctx.db.selectFrom('logs').select(['quota', 'content']).where('user_id', '=', userId).where('type', '=', 1).execute();
+    expect(rows).toEqual([{ quota: credited, content: expect.stringContaining('已在生效中且不续订') }]);
+    expect((await buy()).body.message).toContain('already hold this plan');
+  });
+
   it('spends the plan window first (balance untouched, logs marked), then refuses with the reset time; a new window admits again', async () => {
     const p = await createPlan({ window_quota: 3 * H });
     const { key, userId, client } = await f.newUser({ quota: 1_000_000 });

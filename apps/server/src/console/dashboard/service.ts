@@ -28,8 +28,9 @@ export async function dashboardRate(ctx: AppContext, user: UserRow): Promise<Das
 }
 
 export async function analyticsTotals(ctx: AppContext): Promise<AnalyticsTotals> {
-  const [users, channels, redemptions, orders] = await Promise.all([
+  const [users, leased, channels, redemptions, orders] = await Promise.all([
     analytics.userTotals(ctx.readDb),
+    analytics.leasedUserQuota(ctx.readDb),
     analytics.channelCountsByStatus(ctx.readDb),
     analytics.redemptionCountsByStatus(ctx.readDb),
     analytics.successfulOrderTotalsByCurrency(ctx.readDb),
@@ -37,7 +38,7 @@ export async function analyticsTotals(ctx: AppContext): Promise<AnalyticsTotals>
   const num = (v: unknown) => Number(v ?? 0);
   return {
     user_statistics: {
-      total_quota: num(users.total_quota),
+      total_quota: num(users.total_quota) + leased,
       total_used_quota: num(users.total_used_quota),
       total_user: num(users.total_user),
       total_inviter_user: num(users.total_inviter_user),

@@ -7,7 +7,7 @@ import { writeUserLog } from '../user/user-log.js';
 import { promoteAfterTopup } from '../user-group/promotion.js';
 import { payInviteReward } from '../user/self-service.js';
 import { findPlanEvenDeleted } from '../../db/repos/plans.js';
-import { grantPlan, subscriptionsChanged } from '../plan/grant.js';
+import { grantPaidPlan, planPriceQuota, subscriptionsChanged } from '../plan/grant.js';
 import { transact } from '../../db/retry.js';
 
 /** What a provider learned from a verified payment notice. */
@@ -43,26 +43,34 @@ export async function completeOrder(ctx: AppContext, notice: PaidNotice): Promis
     return failed ? 'amount_mismatch' : 'already_done';
   }
   // A plan order starts the subscription instead of crediting quota, in the same transaction
-  // (a plan deleted since still starts: the user paid for it).
+  // (a plan deleted since still starts: the user paid for it). A plan that does not renew and
+  // meanwhile runs for the user (granted by an admin, or another order paid first) is not started
+  // twice: the payment is credited as balance, at the plan's price.
   const plan = order.plan_id ? await findPlanEvenDeleted(ctx.db, order.plan_id) : undefined;
+  let granted = false;
+  let credit = order.quota;
   const won = await transact(ctx.db, async (trx) => {
     const from = await markOrderPaid(trx, order.id, notice.gatewayNo, nowSeconds());
-    if (from && plan) await grantPlan(trx, order.user_id, plan, 'order', order.trade_no, nowSeconds());
-    else if (from) await addUserQuota(trx, order.user_id, order.quota);
+    if (!from) return from;
+    granted = plan !== undefined && (await grantPaidPlan(trx, order.user_id, plan, order.trade_no, nowSeconds())) === 'granted';
+    if (granted) return from;
+    credit = plan ? planPriceQuota(plan, ctx.options.get('QuotaPerUnit'), ctx.options.get('PaymentUSDRate')) : order.quota;
+    await addUserQuota(trx, order.user_id, credit);
     return from;
   });
   if (!won) return 'already_done';
   if (won === 'closed') ctx.log.warn({ tradeNo: order.trade_no, gateway: notice.gatewayId }, 'late payment for a closed order credited');
-  if (plan) {
+  const paid = { amount: order.order_amount.toFixed(2), currency: order.order_currency };
+  if (plan && granted) {
     await subscriptionsChanged(ctx, order.user_id);
-    await writeUserLog(ctx, {
-      userId: order.user_id,
-      kind: 'topup',
-      message: 'plan_purchase',
-      args: { plan: plan.name, amount: order.order_amount.toFixed(2), currency: order.order_currency },
-      quota: 0,
-      ip: notice.ip,
-    });
+    await writeUserLog(ctx, { userId: order.user_id, kind: 'topup', message: 'plan_purchase', args: { plan: plan.name, ...paid }, quota: 0, ip: notice.ip });
+    await payInviteReward(ctx, order.user_id);
+    return won === 'closed' ? 'credited_late' : 'credited';
+  }
+  if (plan) {
+    ctx.log.warn({ tradeNo: order.trade_no, plan: plan.id, quota: credit }, 'paid plan already held; payment credited as balance');
+    await ctx.store.publish(EVENTS.users, String(order.user_id));
+    await writeUserLog(ctx, { userId: order.user_id, kind: 'topup', message: 'plan_held_credited', args: { plan: plan.name, ...paid, quota: credit }, quota: credit, ip: notice.ip });
     await payInviteReward(ctx, order.user_id);
     return won === 'closed' ? 'credited_late' : 'credited';
   }
@@ -71,7 +79,7 @@ export async function completeOrder(ctx: AppContext, notice: PaidNotice): Promis
     userId: order.user_id,
     kind: 'topup',
     message: 'online_topup',
-    args: { points: order.quota, amount: order.order_amount.toFixed(2), currency: order.order_currency },
+    args: { points: order.quota, ...paid },
     quota: order.quota,
     ip: notice.ip,
   });

@@ -7,12 +7,16 @@ import { nowSeconds } from '../../common/time.js';
 import type { UserRow } from '../../db/repos/users.js';
 import { findEnabledPaymentByUuid, findPaymentById, hardDeletePayment, insertPayment, softDeletePayment, updatePayment, type PaymentRow } from '../../db/repos/payments.js';
 import { closeStaleOrders, findUserOrder, insertOrder } from '../../db/repos/orders.js';
+import type { Db } from '../../db/index.js';
+import { lockInOrder } from '../../db/locks.js';
+import { transact } from '../../db/retry.js';
 import { toOrderJson, toPaymentJson } from './json.js';
 import { payProviderFor } from './providers.js';
 import { gatewayConfig } from './providers/config.js';
 import { mergeConfig } from './secrets.js';
 
-const STALE_ORDER_SECONDS = 3 * 3600;
+/** A pending order this old is closed (and no longer counts as one the user is paying). */
+export const STALE_ORDER_SECONDS = 3 * 3600;
 
 export async function getPayment(ctx: AppContext, id: number) {
   const row = await findPaymentById(ctx.db, id);
@@ -96,6 +100,7 @@ export async function createPlanOrder(
   user: UserRow,
   uuid: string,
   plan: { id: number; name: string; price: number; currency: string },
+  exclusive?: OrderGuard,
 ): Promise<{ message: string; data: PayRequest }> {
   const usd = plan.currency === 'CNY' ? plan.price / ctx.options.get('PaymentUSDRate') : plan.price;
   return placeOrder(ctx, user, uuid, {
@@ -106,8 +111,12 @@ export async function createPlanOrder(
     planId: plan.id,
     subject: `${ctx.options.get('SystemName')}-Plan:${plan.name}`,
     returnPath: '/panel/subscription',
+    exclusive,
   });
 }
+
+/** Refuses (throws) an order that may not exist beside the user's others; runs with the user's row locked. */
+export type OrderGuard = (db: Db) => Promise<void>;
 
 interface OrderSpec {
   /** The order row's `amount` (the top-up's USD units; 0 for a plan). */
@@ -119,6 +128,8 @@ interface OrderSpec {
   planId: number;
   subject: string;
   returnPath: string;
+  /** Checked again when the order row is written, under the user's row lock: of parallel orders one passes. */
+  exclusive?: OrderGuard;
 }
 
 async function placeOrder(ctx: AppContext, user: UserRow, uuid: string, spec: OrderSpec): Promise<{ message: string; data: PayRequest }> {
@@ -171,7 +182,11 @@ async function placeOrder(ctx: AppContext, user: UserRow, uuid: string, spec: Or
     created_at: now,
     updated_at: now,
   };
-  await insertOrder(ctx.db, order);
+  await transact(ctx.db, async (trx) => {
+    await lockInOrder(trx, 'users', [user.id]);
+    await spec.exclusive?.(trx);
+    await insertOrder(trx, order);
+  });
   const message = provider ? '' : `订单已创建，但 ${gateway.type} 支付尚未接入（将在后续版本提供），未发起支付`;
   const { amount: a, order_amount, order_currency, fee, discount: saved, quota, status } = order;
   return { message, data: { trade_no: tradeNo, ...pay, order: { amount: a, order_amount, order_currency, fee, discount: saved, quota, status } } };

@@ -25,7 +25,8 @@ import {
   type SubscriptionRow,
 } from '../../db/repos/plans.js';
 import { grantPlan, subscriptionsChanged } from './grant.js';
-import { createPlanOrder } from '../payment/service.js';
+import { createPlanOrder, STALE_ORDER_SECONDS, type OrderGuard } from '../payment/service.js';
+import { hasPendingPlanOrder } from '../../db/repos/orders.js';
 
 export function toPlanJson(row: PlanRow): Plan {
   return {
@@ -185,8 +186,19 @@ export async function buyPlan(ctx: AppContext, user: UserRow, planId: number, uu
   const plan = await findPlan(ctx.db, planId);
   if (!plan || plan.enabled !== 1 || plan.public !== 1) throw notFound('plan not found');
   if (plan.price_cents <= 0) throw new HubError(400, 'this plan is not sold: its price is 0');
-  if (plan.renews !== 1 && (await latestEndOfPlan(ctx.db, user.id, plan.id, nowSeconds())) !== undefined) {
-    throw conflict('you already hold this plan and it does not renew; buy it again once it has ended');
-  }
-  return createPlanOrder(ctx, user, uuid, { id: plan.id, name: plan.name, price: Number(plan.price_cents) / 100, currency: plan.currency });
+  // A plan that does not renew is held once: no second order while one is being paid or it runs.
+  const once: OrderGuard | undefined =
+    plan.renews === 1
+      ? undefined
+      : async (db) => {
+          const now = nowSeconds();
+          if ((await latestEndOfPlan(db, user.id, plan.id, now)) !== undefined) {
+            throw conflict('you already hold this plan and it does not renew; buy it again once it has ended');
+          }
+          if (await hasPendingPlanOrder(db, user.id, plan.id, now - STALE_ORDER_SECONDS)) {
+            throw conflict('an order for this plan is already waiting for payment; pay or let it expire before ordering again');
+          }
+        };
+  await once?.(ctx.db);
+  return createPlanOrder(ctx, user, uuid, { id: plan.id, name: plan.name, price: Number(plan.price_cents) / 100, currency: plan.currency }, once);
 }

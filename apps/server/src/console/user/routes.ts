@@ -32,6 +32,7 @@ import * as self from './self-service.js';
 import * as admin from './admin-service.js';
 import * as binding from './binding-service.js';
 import { toUserJson } from './user-json.js';
+import { withUserBalance, withUserBalances } from './balance.js';
 import { finishSignIn } from '../auth/sign-in.js';
 import { freshConfirmation, stepUpSatisfied } from '../auth/step-up/service.js';
 
@@ -70,7 +71,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
     return ok(await auth.resetPassword(ctx, body.email, body.token));
   });
 
-  app.get('/user/self', { preHandler: user }, async (req) => ok(toUserJson(req.user!)));
+  app.get('/user/self', { preHandler: user }, async (req) => ok(toUserJson(await withUserBalance(ctx, req.user!))));
   app.put('/user/self', { preHandler: user }, async (req, reply) => {
     const body = parse(UpdateSelfBody, req.body);
     const proof = {
@@ -104,10 +105,11 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   app.get('/user/', { preHandler: adminOnly }, async (req) => {
     const q = parse(PageQuery, req.query);
-    return ok(await paginate(userListQuery(ctx.db, q.keyword), q, USER_ORDER_COLUMNS, toUserJson));
+    const page = await paginate(userListQuery(ctx.db, q.keyword), q, USER_ORDER_COLUMNS, toUserJson);
+    return ok({ ...page, data: await withUserBalances(ctx, page.data) });
   });
   app.get('/user/:id', { preHandler: adminOnly }, async (req) => {
-    return ok(toUserJson(await admin.getUser(ctx, req.user!, parse(IdParam, req.params).id)));
+    return ok(toUserJson(await withUserBalance(ctx, await admin.getUser(ctx, req.user!, parse(IdParam, req.params).id))));
   });
   app.post('/user/', { preHandler: adminOnly }, async (req) => {
     await admin.createUser(ctx, req.user!, parse(CreateUserBody, req.body));

@@ -1,4 +1,5 @@
 import type { Db } from '../index.js';
+import { LEASE_KIND } from './quota-leases.js';
 
 /** Quota totals and counts over live users. */
 export function userTotals(db: Db) {
@@ -12,6 +13,16 @@ export function userTotals(db: Db) {
       eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('inviter_id', '>', 0).then(1).else(0).end()), eb.lit(0)).as('total_inviter_user'),
     ])
     .executeTakeFirstOrThrow();
+}
+
+/** What leases of every node hold of users' balances: part of the users' total quota (the column is lowered by it). */
+export async function leasedUserQuota(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('quota_leases')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('total'))
+    .where('owner_kind', '=', LEASE_KIND.user)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
 }
 
 export function channelCountsByStatus(db: Db) {

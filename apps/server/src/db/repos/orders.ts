@@ -12,6 +12,20 @@ export function findUserOrder(db: Db, userId: number, tradeNo: string): Promise<
   return db.selectFrom('orders').selectAll().where('trade_no', '=', tradeNo).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
+/** Whether the user has a pending order for the plan created at or after `since` (older ones are being closed as stale). */
+export async function hasPendingPlanOrder(db: Db, userId: number, planId: number, since: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('plan_id', '=', planId)
+    .where('status', '=', 'pending')
+    .where('created_at', '>=', since)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Pending orders created before `before` become closed (api.md §1.11); answers how many. */
 export async function closeStaleOrders(db: Db, before: number, now: number): Promise<number> {
   const result = await db

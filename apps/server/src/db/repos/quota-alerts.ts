@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../index.js';
+import { wholeUserQuota } from './quota-leases.js';
 
 export interface QuotaAlertSetting {
   threshold: number;
@@ -34,22 +35,25 @@ export async function saveQuotaAlert(db: Db, userId: number, s: QuotaAlertSettin
     .execute();
 }
 
-/** Balances back at or above their threshold may be told again on the next dip. */
+/**
+ * Balances back at or above their threshold may be told again on the next dip. Both checks judge
+ * the whole balance (leased slices included): the column alone dips whenever a node takes a slice.
+ */
 export async function rearmQuotaAlerts(db: Db): Promise<void> {
-  await db.updateTable('users').set({ quota_alert_sent: 0 }).where('quota_alert_sent', '=', 1).where(sql<boolean>`quota >= quota_alert_threshold`).execute();
+  await db.updateTable('users').set({ quota_alert_sent: 0 }).where('quota_alert_sent', '=', 1).where(sql<boolean>`${wholeUserQuota} >= quota_alert_threshold`).execute();
 }
 
-/** Enabled users below their threshold who were not told yet. */
+/** Enabled users whose whole balance is below their threshold and who were not told yet. */
 export async function dueQuotaAlerts(db: Db, limit: number): Promise<DueQuotaAlert[]> {
   const rows = await db
     .selectFrom('users')
-    .select(['id', 'quota', 'quota_alert_threshold as threshold', 'quota_alert_channel as channel', 'email', 'telegram_id'])
+    .select(['id', wholeUserQuota.as('quota'), 'quota_alert_threshold as threshold', 'quota_alert_channel as channel', 'email', 'telegram_id'])
     .where('quota_alert_threshold', '>', 0)
     .where('quota_alert_channel', '<>', '')
     .where('quota_alert_sent', '=', 0)
     .where('status', '=', 1)
     .where('deleted_at', 'is', null)
-    .where(sql<boolean>`quota < quota_alert_threshold`)
+    .where(sql<boolean>`${wholeUserQuota} < quota_alert_threshold`)
     .orderBy('id')
     .limit(limit)
     .execute();

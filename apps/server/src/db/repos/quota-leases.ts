@@ -219,13 +219,38 @@ export async function revokeLeases(trx: Db, kind: LeaseKind, ownerId: number): P
 
 /** What all nodes' leases hold of an owner's balance right now. */
 export async function leasedAmount(db: Db, kind: LeaseKind, ownerId: number): Promise<number> {
-  const row = await db
-    .selectFrom('quota_leases')
-    .select((eb) => eb.fn.sum<number>('amount').as('total'))
-    .where('owner_kind', '=', kind)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  return Number(row?.total ?? 0);
+  return (await leasedAmounts(db, kind, [ownerId])).get(ownerId) ?? 0;
+}
+
+/** What all nodes' leases hold of each owner's balance (owners without leases are absent). */
+export async function leasedAmounts(db: Db, kind: LeaseKind, ownerIds: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  for (let i = 0; i < ownerIds.length; i += 1000) {
+    const rows = await db
+      .selectFrom('quota_leases')
+      .select((eb) => ['owner_id', eb.fn.sum<number>('amount').as('total')])
+      .where('owner_kind', '=', kind)
+      .where('owner_id', 'in', ownerIds.slice(i, i + 1000))
+      .groupBy('owner_id')
+      .execute();
+    for (const r of rows) out.set(Number(r.owner_id), Number(r.total ?? 0));
+  }
+  return out;
+}
+
+/**
+ * users.quota plus what leases of every node hold of it, as one SQL expression over `users`: the
+ * balance the user actually has (a slice lowers the column, but its unused part is still theirs).
+ * Leases, returns and flushed spend move amounts between the two in one transaction, so the sum is
+ * steady while requests run.
+ */
+export const wholeUserQuota = sql<number>`(users.quota + COALESCE((SELECT SUM(quota_leases.amount) FROM quota_leases WHERE quota_leases.owner_kind = ${sql.lit(LEASE_KIND.user)} AND quota_leases.owner_id = users.id), 0))`;
+
+/** Rows with their balance column raised by what leases hold of it (what users and tokens are shown). */
+export async function withLeased<T extends { id: number }>(db: Db, kind: LeaseKind, rows: T[], column: keyof T & ('quota' | 'remain_quota')): Promise<T[]> {
+  if (!rows.length) return rows;
+  const leased = await leasedAmounts(db, kind, rows.map((r) => r.id));
+  return rows.map((r) => (leased.has(r.id) ? { ...r, [column]: Number(r[column]) + leased.get(r.id)! } : r));
 }
 
 class Short extends Error {}

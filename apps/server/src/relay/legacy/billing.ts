@@ -4,15 +4,23 @@ import { HubError } from '../../common/errors.js';
 import { globalApiLimiter } from '../../http/rate-limit.js';
 import { findTokenById } from '../../db/repos/tokens.js';
 import { findUserById } from '../../db/repos/users.js';
+import { LEASE_KIND, leasedAmount } from '../../db/repos/quota-leases.js';
 import { authenticate } from '../pipeline/flow/caller.js';
 import { relayState } from '../state.js';
 
-/** Quota (and used quota) the caller's key answers for: its own budget, or its owner's when unlimited. */
+/**
+ * Quota (and used quota) the caller's key answers for: its own budget, or its owner's when unlimited.
+ * Both count what leased slices hold of the balance: it is still the caller's.
+ */
 async function budgetOf(ctx: AppContext, tokenId: number, userId: number) {
   const [token, user] = await Promise.all([findTokenById(ctx.db, tokenId), findUserById(ctx.db, userId)]);
   if (!token || !user) throw new HubError(401, '无效的令牌', { type: 'one_hub_error', code: 'invalid_api_key' });
-  if (token.unlimited_quota === 1) return { total: user.quota + user.used_quota, used: user.used_quota, expires: token.expired_time };
-  return { total: token.remain_quota + token.used_quota, used: token.used_quota, expires: token.expired_time };
+  if (token.unlimited_quota === 1) {
+    const quota = user.quota + (await leasedAmount(ctx.db, LEASE_KIND.user, user.id));
+    return { total: quota + user.used_quota, used: user.used_quota, expires: token.expired_time };
+  }
+  const remain = token.remain_quota + (await leasedAmount(ctx.db, LEASE_KIND.token, token.id));
+  return { total: remain + token.used_quota, used: token.used_quota, expires: token.expired_time };
 }
 
 /**
