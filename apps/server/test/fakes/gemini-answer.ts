@@ -204,3 +204,39 @@ export function geminiCountTokens(body: any): number {
   const request = body.generateContentRequest ?? body;
   return Math.ceil(JSON.stringify([request.systemInstruction ?? '', request.contents ?? [], request.tools ?? []]).length / 4);
 }
+
+/** A stable vector for a text: its length, then its character codes scaled, `dims` long (default 4). */
+export function fakeEmbedding(text: string, dims = 4): number[] {
+  return Array.from({ length: dims }, (_, i) => (i === 0 ? text.length : (text.charCodeAt(i - 1) || 0) / 1000));
+}
+
+type Embedded = { values: number[] } | GeminiError;
+
+/** One EmbedContentRequest checked and answered as the API does (text parts only). */
+function embedOne(request: any, at: string): Embedded {
+  const parts = request?.content?.parts;
+  if (!Array.isArray(parts) || parts.length === 0) return invalid(`* ${at}.content.parts: contents.parts must not be empty.\n`);
+  if (!parts.every((p: any) => typeof p?.text === 'string')) return invalid(`* ${at}.content.parts: only text parts can be embedded.\n`);
+  const dims = request.outputDimensionality;
+  if (dims !== undefined && (!Number.isInteger(dims) || dims < 1 || dims > 3072)) return invalid(`* ${at}.output_dimensionality: must be between 1 and 3072.\n`);
+  return { values: fakeEmbedding(parts.map((p: any) => p.text).join(' '), dims) };
+}
+
+/** embedContent (`{embedding}`) and batchEmbedContents (`{embeddings}`); only embedding models embed, and batch requests name the URL's model. */
+export function geminiEmbed(action: 'embedContent' | 'batchEmbedContents', model: string, body: any): { answer: unknown } | GeminiError {
+  if (!model.includes('embedding')) return { code: 404, message: `models/${model} is not found for API version v1beta, or is not supported for ${action}. Call ListModels to see the list of available models and their supported methods.` };
+  if (action === 'embedContent') {
+    if (body.model !== undefined && body.model !== `models/${model}`) return invalid(`* EmbedContentRequest.model: model must match the model in the URL.\n`);
+    const one = embedOne(body, 'EmbedContentRequest');
+    return 'values' in one ? { answer: { embedding: one } } : one;
+  }
+  if (!Array.isArray(body.requests) || body.requests.length === 0) return invalid('* BatchEmbedContentsRequest.requests: requests is not specified\n');
+  const embeddings: Array<{ values: number[] }> = [];
+  for (const [i, r] of body.requests.entries()) {
+    if (r?.model !== `models/${model}`) return invalid(`* BatchEmbedContentsRequest.requests[${i}].model: the model of every request must be the batch's (models/${model}).\n`);
+    const one = embedOne(r, `BatchEmbedContentsRequest.requests[${i}]`);
+    if (!('values' in one)) return one;
+    embeddings.push(one);
+  }
+  return { answer: { embeddings } };
+}

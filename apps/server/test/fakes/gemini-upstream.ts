@@ -5,6 +5,7 @@ import {
   geminiAnswer,
   geminiChunks,
   geminiCountTokens,
+  geminiEmbed,
   geminiResponse,
   googleErrorBody,
   type GeminiBehaviour,
@@ -30,6 +31,10 @@ export function geminiStreamPieces(chunks: { chunk: unknown; content: boolean }[
 export async function answerGemini(res: ServerResponse, action: string, model: string, req: Received, b: GeminiBehaviour) {
   const fail = (code: number, message: string) => sendJson(res, googleErrorBody(code, message), code);
   if (action === 'countTokens') return sendJson(res, { totalTokens: geminiCountTokens(req.body ?? {}) });
+  if (action === 'embedContent' || action === 'batchEmbedContents') {
+    const embedded = geminiEmbed(action, model, req.body ?? {});
+    return 'answer' in embedded ? sendJson(res, embedded.answer) : fail(embedded.code, embedded.message);
+  }
   if (action !== 'generateContent' && action !== 'streamGenerateContent') return fail(404, `Action ${action} is not supported by the fake`);
   const invalid = checkGeminiRequest(req.body, model);
   if (invalid) return fail(invalid.code, invalid.message);
@@ -51,7 +56,7 @@ export function behaviourFailure(res: ServerResponse, b: GeminiBehaviour): boole
 /**
  * A faithful fake of the Gemini API (generativelanguage.googleapis.com) on
  * 127.0.0.1: generateContent, streamGenerateContent (SSE with `alt=sse`, a
- * JSON array without), countTokens and the models list, keyed by
+ * JSON array without), countTokens, embedContent, batchEmbedContents and the models list, keyed by
  * `x-goog-api-key` or `?key=`. Without `acceptKeys` any non-empty key is valid.
  */
 export class FakeGemini extends FakeHttp<GeminiBehaviour> {

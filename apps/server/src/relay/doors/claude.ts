@@ -4,6 +4,7 @@ import type { RelayState } from '../pipeline/relay-state.js';
 import { handleRelay } from '../pipeline/flow/handle.js';
 import { listModels } from '../pipeline/routing/models.js';
 import { countDoorTokens } from './count-tokens.js';
+import { foldStraySystem } from '../formats/anthropic/fold-system.js';
 
 /** Anthropic's model list shape. */
 export function anthropicModelList(models: Array<{ id: string; created: number }>) {
@@ -15,6 +16,10 @@ export function anthropicModelList(models: Array<{ id: string; created: number }
 export function registerClaudeDoor(app: FastifyInstance, state: RelayState): void {
   app.addHook('onRequest', async () => {
     if (!state.ctx.options.get('ClaudeAPIEnabled')) throw new HubError(403, 'Claude API is not supported', { type: 'one_hub_error', code: 'api_not_supported' });
+  });
+  // Before any check reads the body: stray `system` turns join the system prompt (Claude Code on GPT/Gemini names).
+  app.addHook('preHandler', async (req) => {
+    if (req.body && typeof req.body === 'object' && !Array.isArray(req.body) && !Buffer.isBuffer(req.body)) req.body = foldStraySystem(req.body as Record<string, unknown>);
   });
   for (const prefix of ['', '/claude']) {
     app.post(`${prefix}/v1/messages`, (req, reply) => handleRelay(state, req, reply, 'messages', { reader: 'claude' }));

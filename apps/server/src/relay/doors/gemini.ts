@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HubError } from '../../common/errors.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 import { handleRelay } from '../pipeline/flow/handle.js';
@@ -13,7 +13,7 @@ export function googleModelList(models: Array<{ id: string }>) {
       baseModelId: m.id,
       version: '001',
       displayName: m.id,
-      supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+      supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens', 'embedContent', 'batchEmbedContents'],
     })),
   };
 }
@@ -26,7 +26,31 @@ function splitAction(req: FastifyRequest): { model: string; method: string } {
   return { model: decodeURIComponent(param.slice(0, at)), method: param.slice(at + 1) };
 }
 
-/** Gemini doors: `/v1beta/models/…` (Gemini CLI) and `/gemini/{version}/models/…`, served by every channel family. */
+/** A `models/{model}:{method}` call at any of the door's path versions. */
+async function callMethod(state: RelayState, req: FastifyRequest, reply: FastifyReply) {
+  const { model, method } = splitAction(req);
+  switch (method) {
+    case 'countTokens':
+      return { totalTokens: await countDoorTokens(state, req, 'generateContent', { reader: 'gemini', model }) };
+    case 'generateContent':
+    case 'streamGenerateContent': {
+      const stream = method === 'streamGenerateContent';
+      const alt = (req.query as { alt?: string }).alt;
+      return handleRelay(state, req, reply, 'generateContent', { reader: 'gemini', model, stream, jsonArray: stream && alt !== 'sse' });
+    }
+    case 'embedContent':
+    case 'batchEmbedContents':
+      return handleRelay(state, req, reply, method, { reader: 'gemini', model, stream: false });
+    default:
+      throw new HubError(404, `method ${method} is not supported`, { code: 'not_found' });
+  }
+}
+
+/**
+ * Gemini doors: `/v1beta/models/…` (Gemini CLI), `/v1/models/…` and `/gemini/{version}/models/…`,
+ * served by every channel family. Under `/v1` only the `:method` calls are Gemini's: the model
+ * list there is OpenAI's (relay/index.ts).
+ */
 export function registerGeminiDoor(app: FastifyInstance, state: RelayState): void {
   app.addHook('onRequest', async () => {
     if (!state.ctx.options.get('GeminiAPIEnabled')) throw new HubError(403, 'Gemini API is not supported', { type: 'one_hub_error', code: 'api_not_supported' });
@@ -39,13 +63,6 @@ export function registerGeminiDoor(app: FastifyInstance, state: RelayState): voi
       if (!found) throw new HubError(404, `models/${id} is not found`, { code: 'model_not_found' });
       return googleModelList([found]).models[0];
     });
-    app.post(`${prefix}/models/:action`, async (req, reply) => {
-      const { model, method } = splitAction(req);
-      if (method === 'countTokens') return { totalTokens: await countDoorTokens(state, req, 'generateContent', { reader: 'gemini', model }) };
-      if (method !== 'generateContent' && method !== 'streamGenerateContent') throw new HubError(404, `method ${method} is not supported`, { code: 'not_found' });
-      const stream = method === 'streamGenerateContent';
-      const alt = (req.query as { alt?: string }).alt;
-      return handleRelay(state, req, reply, 'generateContent', { reader: 'gemini', model, stream, jsonArray: stream && alt !== 'sse' });
-    });
   }
+  for (const prefix of ['/v1beta', '/v1', '/gemini/:version']) app.post(`${prefix}/models/:action`, (req, reply) => callMethod(state, req, reply));
 }

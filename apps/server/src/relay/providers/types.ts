@@ -17,7 +17,10 @@ export type Endpoint =
   /** Anthropic Messages (`/v1/messages`, `/claude/v1/messages`). */
   | 'messages'
   /** Gemini generateContent / streamGenerateContent (model in the path). */
-  | 'generateContent';
+  | 'generateContent'
+  /** Gemini embedContent / batchEmbedContents (model in the path), billed on input tokens like embeddings. */
+  | 'embedContent'
+  | 'batchEmbedContents';
 
 /** The wire format a channel speaks for chat-like requests. */
 export type Dialect = 'openai' | 'anthropic' | 'gemini';

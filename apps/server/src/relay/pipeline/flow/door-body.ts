@@ -4,6 +4,7 @@ import type { Endpoint } from '../../providers/types.js';
 import { chatDoorSchema, completionsDoorSchema, imagesDoorSchema, inputDoorSchema, rerankDoorSchema, responsesDoorSchema, speechDoorSchema } from '../../formats/openai/door-schemas.js';
 import { anthropicDoorSchema } from '../../formats/anthropic/schemas.js';
 import { geminiDoorSchema } from '../../formats/gemini/schemas.js';
+import { batchEmbedDoorSchema, embedContentDoorSchema } from '../../formats/gemini/embed.js';
 
 const DOOR_SCHEMAS: Partial<Record<Endpoint, z.ZodType>> = {
   'chat/completions': chatDoorSchema,
@@ -16,6 +17,8 @@ const DOOR_SCHEMAS: Partial<Record<Endpoint, z.ZodType>> = {
   responses: responsesDoorSchema,
   messages: anthropicDoorSchema,
   generateContent: geminiDoorSchema,
+  embedContent: embedContentDoorSchema,
+  batchEmbedContents: batchEmbedDoorSchema,
 };
 
 /** Checks a JSON door body's outline; a mismatch is the caller's 400 naming the field (never retried). */

@@ -31,6 +31,9 @@ import { limitScopes } from '../accounting/limits.js';
 import { holdOnPlan } from '../accounting/plan-hold.js';
 import type { PlanHold } from '../accounting/plans.js';
 
+/** Gemini door endpoints: the model travels in the URL, not the body. */
+const GEMINI_PATH_MODEL = new Set<Endpoint>(['generateContent', 'embedContent', 'batchEmbedContents']);
+
 export interface Hold {
   route: RoutedChannel;
   price: Price;
@@ -128,7 +131,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       // A lowered output cap changed the body: the conversion is made again from it.
       if (hold.lowered) hold.plan = plan = planAttempt(endpoint, route.adapter, hub, route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
       // Gemini bodies carry no model (it travels in the URL).
-      const body = plan.converted ?? (endpoint === 'generateContent' ? p.body : withModel(passThroughBody(state, p, route.upstreamModel), route.upstreamModel, p.model));
+      const body = plan.converted ?? (GEMINI_PATH_MODEL.has(endpoint) ? p.body : withModel(passThroughBody(state, p, route.upstreamModel), route.upstreamModel, p.model));
       const built = buildUpstream(route, plan.endpoint, body, {
         stream: p.stream,
         contentType: req.headers['content-type'],

@@ -12,6 +12,7 @@ import { loadHistory, type HistoryItem } from '../../bridge/responses-history.js
 import { namedSession } from '../routing/sticky.js';
 import { rawBodyOf } from './raw-body.js';
 import { checkDoorBody } from './door-body.js';
+import { embedTexts } from '../../formats/gemini/embed.js';
 import type { LimitHold } from '../accounting/limits.js';
 import { refuseUnsafe } from './refuse-unsafe.js';
 import { doorOf } from '../accounting/settle.js';
@@ -125,6 +126,9 @@ async function promptSize(endpoint: Endpoint, body: Record<string, unknown>, c: 
     case 'embeddings':
     case 'moderations':
       return c.input(body.input);
+    case 'embedContent':
+    case 'batchEmbedContents':
+      return c.input(embedTexts(body));
     case 'audio/speech':
       return typeof body.input === 'string' ? Buffer.byteLength(body.input) : 0;
     case 'rerank':

@@ -43,6 +43,7 @@ export function transformAnswer(adapter: ProviderAdapter, endpoint: Endpoint, re
     return res;
   }
   const out = adapter.transformResponse(endpoint, json, request);
+  if (out === json) return res; // answered as it is: its bytes go on unchanged
   if (out instanceof BinaryAnswer) return { ...res, headers: { ...res.headers, 'content-type': out.contentType }, body: out.bytes };
   return { ...res, headers: { ...res.headers, 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(out)) };
 }
@@ -55,7 +56,7 @@ export interface SentAnswer {
 
 /** Sends a complete upstream answer through (converted when the door speaks another dialect) and settles on its usage. */
 export async function respondJson(state: RelayState, p: Prepared, hold: Hold, res: BufferedResponse, reply: FastifyReply, parsed?: Record<string, unknown>): Promise<SentAnswer> {
-  const bytes = res.body;
+  let bytes: Buffer | string = res.body;
   const contentType = String(res.headers['content-type'] ?? 'application/octet-stream');
   let usage: Usage | null = null;
   let estimated = false;
@@ -78,6 +79,8 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
     if (!usage || (usage.promptTokens === 0 && usage.completionTokens === 0)) {
       estimated = true;
       usage = { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: json ? await countText(p.model, answerText(json)) : 0 };
+      // An embeddings answer without usage (Gemini's, converted) tells the caller what was billed.
+      if (json && p.endpoint === 'embeddings') bytes = JSON.stringify({ ...json, usage: { prompt_tokens: usage.promptTokens, total_tokens: usage.promptTokens } });
     }
   } else {
     // Binary answers (speech audio) and plain-text transcripts: billed on the prompt and any text returned.

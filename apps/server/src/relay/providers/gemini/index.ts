@@ -4,6 +4,9 @@ import { billingUsageOrNull } from '../../bridge/usage.js';
 import { scrubSecrets } from '../openai-compatible/index.js';
 import type { ChannelTarget, Endpoint, ProviderAdapter, UpstreamRequest } from '../types.js';
 import { createGeminiPassThrough } from './stream.js';
+import { batchEmbedVectors, openAIToBatchEmbed, withEmbedModel } from '../../formats/gemini/embed.js';
+import { asBadRequest } from '../../bridge/request.js';
+import { embeddingsAnswer } from '../shared/openai-shapes.js';
 
 /** API version from the channel's `other` field (v1beta by default). */
 const version = (channel: ChannelTarget) => (/^v1[a-z0-9]*$/.test(channel.other.trim()) ? channel.other.trim() : 'v1beta');
@@ -29,17 +32,35 @@ export function googleError(status: number, body: string): HubError {
   return new HubError(status, `Provider API error: ${scrubSecrets(message).slice(0, 1000)}`, { type, code, upstream: body.slice(0, 2000) });
 }
 
-/** Google Gemini API (type 25): native generateContent; OpenAI and Anthropic callers arrive converted. */
+const action = (channel: ChannelTarget, model: string, method: string) => `${base(channel)}/${version(channel)}/models/${encodeURIComponent(model)}:${method}`;
+
+/** Google Gemini API (type 25): native generateContent and embeddings; OpenAI and Anthropic callers arrive converted. */
 export const gemini: ProviderAdapter = {
   types: [25],
   name: 'gemini',
   dialect: 'gemini',
-  endpoints: new Set<Endpoint>(['generateContent']),
+  endpoints: new Set<Endpoint>(['generateContent', 'embedContent', 'batchEmbedContents', 'embeddings']),
 
   buildRequest(endpoint, body, channel, opts): UpstreamRequest {
-    if (endpoint !== 'generateContent') throw new HubError(400, `gemini channels do not serve ${endpoint}`, { code: 'unsupported_endpoint', retryable: true });
-    const action = opts.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-    return { url: `${base(channel)}/${version(channel)}/models/${encodeURIComponent(opts.model)}:${action}`, headers: headers(channel), body };
+    const json = body as Record<string, unknown>;
+    switch (endpoint) {
+      case 'generateContent':
+        return { url: action(channel, opts.model, opts.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'), headers: headers(channel), body };
+      case 'embedContent':
+      case 'batchEmbedContents':
+        return { url: action(channel, opts.model, endpoint), headers: headers(channel), body: withEmbedModel(json, opts.model) };
+      case 'embeddings':
+        return { url: action(channel, opts.model, 'batchEmbedContents'), headers: headers(channel), body: asBadRequest(() => openAIToBatchEmbed(json, opts.model)) };
+      default:
+        throw new HubError(400, `gemini channels do not serve ${endpoint}`, { code: 'unsupported_endpoint', retryable: true });
+    }
+  },
+
+  // Only `/v1/embeddings` answers are converted (to OpenAI's shape); usage is counted locally, as Gemini reports none.
+  transformResponse(endpoint, json, request) {
+    if (endpoint !== 'embeddings') return json;
+    const req = request as { model?: unknown; encoding_format?: unknown };
+    return embeddingsAnswer(String(req.model ?? ''), batchEmbedVectors(json), 0, req.encoding_format);
   },
 
   parseUsage: (_endpoint, json) => billingUsageOrNull(usageFromGemini((json as { usageMetadata?: unknown } | null)?.usageMetadata), 'gemini'),
