@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import type { AppContext } from '../app-context.js';
 import { HubError } from '../common/errors.js';
 import { writeSession } from './session.js';
-import { outboundFetch } from '../egress/outbound.js';
+import { failureText, outboundFetch } from '../egress/outbound.js';
 
 /** Cloudflare Turnstile check when TurnstileCheckEnabled; a session that passed once is trusted until logout. */
 export function turnstileCheck(ctx: AppContext): preHandlerAsyncHookHandler {
@@ -20,7 +20,9 @@ export function turnstileCheck(ctx: AppContext): preHandlerAsyncHookHandler {
       });
       success = Boolean(((await res.json()) as { success?: boolean }).success);
     } catch (error) {
-      throw new HubError(502, `Turnstile 校验失败: ${(error as Error).message}`);
+      // The caller is anonymous: the verifier's address and answer go to the log only.
+      ctx.log.warn(`Turnstile verification unavailable: ${failureText(error)}`);
+      throw new HubError(502, 'Turnstile 校验服务暂不可用，请稍后重试 (Turnstile unavailable)');
     }
     if (!success) throw new HubError(400, 'Turnstile 校验失败，请刷新重试！');
     writeSession(reply, { ...req.session, turnstile: true });

@@ -70,12 +70,14 @@ describe('Turnstile', () => {
 
   it('guards registration and sign-in until a session has passed once', async () => {
     const seen: string[] = [];
+    let broken = false;
     verifier = createHttpServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
       req.on('end', () => {
         const form = new URLSearchParams(body);
         seen.push(`${form.get('secret')}:${form.get('response')}`);
+        if (broken) return res.end('verifier-internal-secret');
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ success: form.get('response') === 'good' }));
       });
@@ -103,6 +105,13 @@ describe('Turnstile', () => {
     expect((await fresh.post('/api/user/login', body)).body.message).toBe('Turnstile token 为空');
     expect((await fresh.post('/api/user/login?turnstile=bad', body)).body.message).toBe('Turnstile 校验失败，请刷新重试！');
     expect((await fresh.post('/api/user/login?turnstile=good', body)).body.data.username).toBe('tina');
+
+    // a verifier answering garbage: a generic 502, its answer never reflected to the anonymous caller
+    broken = true;
+    const garbled = await new ApiClient(server.app).post('/api/user/login?turnstile=good', body);
+    expect(garbled.status).toBe(502);
+    expect(garbled.body.message).toBe('Turnstile 校验服务暂不可用，请稍后重试 (Turnstile unavailable)');
+    expect(JSON.stringify(garbled.body)).not.toContain('verifier-i'); // JSON.parse's message quotes the answer's start
   });
 });
 

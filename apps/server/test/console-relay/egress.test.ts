@@ -1,25 +1,29 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { ApiClient, testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from '../relay/fixture.js';
 
 const REFUSED = /private or local network/;
 
 /** A loopback HTTP server that answers a secret and counts what reaches it. */
-async function internalService(): Promise<{ url: string; port: number; hits: () => number; close: () => Promise<void> }> {
+async function internalService(): Promise<{ url: string; port: number; hits: () => number; connections: () => number; close: () => Promise<void> }> {
   let hits = 0;
+  let connections = 0;
   const server: Server = createServer((_req, res) => {
     hits++;
     res.setHeader('content-type', 'application/json');
     res.end('{"success":true,"data":"internal-secret","message":"internal-secret"}');
   });
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     hits: () => hits,
+    connections: () => connections,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -78,6 +82,27 @@ describe.each(testDialects())('admin-typed addresses with FetchAllowPrivateNetwo
     expect(res.status).toBeGreaterThanOrEqual(500);
     expect(await res.text()).not.toContain('internal-secret');
     expect(internal.hits()).toBe(0);
+  });
+
+  it('refuses a realtime session to a private base URL: no connection, no answer reflected', async () => {
+    await f.addChannel({ base_url: internal.url, models: 'rt-private' });
+    const { key } = await f.newUser({ quota: 10_000_000 });
+    const before = internal.connections();
+    const ws = new WebSocket(`${f.url.replace('http', 'ws')}/v1/realtime?model=rt-private`, { headers: { authorization: `Bearer ${key}` } });
+    const outcome = await new Promise<string>((resolve) => {
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve(`${res.statusCode} ${body}`));
+      });
+      ws.once('open', () => resolve('open'));
+      ws.once('close', (code, reason) => resolve(`closed ${code} ${reason.toString()}`));
+      ws.once('error', (error) => resolve(`error ${error.message}`));
+    });
+    ws.terminate();
+    expect(outcome).not.toBe('open');
+    expect(outcome).not.toContain('internal-secret');
+    expect(internal.connections()).toBe(before);
   });
 
   it('refuses a channel proxy on a private address', async () => {

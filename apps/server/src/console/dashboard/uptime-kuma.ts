@@ -1,6 +1,6 @@
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
-import { outboundFetch } from '../../egress/outbound.js';
+import { failureText, outboundFetch } from '../../egress/outbound.js';
 
 const TIMEOUT_MS = 10_000;
 
@@ -12,7 +12,8 @@ export interface PassedThrough {
 /**
  * One Uptime Kuma status-page API answer, passed through as received (api.md §26).
  * `kind` picks the page itself or its heartbeat list. A missing configuration, an
- * unreachable server or a failed answer is a clean 502/503 envelope, never a 500.
+ * unreachable server or a failed answer is a clean 502/503 envelope, never a 500; why the server
+ * could not be reached (its address, the socket error) is logged, not shown to the user.
  */
 export async function uptimeKumaPage(ctx: AppContext, kind: 'page' | 'heartbeat'): Promise<PassedThrough> {
   const domain = ctx.config.UPTIME_KUMA_DOMAIN.replace(/\/+$/, '');
@@ -24,8 +25,8 @@ export async function uptimeKumaPage(ctx: AppContext, kind: 'page' | 'heartbeat'
   try {
     res = await outboundFetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
-    const reason = (error as Error).name === 'TimeoutError' ? 'timed out' : ((error as Error & { cause?: Error }).cause?.message ?? (error as Error).message);
-    throw new HubError(502, `Uptime Kuma is unreachable: ${reason}`, { code: 'uptime_kuma_unreachable' });
+    ctx.log.warn(`Uptime Kuma ${domain} is unreachable: ${failureText(error)}`);
+    throw new HubError(502, 'Uptime Kuma is unreachable', { code: 'uptime_kuma_unreachable' });
   }
   const body = Buffer.from(await res.arrayBuffer());
   if (!res.ok) throw new HubError(502, `Uptime Kuma answered HTTP ${res.status}`, { code: 'uptime_kuma_failed' });
