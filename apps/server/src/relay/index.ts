@@ -9,7 +9,7 @@ import { relayState } from './state.js';
 import { keepRawBody, readBody } from './pipeline/flow/raw-body.js';
 import { jsonTooDeep, tooDeepMessage } from '../common/json-depth.js';
 import { registerClaudeDoor, anthropicModelList } from './doors/claude.js';
-import { registerGeminiDoor } from './doors/gemini.js';
+import { fromGeminiClient, googleModel, googleModelList, registerGeminiDoor } from './doors/gemini.js';
 import { anthropicErrorBody, googleErrorBody } from './doors/errors.js';
 
 type ErrorShape = (hub: HubError, message: string) => unknown;
@@ -57,12 +57,16 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
   );
   app.setErrorHandler(errorHandler(openAIShape));
 
-  // Claude Code asks for models with anthropic-version set: answer in Anthropic's shape.
+  // Claude Code asks for models with anthropic-version set, Gemini clients on v1 with their key: each gets its own shape.
   app.get('/v1/models', async (req) => {
     if (req.headers['anthropic-version']) return anthropicModelList(await listModels(state, req, 'claude'));
+    if (fromGeminiClient(req)) return googleModelList(await listModels(state, req, 'gemini'));
     return { object: 'list', data: await listModels(state, req) };
   });
-  app.get('/v1/models/:model', async (req) => describeModel(state, req, (req.params as { model: string }).model));
+  app.get('/v1/models/:model', async (req) => {
+    const id = (req.params as { model: string }).model;
+    return fromGeminiClient(req) ? googleModel(state, req, id) : describeModel(state, req, id);
+  });
   for (const endpoint of POST_ENDPOINTS) {
     app.post(`/v1/${endpoint}`, (req, reply) => handleRelay(state, req, reply, endpoint));
   }

@@ -81,6 +81,12 @@ describe.each(testDialects())('Claude Code on any model on %s', (dialect) => {
     const without = await client.beta.messages.countTokens({ ...rest, messages: messages.slice(0, 1) }, AS_CLAUDE_CODE);
     expect(urls.at(-1)).toBe(`${f.url}/v1/messages/count_tokens?beta=true`);
     expect(withStray.input_tokens).toBeGreaterThan(without.input_tokens);
+    // Forwarded to an Anthropic channel for the exact count (ClaudeCountTokensForward), folded the same way.
+    await client.beta.messages.countTokens(strayBody('claude-sonnet-4-5-20250929'), AS_CLAUDE_CODE);
+    const counted = f.claude.forKey('cc-claude').filter((r) => r.path === '/v1/messages/count_tokens').at(-1)!;
+    expect(counted.body.messages).toEqual([{ role: 'user', content: 'list the files' }]);
+    expect(counted.body.system.at(-1)).toEqual({ type: 'text', text: STRAY });
+    expect(counted.headers['anthropic-beta']).toBe('token-counting-2024-11-01'); // what this SDK call sends, unchanged
   });
 
   it('a system turn holding anything but text is a 400 naming the block', async () => {

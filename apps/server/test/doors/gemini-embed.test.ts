@@ -86,9 +86,16 @@ describe.each(testDialects())('Gemini embeddings and the v1 path on %s', (dialec
     expect((await f.lastLog(userId)).id).toBe(before);
   });
 
-  it('/v1/models stays the OpenAI list beside the v1 Gemini methods', async () => {
+  it('/v1/models is the OpenAI list to OpenAI clients and Google\'s to a Gemini client on v1', async () => {
     const ids: string[] = [];
     for await (const m of f.openai(key).models.list()) ids.push(m.id);
     expect(ids).toEqual(expect.arrayContaining(['hub-embed', 'gemini-2.5-flash']));
+    expect((await f.openai(key).models.retrieve('hub-embed')).id).toBe('hub-embed');
+
+    const v1 = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: f.url, apiVersion: 'v1' } });
+    const names: string[] = [];
+    for await (const m of await v1.models.list()) names.push(m.name!);
+    expect(names).toEqual(expect.arrayContaining(['models/hub-embed', 'models/gemini-2.5-flash']));
+    expect((await v1.models.get({ model: 'hub-embed' })).name).toBe('models/hub-embed');
   });
 });

@@ -18,6 +18,16 @@ export function googleModelList(models: Array<{ id: string }>) {
   };
 }
 
+/** One model of the caller's list in Google's shape, or Google's 404. */
+export async function googleModel(state: RelayState, req: FastifyRequest, id: string) {
+  const found = (await listModels(state, req, 'gemini')).find((m) => m.id === id);
+  if (!found) throw new HubError(404, `models/${id} is not found`, { code: 'model_not_found' });
+  return googleModelList([found]).models[0];
+}
+
+/** A Gemini client's request (its key header or `?key=`), told apart from an OpenAI one at `/v1/models`. */
+export const fromGeminiClient = (req: FastifyRequest) => req.headers['x-goog-api-key'] !== undefined || (req.query as { key?: unknown }).key !== undefined;
+
 /** `gemini-2.5-flash:streamGenerateContent` → model and method. */
 function splitAction(req: FastifyRequest): { model: string; method: string } {
   const param = (req.params as { action: string }).action;
@@ -48,8 +58,8 @@ async function callMethod(state: RelayState, req: FastifyRequest, reply: Fastify
 
 /**
  * Gemini doors: `/v1beta/models/…` (Gemini CLI), `/v1/models/…` and `/gemini/{version}/models/…`,
- * served by every channel family. Under `/v1` only the `:method` calls are Gemini's: the model
- * list there is OpenAI's (relay/index.ts).
+ * served by every channel family. Under `/v1` only the `:method` calls are registered here: the
+ * model list there is OpenAI's, answered in Google's shape to a Gemini client (relay/index.ts).
  */
 export function registerGeminiDoor(app: FastifyInstance, state: RelayState): void {
   app.addHook('onRequest', async () => {
@@ -57,12 +67,7 @@ export function registerGeminiDoor(app: FastifyInstance, state: RelayState): voi
   });
   for (const prefix of ['/v1beta', '/gemini/:version']) {
     app.get(`${prefix}/models`, async (req) => googleModelList(await listModels(state, req, 'gemini')));
-    app.get(`${prefix}/models/:model`, async (req) => {
-      const id = (req.params as { model: string }).model;
-      const found = (await listModels(state, req, 'gemini')).find((m) => m.id === id);
-      if (!found) throw new HubError(404, `models/${id} is not found`, { code: 'model_not_found' });
-      return googleModelList([found]).models[0];
-    });
+    app.get(`${prefix}/models/:model`, async (req) => googleModel(state, req, (req.params as { model: string }).model));
   }
   for (const prefix of ['/v1beta', '/v1', '/gemini/:version']) app.post(`${prefix}/models/:action`, (req, reply) => callMethod(state, req, reply));
 }
