@@ -37,6 +37,7 @@ export class SharedStore {
   private readonly recoverHandlers: Array<() => void | Promise<void>> = [];
   /** Change notices other nodes have not heard (published while Redis was unreachable), by channel. */
   private readonly unsent = new Map<string, Set<string>>();
+  private lastRefusedWarn = 0;
   /** Identifies this store in pub/sub so it skips its own echoes. */
   private readonly nodeId = randomHex(6);
 
@@ -108,8 +109,6 @@ export class SharedStore {
         .catch((e) => this.log.warn({ err: e }, 'recovery handler failed'));
     }
   }
-
-  private lastRefusedWarn = 0;
 
   private warnRefused(error: unknown): void {
     if (Date.now() - this.lastRefusedWarn < 60_000) return;
