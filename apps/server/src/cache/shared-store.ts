@@ -15,6 +15,8 @@ type Handler = (message: string) => void | Promise<void>;
 
 /** Redis connection states in which commands and subscriptions work. */
 const READY = 'ready';
+/** Notices kept per channel during an outage; a channel's handlers reload what they cover, so a few suffice. */
+const MAX_UNSENT = 1000;
 
 /**
  * Key/value, counters and pub/sub shared by all nodes when Redis is configured,
@@ -33,6 +35,9 @@ export class SharedStore {
   /** Whether the last health check found the store degraded (for the recovery edge). */
   private wasDegraded = false;
   private readonly recoverHandlers: Array<() => void | Promise<void>> = [];
+  /** Change notices other nodes have not heard (published while Redis was unreachable), by channel. */
+  private readonly unsent = new Map<string, Set<string>>();
+  private lastRefusedWarn = 0;
   /** Identifies this store in pub/sub so it skips its own echoes. */
   private readonly nodeId = randomHex(6);
 
@@ -97,14 +102,13 @@ export class SharedStore {
     if (!this.wasDegraded || this.degraded) return;
     this.wasDegraded = false;
     this.log.info('redis reachable');
+    void this.sendUnsent();
     for (const h of this.recoverHandlers) {
       void Promise.resolve()
         .then(h)
         .catch((e) => this.log.warn({ err: e }, 'recovery handler failed'));
     }
   }
-
-  private lastRefusedWarn = 0;
 
   private warnRefused(error: unknown): void {
     if (Date.now() - this.lastRefusedWarn < 60_000) return;
@@ -250,13 +254,40 @@ export class SharedStore {
     );
   }
 
-  /** Delivers to this node's handlers at once and to other nodes through Redis. */
+  /**
+   * Delivers to this node's handlers at once and to other nodes through Redis; a notice Redis
+   * could not take is kept (deduplicated, bounded) and sent when the store recovers.
+   */
   async publish(channel: string, message: string): Promise<void> {
     await this.dispatch(channel, message, true);
-    await this.tryRedis(
-      (r) => r.publish(this.prefix + channel, `${this.nodeId}:${message}`),
-      () => 0,
+    if (!this.redis) return;
+    const sent = await this.tryRedis(
+      async (r) => {
+        await r.publish(this.prefix + channel, `${this.nodeId}:${message}`);
+        return true;
+      },
+      () => false,
     );
+    if (!sent) this.keepUnsent(channel, message);
+  }
+
+  private keepUnsent(channel: string, message: string): void {
+    let set = this.unsent.get(channel);
+    if (!set) this.unsent.set(channel, (set = new Set()));
+    if (set.size < MAX_UNSENT) set.add(message);
+  }
+
+  /** Sends the notices kept during an outage; what still fails is kept for the next recovery. */
+  private async sendUnsent(): Promise<void> {
+    const kept = [...this.unsent].flatMap(([channel, set]) => [...set].map((message) => [channel, message] as const));
+    this.unsent.clear();
+    for (const [channel, message] of kept) {
+      try {
+        await this.redis!.publish(this.prefix + channel, `${this.nodeId}:${message}`);
+      } catch {
+        this.keepUnsent(channel, message);
+      }
+    }
   }
 
   subscribe(channel: string, handler: Handler): void {

@@ -68,10 +68,20 @@ describe.skipIf(!PG_DSN)('a node that cannot reach its shared store (postgres)',
     await expect.poll(() => outcome(bUrl, banned.key), { timeout: WITHIN_MS, interval: 200 }).toBe('401');
   });
 
-  it.skipIf(!REDIS_URL)('returns to normal when its Redis comes back: hears notices again and trusts its cache', async () => {
+  it.skipIf(!REDIS_URL)('returns to normal when its Redis comes back: sends the notices it kept, hears notices again and trusts its cache', async () => {
+    // A token disabled through B while B is cut off: A, which has it cached, hears of it once B is back.
+    const early = await a.newUser({ quota: 10_000_000 });
+    expect(await outcome(a.url, early.key)).toBe('ok');
+    const onB = new ApiClient(b.app);
+    await onB.login((await a.root.get(`/api/user/${early.userId}`)).body.data.username, 'password123');
+    expect((await onB.put('/api/token/?status_only=1', { id: early.tokenId, status: 2 })).body.success).toBe(true);
+    expect(await outcome(bUrl, early.key)).toBe('401');
+    expect(await outcome(a.url, early.key)).toBe('ok');
+
     await redis!.open();
     await expect.poll(async () => (await status(b)).degraded, { timeout: 10_000, interval: 100 }).toBe(false);
     expect(await gauge()).toBe('0');
+    await expect.poll(() => outcome(a.url, early.key), { timeout: 3000, interval: 100 }).toBe('401');
 
     const tok = await a.newUser({ quota: 10_000_000 });
     expect(await outcome(bUrl, tok.key)).toBe('ok');
