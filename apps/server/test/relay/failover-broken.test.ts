@@ -144,6 +144,20 @@ describe.each(testDialects())('failover from broken answers and silent channels 
     expect(String(err?.message)).toContain('broken stream frame');
   });
 
+  it('a broken frame midway in a converted stream (Claude door, OpenAI channel) ends it with event: error naming the broken frame', async () => {
+    const model = 'fo-mid-converted';
+    await f.addChannel({ key: 'fo-mid-conv', models: model });
+    f.fake.behave('fo-mid-conv', { rawStream: [chatChunk(model, 'partial'), 'data: {"id":"c",,"choices":[]}\n\n', chatChunk(model, ' never'), 'data: [DONE]\n\n'] });
+    const { key } = await f.newUser({ quota: 1_000_000 });
+    const stream = await f.anthropic(key).messages.create({ model, max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    let text = '';
+    const err = await (async () => {
+      for await (const e of stream) if (e.type === 'content_block_delta' && e.delta.type === 'text_delta') text += e.delta.text;
+    })().catch((e) => e);
+    expect(text).toBe('partial');
+    expect(String(err?.message)).toContain('broken stream frame');
+  });
+
   it('a broken frame midway ends a Gemini door stream with an error chunk', async () => {
     const model = 'fo-mid-gemini';
     await f.addChannel({ type: 25, key: 'fo-mid-gemini', base_url: f.gemini.url, models: model });

@@ -4,6 +4,7 @@ import {
 } from '../formats/index.js';
 import type { Dialect, Endpoint, Frame, StreamMapper } from '../providers/types.js';
 import { billingUsageOrNull } from './usage.js';
+import { parseFrame } from '../providers/shared/broken-frame.js';
 
 export interface BridgeStreamOptions {
   door: Endpoint;
@@ -35,7 +36,7 @@ function upstreamSide(dialect: Dialect, model: string): UpstreamSide {
     const s = createAnthropicToHubStream({ model });
     return {
       push(data) {
-        const event = JSON.parse(data) as AnthropicStreamEvent;
+        const event = parseFrame<AnthropicStreamEvent>(data);
         if (event.type === 'message_stop') ended = true;
         return s.push(event);
       },
@@ -47,7 +48,7 @@ function upstreamSide(dialect: Dialect, model: string): UpstreamSide {
     const s = createGeminiToHubStream({ model });
     return {
       push(data) {
-        const chunk = JSON.parse(data) as GeminiResponse;
+        const chunk = parseFrame<GeminiResponse>(data);
         if (chunk.candidates?.some((c) => c.finishReason)) ended = true;
         return s.push(chunk);
       },
@@ -62,7 +63,7 @@ function upstreamSide(dialect: Dialect, model: string): UpstreamSide {
         ended = true;
         return [];
       }
-      const chunk = JSON.parse(data) as HubChunk;
+      const chunk = parseFrame<HubChunk>(data);
       const seen = usageFromOpenAI(chunk.usage);
       if (seen) usage = seen;
       return chunk.choices?.length ? [{ ...chunk, model }] : [];
