@@ -94,6 +94,24 @@ describe.each(testDialects())('honest balances with leased slices (%s)', (dialec
     expect(mails()).toBe(1);
     expect((await user.client.get('/api/user/self')).body.data.quota).toBe(1_960);
   });
+
+  it("shows a limited token's remaining quota with its slice, and an unchanged edit keeps it", async () => {
+    f.fake.behave('honest-key', { usage: { prompt: 10, completion: 10 } });
+    const t = await f.newUser({ quota: 100_000, token: { unlimited_quota: false, remain_quota: 5_000 } });
+    expect(await ask(f.openai(t.key), 1_000)).toBe('served');
+    await relayState(f.server.ctx).recorder.flush();
+    const remainColumn = async () => Number((await f.server.ctx.db.selectFrom('tokens').select('remain_quota').where('id', '=', t.tokenId).executeTakeFirstOrThrow()).remain_quota);
+    expect(await remainColumn()).toBeLessThan(2_000);
+    const listed = (await t.client.get('/api/token/')).body.data.data[0];
+    expect(listed.remain_quota).toBe(4_980);
+    expect((await t.client.get(`/api/token/${t.tokenId}`)).body.data.remain_quota).toBe(4_980);
+    const billing = await new ApiClient(f.server.app).get('/v1/dashboard/billing/subscription', { authorization: `Bearer ${t.key}` });
+    expect(billing.body.hard_limit_usd).toBe(5_000);
+    const edited = await t.client.put('/api/token/', { ...listed, name: 'renamed' });
+    expect(edited.body.data).toMatchObject({ name: 'renamed', remain_quota: 4_980 });
+    await relayState(f.server.ctx).leases.settleUp();
+    expect(await remainColumn()).toBe(4_980);
+  });
 });
 
 /** Two nodes on one database: each node's slices are in the lease rows, and both judge the same balance. */

@@ -5,7 +5,7 @@ import { HubError, notFound } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
 import { findUserGroupBySymbol } from '../../db/repos/user-groups.js';
-import { LEASE_KIND, setTokenRemain } from '../../db/repos/quota-leases.js';
+import { LEASE_KIND, leasedAmount, setTokenRemain } from '../../db/repos/quota-leases.js';
 import { findUserById, type UserRow } from '../../db/repos/users.js';
 import {
   findTokenById,
@@ -124,7 +124,9 @@ export async function updateTokenFields(
     ...(body.status !== undefined ? { status: body.status } : {}),
   };
   // A new remaining quota replaces the old one whole: leases taken from the old value end with it.
-  const remain = body.remain_quota !== undefined && body.remain_quota !== row.remain_quota ? body.remain_quota : undefined;
+  // The value shown counts leased slices, so sending it back unchanged changes nothing.
+  const shown = body.remain_quota === undefined ? 0 : row.remain_quota + (await leasedAmount(ctx.db, LEASE_KIND.token, row.id));
+  const remain = body.remain_quota !== undefined && body.remain_quota !== shown ? body.remain_quota : undefined;
   await transact(ctx.db, async (trx) => {
     await updateToken(trx, row.id, patch);
     if (remain !== undefined) await setTokenRemain(trx, row.id, remain);
