@@ -37,6 +37,10 @@ describe.skipIf(!chromiumAvailable)('profile in Chromium', () => {
     await page.getByTestId('profile-submit').click();
     await expect.poll(() => toasts(page)).toContainEqual(expect.stringContaining('两次输入的密码不一致'));
     await page.getByTestId('new-password2').fill('new-password-1');
+    // a new password needs the current one
+    await page.getByTestId('profile-submit').click();
+    await expect.poll(() => toasts(page)).toContainEqual(expect.stringContaining('修改密码须填写原密码'));
+    await page.getByTestId('original-password').fill('password123');
     await page.getByTestId('profile-submit').click();
     await expect.poll(() => toasts(page)).toContainEqual(expect.stringContaining('保存成功'));
     await page.screenshot({ path: `${SHOTS}/profile-desktop-light.png` });
