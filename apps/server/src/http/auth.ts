@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.js';
 import { findUserByAccessToken, findUserById, type UserRow } from '../db/repos/users.js';
 import { sessionCurrent } from './session.js';
 import { findTwoFactor } from '../db/repos/two-factor.js';
+import { markRole } from './openapi.js';
 
 export const ROLE = { guest: 0, common: 1, admin: 10, root: 100 } as const;
 export const USER_STATUS = { enabled: 1, disabled: 2 } as const;
@@ -20,7 +21,7 @@ declare module 'fastify' {
  * the current user row even for cookie sessions, so demotion or a ban applies at once.
  */
 export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHookHandler {
-  return async function guard(req: FastifyRequest, _reply: FastifyReply) {
+  return markRole(minRole, async function guard(req: FastifyRequest, _reply: FastifyReply) {
     const user = await identify(ctx, req);
     if (user.status !== USER_STATUS.enabled) throw new HubError(403, '用户已被封禁', { code: 'user_banned' });
     if (user.role < minRole) throw new HubError(403, '无权进行此操作，权限不足', { code: 'forbidden' });
@@ -28,7 +29,7 @@ export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHo
       throw new HubError(403, '管理员须先在个人设置中开启两步验证', { code: 'two_factor_required' });
     }
     req.user = user;
-  };
+  });
 }
 
 /** The signed-in session user, if the session is still current (no access-token fallback). */
