@@ -128,7 +128,10 @@ function hostileCases(o: Operation, over: boolean): Case[] {
   }
   add('NUL in an undeclared query filter', url(o, {}, { after: NUL, keyword: NUL }), body);
   if (!o.relay) {
-    for (const field of stringFields(o.op.requestBody?.content?.['application/json']?.schema)) {
+    const fields = stringFields(o.op.requestBody?.content?.['application/json']?.schema);
+    // Only JSON can carry a lone surrogate (a URL's percent-decoding turns one into U+FFFD).
+    if (fields.length) add(`lone surrogate in body ${fields[0].at.join('.')}`, url(o), withField(body, fields[0].at, 'bad\uD800value'));
+    for (const field of fields) {
       add(`NUL in body ${field.at.join('.')}`, url(o), withField(body, field.at, NUL));
       if (over) add(`over-long body ${field.at.join('.')}`, url(o), withField(body, field.at, 'x'.repeat((field.max ?? TEXT_MAX) + 1)));
     }
@@ -196,7 +199,7 @@ function verdict(c: Case, o: Operation, status: number, text: string): string | 
   for (const secret of [...LEAK_MARKERS, ...CHANNEL_KEYS]) if (text.includes(secret)) return `answer names ${secret}: ${text.slice(0, 200)}`;
   if (c.expect4xx && (status < 400 || status >= 500)) return `expected a 4xx, got ${status}: ${text.slice(0, 200)}`;
   if (c.expect4xx?.length && !c.expect4xx.includes(status)) return `expected ${c.expect4xx.join('/')}, got ${status}: ${text.slice(0, 200)}`;
-  if (c.what.startsWith('NUL') && status === 400 && !o.relay && !/NUL/.test(text)) return `400 without naming the NUL: ${text.slice(0, 200)}`;
+  if (/^(NUL|lone surrogate)/.test(c.what) && status === 400 && !o.relay && !/NUL/.test(text)) return `400 without naming the NUL: ${text.slice(0, 200)}`;
   return undefined;
 }
 

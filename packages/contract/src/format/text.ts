@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 /** NUL, or a UTF-16 surrogate without its pair (the `u` flag makes a whole pair one code point). */
 const FORBIDDEN = /[\u0000\uD800-\uDFFF]/u;
+const FORBIDDEN_ALL = /[\u0000\uD800-\uDFFF]/gu;
 
 export const TEXT_REFUSED = 'must not contain NUL (U+0000) or unpaired surrogate characters';
 
@@ -24,13 +25,16 @@ export function text(params?: Parameters<typeof z.string>[0]) {
 
 /**
  * The first string inside a value (object keys included) that `text` would refuse, as its dotted
- * path; undefined when there is none. For inputs no schema reads (path parameters, free queries).
+ * path (a refused key shown with U+FFFD, so the answer never echoes one); undefined when there is
+ * none. For inputs no schema reads (path parameters, free queries); 128 levels deep, as the console's
+ * JSON parser allows.
  */
 export function refusedTextPath(value: unknown, path = '', depth = 0): string | undefined {
   if (typeof value === 'string') return isCleanText(value) ? undefined : path || 'value';
-  if (depth > 64 || !value || typeof value !== 'object' || ArrayBuffer.isView(value)) return undefined;
+  if (depth > 128 || !value || typeof value !== 'object' || ArrayBuffer.isView(value)) return undefined;
   for (const [key, inner] of Object.entries(value)) {
-    const at = path ? `${path}.${key}` : key;
+    const name = key.replace(FORBIDDEN_ALL, '\uFFFD');
+    const at = path ? `${path}.${name}` : name;
     if (!isCleanText(key)) return at;
     const found = refusedTextPath(inner, at, depth + 1);
     if (found) return found;
