@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 
 /** One change an administrator made through /api (or a channel key revealed). */
 export interface AuditEntry {
@@ -18,9 +19,9 @@ export interface AuditEntry {
 export const AUDIT_TARGET_KINDS = ['channel', 'token', 'user', 'user_group', 'price', 'option', 'payment', 'redemption', 'limits', 'log', 'model', 'plan'] as const;
 
 export const AuditListQuery = z.object({
-  actor: z.string().trim().max(64).optional(),
+  actor: text().trim().max(64).optional(),
   target_kind: z.enum(AUDIT_TARGET_KINDS).optional(),
-  target_id: z.string().trim().max(255).optional(),
+  target_id: text().trim().max(255).optional(),
   start_timestamp: z.coerce.number().int().min(0).optional(),
   end_timestamp: z.coerce.number().int().min(0).optional(),
 });

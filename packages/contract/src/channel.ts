@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 import { isHttpUrl } from './format/net.js';
 
 export interface Channel {
@@ -35,8 +36,7 @@ export interface Channel {
 }
 
 const jsonObjectText = (what: string) =>
-  z
-    .string()
+  text()
     .trim()
     .refine((t) => {
       if (!t) return true;
@@ -49,8 +49,7 @@ const jsonObjectText = (what: string) =>
     }, `${what} must be a JSON object`);
 
 /** Model wildcard: `*` only as the last character, after at least one other character. */
-export const ModelName = z
-  .string()
+export const ModelName = text()
   .trim()
   .min(1)
   .refine((m) => !m.includes('*') || (m.indexOf('*') === m.length - 1 && m.length > 1), {
@@ -59,41 +58,39 @@ export const ModelName = z
 
 /** Channel fields without defaults: the create schema adds defaults, the update schema leaves absent fields alone. */
 /** Empty means the channel type's default address. */
-const BaseUrl = z.string().trim().max(500).refine((u) => u === '' || isHttpUrl(u), 'base_url must be an http(s) URL');
+const BaseUrl = text().trim().max(500).refine((u) => u === '' || isHttpUrl(u), 'base_url must be an http(s) URL');
 
 const channelFields = {
   type: z.coerce.number().int().min(0),
-  key: z.string().trim().min(1, 'key cannot be empty'),
-  name: z.string().trim().min(1, 'name cannot be empty').max(191),
+  key: text().trim().min(1, 'key cannot be empty'),
+  name: text().trim().min(1, 'name cannot be empty').max(191),
   status: z.coerce.number().int().min(1).max(3),
   weight: z.coerce.number().int().min(1, 'weight must be at least 1'),
   priority: z.coerce.number().int().min(0, 'priority must not be negative'),
   base_url: BaseUrl,
-  other: z.string().trim().max(2000),
-  models: z
-    .string()
+  other: text().trim().max(2000),
+  models: text()
     .trim()
     .min(1, 'models cannot be empty')
     .refine((m) => m.split(',').every((x) => ModelName.safeParse(x.trim()).success), {
       message: 'a wildcard * may only end a model name (gpt-4* is valid, *gpt-4 is not)',
     }),
-  group: z.string().trim().min(1, 'group cannot be empty').max(191),
-  tag: z.string().trim().max(64),
+  group: text().trim().min(1, 'group cannot be empty').max(191),
+  tag: text().trim().max(64),
   model_mapping: jsonObjectText('model_mapping'),
   model_headers: jsonObjectText('model_headers'),
   custom_parameter: jsonObjectText('custom_parameter'),
-  proxy: z
-    .string()
+  proxy: text()
     .trim()
     .max(255)
     .refine((p) => !p || /^(https?|socks5h?):\/\//.test(p), 'proxy must be an http(s):// or socks5:// URL'),
-  test_model: z.string().trim().max(100),
+  test_model: text().trim().max(100),
   only_chat: z.boolean(),
   pre_cost: z.coerce.number().int().min(1).max(3),
   compatible_response: z.boolean(),
   allow_extra_body: z.boolean(),
-  disabled_stream: z.array(z.string()).nullable(),
-  plugin: z.record(z.string(), z.record(z.string(), z.unknown())).nullable(),
+  disabled_stream: z.array(text()).nullable(),
+  plugin: z.record(text(), z.record(text(), z.unknown())).nullable(),
 };
 
 export const ChannelBody = z.object({
@@ -124,40 +121,39 @@ export const UpdateChannelBody = z.object(channelFields).partial().extend({ id: 
 export const ChannelListQuery = z.object({
   type: z.coerce.number().int().optional(),
   status: z.coerce.number().int().optional(),
-  name: z.string().max(191).optional(),
-  group: z.string().max(64).optional(),
-  models: z.string().max(191).optional(),
-  tag: z.string().max(64).optional(),
-  test_model: z.string().max(100).optional(),
-  other: z.string().max(2000).optional(),
-  key: z.string().max(4096).optional(),
+  name: text().max(191).optional(),
+  group: text().max(64).optional(),
+  models: text().max(191).optional(),
+  tag: text().max(64).optional(),
+  test_model: text().max(100).optional(),
+  other: text().max(2000).optional(),
+  key: text().max(4096).optional(),
   /** 0: untagged channels plus one row per tag; 1: untagged only; 2: one row per tag only. */
   filter_tag: z.coerce.number().int().min(0).max(2).default(0),
 });
 
 export const BatchIdsBody = z.object({
   ids: z.array(z.coerce.number().int().positive()).min(1, 'ids cannot be empty').max(1000),
-  value: z.string().trim().min(1, 'value cannot be empty'),
+  value: text().trim().min(1, 'value cannot be empty'),
 });
 
 /** POST /api/channel/provider_models_list: the channel form's current values; an empty key with an id uses the stored key. */
 export const ProviderModelsBody = z.object({
   id: z.coerce.number().int().positive().optional(),
   type: z.coerce.number().int().min(0),
-  key: z.string().optional(),
+  key: text().optional(),
   base_url: BaseUrl.optional(),
-  other: z.string().trim().max(2000).optional(),
+  other: text().trim().max(2000).optional(),
   proxy: channelFields.proxy.optional(),
 });
 
 /** GET /api/channel/test/:id query. */
-export const ChannelTestQuery = z.object({ model: z.string().trim().max(100).optional() });
+export const ChannelTestQuery = z.object({ model: text().trim().max(100).optional() });
 
 /** POST /api/sse/channel/check: probe these models (comma list) on one channel. */
 export const ChannelCheckRequest = z.object({
   id: z.coerce.number({ error: 'id must be a channel id' }).int('id must be a channel id').min(1, 'id must be a channel id'),
-  models: z
-    .string({ error: 'models is required' })
+  models: text({ error: 'models is required' })
     .transform((s) => [...new Set(s.split(',').map((m) => m.trim()).filter(Boolean))])
     .refine((list) => list.length > 0 && list.length <= 50, 'models must list 1 to 50 model names'),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 
 /** GET /api/user/dashboard row (the original's capitalised keys). A day without usage has one row with ModelName ''. */
 export interface DashboardRow {
@@ -69,15 +70,13 @@ export const AnalyticsPeriodQuery = z
 export type AnalyticsPeriodQuery = z.infer<typeof AnalyticsPeriodQuery>;
 
 const isoDay = (what: string) =>
-  z
-    .string({ error: `invalid ${what} format, expected YYYY-MM-DD` })
+  text({ error: `invalid ${what} format, expected YYYY-MM-DD` })
     .regex(/^\d{4}-\d{2}-\d{2}$/, `invalid ${what} format, expected YYYY-MM-DD`)
     .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), `invalid ${what} format, expected YYYY-MM-DD`);
 
 export const MultiUserStatsQuery = z
   .object({
-    usernames: z
-      .string({ error: 'invalid parameters: usernames is required' })
+    usernames: text({ error: 'invalid parameters: usernames is required' })
       .transform((s) => [...new Set(s.split(',').map((u) => u.trim()).filter(Boolean))])
       .refine((list) => list.length > 0 && list.length <= 200, 'invalid parameters: usernames must list 1 to 200 names'),
     start_time: isoDay('start_time'),
@@ -117,8 +116,7 @@ export interface InvoiceLine extends InvoiceMonth {
 }
 
 const calendarDay = (message: string) =>
-  z
-    .string({ error: message })
+  text({ error: message })
     .regex(/^\d{4}-\d{2}-\d{2}$/, message)
     .refine((d) => {
       // Date.parse accepts 2024-02-30 (rolling over), so the day must read back unchanged.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 
 /** Every /api answer: `{success, message, data}`; data only where a route has some. */
 export interface Envelope<T = unknown> {
@@ -26,8 +27,8 @@ export const PageQuery = z.object({
     .catch(10)
     .transform((s) => (s < 1 ? 10 : s))
     .refine((s) => s <= MAX_PAGE_SIZE, { message: `size 参数不能超过 ${MAX_PAGE_SIZE}` }),
-  order: z.string().max(200).optional().default(''),
-  keyword: z.string().max(200).optional().default(''),
+  order: text().max(200).optional().default(''),
+  keyword: text().max(200).optional().default(''),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 

@@ -30,3 +30,4 @@ export * from './jobs.js';
 export * from './api-schemas.js';
 export * from './openapi.js';
 export * from './plan.js';
+export * from './format/text.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 
 /**
  * Request limits of a token, a user (set by an admin) or a model within a group (per user).
@@ -29,7 +30,7 @@ export const hasLimits = (l: RequestLimits | undefined): l is RequestLimits =>
   Boolean(l && (l.rpm || l.tpm || l.max_inflight || l.daily_quota || l.monthly_quota));
 
 /** A group's limits per model name (each applies to every user of the group separately). */
-export const ModelLimitsSchema = z.record(z.string().trim().min(1).max(255), RequestLimitsSchema).refine((m) => Object.keys(m).length <= 500, 'at most 500 models');
+export const ModelLimitsSchema = z.record(text().trim().min(1).max(255), RequestLimitsSchema).refine((m) => Object.keys(m).length <= 500, 'at most 500 models');
 export type ModelLimits = Record<string, RequestLimits>;
 
 /** Parses stored limits JSON; undefined when absent, unreadable or all zero. */

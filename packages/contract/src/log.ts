@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 
 export interface LogEntry {
   id: number;
@@ -47,18 +48,17 @@ export const LogListQuery = z.object({
   log_type: optInt,
   start_timestamp: optInt,
   end_timestamp: optInt,
-  model_name: z.string().max(191).optional(),
-  username: z.string().max(64).optional(),
-  token_name: z.string().max(64).optional(),
+  model_name: text().max(191).optional(),
+  username: text().max(64).optional(),
+  token_name: text().max(64).optional(),
   channel_id: optInt,
   channel: optInt,
-  source_ip: z.string().max(64).optional(),
+  source_ip: text().max(64).optional(),
   /**
    * Keyset paging: the `next_cursor` of the previous page. Lists ordered by one of created_at, id or
    * quota (the console's default is -created_at) then continue after that row without an offset.
    */
-  cursor: z
-    .string()
+  cursor: text()
     .regex(/^-?\d{1,16}_\d{1,16}$/, 'cursor must be the next_cursor of an earlier page')
     .optional(),
 });
@@ -82,7 +82,7 @@ export const CaptureRule = z.object({
 export type CaptureRule = z.infer<typeof CaptureRule>;
 export const CaptureRules = z.array(CaptureRule).max(100, 'at most 100 capture rules');
 
-export const CaptureQuery = z.object({ request_id: z.string().trim().min(1, 'request_id is required').max(64) });
+export const CaptureQuery = z.object({ request_id: text().trim().min(1, 'request_id is required').max(64) });
 
 /** A captured attempt of a relay request, redacted and size-capped (root only). */
 export interface LogCapture {

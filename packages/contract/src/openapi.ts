@@ -5,6 +5,8 @@ export interface RegisteredRoute {
   method: string;
   /** Fastify path syntax: `/api/user/:id`, `/v1/files/*`. */
   url: string;
+  /** The least user role its guard lets through (api.md roles: 1 common, 10 admin, 100 root). */
+  minRole?: number;
 }
 
 type Json = Record<string, unknown>;
@@ -15,6 +17,9 @@ export function openApiPath(url: string): string {
 }
 
 const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+
+/** The methods an OpenAPI 3.1 path item can hold (HEAD and OPTIONS are Fastify's own answers here). */
+export const OPENAPI_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'trace'] as const;
 
 function jsonSchema(schema: z.ZodType): Json {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
@@ -51,13 +56,18 @@ function operation(route: RegisteredRoute, path: string, schemas: RouteSchemas |
     ],
     responses: consoleRoute
       ? { '200': { description: 'The answer envelope (api.md §10.2)', content: { 'application/json': { schema: ENVELOPE } } } }
-      : { '200': { description: 'The provider-format answer (JSON or server-sent events)' }, default: { description: 'An error in the door\'s own format' } },
+      : {
+          '200': { description: 'The provider-format answer (JSON or server-sent events)' },
+          '503': { description: 'No channel can serve the model now, or every one failed' },
+          default: { description: 'An error in the door\'s own format' },
+        },
   };
   if (schemas?.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(schemas.body) } } };
   else if (!consoleRoute && ['POST', 'PUT', 'PATCH'].includes(route.method)) {
     op.requestBody = { content: { 'application/json': { schema: { type: 'object' } }, 'multipart/form-data': { schema: { type: 'object' } } } };
   }
   if (!consoleRoute) op.security = [{ bearer: [] }];
+  if (route.minRole !== undefined) op['x-min-role'] = route.minRole;
   return op;
 }
 
@@ -68,9 +78,15 @@ function operation(route: RegisteredRoute, path: string, schemas: RouteSchemas |
 export function openApiDocument(routes: readonly RegisteredRoute[], version: string): Json {
   const schemas = apiSchemas();
   const paths: Record<string, Record<string, Json>> = {};
+  // 3.1 forbids two templates differing only in parameter names (`/models/{model}` beside
+  // `/models/{action}`; Fastify shares the node): the first registered spelling names both.
+  const spelling = new Map<string, string>();
   for (const route of routes) {
-    if (route.method === 'HEAD' || route.method === 'OPTIONS') continue;
-    const path = openApiPath(route.url);
+    if (!(OPENAPI_METHODS as readonly string[]).includes(route.method.toLowerCase())) continue;
+    const own = openApiPath(route.url);
+    const shape = own.replace(/\{\w+\}/g, '{}');
+    if (!spelling.has(shape)) spelling.set(shape, own);
+    const path = spelling.get(shape)!;
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(route, path, schemas[`${route.method} ${route.url}`]);
   }

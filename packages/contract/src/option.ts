@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 import { CaptureRules } from './log.js';
 
 /**
@@ -217,8 +218,8 @@ export function readOptionText<K extends OptionKey>(key: K, text: string): Optio
 
 /** `PUT /api/option/` body: one key and its value (booleans and numbers accepted as such). */
 export const OptionUpdate = z.object({
-  key: z.string().min(1).max(100),
-  value: z.union([z.string(), z.number(), z.boolean()]).transform((v) => String(v)),
+  key: text().min(1).max(100),
+  value: z.union([text(), z.number(), z.boolean()]).transform((v) => String(v)),
 });
 export type OptionUpdate = z.infer<typeof OptionUpdate>;
 

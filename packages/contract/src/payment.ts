@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 import { TOPUP_MAX } from './format/validation.js';
 
 /** api.md §2.9 */
@@ -86,8 +87,7 @@ export interface PayRequest {
   order: Pick<Order, 'amount' | 'order_amount' | 'order_currency' | 'fee' | 'discount' | 'quota' | 'status'>;
 }
 
-const configText = z
-  .string()
+const configText = text()
   .max(20_000)
   .refine((s) => {
     if (s.trim() === '') return true;
@@ -103,9 +103,9 @@ const money = (max: number) => z.coerce.number().min(0, 'must not be negative').
 
 const gatewayFields = {
   type: z.enum(PAYMENT_TYPES, { error: 'type must be epay, alipay, wxpay or stripe' }),
-  name: z.string().trim().min(1, 'name is required').max(255),
-  icon: z.string().trim().min(1, 'icon is required').max(300),
-  notify_domain: z.string().trim().max(300),
+  name: text().trim().min(1, 'name is required').max(255),
+  icon: text().trim().min(1, 'icon is required').max(300),
+  notify_domain: text().trim().max(300),
   fixed_fee: money(1_000_000),
   /** A fraction: 0.05 is 5 %. */
   percent_fee: money(1),
@@ -131,7 +131,7 @@ export const UpdatePaymentBody = z.object(gatewayFields).partial().extend({ id: 
 export type UpdatePaymentBody = z.infer<typeof UpdatePaymentBody>;
 
 const optInt = z.coerce.number().int().optional();
-const optText = (max: number) => z.string().trim().max(max).optional();
+const optText = (max: number) => text().trim().max(max).optional();
 
 export const PaymentListQuery = z.object({
   type: optText(16),
@@ -151,11 +151,11 @@ export const OrderListQuery = z.object({
 });
 
 export const CreateOrderBody = z.object({
-  uuid: z.string({ error: 'invalid request' }).trim().min(1, 'invalid request').max(32),
+  uuid: text({ error: 'invalid request' }).trim().min(1, 'invalid request').max(32),
   amount: z.coerce.number({ error: 'invalid request' }).int('amount must be a whole number').positive('invalid request').max(TOPUP_MAX, `amount must not exceed ${TOPUP_MAX}`),
 });
 
-export const OrderStatusQuery = z.object({ trade_no: z.string().trim().min(1, 'trade_no is required').max(50) });
+export const OrderStatusQuery = z.object({ trade_no: text().trim().min(1, 'trade_no is required').max(50) });
 
 /** RechargeDiscount option text → amount → discount factor; bad text or values are ignored. */
 export function parseRechargeDiscount(text: string): Record<string, number> {

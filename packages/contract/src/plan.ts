@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 import { PAYMENT_CURRENCIES } from './payment.js';
 
 /** How long one subscription lasts: `duration_count` days, calendar weeks or calendar months. */
@@ -57,15 +58,15 @@ export interface Subscription {
   models: string[];
 }
 
-const name = z.string().trim().min(1, 'name is required').max(64, 'name must be at most 64 characters');
+const name = text().trim().min(1, 'name is required').max(64, 'name must be at most 64 characters');
 const list = z
-  .array(z.string().trim().min(1).max(255))
+  .array(text().trim().min(1).max(255))
   .max(500, 'at most 500 entries')
   .transform((xs) => [...new Set(xs)]);
 
 const planFields = {
   name,
-  description: z.string().max(2000).default(''),
+  description: text().max(2000).default(''),
   price: z.coerce.number().min(0, 'price must not be negative').max(1_000_000, 'price must not exceed 1000000').multipleOf(0.01, 'price has at most two decimals'),
   currency: z.enum(PAYMENT_CURRENCIES, { error: 'currency must be CNY or USD' }),
   duration_kind: z.enum(PLAN_DURATION_KINDS, { error: 'duration_kind must be day, week or month' }),
@@ -96,7 +97,7 @@ export const GrantPlanBody = z.object({
 
 export const BuyPlanBody = z.object({
   plan_id: z.coerce.number().int().positive('plan_id is required'),
-  uuid: z.string({ error: 'invalid request' }).trim().min(1, 'invalid request').max(32),
+  uuid: text({ error: 'invalid request' }).trim().min(1, 'invalid request').max(32),
 });
 
 export const PlanFallbackBody = z.object({ enabled: z.boolean({ error: 'enabled must be true or false' }) });

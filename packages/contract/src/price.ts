@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 import { ModelName } from './channel.js';
 
 export interface PriceEntry {
@@ -80,12 +81,12 @@ export const PriceBody = z.object({
 });
 
 export const MultiplePriceBody = z.object({
-  original_models: z.array(z.string()).default([]),
+  original_models: z.array(text()).default([]),
   models: z.array(ModelName).min(1, 'models is required'),
-  price: PriceBody.omit({ model: true }).extend({ model: z.string().min(1) }),
+  price: PriceBody.omit({ model: true }).extend({ model: text().min(1) }),
 });
 
-export const DeletePricesBody = z.object({ models: z.array(z.string()).min(1, 'models is required') });
+export const DeletePricesBody = z.object({ models: z.array(text()).min(1, 'models is required') });
 
 export interface ModelOwner {
   id: number;
@@ -95,8 +96,8 @@ export interface ModelOwner {
 
 export const ModelOwnerBody = z.object({
   id: z.coerce.number().int().positive(),
-  name: z.string().trim().min(1).max(100),
-  icon: z.string().trim().max(500).default(''),
+  name: text().trim().min(1).max(100),
+  icon: text().trim().max(500).default(''),
 });
 
 /** GET /api/available_model: model → groups that reach it, owner label and price. */
@@ -142,20 +143,20 @@ export interface PriceSyncDiff {
 /** A price the sync writes: validated like any price. */
 const SyncValues = PriceBody.omit({ locked: true });
 /** A price as it was stored (rows older than today's checks included): only compared, never written. */
-const StoredValues = SyncValues.extend({ model: z.string().max(191), extra_ratios: z.record(z.string(), z.number()).nullable().optional(), tiers: z.array(PriceTier.extend({ extra_ratios: z.record(z.string(), z.number()).nullable().optional() })).nullable().optional() });
+const StoredValues = SyncValues.extend({ model: text().max(191), extra_ratios: z.record(text(), z.number()).nullable().optional(), tiers: z.array(PriceTier.extend({ extra_ratios: z.record(text(), z.number()).nullable().optional() })).nullable().optional() });
 
 /** POST /api/prices/sync/apply: the preview's answer sent back unchanged; the server applies exactly these entries. */
 export const PriceSyncApplyBody = z.object({
-  url: z.string().max(2000),
+  url: text().max(2000),
   mode: z.enum(['add', 'update', 'overwrite'], { error: 'mode must be add, update or overwrite' }),
   fetched: z.number().int().min(0),
   added: z.array(SyncValues).max(100_000),
-  changed: z.array(z.object({ model: z.string(), before: StoredValues, after: SyncValues })).max(100_000),
+  changed: z.array(z.object({ model: text(), before: StoredValues, after: SyncValues })).max(100_000),
   removed: z.array(StoredValues).max(100_000),
-  digest: z.string().regex(/^[0-9a-f]{64}$/, 'digest is required: send the preview answer unchanged'),
+  digest: text().regex(/^[0-9a-f]{64}$/, 'digest is required: send the preview answer unchanged'),
 });
 
-const textList = z.array(z.string().trim().min(1).max(200)).max(100).default([]);
+const textList = z.array(text().trim().min(1).max(200)).max(100).default([]);
 
 /** Model info row as the API answers it: list columns are JSON-array text (api.md §21.3). */
 export interface ModelInfo {
@@ -202,9 +203,9 @@ const listInput = z.preprocess((v) => {
 
 export const ModelInfoBody = z.object({
   id: z.coerce.number().int().positive().optional(),
-  model: z.string().trim().min(1, 'model is required').max(191),
-  name: z.string().trim().max(191).default(''),
-  description: z.string().max(10_000).default(''),
+  model: text().trim().min(1, 'model is required').max(191),
+  name: text().trim().max(191).default(''),
+  description: text().max(10_000).default(''),
   context_length: z.coerce.number().int().min(0).default(0),
   max_tokens: z.coerce.number().int().min(0).default(0),
   input_modalities: listInput,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 
 export interface Redemption {
   id: number;
@@ -19,8 +20,7 @@ export interface Redemption {
 export const MAX_REDEMPTION_BATCH = 100;
 
 export const CreateRedemptionBody = z.object({
-  name: z
-    .string()
+  name: text()
     .trim()
     .min(1, '兑换码名称长度必须在1-20之间')
     .refine((n) => new TextEncoder().encode(n).length <= 20, '兑换码名称长度必须在1-20之间'),
@@ -36,7 +36,7 @@ export const CreateRedemptionBody = z.object({
 
 export const UpdateRedemptionBody = z.object({
   id: z.coerce.number().int().positive(),
-  name: z.string().trim().min(1).max(20).optional(),
+  name: text().trim().min(1).max(20).optional(),
   quota: z.coerce.number().int().min(0).optional(),
   status: z.coerce.number().int().min(1).max(3).optional(),
 });

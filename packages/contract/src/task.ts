@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 
 /** A Midjourney task row (api.md §25); times are epoch milliseconds. */
 export interface MidjourneyTask {
@@ -67,7 +68,7 @@ export const MJ_ACTIONS = [
 export const MJ_STATUSES = ['NOT_START', 'SUBMITTED', 'MODAL', 'IN_PROGRESS', 'FAILURE', 'SUCCESS'] as const;
 
 const optInt = z.coerce.number().int().optional();
-const optText = (max: number) => z.string().trim().max(max).optional();
+const optText = (max: number) => text().trim().max(max).optional();
 /** A query key given once or repeated. */
 const intList = z
   .union([z.coerce.number().int(), z.array(z.coerce.number().int())])

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 
 /** api.md §2.14 */
 export const TELEGRAM_PARSE_MODES = ['MarkdownV2', 'Markdown', 'html'] as const;
@@ -25,13 +26,12 @@ export interface TelegramStatus {
  */
 export const TelegramMenuBody = z.object({
   id: z.coerce.number().int().min(0).optional(),
-  command: z
-    .string()
+  command: text()
     .trim()
     .transform((c) => c.replace(/^\//, '').toLowerCase())
-    .pipe(z.string().min(1, 'command is required').max(32).regex(/^[a-z0-9_]+$/, 'command: lowercase letters, digits and _ only')),
-  description: z.string().trim().min(1, 'description is required').max(255),
+    .pipe(text().min(1, 'command is required').max(32).regex(/^[a-z0-9_]+$/, 'command: lowercase letters, digits and _ only')),
+  description: text().trim().min(1, 'description is required').max(255),
   parse_mode: z.enum(TELEGRAM_PARSE_MODES, { error: 'parse_mode must be MarkdownV2, Markdown or html' }).optional().default('MarkdownV2'),
-  reply_message: z.string().min(1, 'reply_message is required').max(4096),
+  reply_message: text().min(1, 'reply_message is required').max(4096),
 });
 export type TelegramMenuBody = z.infer<typeof TelegramMenuBody>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 import { isIpOrCidr } from './format/net.js';
 import { RequestLimitsSchema, type RequestLimits } from './limits.js';
 
@@ -31,8 +32,7 @@ export interface Token {
   owner_name?: string;
 }
 
-const IpOrCidr = z
-  .string()
+const IpOrCidr = text()
   .trim()
   .refine(isIpOrCidr, { error: (issue) => `${String(issue.input)} is not an IP address or CIDR range` });
 
@@ -48,7 +48,7 @@ const tokenSettingSchema = (entry: z.ZodType<string>) => z
     limits: z
       .object({
         limit_model_setting: z
-          .object({ enabled: z.boolean().default(false), models: z.array(z.string().trim().min(1)).default([]) })
+          .object({ enabled: z.boolean().default(false), models: z.array(text().trim().min(1)).default([]) })
           .default({ enabled: false, models: [] }),
         limits_ip_setting: z
           .object({ enabled: z.boolean().default(false), whitelist: z.array(entry).default([]) })
@@ -56,7 +56,7 @@ const tokenSettingSchema = (entry: z.ZodType<string>) => z
         request_limits: RequestLimitsSchema.optional(),
       })
       .default({ limit_model_setting: { enabled: false, models: [] }, limits_ip_setting: { enabled: false, whitelist: [] } }),
-    billing_tag: z.string().max(64).optional(),
+    billing_tag: text().max(64).optional(),
   })
   .default({
     heartbeat: { enabled: false, timeout_seconds: 0 },
@@ -69,11 +69,10 @@ export const TokenSettingSchema = tokenSettingSchema(IpOrCidr);
  * Stored settings, read leniently: a row saved before entries were checked keeps its other
  * entries and limits (the relay skips the entries it cannot read) instead of losing them all.
  */
-export const StoredTokenSettingSchema = tokenSettingSchema(z.string());
+export const StoredTokenSettingSchema = tokenSettingSchema(text());
 
 const tokenFields = {
-  name: z
-    .string()
+  name: text()
     .trim()
     .refine((n) => new TextEncoder().encode(n).length <= 30, '令牌名称过长'),
   expired_time: z.coerce
@@ -82,8 +81,8 @@ const tokenFields = {
     .transform((t) => (t === 0 ? -1 : t)),
   remain_quota: z.coerce.number().int().min(0, 'remain_quota must not be negative'),
   unlimited_quota: z.boolean(),
-  group: z.string().trim().max(32),
-  backup_group: z.string().trim().max(32),
+  group: text().trim().max(32),
+  backup_group: text().trim().max(32),
   setting: TokenSettingSchema,
 };
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 
 /** A six-digit authenticator code, or a recovery code (`xxxxx-xxxxx`). */
 export const TwoFactorCodeBody = z.object({
-  code: z.string({ error: '请输入验证码' }).trim().min(6, '请输入验证码').max(16, '验证码错误'),
+  code: text({ error: '请输入验证码' }).trim().min(6, '请输入验证码').max(16, '验证码错误'),
 });
 
 export interface TwoFactorStatus {
@@ -32,7 +33,7 @@ export interface StepUpFactors {
 /** POST /api/user/step_up: an authenticator or recovery code, or a passkey assertion for /api/user/step_up/passkey's options. */
 export const StepUpBody = z
   .object({
-    code: z.string().trim().max(16, '验证码错误').optional(),
-    passkey: z.record(z.string(), z.unknown()).optional(),
+    code: text().trim().max(16, '验证码错误').optional(),
+    passkey: z.record(text(), z.unknown()).optional(),
   })
   .refine((b) => Boolean(b.code) !== Boolean(b.passkey), { message: '请输入验证码或使用通行密钥' });

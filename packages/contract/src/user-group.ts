@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 
 export interface UserGroup {
   id: number;
@@ -16,13 +17,12 @@ export interface UserGroup {
 const flag = z.union([z.boolean(), z.number().int().min(0).max(1)]).transform((v) => Boolean(v));
 
 export const UserGroupBody = z.object({
-  symbol: z
-    .string()
+  symbol: text()
     .trim()
     .min(1, 'symbol is required')
     .max(50)
     .regex(/^[A-Za-z0-9_-]+$/, 'symbol must be English letters, digits, _ or -'),
-  name: z.string().trim().min(1, 'name is required').max(50),
+  name: text().trim().min(1, 'name is required').max(50),
   ratio: z.coerce.number().min(0).max(1000).optional(),
   api_rate: z.coerce.number().int().min(0).max(1_000_000).optional(),
   public: flag.optional().default(false),
@@ -39,6 +39,6 @@ export const UpdateUserGroupBody = UserGroupBody.omit({ symbol: true, enable: tr
 });
 
 export const UserGroupListQuery = z.object({
-  Name: z.string().max(50).optional(),
+  Name: text().max(50).optional(),
   enable: z.enum(['true', 'false']).optional(),
 });

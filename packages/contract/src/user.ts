@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './format/text.js';
 
 /** User object of api.md §15.1 as answered by the API (password always blank). */
 export interface User {
@@ -33,33 +34,31 @@ export interface User {
   created_time: number;
 }
 
-const trimmed = (max: number) => z.string().trim().max(max);
+const trimmed = (max: number) => text().trim().max(max);
 export const USERNAME_MAX = 12;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 20;
 
-export const Username = z
-  .string()
+export const Username = text()
   .trim()
   .min(3, 'username must be at least 3 characters')
   .max(USERNAME_MAX, `username must be at most ${USERNAME_MAX} characters`)
   .regex(/^[^\s@]+$/, 'username may not contain spaces or @');
-export const Password = z
-  .string()
+export const Password = text()
   .min(PASSWORD_MIN, `password must be at least ${PASSWORD_MIN} characters`)
   .max(PASSWORD_MAX, `password must be at most ${PASSWORD_MAX} characters`);
 
 export const LoginBody = z.object({
-  username: z.string().trim().min(1, '无效的参数').max(100),
-  password: z.string().min(1, '无效的参数').max(100),
+  username: text().trim().min(1, '无效的参数').max(100),
+  password: text().min(1, '无效的参数').max(100),
 });
 
 export const RegisterBody = z.object({
   username: Username,
   password: Password,
-  email: z.string().trim().max(50).optional().default(''),
-  verification_code: z.string().trim().max(64).optional().default(''),
-  aff_code: z.string().trim().max(32).optional().default(''),
+  email: text().trim().max(50).optional().default(''),
+  verification_code: text().trim().max(64).optional().default(''),
+  aff_code: text().trim().max(32).optional().default(''),
 });
 
 /**
@@ -86,17 +85,17 @@ export const CreateUserBody = z.object({
  */
 export const UpdateUserBody = z.looseObject({
   id: z.coerce.number().int().positive(),
-  username: z.string().trim().max(100).optional(),
+  username: text().trim().max(100).optional(),
   password: z.union([z.literal(''), Password]).optional().default(''),
   display_name: trimmed(20).optional(),
   email: z.union([z.literal(''), z.email().max(50)]).optional(),
-  group: z.string().trim().max(32).optional(),
+  group: text().trim().max(32).optional(),
   role: z.coerce.number().int().optional(),
 });
 
 export const MANAGE_ACTIONS = ['disable', 'enable', 'delete', 'promote', 'demote', 'set_reliable'] as const;
 export const ManageUserBody = z.object({
-  username: z.string().trim().min(1, 'username is required'),
+  username: text().trim().min(1, 'username is required'),
   action: z.enum(MANAGE_ACTIONS),
 });
 
@@ -105,17 +104,17 @@ export const ChangeQuotaBody = z.object({
     .number()
     .int()
     .refine((q) => q !== 0, '不能为0'),
-  remark: z.string().trim().max(200).optional().default(''),
+  remark: text().trim().max(200).optional().default(''),
 });
 
 export const EmailQuery = z.object({
   email: z.email('无效的参数').max(50),
-  turnstile: z.string().optional(),
+  turnstile: text().optional(),
 });
 
 export const ResetPasswordBody = z.object({
   email: z.email('无效的参数'),
-  token: z.string().min(1, '无效的参数').max(64),
+  token: text().min(1, '无效的参数').max(64),
 });
 
-export const TopupBody = z.object({ key: z.string().trim().max(64) });
+export const TopupBody = z.object({ key: text().trim().max(64) });

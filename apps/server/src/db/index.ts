@@ -9,6 +9,7 @@ import { parseDsn, type DbTarget, type DialectName } from './dsn.js';
 import { openReadWorkers } from './read-worker/driver.js';
 import { useIncrementalVacuum } from './sqlite-auto-vacuum.js';
 import { FOREIGN_SCHEMA_MESSAGE, isForeignSchema, refuseForeignSqliteFile } from './sqlite-preflight.js';
+import { bindTextSafely } from './pg-text.js';
 
 export type Db = Kysely<Database>;
 export type { DialectName };
@@ -60,7 +61,7 @@ async function makeDialect(target: DbTarget, pgOptions?: pg.PoolConfig, onSqlite
       // int8 and numeric come back as strings; every such column here fits a JS number.
       pgLib.types.setTypeParser(20, (v) => Number(v));
       pgLib.types.setTypeParser(1700, (v) => Number(v));
-      return new PostgresDialect({ pool: new pgLib.Pool({ connectionString: target.url, max: 10, ...pgOptions }) });
+      return new PostgresDialect({ pool: bindTextSafely(new pgLib.Pool({ connectionString: target.url, max: 10, ...pgOptions })) });
     }
     case 'mysql': {
       const { createPool } = await import('mysql2');

@@ -12,6 +12,7 @@ import { registerRelayExtras } from '../relay/extra-routes.js';
 import { registerMetrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { registerConsoleJsonParser } from './json-body.js';
+import { registerTextGuard } from './text-guard.js';
 import { consoleHeaders } from './security-headers.js';
 
 const RELAY_PREFIXES = ['/v1', '/claude', '/gemini', '/v1beta', '/mj', '/suno', '/kling', '/recraftAI'];
@@ -45,6 +46,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   // First: its hook records every route registered after it.
   registerOpenApi(app, ctx);
   registerMetrics(app, ctx);
+  registerTextGuard(app);
   // Console answers only (the SPA and /api); relay answers do not carry them.
   const securityHeaders = consoleHeaders(ctx.options);
 

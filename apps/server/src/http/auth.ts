@@ -4,6 +4,7 @@ import type { AppContext } from '../app-context.js';
 import { findUserByAccessToken, findUserById, type UserRow } from '../db/repos/users.js';
 import { sessionCurrent } from './session.js';
 import { findTwoFactor } from '../db/repos/two-factor.js';
+import { markRole } from './openapi.js';
 
 export const ROLE = { guest: 0, common: 1, admin: 10, root: 100 } as const;
 export const USER_STATUS = { enabled: 1, disabled: 2 } as const;
@@ -22,7 +23,7 @@ declare module 'fastify' {
  * the current user row even for cookie sessions, so demotion or a ban applies at once.
  */
 export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHookHandler {
-  return async function guard(req: FastifyRequest, _reply: FastifyReply) {
+  return markRole(minRole, async function guard(req: FastifyRequest, _reply: FastifyReply) {
     const { user, via } = await identify(ctx, req);
     if (user.status !== USER_STATUS.enabled) throw new HubError(403, '用户已被封禁', { code: 'user_banned' });
     if (user.role < minRole) throw new HubError(403, '无权进行此操作，权限不足', { code: 'forbidden' });
@@ -31,7 +32,7 @@ export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHo
     }
     req.user = user;
     req.authVia = via;
-  };
+  });
 }
 
 /** The signed-in session user, if the session is still current (no access-token fallback). */

@@ -2,6 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { openApiDocument, type RegisteredRoute } from '@one-hub/contract';
 import type { AppContext } from '../app-context.js';
 
+const roles = new WeakMap<object, number>();
+
+/** Tags a role guard with the least role it lets through, for the description's `x-min-role`. */
+export function markRole<F extends object>(minRole: number, guard: F): F {
+  roles.set(guard, minRole);
+  return guard;
+}
+
+const minRole = (preHandler: unknown) =>
+  [preHandler].flat(2).reduce<number | undefined>((found, h) => (h && typeof h === 'function' && roles.has(h) ? Math.max(found ?? 0, roles.get(h)!) : found), undefined);
+
 /** Routes outside the API surface: the SPA's files and this description itself. */
 const hidden = (url: string) => url === '/api/openapi.json' || url === '/*' || url === '/' || url.startsWith('/assets');
 
@@ -12,7 +23,7 @@ const hidden = (url: string) => url === '/api/openapi.json' || url === '/*' || u
 export function registerOpenApi(app: FastifyInstance, ctx: AppContext): () => RegisteredRoute[] {
   const routes: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (!hidden(route.url)) routes.push({ method, url: route.url });
+    for (const method of [route.method].flat()) if (!hidden(route.url)) routes.push({ method, url: route.url, minRole: minRole(route.preHandler) });
   });
   let doc: unknown;
   app.get('/api/openapi.json', async () => (doc ??= openApiDocument(routes, ctx.version)));

@@ -25,5 +25,9 @@ export async function registerRelayExtras(app: FastifyInstance, ctx: AppContext)
   registerLegacyBilling(app, ctx);
   await app.register(async (scope) => registerPassthrough(scope, relayState(ctx)));
   registerRealtime(app, ctx);
+  // The upgrade handler takes WebSocket handshakes before Fastify sees them; a plain GET lands here.
+  app.get('/v1/realtime', async () => {
+    throw new HubError(426, '/v1/realtime is a WebSocket: connect with Upgrade: websocket', { code: 'upgrade_required' });
+  });
   await app.register(async (scope) => registerTaskRoutes(scope, relayState(ctx)));
 }

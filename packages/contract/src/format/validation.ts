@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text.js';
 
 /**
  * The console's form rules (console-spec §5). Messages are i18n keys of the web's `validation.*`
@@ -49,9 +50,8 @@ export function isValidModelPattern(model: string): boolean {
   return star === -1 || (star === model.length - 1 && star > 0);
 }
 
-const required = z.string().trim().min(1, V.required);
-const jsonText = z
-  .string()
+const required = text().trim().min(1, V.required);
+const jsonText = text()
   .trim()
   .refine((s) => s === '' || isValidJson(s), V.json);
 const nonNegative = z.coerce.number({ error: V.required }).min(0, V.min);
@@ -59,15 +59,15 @@ const nonNegative = z.coerce.number({ error: V.required }).min(0, V.min);
 export const ChannelForm = z.object({
   name: required,
   type: z.coerce.number({ error: V.required }).int().positive(V.required),
-  base_url: z.string().trim().transform(trimTrailingSlash),
+  base_url: text().trim().transform(trimTrailingSlash),
   key: required,
-  models: z.array(z.string().trim().min(1).refine(isValidModelPattern, V.wildcard)).min(1, V.required),
-  group: z.array(z.string().trim().min(1)).min(1, V.required),
+  models: z.array(text().trim().min(1).refine(isValidModelPattern, V.wildcard)).min(1, V.required),
+  group: z.array(text().trim().min(1)).min(1, V.required),
   model_mapping: jsonText,
   model_headers: jsonText,
   priority: z.coerce.number().int().min(0, V.min),
   weight: z.coerce.number().int().min(1, V.min),
-  test_model: z.string().trim(),
+  test_model: text().trim(),
 });
 
 /** A channel test needs a test model first. */
@@ -110,9 +110,9 @@ export const UserForm = z.object({
 });
 
 export const ProfileForm = z.object({
-  username: z.string().trim().min(3, V.tooShort),
-  display_name: z.string().trim(),
-  password: z.union([z.literal(''), z.string().min(8, V.tooShort)]),
+  username: text().trim().min(3, V.tooShort),
+  display_name: text().trim(),
+  password: z.union([z.literal(''), text().min(8, V.tooShort)]),
 });
 
 /** One row of the settings chat-link grid (console-screens §3.6). */
@@ -123,15 +123,15 @@ export const ChatLinkForm = z.object({
   sort: z.coerce.number({ error: V.required }).int(V.integer).min(0, V.min),
 });
 
-export const LoginForm = z.object({ username: required, password: z.string().min(1, V.required) });
+export const LoginForm = z.object({ username: required, password: text().min(1, V.required) });
 
 export const RegisterForm = z
   .object({
     username: required,
-    password: z.string().min(1, V.required),
-    password2: z.string().min(1, V.required),
-    email: z.string().trim(),
-    verification_code: z.string().trim(),
+    password: text().min(1, V.required),
+    password2: text().min(1, V.required),
+    email: text().trim(),
+    verification_code: text().trim(),
   })
   .refine((v) => v.password === v.password2, { message: V.match, path: ['password2'] });
 
@@ -171,7 +171,7 @@ const wholeInput = (min: number) => numberInput.pipe(z.number().int(V.integer).m
 export const UserGroupForm = z
   .object({
     name: required,
-    symbol: z.string().trim().regex(/^[A-Za-z0-9_-]+$/, V.english),
+    symbol: text().trim().regex(/^[A-Za-z0-9_-]+$/, V.english),
     ratio: numberInput.pipe(z.number().min(0, V.min)),
     /** Requests per minute. */
     api_rate: wholeInput(0),
@@ -189,7 +189,7 @@ export function quotaChangeForm(balanceDollars: number) {
     amount: numberInput
       .pipe(z.number().refine((n) => n !== 0, V.nonZero))
       .refine((n) => n >= -Math.max(0, balanceDollars) - 1e-9, V.overBalance),
-    remark: z.string().trim().max(200, V.max),
+    remark: text().trim().max(200, V.max),
   });
 }
 
@@ -197,9 +197,9 @@ export function quotaChangeForm(balanceDollars: number) {
 export function userForm(creating: boolean) {
   return z.object({
     username: required.max(100, V.max),
-    display_name: z.string().trim().max(20, V.max),
-    password: creating ? z.string().min(8, V.tooShort).max(20, V.max) : z.union([z.literal(''), z.string().min(8, V.tooShort).max(20, V.max)]),
-    group: creating ? z.string().trim() : required,
+    display_name: text().trim().max(20, V.max),
+    password: creating ? text().min(8, V.tooShort).max(20, V.max) : z.union([z.literal(''), text().min(8, V.tooShort).max(20, V.max)]),
+    group: creating ? text().trim() : required,
   });
 }
 

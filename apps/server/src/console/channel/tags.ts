@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { IdParam, ROLE, UpdateChannelBody } from '@one-hub/contract';
+import { IdParam, ROLE, text, UpdateChannelBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { requireStepUp } from '../auth/step-up/service.js';
 import { requireRole } from '../../http/auth.js';
@@ -10,10 +10,10 @@ import { listTagChannels, listTagNames } from '../../db/repos/channel-tags.js';
 import { toChannelJson } from './channel-json.js';
 import * as tags from './tag-service.js';
 
-const TagParam = z.object({ tag: z.string().trim().min(1).max(64) });
+const TagParam = z.object({ tag: text().trim().min(1).max(64) });
 const PriorityBody = z.object({ type: z.literal('priority', { error: 'invalid type' }), value: z.coerce.number().int().min(0) });
 const StatusParam = TagParam.extend({ status: z.enum(['enable', 'disable'], { error: 'invalid status' }) });
-const TagBody = UpdateChannelBody.omit({ id: true }).extend({ id: z.coerce.number().int().optional(), key: z.string().optional() });
+const TagBody = UpdateChannelBody.omit({ id: true }).extend({ id: z.coerce.number().int().optional(), key: text().optional() });
 
 /** Channel tag routes (api.md §19), admin only. */
 export function registerChannelTagRoutes(app: FastifyInstance, ctx: AppContext): void {

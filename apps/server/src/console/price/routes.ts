@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { DeletePricesBody, MultiplePriceBody, PriceBody, PriceSyncBody, PriceSyncApplyBody, PriceSyncQuery, PriceSyncRemoteBody, ROLE } from '@one-hub/contract';
+import { DeletePricesBody, MultiplePriceBody, PriceBody, PriceSyncBody, PriceSyncApplyBody, PriceSyncQuery, PriceSyncRemoteBody, ROLE, text } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
 import { optionalUser, requireRole } from '../../http/auth.js';
@@ -10,8 +10,8 @@ import { registerOwnerRoutes } from './owner-routes.js';
 import * as service from './service.js';
 import { applyPriceSync, previewPriceSync } from './remote-sync.js';
 
-const PriceType = z.object({ type: z.string().optional() });
-const ModelPath = z.object({ '*': z.string().min(1, 'model is required') });
+const PriceType = z.object({ type: text().optional() });
+const ModelPath = z.object({ '*': text().min(1, 'model is required') });
 const cors = { 'access-control-allow-origin': '*' };
 
 /** Prices (api.md §21.1, §11), model owners and model info. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { CreateRedemptionBody, IdParam, PageQuery, ROLE, UpdateRedemptionBody } from '@one-hub/contract';
+import { CreateRedemptionBody, IdParam, PageQuery, ROLE, text, UpdateRedemptionBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { requireRole } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
@@ -9,7 +9,7 @@ import { paginate } from '../../db/paginate.js';
 import { REDEMPTION_ORDER_COLUMNS, redemptionListQuery } from '../../db/repos/redemptions.js';
 import * as service from './service.js';
 
-const StatusOnly = z.object({ status_only: z.string().optional() });
+const StatusOnly = z.object({ status_only: text().optional() });
 
 export function registerRedemptionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const admin = requireRole(ctx, ROLE.admin);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { IdParam, PageQuery, ROLE, TokenAdminSearchQuery, TokenBody, UpdateTokenBody } from '@one-hub/contract';
+import { IdParam, PageQuery, ROLE, text, TokenAdminSearchQuery, TokenBody, UpdateTokenBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { requireRole } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
@@ -10,7 +10,7 @@ import { TOKEN_ORDER_COLUMNS, findTokenById, tokenListQuery } from '../../db/rep
 import { LEASE_KIND, withLeased } from '../../db/repos/quota-leases.js';
 import * as service from './service.js';
 
-const StatusOnly = z.object({ status_only: z.string().optional() });
+const StatusOnly = z.object({ status_only: text().optional() });
 
 export function registerTokenRoutes(app: FastifyInstance, ctx: AppContext): void {
   const user = requireRole(ctx, ROLE.common);

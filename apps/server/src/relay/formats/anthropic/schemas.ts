@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text as cleanText } from '@one-hub/contract';
 import { parseWith } from '../openai/schemas.js';
 import { tagged } from '../shared/tagged.js';
 import type { AnthropicRequest, AnthropicResponse, AnthropicStreamEvent } from './types.js';
@@ -28,7 +29,7 @@ const content = z.union([z.string(), z.array(requestBlock)], { error: 'must be a
 const doorContent = z.union([z.string(), z.array(block)], { error: 'must be a string or an array of content blocks' });
 
 export const anthropicRequestSchema = z.looseObject({
-  model: z.string().min(1),
+  model: cleanText().min(1),
   max_tokens: z.number().int().positive(),
   messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant']), content })).min(1),
   system: z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() }))]).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '@one-hub/contract';
 import type { HubChunk, HubRequest, HubResponse } from './types.js';
 import { FormatError } from '../shared/errors.js';
 import { tagged } from '../shared/tagged.js';
@@ -33,7 +34,7 @@ export const chatMessageSchema = z.looseObject({
 });
 
 export const chatRequestSchema = z.looseObject({
-  model: z.string().min(1),
+  model: text().min(1),
   messages: z.array(chatMessageSchema).min(1),
   stream: z.boolean().optional(),
   max_tokens: z.number().int().nonnegative().optional().nullable(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text as cleanText } from '@one-hub/contract';
 import { parseWith } from '../openai/schemas.js';
 import { tagged } from '../shared/tagged.js';
 import type { ResponsesRequest } from './types.js';
@@ -20,7 +21,7 @@ const item = tagged({
 }, 'message');
 
 export const responsesRequestSchema = z.looseObject({
-  model: z.string().min(1),
+  model: cleanText().min(1),
   input: z.union([z.string(), z.array(item)]).optional(),
   instructions: z.string().nullable().optional(),
   tools: z.array(tagged({ function: z.looseObject({ name: z.string() }) })).optional(),

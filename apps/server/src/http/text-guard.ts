@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify';
+import { refusedTextPath, TEXT_REFUSED } from '@one-hub/contract';
+import { HubError } from '../common/errors.js';
+
+/**
+ * The contract's text rule for what no schema reads: path parameters and queries on every route,
+ * and console (`/api`) bodies. A relay body is the user's content and is forwarded as sent; the
+ * database drivers make it safe where it is stored (db/index.ts).
+ */
+export function registerTextGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (req) => {
+    const field = refusedTextPath(req.params, 'path') ?? refusedTextPath(req.query, 'query') ?? (req.url.startsWith('/api/') ? refusedTextPath(req.body) : undefined);
+    if (field) throw new HubError(400, `${field}: ${TEXT_REFUSED}`, { code: 'invalid_parameter' });
+  });
+}

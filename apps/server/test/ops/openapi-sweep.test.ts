@@ -1,0 +1,317 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiSchemas, TEXT_MAX } from '@one-hub/contract';
+import { ApiClient, ROOT_PASSWORD, startTestServer, type TestServer } from '../harness.js';
+import { LEAK_MARKERS, LeakyUpstream } from '../fakes/leaky-upstream.js';
+import { FakeMidjourney } from '../fakes/midjourney.js';
+import { relayState } from '../../src/relay/state.js';
+import { checkOpenApi31, fastifyRoutes, norm, openApiToFastify } from './openapi-check.js';
+
+/**
+ * The sweep (architecture.md "The sweep"): every operation of the served description gets the
+ * hostile basics — a common user on admin doors, NUL and over-long strings in every string
+ * parameter, and for the relay a leaky upstream behind it. No answer may be a 5xx (but a
+ * documented 503), name a private host, carry a channel key, or give admin data to a non-admin.
+ */
+
+type Json = Record<string, any>;
+interface Operation {
+  method: string;
+  path: string;
+  op: Json;
+  relay: boolean;
+}
+interface Case {
+  what: string;
+  method: string;
+  url: string;
+  body?: unknown;
+  as: 'root' | 'cookie' | 'access' | 'key';
+  /** The answer must be a 4xx (hostile strings, a common user on an admin door). */
+  expect4xx?: number[];
+}
+
+const CHANNEL_KEYS = ['sk-sweep-openai-SECRET-1', 'sweep-task-SECRET-2'];
+const NUL = 'bad\u0000value';
+
+function operations(doc: Json): Operation[] {
+  const out: Operation[] = [];
+  for (const [path, item] of Object.entries<Json>(doc.paths)) {
+    for (const [method, op] of Object.entries<Json>(item)) out.push({ method: method.toUpperCase(), path, op, relay: !path.startsWith('/api/') });
+  }
+  return out;
+}
+
+/** A minimal value a schema accepts (first choice of unions, required keys only). */
+function sample(schema: Json | undefined, depth = 0): unknown {
+  if (!schema || depth > 6) return undefined;
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  const choice = schema.anyOf ?? schema.oneOf;
+  if (choice) return sample(choice.find((c: Json) => c.type !== 'null') ?? choice[0], depth + 1);
+  if (schema.allOf) return Object.assign({}, ...schema.allOf.map((s: Json) => sample(s, depth + 1)));
+  const type = [schema.type].flat()[0];
+  if (type === 'string') return 'x'.repeat(Math.max(1, schema.minLength ?? 1));
+  if (type === 'integer' || type === 'number') return Math.max(1, schema.minimum ?? 1);
+  if (type === 'boolean') return false;
+  if (type === 'array') return [];
+  if (type === 'object' || schema.properties) {
+    return Object.fromEntries((schema.required ?? []).map((k: string) => [k, sample(schema.properties?.[k], depth + 1)]));
+  }
+  return undefined;
+}
+
+/** The string fields of a body schema, one level into objects, with their own maxLength. */
+function stringFields(schema: Json | undefined, prefix: string[] = [], depth = 0): { at: string[]; max?: number }[] {
+  if (!schema || depth > 1) return [];
+  const out: { at: string[]; max?: number }[] = [];
+  for (const [name, prop] of Object.entries<Json>(schema.properties ?? {})) {
+    const variants: Json[] = prop.anyOf ?? prop.oneOf ?? [prop];
+    const str = variants.find((v) => [v.type].flat().includes('string'));
+    if (str) out.push({ at: [...prefix, name], max: str.maxLength });
+    const obj = variants.find((v) => v.properties);
+    if (obj) out.push(...stringFields(obj, [...prefix, name], depth + 1));
+  }
+  return out;
+}
+
+function withField(base: unknown, at: string[], value: unknown): unknown {
+  const copy: Json = { ...(base as Json) };
+  let node = copy;
+  for (const key of at.slice(0, -1)) node = node[key] = { ...(node[key] ?? {}) };
+  node[at[at.length - 1]] = value;
+  return copy;
+}
+
+const RELAY_BODY = {
+  model: 'sweep-model',
+  messages: [{ role: 'user', content: 'hello' }],
+  max_tokens: 16,
+  prompt: 'hello',
+  input: 'hello',
+  contents: [{ role: 'user', parts: [{ text: 'hello' }] }],
+};
+
+/** A path value each door accepts, so the case reaches its handler (and the upstream behind it). */
+function defaultParam(name: string, o: Operation): string {
+  if (o.relay && name === 'model') return 'sweep-model:generateContent';
+  const known: Record<string, string> = { mode: 'mj-relax', kind: 'imagine', class: 'videos', path: 'sweep', version: 'v1beta' };
+  if (name === 'action') return o.path.startsWith('/suno/') ? 'music' : 'text2video';
+  return known[name] ?? '1';
+}
+
+function url(o: Operation, pathValues: Record<string, string> = {}, query: Record<string, string> = {}): string {
+  const path = o.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathValues[name] ?? defaultParam(name, o)));
+  const qs = new URLSearchParams(query).toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+function baseBody(o: Operation): unknown {
+  if (!o.op.requestBody) return undefined;
+  return o.relay ? RELAY_BODY : (sample(o.op.requestBody.content?.['application/json']?.schema) ?? {});
+}
+
+/** NUL and over-long in every path, query and body string; plus a NUL in an undeclared filter. */
+function hostileCases(o: Operation, over: boolean): Case[] {
+  const as = o.relay ? 'key' : 'root';
+  const cases: Case[] = [];
+  const body = baseBody(o);
+  const add = (what: string, u: string, b: unknown) => cases.push({ what, method: o.method, url: u, body: b, as, expect4xx: [] });
+  for (const p of o.op.parameters ?? []) {
+    const max = p.schema?.maxLength ?? (p.in === 'path' ? 1000 : TEXT_MAX);
+    if (p.in === 'path') {
+      add(`NUL in path ${p.name}`, url(o, { [p.name]: NUL }), body);
+      if (over) add(`over-long path ${p.name}`, url(o, { [p.name]: 'x'.repeat(max + 1) }), body);
+    } else if (p.in === 'query' && [p.schema?.type].flat().includes('string')) {
+      add(`NUL in query ${p.name}`, url(o, {}, { [p.name]: NUL }), body);
+      if (over) add(`over-long query ${p.name}`, url(o, {}, { [p.name]: 'x'.repeat(max + 1) }), body);
+    }
+  }
+  add('NUL in an undeclared query filter', url(o, {}, { after: NUL, keyword: NUL }), body);
+  if (!o.relay) {
+    const fields = stringFields(o.op.requestBody?.content?.['application/json']?.schema);
+    // Only JSON can carry a lone surrogate (a URL's percent-decoding turns one into U+FFFD).
+    if (fields.length) add(`lone surrogate in body ${fields[0].at.join('.')}`, url(o), withField(body, fields[0].at, 'bad\uD800value'));
+    for (const field of fields) {
+      add(`NUL in body ${field.at.join('.')}`, url(o), withField(body, field.at, NUL));
+      if (over) add(`over-long body ${field.at.join('.')}`, url(o), withField(body, field.at, 'x'.repeat((field.max ?? TEXT_MAX) + 1)));
+    }
+  }
+  return cases;
+}
+
+/** `hostile`: strings and roles; `nul`: the NUL cases alone; `leaky`: each relay door with the leaky upstream behind it. */
+type Sweep = 'hostile' | 'nul' | 'leaky';
+
+function sweepCases(o: Operation, sweep: Sweep): Case[] {
+  if (sweep === 'leaky') return o.relay ? [{ what: 'leaky upstream', method: o.method, url: url(o), body: baseBody(o), as: 'key' }] : [];
+  const cases = hostileCases(o, sweep === 'hostile');
+  if (sweep === 'hostile' && (o.op['x-min-role'] ?? 0) >= 10) {
+    for (const as of ['cookie', 'access'] as const) cases.push({ what: `common user (${as}) on an admin door`, method: o.method, url: url(o), body: baseBody(o), as, expect4xx: [401, 403] });
+  }
+  return cases;
+}
+
+interface Actors {
+  root: ApiClient;
+  common: ApiClient;
+  accessToken: string;
+  key: string;
+}
+
+async function actors(server: TestServer, leaky?: LeakyUpstream): Promise<Actors> {
+  const root = new ApiClient(server.app);
+  await root.login('root', ROOT_PASSWORD);
+  const made = await root.post('/api/user/', { username: 'sweeper', password: 'sweeper-pass-1', display_name: 'sweeper' });
+  expect(made.body.success, JSON.stringify(made.body)).toBe(true);
+  const common = new ApiClient(server.app);
+  const { id } = await common.login('sweeper', 'sweeper-pass-1');
+  expect((await root.post(`/api/user/quota/${id}`, { quota: 100_000_000 })).body.success).toBe(true);
+  const accessToken = (await common.get('/api/user/token')).body.data;
+  expect(typeof accessToken).toBe('string');
+  expect((await common.post('/api/token/', { name: 'sweep', unlimited_quota: true })).body.success).toBe(true);
+  const key = `sk-${(await common.get('/api/token/')).body.data.data[0].key}`;
+  if (leaky) {
+    const channels = [
+      { type: 1, key: CHANNEL_KEYS[0], models: 'sweep-model,gpt-4o-mini,dall-e-3,whisper-1,tts-1,text-embedding-3-small,sora-2' },
+      { type: 34, key: CHANNEL_KEYS[1], models: 'mj_imagine,mj_relax_imagine,mj_swap_face,mj_relax_swap_face' },
+      { type: 41, key: CHANNEL_KEYS[1], models: 'suno_lyrics,chirp-v3-0,chirp-v3-5,suno_music' },
+      { type: 53, key: CHANNEL_KEYS[1], models: 'kling-video_sweep-model_std_5' },
+    ];
+    for (const [i, c] of channels.entries()) {
+      const res = await root.post('/api/channel/', { name: `leaky-${i}`, base_url: leaky.url, group: 'default', ...c });
+      expect(res.body.success, JSON.stringify(res.body)).toBe(true);
+    }
+    await relayState(server.ctx).selector.reload();
+  }
+  return { root, common, accessToken, key };
+}
+
+async function send(server: TestServer, a: Actors, c: Case) {
+  const headers: Record<string, string> = c.as === 'key' ? { authorization: `Bearer ${a.key}`, 'mj-api-secret': a.key } : c.as === 'access' ? { authorization: a.accessToken } : {};
+  const client = c.as === 'root' ? a.root : c.as === 'cookie' ? a.common : new ApiClient(server.app);
+  const res = await client.request(c.method as 'GET', c.url, c.body, headers);
+  return { status: res.status, text: res.raw.payload };
+}
+
+/** What is wrong with one answer, or undefined. */
+function verdict(c: Case, o: Operation, status: number, text: string): string | undefined {
+  if (status >= 500 && !(status === 503 && o.op.responses?.['503'])) return `${status}: ${text.slice(0, 200)}`;
+  for (const secret of [...LEAK_MARKERS, ...CHANNEL_KEYS]) if (text.includes(secret)) return `answer names ${secret}: ${text.slice(0, 200)}`;
+  if (c.expect4xx && (status < 400 || status >= 500)) return `expected a 4xx, got ${status}: ${text.slice(0, 200)}`;
+  if (c.expect4xx?.length && !c.expect4xx.includes(status)) return `expected ${c.expect4xx.join('/')}, got ${status}: ${text.slice(0, 200)}`;
+  if (/^(NUL|lone surrogate)/.test(c.what) && status === 400 && !o.relay && !/NUL/.test(text)) return `400 without naming the NUL: ${text.slice(0, 200)}`;
+  return undefined;
+}
+
+async function runSweep(server: TestServer, a: Actors, ops: Operation[], sweep: Sweep): Promise<{ count: number; failures: string[] }> {
+  const failures: string[] = [];
+  let count = 0;
+  for (const o of ops) {
+    for (const c of sweepCases(o, sweep)) {
+      count++;
+      const { status, text } = await send(server, a, c);
+      const bad = verdict(c, o, status, text);
+      if (bad) failures.push(`${o.method} ${o.path} [${c.what}, as ${c.as}] ${bad}`);
+    }
+  }
+  return { count, failures };
+}
+
+describe('OpenAPI description and the sweep of every operation', () => {
+  let server: TestServer;
+  let leaky: LeakyUpstream;
+  let doc: Json;
+  let ops: Operation[];
+  let a: Actors | undefined;
+  beforeAll(async () => {
+    leaky = new LeakyUpstream();
+    await leaky.start();
+    server = await startTestServer('sqlite');
+    const res = await new ApiClient(server.app).get('/api/openapi.json');
+    expect(res.status).toBe(200);
+    doc = res.body;
+    ops = operations(doc);
+  });
+  afterAll(async () => {
+    await server?.destroy();
+    await leaky?.close();
+  });
+
+  it('is a valid OpenAPI 3.1 document', () => {
+    expect(checkOpenApi31(doc)).toEqual([]);
+  });
+
+  it('documents exactly the registered routes (an undocumented one fails the sweep)', () => {
+    const registered = fastifyRoutes(server.app.printRoutes({ commonPrefix: false }));
+    const documented = new Set(ops.map((o) => `${o.method} ${openApiToFastify(o.path)}`));
+    // Fastify's `all` also answers QUERY, which OpenAPI 3.1 cannot describe; the SPA and the document itself are not operations.
+    const expected = [...registered].filter((r) => !r.startsWith('QUERY ') && !/ (\/\*|\/|\/api\/openapi\.json)$/.test(r));
+    expect(expected.length).toBeGreaterThan(150);
+    expect(expected.filter((r) => !documented.has(r))).toEqual([]);
+    expect([...documented].filter((r) => !registered.has(r))).toEqual([]);
+    for (const door of ['GET /v1/realtime', 'POST /v1/chat/completions', 'POST /v1/responses', 'POST /v1/messages', 'POST /v1beta/models/:model', 'GET /api/status', 'POST /api/user/login']) {
+      const [method, path] = door.split(' ');
+      expect(documented.has(`${method} ${norm(path)}`), door).toBe(true);
+    }
+  });
+
+  it('takes request bodies, queries and roles from the contract and the guards', () => {
+    expect(doc.paths['/api/token/'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('name');
+    expect(doc.paths['/api/log/'].get.parameters.map((p: Json) => p.name)).toEqual(expect.arrayContaining(['log_type', 'start_timestamp', 'model_name']));
+    expect(doc.paths['/api/option/'].put.requestBody.content['application/json'].schema.required).toEqual(['key', 'value']);
+    expect(doc.paths['/v1/chat/completions'].post.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/api/option/'].get['x-min-role']).toBe(100);
+    expect(doc.paths['/api/channel/'].get['x-min-role']).toBe(10);
+    expect(doc.paths['/api/user/login'].post['x-min-role']).toBeUndefined();
+    for (const key of Object.keys(apiSchemas())) {
+      const [method, u] = key.split(' ');
+      const found = [u, u.replace(/\/$/, '')].some((v) => server.app.hasRoute({ method: method as 'GET', url: v }));
+      expect(found, key).toBe(true);
+    }
+  });
+
+  it('answers NUL, over-long strings and a common user on admin doors with a 4xx, on every operation (SQLite)', async () => {
+    a = await actors(server, leaky);
+    const started = Date.now();
+    const { count, failures } = await runSweep(server, a, ops, 'hostile');
+    console.log(`sweep (sqlite): ${ops.length} operations × hostile basics = ${count} requests in ${Date.now() - started} ms; ${failures.length} failing`);
+    expect(count).toBeGreaterThan(ops.length * 2);
+    expect(failures).toEqual([]);
+  });
+
+  it('keeps a leaky upstream\'s keys and hosts out of every relay and task door\'s answer, with no 5xx but a documented 503', async () => {
+    a ??= await actors(server, leaky);
+    const seen = leaky.received.length;
+    const { count, failures } = await runSweep(server, a, ops, 'leaky');
+    console.log(`sweep (sqlite, leaky upstream): ${count} relay operations; the upstream saw ${leaky.received.length - seen}; ${failures.length} failing`);
+    // The upstream was really behind the doors: chat, embeddings, images, audio, responses, videos, tasks.
+    expect(leaky.received.length - seen).toBeGreaterThan(15);
+    expect(failures).toEqual([]);
+  });
+
+  it.runIf(Boolean(process.env.TEST_POSTGRES_DSN))('refuses NUL with a 4xx on PostgreSQL too, and stores a relay prompt holding one', async () => {
+    const pgServer = await startTestServer('postgres');
+    const mj = new FakeMidjourney();
+    await mj.start();
+    mj.behave('mj-secret', {});
+    try {
+      const pa = await actors(pgServer);
+      const started = Date.now();
+      const { count, failures } = await runSweep(pgServer, pa, ops, 'nul');
+      console.log(`sweep (postgres, NUL only): ${count} requests in ${Date.now() - started} ms; ${failures.length} failing`);
+      expect(failures).toEqual([]);
+
+      // A relay body is the user's content: forwarded as sent, stored with U+FFFD for the NUL.
+      expect((await pa.root.post('/api/channel/', { type: 34, name: 'mj', key: 'mj-secret', base_url: mj.url, group: 'default', models: 'mj_imagine' })).body.success).toBe(true);
+      await relayState(pgServer.ctx).selector.reload();
+      const res = await pgServer.app.inject({ method: 'POST', url: '/mj/submit/imagine', headers: { 'mj-api-secret': pa.key }, payload: { prompt: 'a\u0000cat' } });
+      expect(res.statusCode, res.payload).toBe(200);
+      expect(mj.received.at(-1)?.body.prompt).toBe('a\u0000cat');
+      const task = await pgServer.app.inject({ method: 'GET', url: `/mj/task/${res.json().result}/fetch`, headers: { 'mj-api-secret': pa.key } });
+      expect(task.json().prompt).toBe('a\uFFFDcat');
+    } finally {
+      await pgServer.destroy();
+      await mj.close();
+    }
+  });
+});
