@@ -1,0 +1,69 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import { closeServer } from './fake-http.js';
+
+/** The private places a careless upstream names in its errors. */
+export const LEAKED_HOST = 'internal-llm.corp.local';
+export const LEAKED_ADDRESS = '10.1.2.3:8000';
+
+/** The credential a request carries, however its family sends it. */
+function keyOf(req: IncomingMessage): string {
+  const auth = String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+  return String(req.headers['mj-api-secret'] ?? req.headers['api-key'] ?? auth);
+}
+
+/**
+ * A broken upstream of every task family and realtime: each answer is an error in the family's
+ * own shape that names a private host, an IP:port and its own address, and echoes the key it was
+ * sent (Midjourney: a 500 text; Suno and videos: a 401; Kling: a 200 in a foreign shape; realtime:
+ * a server `error` event right after the handshake).
+ */
+export class FakeLeakyUpstream {
+  url = '';
+  private server: Server;
+  private wss = new WebSocketServer({ noServer: true });
+
+  constructor() {
+    this.server = createServer((req, res) => {
+      req.resume();
+      const leak = `backend ${LEAKED_ADDRESS} (${LEAKED_HOST}) at ${this.url} failed for key ${keyOf(req)}`;
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (path.startsWith('/mj/')) return res.writeHead(500, { 'content-type': 'text/plain' }).end(leak);
+      if (path.startsWith('/suno/')) return json(401, { code: 'error', message: leak });
+      if (path.startsWith('/v1/videos/text2video')) return json(200, { status: 'fail', detail: leak });
+      if (path.startsWith('/v1/videos')) return json(401, { error: { message: `Incorrect API key provided: ${leak}`, type: 'invalid_request_error', code: 'invalid_api_key' } });
+      json(500, { error: { message: leak, type: 'server_error' } });
+    });
+    this.server.on('upgrade', (req, socket, head) => {
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        const message = `backend ${LEAKED_ADDRESS} (${LEAKED_HOST}) at ${this.url} failed for key ${keyOf(req)}`;
+        ws.send(JSON.stringify({ type: 'error', event_id: 'evt_up_1', error: { type: 'server_error', code: null, message, param: null, event_id: null } }));
+      });
+    });
+  }
+
+  async start(): Promise<string> {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    return (this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`);
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.wss.clients) c.terminate();
+    this.wss.close();
+    await closeServer(this.server);
+  }
+}
+
+/** A loopback address nothing listens on (a port bound, then released). */
+export async function deadUrl(): Promise<string> {
+  const s = createServer();
+  s.listen(0, '127.0.0.1');
+  await once(s, 'listening');
+  const { port } = s.address() as AddressInfo;
+  await closeServer(s);
+  return `http://127.0.0.1:${port}`;
+}
