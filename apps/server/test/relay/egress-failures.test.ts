@@ -121,6 +121,17 @@ describe.each(testDialects())('outside failures of task doors, realtime and prox
     clean(body);
   });
 
+  it('scrubs every host from the caller\'s own 4xx on a model door, not only the base URL\'s (defect 10)', async () => {
+    f.fake.behave('chat-leak-0123456789', { status: 400, errorBody: { error: { message: `bad tool schema, rejected by ${LEAKED_HOST} at ${LEAKED_ADDRESS}`, type: 'invalid_request_error', code: 'invalid_value' } } });
+    await f.addChannel({ key: 'chat-leak-0123456789', models: 'leak-chat' });
+    await f.server.ctx.db.insertInto('prices').values({ model: 'leak-chat', type: 'tokens', channel_type: 1, input: 1, output: 1 }).execute();
+    await f.server.ctx.store.publish('prices:changed', '');
+    const res = await call(alice.key, 'POST', '/v1/chat/completions', { model: 'leak-chat', messages: [{ role: 'user', content: 'hi' }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/^Provider API error: bad tool schema, rejected by \[upstream\] at \[upstream\] /);
+    clean(res.body);
+  });
+
   it('maps the Midjourney image proxy of a dead host', async () => {
     const mj = new FakeMidjourney();
     await mj.start();
