@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
-import { addPrices } from './task-fixture.js';
+import { addPrices, pollers } from './task-fixture.js';
 import { collect } from './ws-events.js';
 import { FakeMidjourney } from '../fakes/midjourney.js';
+import { FakeSuno } from '../fakes/suno.js';
 import { deadUrl, FakeLeakyUpstream, LEAKED_ADDRESS, LEAKED_HOST } from '../fakes/leaky-upstream.js';
 
 type User = Awaited<ReturnType<RelayFixture['newUser']>>;
@@ -130,6 +131,27 @@ describe.each(testDialects())('outside failures of task doors, realtime and prox
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toMatch(/^Provider API error: bad tool schema, rejected by \[upstream\] at \[upstream\] /);
     clean(res.body);
+  });
+
+  it('scrubs the failure reason a poll brings back before the user reads the task', async () => {
+    const suno = new FakeSuno();
+    const mj = new FakeMidjourney();
+    await Promise.all([suno.start(), mj.start()]);
+    const reason = (key: string) => `worker ${LEAKED_ADDRESS} (${LEAKED_HOST}) crashed for key ${key}`;
+    suno.behave('suno-poll-0123456789', { failWith: reason('suno-poll-0123456789') });
+    mj.behave('mj-poll-0123456789', { failWith: reason('mj-poll-0123456789'), pollsToFinish: 1 });
+    await f.addChannel({ type: 41, key: 'suno-poll-0123456789', base_url: suno.url, models: 'suno_lyrics' });
+    await f.addChannel({ type: 34, key: 'mj-poll-0123456789', base_url: mj.url, models: 'mj_turbo_imagine' });
+    await addPrices(f, { suno_lyrics: 1, mj_turbo_imagine: 1 });
+    const lyric = (await call(alice.key, 'POST', '/suno/submit/lyrics', { prompt: 'words' })).json().data as string;
+    const image = (await call(alice.key, 'POST', '/mj-turbo/mj/submit/imagine', { prompt: 'x' }, { 'mj-api-secret': alice.key })).json().result as string;
+    for (let i = 0; i < 3; i++) await Promise.all([pollers(f).suno.runNow(), pollers(f).midjourney.runNow()]);
+    const sunoTask = (await call(alice.key, 'GET', `/suno/fetch/${lyric}`)).json().data;
+    const mjTask = (await call(alice.key, 'GET', `/mj/task/${image}/fetch`, undefined, { 'mj-api-secret': alice.key })).json();
+    expect(sunoTask).toMatchObject({ status: 'FAILURE', fail_reason: 'worker [upstream] ([upstream]) crashed for key ***' });
+    expect(mjTask).toMatchObject({ status: 'FAILURE', failReason: 'worker [upstream] ([upstream]) crashed for key ***' });
+    for (const text of [JSON.stringify(sunoTask), JSON.stringify(mjTask)]) for (const s of [...secrets(), 'suno-poll-0123456789', 'mj-poll-0123456789']) expect(text).not.toContain(s);
+    await Promise.all([suno.close(), mj.close()]);
   });
 
   it('maps the Midjourney image proxy of a dead host', async () => {
