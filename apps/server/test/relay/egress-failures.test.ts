@@ -71,12 +71,12 @@ describe.each(testDialects())('outside failures of task doors, realtime and prox
 
     const suno = await call(alice.key, 'POST', '/suno/submit/music', { prompt: 'a song' });
     expect(suno.statusCode).toBe(503);
-    expect(suno.json()).toMatchObject({ code: 'error', data: null });
+    expect(suno.json()).toMatchObject({ code: 'upstream_unavailable', data: null });
     ids.push(clean(suno.body));
 
     const kling = await call(alice.key, 'POST', '/kling/v1/videos/text2video', { prompt: 'a wave' });
     expect(kling.statusCode).toBe(502);
-    expect(kling.json()).toMatchObject({ code: 502, message: expect.stringMatching(/^upstream sent a broken answer /) });
+    expect(kling.json()).toMatchObject({ code: 'upstream_broken_answer', message: expect.stringMatching(/^upstream sent a broken answer /), data: null });
     ids.push(clean(kling.body));
 
     const video = await f.openai(alice.key).videos.create({ model: 'sora-2', prompt: 'a wave' }).catch((e: unknown) => e as { status: number; message: string; error: unknown });

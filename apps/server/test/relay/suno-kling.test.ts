@@ -148,7 +148,7 @@ describe.each(testDialects())('Suno and Kling tasks on %s', (dialect) => {
     const refused = await call(carl.key, 'POST', '/suno/submit/lyrics', { prompt: 'no retry' });
     // The upstream's 500 is told as the status class and a generic reason (egress/failure.ts).
     expect(refused.statusCode).toBe(502);
-    expect(refused.json()).toMatchObject({ code: 'error', message: expect.stringMatching(/^upstream error \(request id: \w+\)$/) });
+    expect(refused.json()).toEqual({ code: 'upstream_error', message: expect.stringMatching(/^upstream error \(request id: \w+\)$/), data: null });
     expect(await balances(f, carl.userId, carl.tokenId)).toMatchObject({ quota: 9_900 });
     await f.root.delete(`/api/channel/${broken}`);
     await relayState(f.server.ctx).selector.reload();
@@ -190,7 +190,7 @@ describe.each(testDialects())('Suno and Kling tasks on %s', (dialect) => {
     await relayState(f.server.ctx).selector.reload();
     const refused = await call(dan.key, 'POST', '/kling/v1/videos/text2video', { prompt: 'x' });
     expect(refused.statusCode).toBe(503);
-    expect(refused.json()).toMatchObject({ code: 503, request_id: expect.any(String) });
+    expect(refused.json()).toMatchObject({ code: 'upstream_unavailable', message: expect.stringMatching(/\(request id: \w+\)$/), data: null });
     expect(await balances(f, dan.userId, dan.tokenId)).toMatchObject({ quota: 10_000 });
   });
   it('streams a Kling video through its signed link as upstream sends it, passes Range on, and hides the upstream host', async () => {
