@@ -51,6 +51,14 @@ export function scrubIdentity(text: string, row: ChannelRow | undefined, admin: 
   return id.port ? out.replace(id.port, '[port]') : out;
 }
 
+/** Every string of a JSON value scrubbed as scrubIdentity does (an upstream's view of a failed task). */
+export function scrubDeep(value: unknown, row: ChannelRow | undefined, admin: boolean): unknown {
+  if (typeof value === 'string') return scrubIdentity(value, row, admin);
+  if (Array.isArray(value)) return value.map((v) => scrubDeep(v, row, admin));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubDeep(v, row, admin)]));
+  return value;
+}
+
 export const isAdmin = (role: number) => role >= ROLE.admin;
 
 /** A door's message with the request id a caller quotes to support. */

@@ -10,8 +10,8 @@ export const HIDDEN_HOST = '[upstream]';
 /** Anything that looks like a credential, whoever configured it. */
 export function scrubSecrets(text: string): string {
   return text
-    .replace(/\b(sk|key|pk|rk|mj|ak)-[A-Za-z0-9_-]{8,}/g, '$1-***')
-    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 ***')
+    .replace(/\b(sk|key|pk)-[A-Za-z0-9_-]{8,}/g, '$1-***')
+    .replace(/\bBearer\s+[A-Za-z0-9._~+/=-]{8,}/g, 'Bearer ***')
     .replace(/\b(api[-_]?key|access[-_]?token|secret[-_]?key|password)(["']?\s*[:=]\s*["']?)[^\s"',;&]{6,}/gi, '$1$2***');
 }
 

@@ -41,14 +41,14 @@ describe.each(testDialects())('task submissions under request limits and backup 
     await Promise.all([mj?.close(), suno?.close()]);
   });
 
-  it('refuses a Suno submission past the token RPM with a 429 in OpenAI shape and Retry-After, before any upstream call', async () => {
+  it('refuses a Suno submission past the token RPM with a 429 in the Suno shape and Retry-After, before any upstream call', async () => {
     const { key } = await f.newUser({ quota: 100_000, token: limited({ rpm: 2 }) });
     for (let i = 0; i < 2; i++) expect((await sunoCall(key, '/suno/submit/lyrics', { prompt: `words ${i}` })).statusCode).toBe(200);
     const calls = suno.forKey('suno-main').length;
     const refused = await sunoCall(key, '/suno/submit/lyrics', { prompt: 'one too many' });
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBe('30');
-    expect(refused.json().error).toMatchObject({ code: 'rpm_limit_exceeded', type: 'one_hub_error', message: expect.stringContaining('token limit reached: 2 requests per minute (RPM)') });
+    expect(refused.json()).toMatchObject({ code: 'rpm_limit_exceeded', data: null, message: expect.stringContaining('token limit reached: 2 requests per minute (RPM)') });
     expect(suno.forKey('suno-main').length).toBe(calls);
     // Kling and video submissions share the path; reads are not counted.
     expect((await f.server.app.inject({ method: 'POST', url: '/suno/fetch', headers: { authorization: `Bearer ${key}` }, payload: { ids: [] } })).statusCode).toBe(200);
@@ -90,6 +90,6 @@ describe.each(testDialects())('task submissions under request limits and backup 
     expect(none.json().description).toContain('当前分组 default 下对于模型 mj_imagine 无可用渠道');
     await f.root.post('/api/user_group/', { symbol: 'empty', name: 'empty lane', ratio: 1, public: true });
     const other = await f.newUser({ quota: 100_000, token: { group: 'default', backup_group: 'empty' } });
-    expect((await sunoCall(other.key, '/suno/submit/music', { prompt: 'x', mv: 'chirp-v3-5' })).json().error.message).toContain('当前分组 empty 下对于模型 chirp-v3-5 无可用渠道');
+    expect((await sunoCall(other.key, '/suno/submit/music', { prompt: 'x', mv: 'chirp-v3-5' })).json().message).toContain('当前分组 empty 下对于模型 chirp-v3-5 无可用渠道');
   });
 });

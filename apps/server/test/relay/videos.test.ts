@@ -89,7 +89,7 @@ describe.each(testDialects().slice(0, 1))('OpenAI videos on %s', (dialect) => {
     expect(await round()).toMatchObject({ tasks: 0 });
     const refused = await f.server.app.inject({ method: 'POST', url: '/v1/videos', headers: { authorization: `Bearer ${bob.key}` }, payload: { model: 'sora-2', prompt: 'x', seconds: '5' } });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().error.message).toBe('Invalid video request');
+    expect(refused.json().error.message).toMatch(/^Invalid video request \(request id: \w+\)$/);
     expect(await balances(f, bob.userId, bob.tokenId)).toMatchObject({ quota: 100_000 - 12_000 });
     expect((await f.server.app.inject({ method: 'POST', url: '/v1/videos', headers: { authorization: `Bearer ${bob.key}` }, payload: { seconds: '4' } })).statusCode).toBe(400);
   });

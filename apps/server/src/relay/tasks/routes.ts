@@ -11,7 +11,7 @@ import { registerVideos } from './videos/routes.js';
 import { registerRecraft } from './recraft/routes.js';
 import { serveResult } from './generic/links.js';
 
-type Shape = (hub: HubError, message: string, requestId: string) => unknown;
+type Shape = (hub: HubError, message: string) => unknown;
 
 /** A task family's errors in its own wire shape, the request id appended (failures arrive mapped by egress/failure.ts). */
 function errorsShaped(app: FastifyInstance, shape: Shape): void {
@@ -19,7 +19,7 @@ function errorsShaped(app: FastifyInstance, shape: Shape): void {
     const hub = toHubError(error);
     if (hub.status >= 500 && !(error instanceof HubError)) req.log.error({ err: error }, 'task request failed');
     if (hub.retryAfter) reply.header('Retry-After', String(hub.retryAfter));
-    return reply.status(hub.status).send(shape(hub, withRequestId(hub.message, req.id), req.id));
+    return reply.status(hub.status).send(shape(hub, withRequestId(hub.message, req.id)));
   });
 }
 
@@ -28,10 +28,8 @@ const midjourneyShape: Shape = (hub, description) => {
   const code = Number(hub.code);
   return { code: Number.isFinite(code) ? code : hub.status >= 500 ? 500 : 4, description, type: hub.type };
 };
-/** A Suno proxy's `{code: "error", message, data}`. */
-const sunoShape: Shape = (_hub, message) => ({ code: 'error', message, data: null });
-/** Kling's `{code, message, request_id}`. */
-const klingShape: Shape = (hub, message, requestId) => ({ code: hub.status, message, request_id: requestId, data: null });
+/** Suno and Kling (relay.md §2): `{code: "<string>", message, data: null}` with the error's status. */
+const sunoKlingShape: Shape = (hub, message) => ({ code: hub.code ?? 'error', message, data: null });
 
 /** The async task routes (relay.md §6) and their pollers. */
 export async function registerTaskRoutes(app: FastifyInstance, state: RelayState): Promise<void> {
@@ -41,13 +39,13 @@ export async function registerTaskRoutes(app: FastifyInstance, state: RelayState
     registerMidjourney(scope, state);
   });
   await app.register(async (scope) => {
-    errorsShaped(scope, sunoShape);
+    errorsShaped(scope, sunoKlingShape);
     registerSuno(scope, state);
   });
   // Suno and Kling result files, through the gateway (upstream hosts never reach a client).
   app.get('/task/result/:id/:n', (req, reply) => serveResult(state, req, reply));
   await app.register(async (scope) => {
-    errorsShaped(scope, klingShape);
+    errorsShaped(scope, sunoKlingShape);
     registerKling(scope, state);
   });
   await app.register(async (scope) => registerVideos(scope, state));

@@ -5,7 +5,7 @@ import { pendingTasks, updatePendingTask } from '../../../db/repos/task-rows.js'
 import { failTask } from '../fail.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
 import { timedOutReason, type RoundResult } from '../poller.js';
-import { scrubIdentity } from '../../../egress/failure.js';
+import { scrubDeep, scrubIdentity } from '../../../egress/failure.js';
 import type { ChannelRow } from '../../../db/repos/channels.js';
 import type { TaskFamily, TaskUpdate } from './family.js';
 
@@ -14,8 +14,8 @@ const ROUND_LIMIT = 500;
 /** Writes one upstream view; answers whether the task ended. */
 async function apply(state: RelayState, channel: ChannelRow, row: TaskRow, u: TaskUpdate): Promise<boolean> {
   if (u.status === 'FAILURE' || u.failReason) {
-    // The upstream's view is kept beside the failure, so the caller reads why.
-    if (u.data !== undefined) await updatePendingTask(state.ctx.db, row.id, { data: JSON.stringify(u.data), updated_at: nowSeconds() });
+    // The upstream's view is kept beside the failure, so the caller reads why (scrubbed: it is theirs to read).
+    if (u.data !== undefined) await updatePendingTask(state.ctx.db, row.id, { data: JSON.stringify(scrubDeep(u.data, channel, false)), updated_at: nowSeconds() });
     // The reason is the caller's to read: keys and hosts are scrubbed from it.
     await failTask(state, row, scrubIdentity(u.failReason || 'upstream task failed', channel, false));
     return true;

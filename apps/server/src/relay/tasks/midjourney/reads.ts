@@ -125,7 +125,7 @@ export async function streamImage(db: Db, row: MidjourneyRow, reply: FastifyRepl
   });
   if (res.statusCode !== 200) {
     await res.body.dump();
-    throw outsideFailure(answerError(res.statusCode === 200 ? 502 : res.statusCode, '', undefined), channel, false);
+    throw outsideFailure(answerError(res.statusCode, '', undefined), channel, false);
   }
   reply.header('content-type', String(res.headers['content-type'] ?? 'application/octet-stream'));
   reply.header('cache-control', 'private, max-age=3600');

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { outboundRequest as request } from '../../../egress/outbound.js';
-import { HubError } from '../../../common/errors.js';
 import { parseJsonOr } from '../../../common/json.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
 import { handleRelay } from '../../pipeline/flow/handle.js';
