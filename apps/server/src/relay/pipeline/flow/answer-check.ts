@@ -9,10 +9,11 @@ const SHAPES: Partial<Record<Endpoint, (json: Record<string, unknown>) => boolea
   embeddings: (j) => Array.isArray(j.data),
   messages: (j) => Array.isArray(j.content),
   responses: (j) => Array.isArray(j.output),
+  'responses/compact': (j) => Array.isArray(j.output),
   generateContent: (j) => Array.isArray(j.candidates) || typeof j.promptFeedback === 'object',
 };
 /** Endpoints whose answers are JSON whatever the content type says (audio and images may be bytes). */
-const JSON_ENDPOINTS = new Set<Endpoint>(['chat/completions', 'completions', 'embeddings', 'moderations', 'rerank', 'responses', 'messages', 'generateContent']);
+const JSON_ENDPOINTS = new Set<Endpoint>(['chat/completions', 'completions', 'embeddings', 'moderations', 'rerank', 'responses', 'responses/compact', 'messages', 'generateContent']);
 
 export const brokenAnswer = (why: string) => new HubError(502, `upstream answered 200 with ${why}`, { code: 'broken_answer', retryable: true });
 
