@@ -21,6 +21,7 @@ describe.each(testDialects())('Responses input_tokens and compact on %s', (diale
     await f.addChannel({ type: 1, key: 'rc-down-key', base_url: 'http://127.0.0.1:9', models: 'rc-down' });
     await f.addChannel({ type: 14, key: 'rc-claude-key', base_url: f.claude.url, models: 'rc-claude' });
     await f.addChannel({ type: 25, key: 'rc-gemini-key', base_url: f.gemini.url, models: 'rc-gemini' });
+    for (const key of ['rc-sticky-a', 'rc-sticky-b']) await f.addChannel({ type: 1, key, models: 'rc-sticky' });
   });
   afterAll(async () => f?.close());
 
@@ -107,5 +108,21 @@ describe.each(testDialects())('Responses input_tokens and compact on %s', (diale
     expect(f.gemini.received).toHaveLength(0);
     expect(await consumeLogs(userId)).toHaveLength(0);
     expect((await account(userId)).quota).toBe(before.quota);
+  });
+
+  it("compact goes to the channel that served the conversation (its encrypted items are that account's)", async () => {
+    const { key } = await f.newUser({ quota: 1_000_000 });
+    const client = f.openai(key);
+    const served = (r: { key: string }) => r.key.startsWith('rc-sticky-');
+    // Eight conversations over two equal channels: a compaction picked at random lands elsewhere for some of them.
+    for (let i = 0; i < 8; i++) {
+      const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: `Conversation ${i}: fix the flaky build.` }];
+      await client.responses.create({ model: 'rc-sticky', instructions: INSTRUCTIONS, input, store: false });
+      const turn = f.fake.received.filter(served).at(-1)!;
+      await client.responses.compact({ model: 'rc-sticky', instructions: INSTRUCTIONS, input: [...input, { role: 'assistant', content: 'Fixed.' }] });
+      const compaction = f.fake.received.filter(served).at(-1)!;
+      expect(compaction.path).toBe('/v1/responses/compact');
+      expect(compaction.key).toBe(turn.key);
+    }
   });
 });
