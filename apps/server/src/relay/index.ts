@@ -11,7 +11,7 @@ import { jsonTooDeep, tooDeepMessage } from '../common/json-depth.js';
 import { registerClaudeDoor, anthropicModelList } from './doors/claude.js';
 import { registerGeminiDoor } from './doors/gemini.js';
 import { anthropicErrorBody, googleErrorBody } from './doors/errors.js';
-import { countResponsesInput } from './doors/responses-count.js';
+import { countResponsesInput } from './responses/input-tokens.js';
 
 type ErrorShape = (hub: HubError, message: string) => unknown;
 const openAIShape: ErrorShape = (hub, message) => {

@@ -22,6 +22,8 @@ describe.each(testDialects())('Responses input_tokens and compact on %s', (diale
     await f.addChannel({ type: 14, key: 'rc-claude-key', base_url: f.claude.url, models: 'rc-claude' });
     await f.addChannel({ type: 25, key: 'rc-gemini-key', base_url: f.gemini.url, models: 'rc-gemini' });
     for (const key of ['rc-sticky-a', 'rc-sticky-b']) await f.addChannel({ type: 1, key, models: 'rc-sticky' });
+    await f.addChannel({ type: 14, key: 'rc-mixed-claude', base_url: f.claude.url, models: 'rc-mixed' });
+    await f.addChannel({ type: 1, key: 'rc-mixed-openai', models: 'rc-mixed' });
   });
   afterAll(async () => f?.close());
 
@@ -108,6 +110,21 @@ describe.each(testDialects())('Responses input_tokens and compact on %s', (diale
     expect(f.gemini.received).toHaveLength(0);
     expect(await consumeLogs(userId)).toHaveLength(0);
     expect((await account(userId)).quota).toBe(before.quota);
+  });
+
+  it('compact: with retries on, a group serving the model on Anthropic and OpenAI channels always ends on the OpenAI one', async () => {
+    const { key } = await f.newUser({ quota: 100_000 });
+    await f.setOption('RetryTimes', 2);
+    try {
+      for (let i = 0; i < 6; i++) {
+        const compacted = await f.openai(key).responses.compact({ model: 'rc-mixed', input: `Conversation ${i}` });
+        expect(compacted.object).toBe('response.compaction');
+      }
+    } finally {
+      await f.setOption('RetryTimes', 0);
+    }
+    expect(f.fake.forKey('rc-mixed-openai').filter((r) => r.path === '/v1/responses/compact')).toHaveLength(6);
+    expect(f.claude.received).toHaveLength(0);
   });
 
   it("compact goes to the channel that served the conversation (its encrypted items are that account's)", async () => {

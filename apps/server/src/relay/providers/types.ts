@@ -16,7 +16,7 @@ export type Endpoint =
   | 'responses'
   /** Responses compaction (Codex's remote compaction): OpenAI channels only, billed on reported usage. */
   | 'responses/compact'
-  /** Responses input token count: free, asked of an OpenAI channel or counted locally (doors/responses-count.ts). */
+  /** Responses input token count: free, asked of an OpenAI channel or counted locally (relay/responses/input-tokens.ts). */
   | 'responses/input_tokens'
   /** Anthropic Messages (`/v1/messages`, `/claude/v1/messages`). */
   | 'messages'

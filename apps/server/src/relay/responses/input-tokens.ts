@@ -9,7 +9,7 @@ import { sendUpstream } from '../pipeline/flow/upstream.js';
 import { doorToHub } from '../bridge/request.js';
 import { loadHistory } from '../bridge/responses-history.js';
 import { countChat } from '../tokenizer.js';
-import { COUNT_TOKENS_TIMEOUT_MS } from './count-upstream.js';
+import { COUNT_TOKENS_TIMEOUT_MS } from '../doors/count-upstream.js';
 
 const ENDPOINT = 'responses/input_tokens';
 
