@@ -96,6 +96,18 @@ describe.each(testDialects())('Responses input_tokens and compact on %s', (diale
     expect(after.used_quota).toBe(before.used_quota + 150);
   });
 
+  it('compact: the hold comes first, so a balance below it is refused before upstream is asked', async () => {
+    const { key, userId } = await f.newUser({ quota: 5 });
+    const asked = f.fake.forKey('rc-openai-key').length;
+    const error = await f.openai(key).responses.compact({ model: 'rc-openai', instructions: INSTRUCTIONS, input: INPUT }).catch((e) => e);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect(error.status).toBe(402);
+    expect(error.error).toMatchObject({ type: 'insufficient_quota' });
+    expect(f.fake.forKey('rc-openai-key')).toHaveLength(asked);
+    expect((await account(userId)).quota).toBe(5);
+    expect(await consumeLogs(userId)).toHaveLength(0);
+  });
+
   it('compact: Anthropic and Gemini channels answer a 400 in OpenAI shape saying they cannot compact; nothing is charged', async () => {
     const { key, userId } = await f.newUser({ quota: 100_000 });
     const before = await account(userId);
