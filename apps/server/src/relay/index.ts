@@ -11,6 +11,7 @@ import { jsonTooDeep, tooDeepMessage } from '../common/json-depth.js';
 import { registerClaudeDoor, anthropicModelList } from './doors/claude.js';
 import { fromGeminiClient, googleModel, googleModelList, registerGeminiDoor } from './doors/gemini.js';
 import { anthropicErrorBody, googleErrorBody } from './doors/errors.js';
+import { countResponsesInput } from './responses/input-tokens.js';
 
 type ErrorShape = (hub: HubError, message: string) => unknown;
 const openAIShape: ErrorShape = (hub, message) => {
@@ -34,6 +35,7 @@ const RELAY_BODY_LIMIT = 64 * 1024 * 1024;
 const POST_ENDPOINTS: Endpoint[] = [
   'chat/completions', 'completions', 'embeddings', 'moderations', 'images/generations', 'images/edits',
   'images/variations', 'audio/speech', 'audio/transcriptions', 'audio/translations', 'rerank', 'responses',
+  'responses/compact',
 ];
 
 /** Registers the relay paths (/v1 …). Errors answer in OpenAI's shape with the request id appended. */
@@ -70,6 +72,7 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
   for (const endpoint of POST_ENDPOINTS) {
     app.post(`/v1/${endpoint}`, (req, reply) => handleRelay(state, req, reply, endpoint));
   }
+  app.post('/v1/responses/input_tokens', async (req) => ({ object: 'response.input_tokens', input_tokens: await countResponsesInput(state, req) }));
   await app.register(async (scope) => {
     scope.setErrorHandler(errorHandler(anthropicErrorBody));
     registerClaudeDoor(scope, state);

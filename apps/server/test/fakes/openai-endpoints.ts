@@ -81,3 +81,53 @@ export function responses(res: ServerResponse, body: any, words: string[], noUsa
   event('response.completed', { response: done });
   res.end();
 }
+
+/** The fake's token count for `/v1/responses/input_tokens`: a third of the JSON of what the model reads. */
+export const fakeInputTokens = (body: any) => Math.ceil(JSON.stringify([body.instructions ?? '', body.input ?? '', body.tools ?? []]).length / 3);
+
+/** What `/v1/responses/input_tokens` and `/v1/responses/compact` check before answering, as OpenAI does; answers whether it refused. */
+export function refuseResponsesBody(res: ServerResponse, path: string, authorization: string | undefined, body: any): boolean {
+  const invalid = (status: number, message: string, param: string | null, code: string | null) => {
+    json(res, { error: { message, type: 'invalid_request_error', param, code } }, status);
+    return true;
+  };
+  if (!/^Bearer \S+$/.test(authorization ?? '')) return invalid(401, "You didn't provide an API key.", null, null);
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return invalid(400, 'We could not parse the JSON body of your request.', null, null);
+  if (path.endsWith('/compact') && typeof body.model !== 'string') return invalid(400, "Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
+  if (body.input !== undefined && body.input !== null && typeof body.input !== 'string' && !Array.isArray(body.input)) {
+    return invalid(400, "Invalid type for 'input': expected a string or an array.", 'input', 'invalid_type');
+  }
+  return false;
+}
+
+export function inputTokens(res: ServerResponse, body: any) {
+  json(res, { object: 'response.input_tokens', input_tokens: fakeInputTokens(body) });
+}
+
+/** A compaction: the user messages of the input, then one encrypted compaction item; usage as given. */
+export function compact(res: ServerResponse, body: any, usage: { prompt: number; completion: number; cached?: number }) {
+  const items: any[] = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? []);
+  const users = items
+    .filter((item) => item.role === 'user')
+    .map((item, i) => ({
+      id: `msg_user_${i}`,
+      type: 'message',
+      role: 'user',
+      status: 'completed',
+      content: typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : item.content,
+    }));
+  const summary = { id: 'cmp_item_fake', type: 'compaction', encrypted_content: Buffer.from(`summary of ${items.length} items`).toString('base64') };
+  json(res, {
+    id: 'cmp_fake',
+    object: 'response.compaction',
+    created_at: 1700000000,
+    output: [...users, summary],
+    usage: {
+      input_tokens: usage.prompt,
+      input_tokens_details: { cached_tokens: usage.cached ?? 0 },
+      output_tokens: usage.completion,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: usage.prompt + usage.completion,
+    },
+  });
+}

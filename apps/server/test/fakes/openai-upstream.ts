@@ -52,7 +52,8 @@ const USAGE = (prompt: number, completion: number, cached = 0) => ({
 /**
  * A faithful fake of the OpenAI API on 127.0.0.1: chat completions (JSON and
  * SSE with stream_options.include_usage), completions, embeddings, models,
- * images, audio, moderations, rerank and the Responses API; records
+ * images, audio, moderations, rerank and the Responses API (with its input
+ * token counter and compaction); records
  * everything it receives. Usage is fixed per answer so billing is predictable:
  * prompt 10 tokens, one completion token per word.
  */
@@ -138,6 +139,11 @@ export class FakeOpenAI {
       const vector = [0.1, 0.2];
       const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
       return this.json(res, { object: 'list', data: [{ object: 'embedding', index: 0, embedding }], model: body.model, usage: { prompt_tokens: 7, total_tokens: 7 } });
+    }
+    if (path === '/v1/responses/input_tokens' || path === '/v1/responses/compact') {
+      if (endpoints.refuseResponsesBody(res, path, req.headers.authorization, body)) return;
+      if (path.endsWith('/compact')) return endpoints.compact(res, body, b.usage ?? { prompt: 120, completion: 30 });
+      return endpoints.inputTokens(res, body);
     }
     const words = (b.content ?? 'Hello from the fake upstream').split(' ');
     const multipart = typeof body === 'string' ? body : '';

@@ -19,7 +19,16 @@ export interface AttemptPlan {
  * `/v1/responses` through chat completions even though the adapter has the Responses API.
  */
 export function planAttempt(door: Endpoint, adapter: ProviderAdapter, hub: () => HubRequest, upstreamModel: string, stream: boolean, settings: ConvertSettings, chatOnlyResponses = false): AttemptPlan {
-  if (adapter.endpoints.has(door) && !(door === 'responses' && chatOnlyResponses)) return { endpoint: door };
+  const responsesApi = door === 'responses' || door === 'responses/compact';
+  if (adapter.endpoints.has(door) && !(responsesApi && chatOnlyResponses)) return { endpoint: door };
+  // Compaction output is OpenAI's encrypted item: nothing converts into it.
+  if (door === 'responses/compact') {
+    const why = adapter.endpoints.has(door) ? `${adapter.name}, chat completions only` : adapter.name;
+    throw new HubError(400, `this channel (${why}) cannot compact: /v1/responses/compact needs an OpenAI channel`, {
+      code: 'cannot_compact',
+      retryable: true,
+    });
+  }
   const target = DIALECT_ENDPOINT[adapter.dialect];
   if (!CHAT_DOORS.has(door) || !adapter.endpoints.has(target)) {
     throw new HubError(400, `this channel type (${adapter.name}) does not serve ${door}`, { code: 'unsupported_endpoint', retryable: true });

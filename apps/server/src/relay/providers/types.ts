@@ -14,6 +14,10 @@ export type Endpoint =
   | 'audio/translations'
   | 'rerank'
   | 'responses'
+  /** Responses compaction (Codex's remote compaction): OpenAI channels only, billed on reported usage. */
+  | 'responses/compact'
+  /** Responses input token count: free, asked of an OpenAI channel or counted locally (relay/responses/input-tokens.ts). */
+  | 'responses/input_tokens'
   /** Anthropic Messages (`/v1/messages`, `/claude/v1/messages`). */
   | 'messages'
   /** Gemini generateContent / streamGenerateContent (model in the path). */

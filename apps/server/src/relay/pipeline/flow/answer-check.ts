@@ -9,12 +9,13 @@ const SHAPES: Partial<Record<Endpoint, (json: Record<string, unknown>) => boolea
   embeddings: (j) => Array.isArray(j.data),
   messages: (j) => Array.isArray(j.content),
   responses: (j) => Array.isArray(j.output),
+  'responses/compact': (j) => Array.isArray(j.output),
   generateContent: (j) => Array.isArray(j.candidates) || typeof j.promptFeedback === 'object',
   embedContent: (j) => typeof j.embedding === 'object',
   batchEmbedContents: (j) => Array.isArray(j.embeddings),
 };
 /** Endpoints whose answers are JSON whatever the content type says (audio and images may be bytes). */
-const JSON_ENDPOINTS = new Set<Endpoint>(['chat/completions', 'completions', 'embeddings', 'moderations', 'rerank', 'responses', 'messages', 'generateContent', 'embedContent', 'batchEmbedContents']);
+const JSON_ENDPOINTS = new Set<Endpoint>(['chat/completions', 'completions', 'embeddings', 'moderations', 'rerank', 'responses', 'responses/compact', 'messages', 'generateContent', 'embedContent', 'batchEmbedContents']);
 
 export const brokenAnswer = (why: string) => new HubError(502, `upstream answered 200 with ${why}`, { code: 'broken_answer', retryable: true });
 

@@ -15,6 +15,8 @@ const DOOR_SCHEMAS: Partial<Record<Endpoint, z.ZodType>> = {
   'audio/speech': speechDoorSchema,
   rerank: rerankDoorSchema,
   responses: responsesDoorSchema,
+  'responses/compact': responsesDoorSchema,
+  'responses/input_tokens': responsesDoorSchema,
   messages: anthropicDoorSchema,
   generateContent: geminiDoorSchema,
   embedContent: embedContentDoorSchema,

@@ -120,6 +120,7 @@ async function promptSize(endpoint: Endpoint, body: Record<string, unknown>, c: 
       if (c !== quick) return 0;
       return estimateBytes(rawBodyOf(body)?.length ?? Buffer.byteLength(JSON.stringify(body)));
     case 'responses':
+    case 'responses/compact':
       return (await c.input(body.input)) + (typeof body.instructions === 'string' ? await c.input(body.instructions) : 0);
     case 'completions':
       return c.input(body.prompt);

@@ -42,7 +42,9 @@ function opening(endpoint: Endpoint, body: Record<string, unknown>, history?: un
     }
     case 'messages':
       return [body.system, first(body.messages, () => true)];
-    case 'responses': {
+    // A compaction of a conversation stays on the conversation's channel (its encrypted items came from there).
+    case 'responses':
+    case 'responses/compact': {
       // The first user message's content: a plain-string input is kept as such a message.
       const input = history?.length ? history : body.input;
       return [body.instructions, typeof input === 'string' ? input : first<{ role?: string; content?: unknown }>(input, (i) => i.role === 'user')?.content];
@@ -90,7 +92,8 @@ export function chainResponse(state: RelayState, p: Prepared, responseId: unknow
 async function stickyKey(state: RelayState, p: Prepared): Promise<string | undefined> {
   if (p.multipart) return undefined;
   const previous = (p.body as Record<string, unknown>).previous_response_id;
-  if (p.endpoint === 'responses' && !p.namedSession && !p.history && typeof previous === 'string' && previous) {
+  const responsesApi = p.endpoint === 'responses' || p.endpoint === 'responses/compact';
+  if (responsesApi && !p.namedSession && !p.history && typeof previous === 'string' && previous) {
     const chained = await state.ctx.store.get(chainKey(previous));
     if (chained) return chained;
   }

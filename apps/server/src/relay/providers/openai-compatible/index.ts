@@ -10,6 +10,7 @@ import { createOpenAIStreamMapper } from './stream.js';
 const ALL_ENDPOINTS: ReadonlySet<Endpoint> = new Set<Endpoint>([
   'chat/completions', 'completions', 'embeddings', 'moderations', 'images/generations', 'images/edits',
   'images/variations', 'audio/speech', 'audio/transcriptions', 'audio/translations', 'rerank', 'responses',
+  'responses/compact', 'responses/input_tokens',
 ]);
 
 /** Types whose upstream honours `stream_options.include_usage`; others get it stripped (the other OpenAI-dialect types are profiles in openai-family). */
