@@ -58,7 +58,9 @@ function operation(route: RegisteredRoute, path: string, schemas: RouteSchemas |
       ? { '200': { description: 'The answer envelope (api.md §10.2)', content: { 'application/json': { schema: ENVELOPE } } } }
       : {
           '200': { description: 'The provider-format answer (JSON or server-sent events)' },
+          '502': { description: 'The upstream failed or answered brokenly: a generic reason and the request id, never its text' },
           '503': { description: 'No channel can serve the model now, or every one failed' },
+          '504': { description: 'The upstream did not answer in time' },
           default: { description: 'An error in the door\'s own format' },
         },
   };
