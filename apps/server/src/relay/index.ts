@@ -11,6 +11,7 @@ import { jsonTooDeep, tooDeepMessage } from '../common/json-depth.js';
 import { registerClaudeDoor, anthropicModelList } from './doors/claude.js';
 import { fromGeminiClient, googleModel, googleModelList, registerGeminiDoor } from './doors/gemini.js';
 import { anthropicErrorBody, googleErrorBody } from './doors/errors.js';
+import { registerStoredResponses } from './responses/routes.js';
 
 type ErrorShape = (hub: HubError, message: string) => unknown;
 const openAIShape: ErrorShape = (hub, message) => {
@@ -70,6 +71,7 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
   for (const endpoint of POST_ENDPOINTS) {
     app.post(`/v1/${endpoint}`, (req, reply) => handleRelay(state, req, reply, endpoint));
   }
+  registerStoredResponses(app, state);
   await app.register(async (scope) => {
     scope.setErrorHandler(errorHandler(anthropicErrorBody));
     registerClaudeDoor(scope, state);
