@@ -113,6 +113,8 @@ describe.each(testDialects())('stored responses on %s', (dialect) => {
     expect(page.data[0].id).toBe(items.data[2].id);
     const bad = await client.responses.inputItems.list(second.id, { limit: 0 }).catch((e) => e);
     expect(bad.status).toBe(400);
+    const streamed = await fetch(`${f.url}/v1/responses/${second.id}?stream=true`, { headers: { authorization: `Bearer ${key}` } });
+    expect(streamed.status).toBe(400);
 
     const cancel = await client.responses.cancel(second.id).catch((e) => e);
     expect(cancel.status).toBe(400);
@@ -128,7 +130,8 @@ describe.each(testDialects())('stored responses on %s', (dialect) => {
     const res = await fetch(`${f.url}/v1/responses/input_tokens`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"model":"stored-openai","input":"x"}' });
     expect(JSON.stringify(await res.json())).not.toContain("Response with id 'input_tokens'");
     const odd = await fetch(`${f.url}/v1/responses/${encodeURIComponent('a\u0000b')}`, { headers: { authorization: `Bearer ${key}` } });
-    expect(odd.status).toBe(404);
+    expect(odd.status).toBe(400);
+    expect((await odd.json()).error.message).toContain('response_id');
   });
 
   it('keeps ownership in the database: a second node on the same database retrieves both kinds', async () => {

@@ -7,6 +7,7 @@ import { responseNotFound, type HistoryItem } from '../bridge/responses-history.
 import { passthroughTarget } from '../legacy/passthrough.js';
 import { adapterFor } from '../providers/index.js';
 import { authenticate } from '../pipeline/flow/caller.js';
+import { callerGroup, checkRate } from '../pipeline/flow/prepare.js';
 import { dispatcherFor } from '../pipeline/flow/upstream.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 import { findResponseOwner, forgetResponse } from './owners.js';
@@ -20,8 +21,10 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** The kept record of a response the caller owns; an unknown or another user's id is the same 404. */
 async function ownedRecord(state: RelayState, req: FastifyRequest) {
   const caller = await authenticate(state.ctx, state.callers, req);
+  const groupRow = state.groups.get(callerGroup(caller));
+  if (groupRow) await checkRate(state, caller.user.id, groupRow.api_rate);
   const id = (req.params as { id: string }).id;
-  if (!ID.test(id)) throw responseNotFound(id.slice(0, 64));
+  if (!ID.test(id)) throw new HubError(400, 'response_id must be 1–64 letters, digits, "_" or "-"', { type: 'invalid_request_error', code: 'invalid_parameter' });
   const row = await findResponseOwner(state.ctx, id);
   if (!row || Number(row.user_id) !== caller.user.id || row.expires_at <= nowSeconds()) throw responseNotFound(id);
   return { id, row };
@@ -51,6 +54,9 @@ async function serve(state: RelayState, req: FastifyRequest, id: string, items: 
   const kept = JSON.parse(response) as { output?: HistoryItem[] };
   switch (action) {
     case 'retrieve':
+      if (String((req.query as Record<string, unknown>).stream) === 'true') {
+        throw new HubError(400, 'This response cannot be streamed because it was not created with background=true.', { type: 'invalid_request_error' });
+      }
       return kept;
     case 'delete':
       await forgetResponse(state.ctx, id);
