@@ -429,6 +429,10 @@ export interface StoredResponsesTable {
   items: string;
   created_at: number;
   expires_at: number;
+  /** The channel that produced it (migration 0024; 0 for older rows). */
+  channel_id: Def<number>;
+  /** The response object as sent (JSON); null for pass-through rows, which upstream keeps. */
+  response: Def<string | null>;
 }
 
 /** A node's slice of a user's (kind 1) or token's (kind 2) balance; see migration 0005. */

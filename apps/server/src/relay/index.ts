@@ -12,6 +12,7 @@ import { registerClaudeDoor, anthropicModelList } from './doors/claude.js';
 import { fromGeminiClient, googleModel, googleModelList, registerGeminiDoor } from './doors/gemini.js';
 import { anthropicErrorBody, googleErrorBody } from './doors/errors.js';
 import { countResponsesInput } from './responses/input-tokens.js';
+import { registerStoredResponses } from './responses/routes.js';
 
 type ErrorShape = (hub: HubError, message: string) => unknown;
 const openAIShape: ErrorShape = (hub, message) => {
@@ -73,6 +74,7 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
     app.post(`/v1/${endpoint}`, (req, reply) => handleRelay(state, req, reply, endpoint));
   }
   app.post('/v1/responses/input_tokens', async (req) => ({ object: 'response.input_tokens', input_tokens: await countResponsesInput(state, req) }));
+  registerStoredResponses(app, state);
   await app.register(async (scope) => {
     scope.setErrorHandler(errorHandler(anthropicErrorBody));
     registerClaudeDoor(scope, state);

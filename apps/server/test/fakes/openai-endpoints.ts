@@ -62,11 +62,28 @@ export function rerank(res: ServerResponse, body: any) {
   json(res, { model: body.model, results, usage: { prompt_tokens: 12, total_tokens: 12 } });
 }
 
-export function responses(res: ServerResponse, body: any, words: string[], noUsage: boolean) {
+let responseCount = 0;
+
+/** A stored response as the real API keeps it: the response and its input items with ids. */
+export interface KeptResponse {
+  key: string;
+  response: Record<string, unknown>;
+  inputItems: Array<Record<string, unknown>>;
+}
+
+function inputItemsOf(input: unknown, id: string): Array<Record<string, unknown>> {
+  const list = typeof input === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }] : Array.isArray(input) ? input : [];
+  return list.map((item, i) => ({ id: `msg_in_${id.slice(5)}_${i}`, ...item }));
+}
+
+/** Answers a create call; with `store` (default true) the response is kept under `keep`. */
+export function responses(res: ServerResponse, body: any, words: string[], noUsage: boolean, keep?: (kept: Omit<KeptResponse, 'key'>) => void) {
+  const id = `resp_fake${++responseCount}`;
   const text = words.join(' ');
   const message = { id: 'msg_fake', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
   const usage = { input_tokens: 9, input_tokens_details: { cached_tokens: 0 }, output_tokens: words.length, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 9 + words.length };
-  const done = { id: 'resp_fake', object: 'response', created_at: 1700000000, status: 'completed', model: body.model, output: [message], ...(noUsage ? {} : { usage }) };
+  const done = { id, object: 'response', created_at: 1700000000, status: 'completed', background: false, model: body.model, output: [message], previous_response_id: body.previous_response_id ?? null, store: body.store !== false, ...(noUsage ? {} : { usage }) };
+  if (body.store !== false) keep?.({ response: done, inputItems: inputItemsOf(body.input, id) });
   if (!body.stream) return json(res, done);
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   let seq = 0;

@@ -59,6 +59,8 @@ const USAGE = (prompt: number, completion: number, cached = 0) => ({
  */
 export class FakeOpenAI {
   readonly received: Received[] = [];
+  /** Responses kept by id (store: true), each visible only to the key (project) that created it. */
+  readonly kept = new Map<string, endpoints.KeptResponse>();
   private behaviours = new Map<string, Behaviour>();
   private held: Array<() => void> = [];
   /** Requests whose connection closed before the fake finished its answer. */
@@ -145,6 +147,7 @@ export class FakeOpenAI {
       if (path.endsWith('/compact')) return endpoints.compact(res, body, b.usage ?? { prompt: 120, completion: 30 });
       return endpoints.inputTokens(res, body);
     }
+    if (path.startsWith('/v1/responses/')) return this.storedResponse(res, req.method ?? 'GET', path, key, new URL(req.url ?? '', 'http://x').searchParams);
     const words = (b.content ?? 'Hello from the fake upstream').split(' ');
     const multipart = typeof body === 'string' ? body : '';
     switch (path) {
@@ -165,7 +168,11 @@ export class FakeOpenAI {
       case '/v1/rerank':
         return endpoints.rerank(res, body);
       case '/v1/responses':
-        return endpoints.responses(res, body, words, Boolean(b.noUsage));
+        // An id this fake handed out continues only under the key (project) that keeps it, as on the real API.
+        if (String(body.previous_response_id ?? '').startsWith('resp_fake') && this.kept.get(body.previous_response_id)?.key !== key) {
+          return this.json(res, { error: { message: `Previous response with id '${body.previous_response_id}' not found.`, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found' } }, 400);
+        }
+        return endpoints.responses(res, body, words, Boolean(b.noUsage), (kept) => this.kept.set(kept.response.id as string, { key, ...kept }));
       case '/v1/chat/completions':
         break;
       default:
@@ -180,6 +187,32 @@ export class FakeOpenAI {
       choices: [{ index: 0, message: { role: 'assistant', content: words.join(' ') }, finish_reason: 'stop' }],
       ...(b.noUsage ? {} : { usage: b.usage ? USAGE(b.usage.prompt, b.usage.completion, b.usage.cached) : USAGE(10, words.length) }),
     });
+  }
+
+  /** Retrieve, delete, cancel and input_items of a kept response, as the real API answers them. */
+  private storedResponse(res: import('node:http').ServerResponse, method: string, path: string, key: string, query: URLSearchParams) {
+    const [, , , id, sub] = path.split('/');
+    const kept = this.kept.get(id);
+    if (!kept || kept.key !== key) {
+      return this.json(res, { error: { message: `Response with id '${id}' not found.`, type: 'invalid_request_error', param: null, code: null } }, 404);
+    }
+    if (method === 'GET' && !sub) return this.json(res, kept.response);
+    if (method === 'DELETE' && !sub) {
+      this.kept.delete(id);
+      return this.json(res, { id, object: 'response', deleted: true });
+    }
+    if (method === 'POST' && sub === 'cancel') {
+      return this.json(res, { error: { message: 'Cannot cancel a synchronous response.', type: 'invalid_request_error', param: null, code: null } }, 400);
+    }
+    if (method === 'GET' && sub === 'input_items') {
+      const items = query.get('order') === 'asc' ? kept.inputItems : [...kept.inputItems].reverse();
+      const limit = Number(query.get('limit') ?? 20);
+      const after = query.get('after');
+      const start = after ? items.findIndex((i) => i.id === after) + 1 : 0;
+      const data = items.slice(start, start + limit);
+      return this.json(res, { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + limit < items.length });
+    }
+    return this.json(res, { error: { message: `Invalid URL (${method} ${path})`, type: 'invalid_request_error', param: null, code: null } }, 404);
   }
 
   private json(res: import('node:http').ServerResponse, value: unknown, status = 200) {

@@ -96,7 +96,9 @@ describe.each(testDialects())('conversation-sticky routing on %s', (dialect) => 
     const { keys } = await pair('sticky-openai-chain', 1, f.fake.url);
     const count = (k: string) => f.fake.forKey(k).length;
     let previous: string | undefined;
+    let sent: string | undefined;
     for (let turn = 0; turn < 20; turn++) {
+      sent = previous;
       const body = { model: 'sticky-openai-chain', input: `turn ${turn}`, ...(previous ? { previous_response_id: previous } : {}) };
       if (turn % 2) {
         let done: any;
@@ -106,7 +108,7 @@ describe.each(testDialects())('conversation-sticky routing on %s', (dialect) => 
     }
     expect(served(keys, count).sort()).toEqual([0, 20]);
     // Upstream saw its own ids: the chain passed through untouched.
-    expect(f.fake.forKey(keys.find((k) => count(k) === 20)!).at(-1)!.body.previous_response_id).toBe(previous);
+    expect(f.fake.forKey(keys.find((k) => count(k) === 20)!).at(-1)!.body.previous_response_id).toBe(sent);
   });
 
   it('keeps a Gemini CLI conversation (no session id) on one Gemini channel by its system instruction and first turn', async () => {

@@ -1,7 +1,8 @@
 import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
-import { deleteExpiredResponses, findStoredResponse, insertStoredResponse } from '../../db/repos/stored-responses.js';
+import { deleteExpiredResponses, insertStoredResponse } from '../../db/repos/stored-responses.js';
+import { findResponseOwner } from '../responses/owners.js';
 import type { Frame } from '../providers/types.js';
 
 /** The conversation so far, as Responses input items. */
@@ -19,19 +20,32 @@ const notKept = (id: string, why: string) =>
     code: 'previous_response_not_found',
   });
 
-/**
- * The stored conversation behind `previous_response_id`, or undefined when the id is not
- * one the gateway kept (it may belong to an OpenAI channel, which keeps its own).
- * Another user's response is 404; an expired one is a 400 saying so.
- */
-export async function loadHistory(ctx: AppContext, userId: number, id: unknown): Promise<HistoryItem[] | undefined> {
-  if (typeof id !== 'string' || !id) return undefined;
-  const row = await findStoredResponse(ctx.db, id);
-  if (!row) return undefined;
-  if (row.user_id !== userId) throw new HubError(404, `response ${id} not found`, { type: 'invalid_request_error', code: 'not_found' });
-  if (row.expires_at <= nowSeconds()) throw notKept(id, `has expired (responses are kept ${ctx.options.get('ResponsesRetentionHours')} hours)`);
-  return JSON.parse(row.items) as HistoryItem[];
+/** What the gateway knows of a `previous_response_id`. */
+export interface Previous {
+  /** The conversation kept for a converted response. */
+  history?: HistoryItem[];
+  /** The channel keeping a pass-through response upstream: the follow-up must go there. */
+  ownerChannel?: number;
 }
+
+/**
+ * The stored conversation behind `previous_response_id`, or the channel that keeps it upstream;
+ * empty when the id is not one the gateway knows. Another user's response is 404 (as an unknown
+ * id would be upstream); an expired converted one is a 400 saying so.
+ */
+export async function loadPrevious(ctx: AppContext, userId: number, id: unknown): Promise<Previous> {
+  if (typeof id !== 'string' || !id) return {};
+  const row = await findResponseOwner(ctx, id);
+  if (!row) return {};
+  if (Number(row.user_id) !== userId) throw responseNotFound(id);
+  if (!row.items) return row.expires_at > nowSeconds() && row.channel_id ? { ownerChannel: Number(row.channel_id) } : {};
+  if (row.expires_at <= nowSeconds()) throw notKept(id, `has expired (responses are kept ${ctx.options.get('ResponsesRetentionHours')} hours)`);
+  return { history: JSON.parse(row.items) as HistoryItem[] };
+}
+
+/** OpenAI's answer for an id it does not keep, also for another user's: existence is never revealed. */
+export const responseNotFound = (id: string) =>
+  new HubError(404, `Response with id '${id}' not found.`, { type: 'invalid_request_error', code: 'not_found' });
 
 /** Refusal for a converted request whose previous_response_id the gateway does not hold. */
 export function unknownPrevious(id: string): HubError {
@@ -50,6 +64,7 @@ export function withHistory(body: Record<string, unknown>, history: HistoryItem[
 }
 
 interface FinalResponse {
+  [field: string]: unknown;
   id: string;
   model: string;
   status: string;
@@ -61,13 +76,22 @@ interface FinalResponse {
  * the request said `store: false` or retention is 0). Awaited before the answer's last
  * bytes go out, so the client's immediate next turn finds it.
  */
-export async function rememberResponse(ctx: AppContext, userId: number, request: Record<string, unknown>, history: HistoryItem[] | undefined, response: FinalResponse): Promise<void> {
+export async function rememberResponse(ctx: AppContext, userId: number, channelId: number, request: Record<string, unknown>, history: HistoryItem[] | undefined, response: FinalResponse): Promise<void> {
   const hours = ctx.options.get('ResponsesRetentionHours');
   if (request.store === false || hours <= 0 || response.status === 'failed') return;
   const items = [...(history ?? []), ...inputItems(request.input), ...response.output];
   const now = nowSeconds();
   try {
-    await insertStoredResponse(ctx.db, { id: response.id, user_id: userId, model: response.model, items: JSON.stringify(items), created_at: now, expires_at: now + hours * 3600 });
+    await insertStoredResponse(ctx.db, {
+      id: response.id,
+      user_id: userId,
+      channel_id: channelId,
+      model: response.model,
+      items: JSON.stringify(items),
+      response: JSON.stringify(response),
+      created_at: now,
+      expires_at: now + hours * 3600,
+    });
   } catch (error) {
     // The answer is still served; a later previous_response_id gets a clear 400, never a silent loss.
     ctx.log.warn({ err: error, id: response.id }, 'could not keep a converted response');

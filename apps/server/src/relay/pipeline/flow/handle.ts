@@ -114,7 +114,8 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
   const { ctx, selector } = state;
   const tried = new Set<number>();
   if (p.caller.excludedChannel) tried.add(p.caller.excludedChannel);
-  const extraAttempts = p.caller.pinnedChannel ? 0 : Math.max(0, ctx.options.get('RetryTimes'));
+  // A response kept upstream can be continued only where it is kept: no other channel to retry on.
+  const extraAttempts = p.caller.pinnedChannel || p.ownerChannel ? 0 : Math.max(0, ctx.options.get('RetryTimes'));
   let lastError: HubError | undefined;
   const hub = () => hubOf(p);
 
@@ -225,6 +226,7 @@ async function pickChannel(state: RelayState, p: Prepared, tried: Set<number>) {
     if (row.status !== CHANNEL_STATUS.enabled) throw new HubError(503, '该渠道已被禁用', { type: 'one_hub_error' });
     return row;
   }
+  if (p.ownerChannel) return ownerChannel(state, p, tried);
   const picked = await selectSticky(state, p, p.group, { exclude: tried, stream: p.stream, hasTools: p.hasTools });
   if (picked) return picked.row;
   // The token's backup group serves when its main group has nothing left (relay.md §3.6).
@@ -239,6 +241,24 @@ async function pickChannel(state: RelayState, p: Prepared, tried: Set<number>) {
     }
   }
   return undefined;
+}
+
+/**
+ * The channel keeping the response a follow-up continues. Gone or disabled, the follow-up is
+ * refused: another channel would not know the id, or worse, answer without the conversation.
+ */
+function ownerChannel(state: RelayState, p: Prepared, tried: Set<number>) {
+  const id = p.ownerChannel!;
+  if (tried.has(id)) return undefined;
+  const entry = state.selector.index.byId.get(id);
+  if (!entry) {
+    const previous = String((p.body as Record<string, unknown>).previous_response_id);
+    throw new HubError(409, `previous_response_id ${previous} is kept by a channel that is no longer available: send the whole conversation in input instead`, {
+      type: 'invalid_request_error',
+      code: 'previous_response_channel_unavailable',
+    });
+  }
+  return entry.row;
 }
 
 /** The caller's body for a same-family channel: stored history restored, the model suffix applied. */

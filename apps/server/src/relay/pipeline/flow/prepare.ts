@@ -8,7 +8,7 @@ import { imageVirtualTokens } from '../accounting/image-cost.js';
 import type { HubRequest } from '../../formats/index.js';
 import { doorToHub } from '../../bridge/request.js';
 import { suffixHub } from '../../bridge/suffix.js';
-import { loadHistory, type HistoryItem } from '../../bridge/responses-history.js';
+import { loadPrevious, type HistoryItem } from '../../bridge/responses-history.js';
 import { namedSession } from '../routing/sticky.js';
 import { rawBodyOf } from './raw-body.js';
 import { checkDoorBody } from './door-body.js';
@@ -53,6 +53,8 @@ export interface Prepared {
   hub?: HubRequest;
   /** Responses door: the conversation the gateway kept behind `previous_response_id`. */
   history?: HistoryItem[];
+  /** Responses door: the channel keeping `previous_response_id` upstream; only it can continue it. */
+  ownerChannel?: number;
   /** The session id an agent sent (conversation-sticky routing). */
   namedSession?: string;
   /** Set once a sticky pick was made for this request. */
@@ -207,7 +209,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
   await checkRate(state, caller.user.id, groupRow.api_rate);
 
   const json = multipart ? {} : (body as Record<string, unknown>);
-  const history = endpoint === 'responses' ? await loadHistory(state.ctx, caller.user.id, json.previous_response_id) : undefined;
+  const { history, ownerChannel } = endpoint === 'responses' ? await loadPrevious(state.ctx, caller.user.id, json.previous_response_id) : {};
   return {
     caller,
     endpoint,
@@ -224,6 +226,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
     startedAt,
     modelArg: suffix?.trim().toLowerCase() || undefined,
     history,
+    ownerChannel,
     namedSession: multipart ? undefined : namedSession(endpoint, json, req.headers),
   };
 }

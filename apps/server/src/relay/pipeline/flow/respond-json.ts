@@ -13,6 +13,7 @@ import { dialectResponseToHub, hubToDoorResponse } from '../../bridge/response.j
 import { billingUsage } from '../../bridge/usage.js';
 import { rememberResponse } from '../../bridge/responses-history.js';
 import { chainResponse } from '../routing/sticky.js';
+import { ownPassthroughResponse } from '../../responses/owners.js';
 import { emptyUsage as emptyNormalUsage } from '../../formats/index.js';
 
 /** Text the model produced in a non-stream answer, for counting when upstream reports no usage. */
@@ -75,7 +76,10 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
     }
     if (json && hold.plan.converted) return respondConverted(state, p, hold, json, reply);
     usage = json ? hold.route.adapter.parseUsage(p.endpoint, json) : null;
-    if (p.endpoint === 'responses') chainResponse(state, p, json?.id);
+    if (p.endpoint === 'responses') {
+      chainResponse(state, p, json?.id);
+      ownPassthroughResponse(state.ctx, p.caller.user.id, hold.route.row.id, p.body as Record<string, unknown>, json?.id);
+    }
     if (!usage || (usage.promptTokens === 0 && usage.completionTokens === 0)) {
       estimated = true;
       usage = { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: json ? await countText(p.model, answerText(json)) : 0 };
@@ -127,6 +131,6 @@ async function respondConverted(state: RelayState, p: Prepared, hold: Hold, json
   settle(state, p, hold, { usage, estimated, requestId: reply.request.id, ip: reply.request.ip });
   const body = hubToDoorResponse(p.endpoint, converted.hub, normal!, p.body as Record<string, unknown>);
   if (p.endpoint === 'responses') chainResponse(state, p, (body as { id?: unknown }).id);
-  if (p.endpoint === 'responses') await rememberResponse(state.ctx, p.caller.user.id, p.body as Record<string, unknown>, p.history, body as Parameters<typeof rememberResponse>[4]);
+  if (p.endpoint === 'responses') await rememberResponse(state.ctx, p.caller.user.id, hold.route.row.id, p.body as Record<string, unknown>, p.history, body as Parameters<typeof rememberResponse>[5]);
   return sendBytes(reply, 200, 'application/json', JSON.stringify(body));
 }

@@ -15,6 +15,7 @@ import { answerStarts } from './heartbeat.js';
 import { createBridgeStream } from '../../bridge/stream.js';
 import { finalResponseOf, rememberResponse } from '../../bridge/responses-history.js';
 import { chainResponse } from '../routing/sticky.js';
+import { ownPassthroughResponse } from '../../responses/owners.js';
 import { chainMappers } from '../../providers/shared/chain.js';
 import type { Frame, StreamMapper } from '../../providers/types.js';
 import { plausibleFrame, validFirstFrame } from './answer-check.js';
@@ -119,7 +120,11 @@ export async function respondStream(
     }
     events++;
     if (event.data === '[DONE]' || event.event === 'response.completed' || event.event === 'message_stop') sawEnd = true;
-    if (event.event === 'response.completed' && p.endpoint === 'responses' && !hold.plan.converted) chainResponse(state, p, responseIdOf(event.data));
+    if (event.event === 'response.completed' && p.endpoint === 'responses' && !hold.plan.converted) {
+      const id = responseIdOf(event.data);
+      chainResponse(state, p, id);
+      ownPassthroughResponse(state.ctx, p.caller.user.id, row.id, p.body as Record<string, unknown>, id);
+    }
     const name = passEventNames ? event.event : undefined;
     if (!errorEvent(event.data, event.event)) {
       for (const frame of mapper.onEvent(event.data, event.event)) pending.push(writer.render(frame, name));
@@ -287,7 +292,7 @@ export async function respondStream(
     const frames = mapper.finish();
     const final = hold.plan.converted && p.endpoint === 'responses' ? finalResponseOf(frames) : undefined;
     chainResponse(state, p, final?.id);
-    if (final) await rememberResponse(state.ctx, p.caller.user.id, p.body as Record<string, unknown>, p.history, final);
+    if (final) await rememberResponse(state.ctx, p.caller.user.id, hold.route.row.id, p.body as Record<string, unknown>, p.history, final);
     tail = pending.join('') + frames.map((f) => writer.render(f)).join('') + writer.close();
   }
   finished = true;

@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { outboundRequest as request } from '../../egress/outbound.js';
+import { HubError } from '../../common/errors.js';
+import { nowSeconds } from '../../common/time.js';
+import type { ChannelRow } from '../../db/repos/channels.js';
+import { responseNotFound, type HistoryItem } from '../bridge/responses-history.js';
+import { passthroughTarget } from '../legacy/passthrough.js';
+import { adapterFor } from '../providers/index.js';
+import { authenticate } from '../pipeline/flow/caller.js';
+import { callerGroup, checkRate } from '../pipeline/flow/prepare.js';
+import { dispatcherFor } from '../pipeline/flow/upstream.js';
+import type { RelayState } from '../pipeline/relay-state.js';
+import { findResponseOwner, forgetResponse } from './owners.js';
+import { pageOf } from './items.js';
+
+type Action = 'retrieve' | 'delete' | 'cancel' | 'input_items';
+
+/** Response ids are short tokens; anything else cannot be one the gateway handed out. */
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The kept record of a response the caller owns; an unknown or another user's id is the same 404. */
+async function ownedRecord(state: RelayState, req: FastifyRequest) {
+  const caller = await authenticate(state.ctx, state.callers, req);
+  const groupRow = state.groups.get(callerGroup(caller));
+  if (groupRow) await checkRate(state, caller.user.id, groupRow.api_rate);
+  const id = (req.params as { id: string }).id;
+  if (!ID.test(id)) throw new HubError(400, 'response_id must be 1–64 letters, digits, "_" or "-"', { type: 'invalid_request_error', code: 'invalid_parameter' });
+  const row = await findResponseOwner(state.ctx, id);
+  if (!row || Number(row.user_id) !== caller.user.id || row.expires_at <= nowSeconds()) throw responseNotFound(id);
+  return { id, row };
+}
+
+/** A response an OpenAI-style channel keeps: the call goes to that channel, untouched. */
+async function forward(state: RelayState, req: FastifyRequest, reply: FastifyReply, id: string, channelId: number, action: Action) {
+  const channel: ChannelRow | undefined = state.selector.index.byId.get(channelId)?.row;
+  if (!channel) throw new HubError(409, `response ${id} is kept by a channel that is no longer available`, { type: 'invalid_request_error', code: 'response_channel_unavailable' });
+  const target = passthroughTarget(channel, req.url);
+  const key = channel.key.split('\n')[0].trim();
+  let res;
+  try {
+    res = await request(target.url, { method: req.method as 'GET' | 'POST' | 'DELETE', headers: { ...target.headers, accept: 'application/json' }, dispatcher: dispatcherFor(channel.proxy, key) });
+  } catch (error) {
+    throw new HubError(502, `请求上游地址失败: ${(error as Error).message}`, { code: 'http_request_failed', type: 'upstream_error' });
+  }
+  const text = await res.body.text();
+  if (res.statusCode >= 400) throw adapterFor(channel.type)!.mapError(res.statusCode, text);
+  if (action === 'delete') await forgetResponse(state.ctx, id);
+  return reply.status(res.statusCode).header('content-type', String(res.headers['content-type'] ?? 'application/json')).send(text);
+}
+
+/** A converted response: the gateway answers from what it kept, as OpenAI would. */
+async function serve(state: RelayState, req: FastifyRequest, id: string, items: string, response: string | null, action: Action) {
+  if (!response) throw responseNotFound(id); // kept before responses were recorded whole
+  const kept = JSON.parse(response) as { output?: HistoryItem[] };
+  switch (action) {
+    case 'retrieve':
+      if (String((req.query as Record<string, unknown>).stream) === 'true') {
+        throw new HubError(400, 'This response cannot be streamed because it was not created with background=true.', { type: 'invalid_request_error' });
+      }
+      return kept;
+    case 'delete':
+      await forgetResponse(state.ctx, id);
+      return { id, object: 'response', deleted: true };
+    case 'cancel':
+      // Only background responses can be cancelled, and the gateway runs none in the background.
+      throw new HubError(400, 'Cannot cancel a synchronous response.', { type: 'invalid_request_error' });
+    case 'input_items': {
+      const all = JSON.parse(items) as HistoryItem[];
+      const input = all.slice(0, all.length - (kept.output?.length ?? 0));
+      return pageOf(id, input, req.query as Record<string, unknown>);
+    }
+  }
+}
+
+async function handle(state: RelayState, req: FastifyRequest, reply: FastifyReply, action: Action) {
+  const { id, row } = await ownedRecord(state, req);
+  if (!row.items) return forward(state, req, reply, id, Number(row.channel_id), action);
+  return serve(state, req, id, row.items, row.response, action);
+}
+
+/**
+ * Stored Responses: retrieve, delete, cancel and input_items. Parametric routes only, so the
+ * static `/v1/responses/<name>` paths (input_tokens, compact) keep precedence.
+ */
+export function registerStoredResponses(app: FastifyInstance, state: RelayState): void {
+  app.get('/v1/responses/:id', (req, reply) => handle(state, req, reply, 'retrieve'));
+  app.delete('/v1/responses/:id', (req, reply) => handle(state, req, reply, 'delete'));
+  app.post('/v1/responses/:id/cancel', (req, reply) => handle(state, req, reply, 'cancel'));
+  app.get('/v1/responses/:id/input_items', (req, reply) => handle(state, req, reply, 'input_items'));
+}
