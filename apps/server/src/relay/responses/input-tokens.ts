@@ -7,7 +7,7 @@ import { checkDoorBody } from '../pipeline/flow/door-body.js';
 import { authorizeUpstream, buildUpstream, routeTo, withModel, type RoutedChannel } from '../pipeline/flow/attempt.js';
 import { sendUpstream } from '../pipeline/flow/upstream.js';
 import { doorToHub } from '../bridge/request.js';
-import { loadHistory } from '../bridge/responses-history.js';
+import { loadPrevious } from '../bridge/responses-history.js';
 import { countChat } from '../tokenizer.js';
 import { COUNT_TOKENS_TIMEOUT_MS } from '../doors/count-upstream.js';
 
@@ -68,7 +68,7 @@ export async function countResponsesInput(state: RelayState, req: FastifyRequest
     const exact = await upstreamCount(req, route, json, model);
     if (exact !== null) return exact;
   }
-  const history = await loadHistory(state.ctx, caller.user.id, json.previous_response_id);
+  const { history } = await loadPrevious(state.ctx, caller.user.id, json.previous_response_id);
   const hub = doorToHub('responses', { ...json, model }, model, false, history);
   return countChat(model, hub.messages, hub.tools);
 }
