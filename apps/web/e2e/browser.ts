@@ -92,3 +92,10 @@ export async function noSidewaysScroll(page: Page) {
 export async function toasts(page: Page): Promise<string[]> {
   return page.locator('.notistack-Snackbar').allInnerTexts();
 }
+
+/** Unfolds every sidebar group (only the current route's group is open by default). */
+export async function unfoldMenu(page: Page) {
+  await page.getByTestId('menu-group').first().waitFor();
+  const folded = page.locator('[data-testid="menu-group"][aria-expanded="false"]');
+  while ((await folded.count()) > 0) await folded.first().click();
+}

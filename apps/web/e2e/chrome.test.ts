@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { chromiumAvailable, noSidewaysScroll, ROOT_PASSWORD, SHOTS, signIn, startConsole, toasts, type Console } from './browser';
+import { chromiumAvailable, noSidewaysScroll, ROOT_PASSWORD, SHOTS, signIn, startConsole, toasts, unfoldMenu, type Console } from './browser';
 
 describe.skipIf(!chromiumAvailable)('preferences, notice, footer and toasts in Chromium', () => {
   let c: Console;
@@ -17,8 +17,10 @@ describe.skipIf(!chromiumAvailable)('preferences, notice, footer and toasts in C
     await page.getByTestId('theme-toggle').click();
     await page.getByTestId('language-menu').click();
     await page.getByRole('menuitem', { name: 'English' }).click();
+    await unfoldMenu(page);
     await page.getByRole('navigation', { name: 'main' }).getByRole('link', { name: 'Tokens', exact: true }).waitFor();
     await page.reload();
+    await unfoldMenu(page);
     await page.getByRole('navigation', { name: 'main' }).getByRole('link', { name: 'Channels', exact: true }).waitFor();
     expect(await page.evaluate(() => [localStorage.getItem('theme'), localStorage.getItem('appLanguage'), document.documentElement.lang])).toEqual(['dark', 'en_US', 'en-US']);
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(13, 17, 23)');

@@ -317,17 +317,10 @@ describe.skipIf(!chromiumAvailable)('console truth: sessions, sums, prices and f
     await shootThemes(page, 'log-filters-ja', () => page.getByTestId('table-row').first().waitFor());
   }, 240_000);
 
-  it('shows a scroll cue when the menu overflows 1440×900, and Ctrl+K jumps to a screen or a channel by name', async () => {
+  // (the menu fitting 1440×900 and 1366×768 is proven in menu-refresh.test.ts)
+  it('Ctrl+K jumps to a screen or a channel by name', async () => {
     const page = await c.open({ width: 1440, height: 900 });
     await signIn(page, 'root', ROOT_PASSWORD);
-    const nav = page.getByRole('navigation', { name: 'main' });
-    const overflows = await nav.evaluate((el) => el.scrollHeight > el.clientHeight);
-    if (overflows) {
-      await page.getByTestId('menu-more').waitFor();
-      await page.screenshot({ path: `${SHOTS}/menu-cue-desktop-light.png` });
-      await page.getByTestId('menu-more').click();
-      await expect.poll(() => nav.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
-    }
     await page.keyboard.press('Control+k');
     await page.getByTestId('quick-search-input').fill('兑换');
     await page.getByTestId('quick-search-results').getByText('兑换码').waitFor();

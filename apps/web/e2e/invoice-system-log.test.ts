@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { upsertStatistics } from '../../server/src/db/repos/log-writes';
-import { chromiumAvailable, noSidewaysScroll, ROOT_PASSWORD, SHOTS, signIn, startConsole, toasts, type Console } from './browser';
+import { chromiumAvailable, noSidewaysScroll, ROOT_PASSWORD, SHOTS, signIn, startConsole, toasts, unfoldMenu, type Console } from './browser';
 import { shootThemes } from './shoot';
 
 const stat = (date: string, model_name: string, request_count: number, quota: number) => ({ date, model_name, request_count, quota, prompt_tokens: quota * 2, completion_tokens: quota, request_time: request_count * 1500, channel_id: 1 });
@@ -40,6 +40,7 @@ describe.skipIf(!chromiumAvailable)('monthly bills and system log in Chromium', 
     await expect.poll(async () => (await toasts(page)).join(' ')).toMatch(/already generated/);
     await tool.screenshot({ path: `${SHOTS}/setting-invoice-tool.png` });
 
+    await unfoldMenu(page);
     await page.getByRole('navigation', { name: 'main' }).getByRole('link', { name: 'Monthly bills', exact: true }).click();
     const row = page.getByRole('row').filter({ hasText: '2025-10' });
     await row.waitFor();
@@ -105,6 +106,7 @@ describe.skipIf(!chromiumAvailable)('monthly bills and system log in Chromium', 
     await c.root.post('/api/user/', { username: 'billy', password: 'password123', display_name: 'Billy' });
     const user = await c.open({ lang: 'en_US' });
     await signIn(user, 'billy', 'password123');
+    await unfoldMenu(user);
     await user.getByRole('navigation', { name: 'main' }).getByRole('link', { name: 'Monthly bills', exact: true }).waitFor();
     expect(await user.getByRole('navigation', { name: 'main' }).getByRole('link', { name: 'System info', exact: true }).count()).toBe(0);
     await user.goto('/panel/system_info');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, noSidewaysScroll, ROOT_PASSWORD, SHOTS, signIn, startConsole, type Console } from './browser';
+import { chromiumAvailable, noSidewaysScroll, ROOT_PASSWORD, SHOTS, signIn, startConsole, unfoldMenu, type Console } from './browser';
 
 const ADMIN_ONLY = ['用户', '渠道', '系统设置', '分析', '用户分组', '模型价格', 'Telegram 机器人', '兑换码', '支付网关'];
 const EVERYONE = ['仪表盘', '操练场', '令牌', '个人设置', '充值', '可用模型', '日志', 'Midjourney 任务', '异步任务'];
@@ -26,6 +26,7 @@ describe.skipIf(!chromiumAvailable)('sign-in, menus and guards in Chromium', () 
     await page.getByTestId('dashboard').waitFor();
     await page.getByTestId('breadcrumbs').getByRole('heading', { name: '仪表盘' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'main' });
+    await unfoldMenu(page);
     for (const label of [...ADMIN_ONLY.filter((l) => !['用户分组', '模型价格', 'Telegram 机器人', '兑换码', '支付网关'].includes(l)), ...EVERYONE]) {
       await nav.getByRole('link', { name: label, exact: true }).waitFor();
     }
@@ -53,6 +54,7 @@ describe.skipIf(!chromiumAvailable)('sign-in, menus and guards in Chromium', () 
     const page = await c.open();
     await signIn(page, 'plainuser', 'password123');
     const nav = page.getByRole('navigation', { name: 'main' });
+    await unfoldMenu(page);
     for (const label of EVERYONE) await nav.getByRole('link', { name: label, exact: true }).waitFor();
     for (const label of ADMIN_ONLY) expect(await nav.getByRole('link', { name: label, exact: true }).count(), label).toBe(0);
     expect(await nav.getByText('运营').count()).toBe(0);
@@ -99,6 +101,7 @@ describe.skipIf(!chromiumAvailable)('sign-in, menus and guards in Chromium', () 
     await noSidewaysScroll(page);
     await page.screenshot({ path: `${SHOTS}/panel-phone-light.png` });
     await page.getByTestId('drawer-toggle').click();
+    await unfoldMenu(page);
     await page.getByRole('navigation', { name: 'main' }).getByRole('link', { name: '令牌', exact: true }).click();
     await page.waitForURL(/\/panel\/token$/);
     await noSidewaysScroll(page);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMenu, findTrail } from './menu';
+import { buildMenu, findTrail, groupOf } from './menu';
 import { SCREENS } from './screens';
 
 const ids = (admin: boolean) =>
@@ -48,5 +48,20 @@ describe('sidebar menu (console-spec §2)', () => {
     for (const id of ['user', 'channel', 'user_group', 'pricing', 'telegram', 'redemption', 'payment', 'setting', 'analytics']) expect(panel.get(`/panel/${id}`), id).toBe('admin');
     const pub = SCREENS.filter((s) => s.layout === 'public').map((s) => s.path);
     for (const p of ['/', '/about', '/login', '/register', '/reset', '/user/reset', '/oauth/github', '/oauth/oidc', '/oauth/lark', '/404', '/jump', '/playground']) expect(pub, p).toContain(p);
+  });
+});
+
+describe('the opened sidebar group', () => {
+  const menu = buildMenu(SCREENS, true, { root: true, site: { UserInvoiceMonth: true } });
+  it('is the group of the current route, its collapses and sub-paths included', () => {
+    expect(groupOf(menu, '/panel/dashboard')).toBe('dashboard');
+    expect(groupOf(menu, '/panel/token/')).toBe('setting');
+    expect(groupOf(menu, '/panel/pricing')).toBe('setting');
+    expect(groupOf(menu, '/panel/invoice/detail/2025-10-01')).toBe('usage');
+    expect(groupOf(menu, '/panel/topup')).toBe('billing');
+  });
+  it('is none off the menu', () => {
+    expect(groupOf(menu, '/panel/nothing-here')).toBeNull();
+    expect(groupOf(menu, '/panel/tokenish')).toBeNull();
   });
 });

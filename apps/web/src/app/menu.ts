@@ -84,3 +84,14 @@ export function findTrail(menu: readonly MenuGroup[], pathname: string): Trail |
   }
   return null;
 }
+
+/** A menu url matches its own path and the paths below it (`/panel/invoice/detail/…`). */
+export const isCurrentUrl = (pathname: string, url: string) => pathname === url || pathname.startsWith(`${url}/`);
+
+/** The group holding the screen at `pathname` (opened in the sidebar while the others fold), or null. */
+export function groupOf(menu: readonly MenuGroup[], pathname: string): MenuGroupId | null {
+  const path = pathname.replace(/\/+$/, '');
+  const here = (item: MenuLeaf) => !item.external && isCurrentUrl(path, item.url);
+  const group = menu.find((g) => g.children.some((e) => (e.type === 'item' ? here(e) : e.children.some(here))));
+  return group?.id ?? null;
+}

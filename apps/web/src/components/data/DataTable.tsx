@@ -1,4 +1,4 @@
-import { Fragment, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   Alert,
   Box,
@@ -33,6 +33,7 @@ import { useTranslation } from 'react-i18next';
 import { describeError } from '../../lib/error-handler';
 import { formatNumber } from '../../lib/format-number';
 import { PAGE_SIZE_OPTIONS } from './page-sizes';
+import { StaleBanner } from './StaleBanner';
 
 export interface DataColumn<T> {
   field: string;
@@ -59,6 +60,8 @@ export interface DataTableProps<T> {
   loading: boolean;
   error?: unknown;
   onRetry?: () => void;
+  /** When the rows were loaded (epoch ms, react-query's `dataUpdatedAt`); shown when a refresh fails. */
+  updatedAt?: number;
   emptyText?: string;
   sort?: { field: string; order: 'asc' | 'desc' };
   onSort?: (field: string) => void;
@@ -116,6 +119,15 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const pin = (col: DataColumn<T>, head = false) =>
     col.pinned ? { position: 'sticky' as const, right: 0, zIndex: head ? 3 : 1, bgcolor: 'background.paper', boxShadow: (th: Theme) => `-6px 0 6px -6px ${th.palette.divider}` } : {};
   const showSkeleton = loading && rows.length === 0 && !error;
+
+  // Tables without `updatedAt`: the rows are as old as the last settled render without an error.
+  const settledAt = useRef(Date.now());
+  useEffect(() => {
+    if (!error && !loading) settledAt.current = Date.now();
+  });
+  const stale = Boolean(error) && rows.length > 0 && (
+    <StaleBanner error={error} updatedAt={props.updatedAt || settledAt.current} onRetry={props.onRetry} retrying={loading} />
+  );
 
   let body: ReactNode;
   if (error && rows.length === 0) {
@@ -178,6 +190,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     return (
       <Box data-testid="data-table" data-layout="cards">
         {loading && <LinearProgress sx={{ mb: 1 }} />}
+        {stale}
         {body}
         {showSkeleton &&
           Array.from({ length: 3 }, (_, i) => <Skeleton key={i} variant="rounded" height={96} sx={{ mb: 1 }} />)}
@@ -222,6 +235,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
   return (
     <Box data-testid="data-table" data-layout="table">
       <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
+      {stale}
       <TableContainer>
         <Table size="small" sx={{ '& .MuiTableCell-root': { px: 1 }, '& .MuiTableCell-root:first-of-type': { pl: 2 }, '& .MuiTableCell-root:last-of-type': { pr: 2 } }}>
           <TableHead>

@@ -77,6 +77,43 @@ describe('DataTable', () => {
     expect(onRetry).toHaveBeenCalledOnce();
   });
 
+  it('keeps the rows when a refresh fails: a banner with their time and Retry, and one toast', () => {
+    toasts.length = 0;
+    const onRetry = vi.fn();
+    const at = new Date(2026, 0, 2, 3, 4, 5).getTime();
+    const table = (error?: unknown) => <DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={false} error={error} onRetry={onRetry} updatedAt={at} />;
+    const { rerender } = render(table());
+    expect(screen.queryByTestId('table-stale')).toBeNull();
+    const failure = new ApiError('x', 429);
+    rerender(table(failure));
+    const banner = screen.getByTestId('table-stale');
+    expect(banner.textContent).toContain('2026-01-02 03:04:05');
+    expect(banner.textContent).toContain('too many requests');
+    expect(screen.getAllByTestId('table-row')).toHaveLength(2);
+    expect(screen.queryByTestId('table-error')).toBeNull();
+    rerender(table(failure));
+    expect(toasts.filter((x) => x.variant === 'error')).toHaveLength(1);
+    fireEvent.click(within(banner).getByRole('button', { name: 'Retry' }));
+    expect(onRetry).toHaveBeenCalledOnce();
+    rerender(table());
+    expect(screen.queryByTestId('table-stale')).toBeNull();
+  });
+
+  it('dates stale rows by their last settled render when no load time is given', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date(2026, 4, 6, 7, 8, 9));
+      const { rerender } = render(<DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={false} />);
+      vi.setSystemTime(new Date(2026, 4, 6, 7, 30, 0));
+      rerender(<DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading />);
+      rerender(<DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={false} error={new ApiError('', 200, 'db busy')} />);
+      expect(screen.getByTestId('table-stale').textContent).toContain('2026-05-06 07:08:09');
+      expect(screen.getByTestId('table-stale').textContent).toContain('db busy');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('selects one row, then all rows with the header checkbox', () => {
     const onChange = vi.fn();
     const { rerender } = render(<DataTable columns={columns} rows={rows} rowKey={(r) => r.id} loading={false} selection={{ selected: [], onChange }} />);
@@ -196,6 +233,7 @@ describe('pagedTableProps', () => {
     rows,
     total: 25,
     capped: false,
+    updatedAt: 0,
     loading: false,
     error: undefined,
     page: 1,
@@ -218,6 +256,7 @@ describe('pagedTableProps', () => {
       loading: false,
       error: undefined,
       onRetry: list.refresh,
+      updatedAt: 0,
       sort: { field: 'id', order: 'desc' },
       onSort: list.toggleOrder,
       pagination: { page: 1, pageSize: 10, total: 25, capped: false, onPage: list.setPage, onPageSize: list.setSize },

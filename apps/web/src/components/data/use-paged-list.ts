@@ -74,6 +74,7 @@ export function usePagedList<T, F extends object>(opts: PagedListOptions<T, F>) 
     rows: query.data?.data ?? [],
     total: query.data?.total_count ?? 0,
     capped: query.data?.total_capped ?? false,
+    updatedAt: query.dataUpdatedAt,
     loading: query.isFetching,
     error: query.error ?? undefined,
     page,
@@ -91,7 +92,7 @@ export function usePagedList<T, F extends object>(opts: PagedListOptions<T, F>) 
 
 export type PagedList<T, F extends object = object> = ReturnType<typeof usePagedList<T, F>>;
 
-type PagedTableProps<T> = Pick<DataTableProps<T>, 'rows' | 'loading' | 'error' | 'onRetry' | 'sort' | 'onSort' | 'pagination'>;
+type PagedTableProps<T> = Pick<DataTableProps<T>, 'rows' | 'loading' | 'error' | 'onRetry' | 'updatedAt' | 'sort' | 'onSort' | 'pagination'>;
 
 /** A paged list's rows, states, sort and pagination as `DataTable` props. */
 export function pagedTableProps<T, F extends object>(list: PagedList<T, F>): PagedTableProps<T> {
@@ -100,6 +101,7 @@ export function pagedTableProps<T, F extends object>(list: PagedList<T, F>): Pag
     loading: list.loading,
     error: list.error,
     onRetry: list.refresh,
+    updatedAt: list.updatedAt,
     sort: parseOrder(list.order),
     onSort: list.toggleOrder,
     pagination: { page: list.page, pageSize: list.size, total: list.total, capped: list.capped, onPage: list.setPage, onPageSize: list.setSize },

@@ -7,9 +7,7 @@ import FiberManualRecord from '@mui/icons-material/FiberManualRecord';
 import { useTranslation } from 'react-i18next';
 import { useAppDispatch } from '../../../store';
 import { menuOpen } from '../../../store/customization';
-import type { MenuCollapse, MenuLeaf } from '../../menu';
-
-const isCurrent = (pathname: string, url: string) => pathname === url || pathname.startsWith(`${url}/`);
+import { isCurrentUrl as isCurrent, type MenuCollapse, type MenuLeaf } from '../../menu';
 
 function Leaf({ item, nested = false }: { item: MenuLeaf; nested?: boolean }) {
   const { t } = useTranslation();
@@ -21,7 +19,7 @@ function Leaf({ item, nested = false }: { item: MenuLeaf; nested?: boolean }) {
     ? ({ component: 'a', href: item.url, target: item.target, rel: item.target ? 'noopener noreferrer' : undefined } as const)
     : ({ component: Link, to: item.url, target: item.target } as const);
   return (
-    <ListItemButton {...link} selected={selected} onClick={() => dispatch(menuOpen(item.id))} sx={{ mb: 0.5, py: 1, pl: nested ? 4 : 1.5 }}>
+    <ListItemButton {...link} selected={selected} onClick={() => dispatch(menuOpen(item.id))} sx={{ mb: 0.25, py: 0.625, pl: nested ? 4 : 1.5 }}>
       <ListItemIcon sx={{ minWidth: 36, color: selected ? 'primary.main' : 'text.secondary' }}>
         {Icon && !nested ? <Icon /> : <FiberManualRecord sx={{ fontSize: selected ? 10 : 7, ml: 0.75 }} />}
       </ListItemIcon>
@@ -52,7 +50,7 @@ function Collapsible({ entry }: { entry: MenuCollapse }) {
           setOpen(true);
           navigate(first.url);
         }}
-        sx={{ mb: 0.5, py: 1, pl: 1.5 }}
+        sx={{ mb: 0.25, py: 0.625, pl: 1.5 }}
       >
         <ListItemIcon sx={{ minWidth: 36, color: inside ? 'primary.main' : 'text.secondary' }}>{first.icon ? <first.icon /> : null}</ListItemIcon>
         <ListItemText primary={t(`menu.${entry.id}`)} slotProps={{ primary: { sx: { fontWeight: inside ? 700 : 500 } } }} />

@@ -1,14 +1,17 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
-import KeyboardArrowDown from '@mui/icons-material/KeyboardArrowDown';
-import { Avatar, Box, Chip, List, ListSubheader, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import ExpandLess from '@mui/icons-material/ExpandLessRounded';
+import ExpandMore from '@mui/icons-material/ExpandMoreRounded';
+import { Avatar, Box, Chip, Collapse, List, ListItemButton, ListItemText, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../store';
-import type { MenuGroup } from '../../menu';
+import { groupOf, type MenuGroup } from '../../menu';
+import type { MenuGroupId } from '../../../lib/screen';
 import { useMenu } from '../../use-menu';
 import { MenuEntry } from './MenuEntry';
 
-function Group({ group }: { group: MenuGroup }) {
+/** A titled group that folds; its title is a button so the whole menu fits a 1366×768 screen. */
+function Group({ group, open, onToggle }: { group: MenuGroup; open: boolean; onToggle: () => void }) {
   const { t } = useTranslation();
   if ((group.type as string) !== 'group') {
     return (
@@ -18,66 +21,39 @@ function Group({ group }: { group: MenuGroup }) {
     );
   }
   return (
-    <List
-      dense
-      disablePadding
-      sx={{ mb: 1.5 }}
-      subheader={
-        <ListSubheader disableSticky sx={{ bgcolor: 'transparent', lineHeight: '30px', fontWeight: 700, fontSize: 12, letterSpacing: 0.4, textTransform: 'uppercase' }}>
-          {t(`menuGroup.${group.id}`)}
-        </ListSubheader>
-      }
-    >
-      {group.children.map((entry) => (
-        <MenuEntry key={entry.id} entry={entry} />
-      ))}
+    <List dense disablePadding sx={{ mb: 0.5 }}>
+      <ListItemButton data-testid="menu-group" data-group={group.id} aria-expanded={open} onClick={onToggle} sx={{ py: 0.5, pl: 1.5, borderRadius: 2 }}>
+        <ListItemText
+          primary={t(`menuGroup.${group.id}`)}
+          slotProps={{ primary: { sx: { fontWeight: 700, fontSize: 12, letterSpacing: 0.4, textTransform: 'uppercase', color: open ? 'text.primary' : 'text.secondary' } } }}
+        />
+        {open ? <ExpandLess fontSize="small" color="action" /> : <ExpandMore fontSize="small" color="action" />}
+      </ListItemButton>
+      <Collapse in={open} timeout="auto" unmountOnExit>
+        {group.children.map((entry) => (
+          <MenuEntry key={entry.id} entry={entry} />
+        ))}
+      </Collapse>
     </List>
   );
 }
 
-/** The menu's scroll area: when items are hidden below, a fading cue at the bottom says so and scrolls on click. */
-function ScrollableNav({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
-  const ref = useRef<HTMLElement>(null);
-  const [more, setMore] = useState(false);
-  const measure = useCallback(() => {
-    const el = ref.current;
-    if (el) setMore(el.scrollTop + el.clientHeight < el.scrollHeight - 4);
-  }, []);
+/** Which groups are unfolded: the current route's group; moving to another group folds the rest. */
+function useOpenGroups(menu: readonly MenuGroup[]) {
+  const { pathname } = useLocation();
+  const current = groupOf(menu, pathname);
+  const [open, setOpen] = useState<Set<MenuGroupId>>(() => new Set(current ? [current] : []));
   useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    for (const child of Array.from(el.children)) observer.observe(child);
-    return () => observer.disconnect();
-  }, [measure, children]);
-  return (
-    <Box component="nav" aria-label="main" ref={ref} onScroll={measure} sx={{ flexGrow: 1, overflowY: 'auto', position: 'relative' }}>
-      {children}
-      {more && (
-        <Box
-          role="button"
-          aria-label={t('chrome.moreBelow')}
-          data-testid="menu-more"
-          onClick={() => ref.current?.scrollBy({ top: ref.current.clientHeight / 2, behavior: 'smooth' })}
-          sx={{
-            position: 'sticky',
-            bottom: 0,
-            height: 36,
-            mt: -4.5,
-            display: 'grid',
-            placeItems: 'end center',
-            cursor: 'pointer',
-            background: (th) => `linear-gradient(to bottom, transparent, ${th.palette.background.default})`,
-          }}
-        >
-          <KeyboardArrowDown color="action" />
-        </Box>
-      )}
-    </Box>
-  );
+    if (current) setOpen(new Set([current]));
+  }, [current]);
+  const toggle = (id: MenuGroupId) =>
+    setOpen((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  return { open, toggle };
 }
 
 /** Drawer content: welcome line, the role-filtered menu of spec §2, version chip. */
@@ -86,6 +62,7 @@ export function Sidebar() {
   const user = useAppSelector((s) => s.account.user);
   const version = useAppSelector((s) => s.siteInfo.version);
   const menu = useMenu();
+  const groups = useOpenGroups(menu);
   const name = user?.display_name || user?.username || '';
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', px: 2, pt: { xs: 2, md: 0 } }}>
@@ -93,7 +70,7 @@ export function Sidebar() {
         component={Link}
         to="/panel/profile"
         data-testid="welcome"
-        sx={{ display: 'flex', alignItems: 'center', gap: 1.5, p: 1.5, mb: 2, borderRadius: 3, textDecoration: 'none', color: 'inherit', bgcolor: 'action.hover' }}
+        sx={{ display: 'flex', alignItems: 'center', gap: 1.5, p: 1, mb: 1.5, borderRadius: 3, textDecoration: 'none', color: 'inherit', bgcolor: 'action.hover' }}
       >
         <Avatar src={user?.avatar_url || undefined} sx={{ bgcolor: 'primary.main', width: 40, height: 40 }}>
           {name.slice(0, 1).toUpperCase()}
@@ -107,12 +84,12 @@ export function Sidebar() {
           </Typography>
         </Box>
       </Box>
-      <ScrollableNav>
+      <Box component="nav" aria-label="main" sx={{ flexGrow: 1, overflowY: 'auto' }}>
         {menu.map((g) => (
-          <Group key={g.id} group={g} />
+          <Group key={g.id} group={g} open={groups.open.has(g.id)} onToggle={() => groups.toggle(g.id)} />
         ))}
-      </ScrollableNav>
-      <Box sx={{ py: 2, display: 'flex', justifyContent: 'center' }}>
+      </Box>
+      <Box sx={{ py: 1.5, display: 'flex', justifyContent: 'center' }}>
         <Chip size="small" variant="outlined" disabled label={version || t('menu.unknownVersion')} data-testid="version-chip" />
       </Box>
     </Box>
