@@ -25,25 +25,32 @@ describe.skipIf(!chromiumAvailable)('step-up before a channel key is shown, in C
     expect(recovery).toHaveLength(10);
   }
 
-  it('asks the administrator for a code before the edit dialog loads the key, then keeps the confirmation', async () => {
+  it('asks the administrator for a code before "show key" reveals the key, then keeps the confirmation', async () => {
     const page = await c.open();
     await signIn(page, 'root', ROOT_PASSWORD);
     await enableTwoFactor();
     await page.goto('/panel/channel');
     await page.getByTestId('channel-edit').first().click();
+    // the dialog opens without the key and without asking
+    const edit = page.getByTestId('channel-dialog');
+    await expect.poll(() => edit.getByLabel('名称', { exact: false }).first().inputValue()).toBe('step-up-channel');
+    expect(await page.getByTestId('channel-key').inputValue()).toBe('');
+    expect(await page.getByText('确认身份').count()).toBe(0);
+    await page.getByTestId('channel-key-reveal').click();
     const confirm = page.getByRole('dialog').filter({ hasText: '确认身份' });
     await confirm.getByText('5 分钟内有效', { exact: false }).waitFor();
     await page.screenshot({ path: `${SHOTS}/step-up-desktop-light.png` });
     await confirm.getByTestId('step-up-code').fill(hotp(base32Decode(secret), step + 1));
     await confirm.getByTestId('step-up-submit').click();
     await confirm.waitFor({ state: 'detached' });
-    const edit = page.getByTestId('channel-dialog');
-    await expect.poll(() => edit.getByLabel('名称', { exact: false }).first().inputValue()).toBe('step-up-channel');
+    await expect.poll(() => page.getByTestId('channel-key').inputValue()).toBe('sk-e2e-secret');
     await edit.getByRole('button', { name: '取消' }).click();
     await edit.waitFor({ state: 'detached' });
-    // confirmed for a few minutes: the next edit opens straight away
+    // confirmed for a few minutes: the next reveal needs no code
     await page.getByTestId('channel-edit').first().click();
     await expect.poll(() => page.getByTestId('channel-dialog').getByLabel('名称', { exact: false }).first().inputValue()).toBe('step-up-channel');
+    await page.getByTestId('channel-key-reveal').click();
+    await expect.poll(() => page.getByTestId('channel-key').inputValue()).toBe('sk-e2e-secret');
     expect(await page.getByText('确认身份').count()).toBe(0);
   });
 
@@ -61,13 +68,14 @@ describe.skipIf(!chromiumAvailable)('step-up before a channel key is shown, in C
     await page.waitForURL(/\/panel\/dashboard$/);
     await page.goto('/panel/channel');
     await page.getByTestId('channel-edit').first().click();
+    await page.getByTestId('channel-key-reveal').click();
     const confirm = page.getByRole('dialog').filter({ hasText: "Confirm it's you" });
     await confirm.getByText('lasts 5 minutes', { exact: false }).waitFor();
     await page.screenshot({ path: `${SHOTS}/step-up-phone-dark.png` });
     await confirm.getByTestId('step-up-code').fill(recovery[1]);
     await confirm.getByTestId('step-up-submit').click();
     await confirm.waitFor({ state: 'detached' });
-    await page.getByTestId('channel-dialog').waitFor();
+    await expect.poll(() => page.getByTestId('channel-key').inputValue()).toBe('sk-e2e-secret');
     await page.screenshot({ path: `${SHOTS}/step-up-phone-dark-after.png` });
   });
 

@@ -148,6 +148,21 @@ describe.skipIf(!chromiumAvailable)('tokens, channels, prices and available mode
     await page.getByTestId('channel-dialog').waitFor();
     await page.waitForTimeout(400);
     await page.screenshot({ path: `${SHOTS}/channel-dialog-desktop-light.png` });
+    await page.keyboard.press('Escape');
+
+    // editing opens without the key and without a reveal; "Show key" reveals it, audited once
+    const reveals = () => c.server.ctx.db.selectFrom('audit_logs').select('id').where('action', '=', 'reveal_key').where('target_id', '=', String(stored.id)).execute();
+    await row.getByTestId('channel-edit').click();
+    const edit = page.getByTestId('channel-dialog');
+    await edit.getByRole('textbox', { name: 'Name' }).waitFor();
+    expect(await page.getByTestId('channel-key').inputValue()).toBe('');
+    expect(await reveals()).toHaveLength(0);
+    await page.screenshot({ path: `${SHOTS}/channel-edit-masked-desktop-light.png` });
+    await page.getByTestId('channel-key-reveal').click();
+    await expect.poll(() => page.getByTestId('channel-key').inputValue()).toBe('sk-upstream');
+    expect(await reveals()).toHaveLength(1);
+    await page.screenshot({ path: `${SHOTS}/channel-edit-key-desktop-light.png` });
+    await page.keyboard.press('Escape');
   });
 
   it('shows tagged channels as one tag row with a sub-table, and disables the whole tag', async () => {

@@ -16,6 +16,12 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     await gw.addModel('e2e-chat', { content: ANSWER });
     await gw.addModel('e2e-slow', { content: Array.from({ length: 40 }, (_, i) => `word${i}`).join(' '), chunkDelayMs: 100 });
     await gw.addModel('e2e-broken', { status: 400, errorBody: { error: { message: 'prompt is too long for this model', type: 'invalid_request_error', code: null } } });
+    // not chat models: a per-call one and one without an output price, both served to the group
+    await gw.addModel('e2e-imagine');
+    await c.server.ctx.db.updateTable('prices').set({ type: 'times' }).where('model', '=', 'e2e-imagine').execute();
+    await gw.addModel('e2e-embedding');
+    await c.server.ctx.db.updateTable('prices').set({ output: 0 }).where('model', '=', 'e2e-embedding').execute();
+    await c.server.ctx.store.publish('prices:changed', '');
     await gw.addUser('chatter', 'password123');
     page = await c.open();
     await signIn(page, 'chatter', 'password123');
@@ -42,7 +48,12 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
   it('streams an answer with highlighted code through the user token', async () => {
     await page.goto('/panel/playground');
     await page.getByTestId('playground-chat').waitFor();
-    await chooseModel('e2e-chat');
+    await page.getByLabel('模型').click();
+    const offered = page.getByRole('listbox').getByRole('option');
+    await offered.first().waitFor();
+    expect(await offered.allInnerTexts()).toEqual(['e2e-broken', 'e2e-chat', 'e2e-slow']);
+    await page.screenshot({ path: `${SHOTS}/playground-model-picker-desktop-light.png` });
+    await page.getByRole('option', { name: 'e2e-chat', exact: true }).click();
     await page.getByTestId('chat-input').fill('show me code');
     await page.getByTestId('chat-send').click();
     const answer = page.getByTestId('chat-answer').last();
@@ -182,7 +193,7 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     await signIn(admin, 'root', ROOT_PASSWORD);
     await admin.goto('/panel/analytics');
     await expect.poll(() => admin.getByTestId('card-users-value').innerText()).toBe('2');
-    expect(await admin.getByTestId('card-channels-value').innerText()).toBe('3');
+    expect(await admin.getByTestId('card-channels-value').innerText()).toBe('5'); // three chat channels and two for the non-chat models
     await expect.poll(() => admin.getByTestId('chart-cost-total').innerText()).toMatch(/\$[1-9]\d*\.\d{3}|\$0\.(?!000)\d{3}/);
     expect(await admin.getByTestId('chart-requests-total').innerText()).toContain('2');
     await admin.getByLabel('分组方式').click();

@@ -35,6 +35,11 @@ export interface Channel {
   disabled_reason?: string | null;
 }
 
+/** POST /api/channel/:id/key: the stored key, on an explicit reveal (step-up, audited). The detail leaves it blank. */
+export interface ChannelKey {
+  key: string;
+}
+
 const jsonObjectText = (what: string) =>
   text()
     .trim()

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { text } from './format/text.js';
 
 export interface LogEntry {
+  /** The row id for administrators; 0 in a user's own list (api.md §30). */
   id: number;
+  /** A stable key per row, for lists: the id for administrators, an opaque value in a user's own list. */
+  key: string;
   user_id: number;
   created_at: number;
   type: number;

@@ -42,7 +42,7 @@ describe.each(testDialects())('step-up before revealing channel keys (%s)', (dia
 
   it('keeps revealing keys for an administrator with neither two-factor nor a passkey', async () => {
     const { client } = await admin('plainadmin');
-    expect((await client.get(`/api/channel/${channelId}`)).body.data.key).toBe('sk-very-secret');
+    expect((await client.post(`/api/channel/${channelId}/key`)).body.data.key).toBe('sk-very-secret');
     expect((await client.get('/api/channel_tag/team')).body.data.key).toBe('sk-very-secret');
     expect((await client.get('/api/user/step_up')).body.data).toEqual({ two_factor: false, passkey: false });
   });
@@ -51,8 +51,11 @@ describe.each(testDialects())('step-up before revealing channel keys (%s)', (dia
     const { client, id } = await admin('tfaadmin');
     const { secret, step, codes } = await enableTwoFactor(client);
 
-    for (const url of [`/api/channel/${channelId}`, '/api/channel_tag/team', '/api/channel_tag/team/list']) {
-      const refused = await client.get(url);
+    // opening a channel needs no confirmation: its detail has no key
+    const detail = await client.get(`/api/channel/${channelId}`);
+    expect(detail.body).toMatchObject({ success: true, data: { id: channelId, name: 'secret-channel', key: '' } });
+    for (const [method, url] of [['POST', `/api/channel/${channelId}/key`], ['GET', '/api/channel_tag/team'], ['GET', '/api/channel_tag/team/list']] as const) {
+      const refused = await client.request(method, url, method === 'POST' ? {} : undefined);
       expect(refused.status, url).toBe(403);
       expect(refused.body).toEqual({ success: false, message: '请先用两步验证码或通行密钥确认身份', code: 'step_up_required', data: { two_factor: true, passkey: false } });
     }
@@ -71,7 +74,7 @@ describe.each(testDialects())('step-up before revealing channel keys (%s)', (dia
     const ok = await client.post('/api/user/step_up', { code: codeAt(secret, step + 1) });
     expect(ok.body.success, JSON.stringify(ok.body)).toBe(true);
     expect(ok.body.data.expires_at).toBeGreaterThan(Date.now() / 1000 + STEP_UP_SECONDS - 5);
-    expect((await client.get(`/api/channel/${channelId}`)).body.data.key).toBe('sk-very-secret');
+    expect((await client.post(`/api/channel/${channelId}/key`)).body.data.key).toBe('sk-very-secret');
     expect((await client.put('/api/channel/', { id: channelId, weight: 4 })).body.data.key).toBe('sk-very-secret');
     expect((await client.get('/api/channel_tag/team')).body.data.key).toBe('sk-very-secret');
     const audit = await server.ctx.db.selectFrom('audit_logs').selectAll().where('actor_id', '=', id).where('action', '=', 'reveal_key').execute();
@@ -81,25 +84,25 @@ describe.each(testDialects())('step-up before revealing channel keys (%s)', (dia
     const pending = await other.post('/api/user/login', { username: 'tfaadmin', password: 'password123' });
     expect(pending.body.message).toBe('2fa');
     expect((await other.post('/api/user/login/2fa', { code: codes[0] })).body.success).toBe(true);
-    expect((await other.get(`/api/channel/${channelId}`)).status).toBe(403);
+    expect((await other.post(`/api/channel/${channelId}/key`)).status).toBe(403);
     expect((await other.post('/api/user/step_up', { code: codeAt(secret, step + 1) })).status).toBe(400);
     // a recovery code confirms, once
     expect((await other.post('/api/user/step_up', { code: codes[1] })).body.success).toBe(true);
-    expect((await other.get(`/api/channel/${channelId}`)).body.data.key).toBe('sk-very-secret');
+    expect((await other.post(`/api/channel/${channelId}/key`)).body.data.key).toBe('sk-very-secret');
     expect((await other.post('/api/user/step_up', { code: codes[1] })).status).toBe(400);
 
     // after STEP_UP_SECONDS the confirmation has run out
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + (STEP_UP_SECONDS + 1) * 1000);
-    expect((await client.get(`/api/channel/${channelId}`)).status).toBe(403);
+    expect((await client.post(`/api/channel/${channelId}/key`)).status).toBe(403);
     expect((await client.post('/api/user/step_up', { code: codeAt(secret, stepAt(Date.now())) })).body.success).toBe(true);
-    expect((await client.get(`/api/channel/${channelId}`)).body.data.key).toBe('sk-very-secret');
+    expect((await client.post(`/api/channel/${channelId}/key`)).body.data.key).toBe('sk-very-secret');
     vi.useRealTimers();
 
     // an access token cannot confirm, so it cannot reveal for such an administrator
     const token = (await client.get('/api/user/token')).body.data as string;
     const anon = new ApiClient(server.app);
-    expect((await anon.get(`/api/channel/${channelId}`, { authorization: token })).status).toBe(403);
+    expect((await anon.post(`/api/channel/${channelId}/key`, {}, { authorization: token })).status).toBe(403);
     expect((await anon.post('/api/user/step_up', { code: codes[2] }, { authorization: token })).status).toBe(400);
   });
 
@@ -108,7 +111,7 @@ describe.each(testDialects())('step-up before revealing channel keys (%s)', (dia
     const { secret, step } = await enableTwoFactor(client);
     for (let i = 0; i < 5; i++) expect((await client.post('/api/user/step_up', { code: '000000' })).status).toBe(400);
     expect((await client.post('/api/user/step_up', { code: codeAt(secret, step + 1) })).status).toBe(429);
-    expect((await client.get(`/api/channel/${channelId}`)).status).toBe(403);
+    expect((await client.post(`/api/channel/${channelId}/key`)).status).toBe(403);
   });
 
   it('confirms with a passkey assertion; a replayed or wrong-origin assertion is refused', async () => {
@@ -117,7 +120,7 @@ describe.each(testDialects())('step-up before revealing channel keys (%s)', (dia
     const begin = await client.post('/api/webauthn/registration/begin', { alias: 'laptop' });
     expect((await client.post('/api/webauthn/registration/finish', key.create(begin.body.data.publicKey))).body.success).toBe(true);
 
-    const refused = await client.get(`/api/channel/${channelId}`);
+    const refused = await client.post(`/api/channel/${channelId}/key`);
     expect(refused.status).toBe(403);
     expect(refused.body.data).toEqual({ two_factor: false, passkey: true });
     // no two-factor: a code cannot confirm
@@ -126,14 +129,14 @@ describe.each(testDialects())('step-up before revealing channel keys (%s)', (dia
     const phishOptions = (await client.post('/api/user/step_up/passkey')).body.data.publicKey;
     const phish = await client.post('/api/user/step_up', { passkey: key.get(phishOptions, 'https://hub.example.com.evil.test') });
     expect(phish.status).toBe(400);
-    expect((await client.get(`/api/channel/${channelId}`)).status).toBe(403);
+    expect((await client.post(`/api/channel/${channelId}/key`)).status).toBe(403);
 
     const options = (await client.post('/api/user/step_up/passkey')).body.data.publicKey;
     expect(options.allowCredentials).toEqual([expect.objectContaining({ id: key.credentialId.toString('base64url') })]);
     const assertion = key.get(options);
     const ok = await client.post('/api/user/step_up', { passkey: assertion });
     expect(ok.body.success, JSON.stringify(ok.body)).toBe(true);
-    expect((await client.get(`/api/channel/${channelId}`)).body.data.key).toBe('sk-very-secret');
+    expect((await client.post(`/api/channel/${channelId}/key`)).body.data.key).toBe('sk-very-secret');
     const replay = await client.post('/api/user/step_up', { passkey: assertion });
     expect(replay.status).toBe(400);
 

@@ -45,8 +45,18 @@ describe.each(testDialects())('admin audit log on %s', (dialect) => {
     expect(created).toMatchObject({ action: 'create', diff: { request: { after: { name: 'audited', key: '****cdef' } } } });
     const id = (await f.root.get('/api/channel/?order=-id&size=1')).body.data.data[0].id;
 
-    await f.root.get(`/api/channel/${id}`); // the edit dialog reads the full key
+    // opening the edit dialog reads the channel without its key, and is no reveal
+    const before = (await entries('target_kind=channel')).length;
+    const detail = await f.root.get(`/api/channel/${id}`);
+    expect(detail.body.data).toMatchObject({ id, name: 'audited', key: '' });
+    expect(JSON.stringify(detail.body)).not.toContain(CHANNEL_KEY);
+    expect((await entries('target_kind=channel')).length).toBe(before);
+    // "show key" is the reveal, recorded as its own event
+    expect((await f.root.post(`/api/channel/${id}/key`)).body).toEqual({ success: true, message: '', data: { key: CHANNEL_KEY } });
     expect(await latest('target_kind=channel')).toMatchObject({ action: 'reveal_key', target_id: String(id), ip: expect.any(String), diff: { key: { after: '****cdef' } } });
+    expect((await entries('target_kind=channel')).length).toBe(before + 1);
+    expect((await f.root.post('/api/channel/999999/key')).status).toBe(404);
+    expect((await f.root.post('/api/channel/abc/key')).status).toBe(400);
 
     await f.root.put('/api/channel/', { id, name: 'audited-2', key: NEW_KEY });
     const updated = await latest('target_kind=channel');

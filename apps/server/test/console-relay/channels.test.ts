@@ -40,13 +40,14 @@ describe.each(testDialects())('channel console APIs on %s', (dialect) => {
       { name: 'multi_4', base_url: 'https://one.example', key: '' },
     ]);
     const detail = (await f.root.get(`/api/channel/${await idOf('multi_3')}`)).body.data;
-    expect(detail).toMatchObject({ key: 'k-c', status: 1, weight: 1, priority: 0, pre_cost: 1, group: 'default', only_chat: false, used_quota: 0 });
+    expect((await f.root.post(`/api/channel/${await idOf('multi_3')}/key`)).body.data.key).toBe('k-c');
+    expect(detail).toMatchObject({ key: '', status: 1, weight: 1, priority: 0, pre_cost: 1, group: 'default', only_chat: false, used_quota: 0 });
     expect(events.length).toBeGreaterThan(0);
   });
 
   it('refuses channel routes to common users and strangers', async () => {
     const id = await idOf('multi');
-    for (const [method, url] of [['GET', '/api/channel/'], ['GET', `/api/channel/${id}`], ['POST', '/api/channel/'], ['DELETE', `/api/channel/${id}`], ['GET', '/api/channel_tag/_all'], ['GET', '/api/channel/models']] as const) {
+    for (const [method, url] of [['GET', '/api/channel/'], ['GET', `/api/channel/${id}`], ['POST', `/api/channel/${id}/key`], ['POST', '/api/channel/'], ['DELETE', `/api/channel/${id}`], ['GET', '/api/channel_tag/_all'], ['GET', '/api/channel/models']] as const) {
       expect((await user.client.request(method, url, method === 'POST' ? { ...base, name: 'x', key: 'x' } : undefined)).status).toBe(403);
       expect((await new ApiClient(f.server.app).request(method, url)).status).toBe(401);
     }

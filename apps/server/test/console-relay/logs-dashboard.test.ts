@@ -57,6 +57,22 @@ describe.each(testDialects())('logs, dashboard and analytics on %s', (dialect) =
     expect(own.body.data.data[2].is_stream).toBe(true);
     expect(total(await bob.client.get('/api/log/self'))).toBe(1);
     expect((await alice.client.get('/api/log/')).status).toBe(403);
+  });
+
+  it("keys a user's rows by an opaque key: distinct, stable, and not the hidden id", async () => {
+    const keys = async () => (await alice.client.get('/api/log/self?order=created_at')).body.data.data.map((r: { key: string }) => r.key);
+    const first = await keys();
+    expect(first).toHaveLength(5);
+    expect(new Set(first).size).toBe(5);
+    expect(await keys()).toEqual(first);
+    const ids = (await f.root.get(`/api/log/?username=${alice.username}&order=created_at`)).body.data.data.map((r: { id: number; key: string }) => {
+      expect(r.key).toBe(String(r.id)); // administrators see ids anyway
+      return String(r.id);
+    });
+    for (const key of first) {
+      expect(key).toMatch(/^[\w-]{16}$/);
+      expect(ids).not.toContain(key);
+    }
     expect((await alice.client.get('/api/log/stat')).status).toBe(403);
     expect((await alice.client.delete(`/api/log/?target_timestamp=${at(day)}`)).status).toBe(403);
   });

@@ -46,7 +46,7 @@ describe.each(testDialects())('token and channel console APIs on %s', (dialect) 
     expect(collapsed.body.data.data.map((c: { name: string }) => c.name)).toEqual(['multi_4']);
     expect((await f.root.get('/api/channel/?name=multi&filter_tag=1')).body.data.total_count).toBe(0);
     expect((await f.root.get('/api/channel/?filter_tag=2')).body.data.data.map((c: { tag: string }) => c.tag)).toEqual(['fleet']);
-    const one = await f.root.get(`/api/channel/${list.body.data.data[1].id}`);
+    const one = await f.root.post(`/api/channel/${list.body.data.data[1].id}/key`);
     expect(one.body.data.key).toBe('k-two');
     expect((await f.root.get('/api/channel/?group=vip&tag=fleet')).body.data.total_count).toBe(3);
     expect((await f.root.post('/api/channel/', { type: 1, name: 'x', key: 'k', models: '*bad', group: 'default' })).status).toBe(400);

@@ -37,7 +37,7 @@ const subscription = { kind: 'plan', table: 'subscriptions' } as const;
  * here is not audited: add it in this one table.
  */
 export const AUDIT_TARGETS: Record<string, AuditTarget> = {
-  'GET /channel/:id': { ...channel, id: numeric(param('id')), action: 'reveal_key' },
+  'POST /channel/:id/key': { ...channel, id: numeric(param('id')), action: 'reveal_key' },
   'POST /channel/': { ...channel, action: 'create' },
   'PUT /channel/': { ...channel, id: numeric(field('id')) },
   'DELETE /channel/:id': { ...channel, id: numeric(param('id')) },

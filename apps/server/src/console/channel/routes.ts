@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { BatchIdsBody, CHANNEL_TYPES, ChannelBody, ChannelListQuery, ChannelTestQuery, IdParam, PageQuery, ProviderModelsBody, ROLE, UpdateChannelBody } from '@one-hub/contract';
+import { BatchIdsBody, CHANNEL_TYPES, ChannelBody, type ChannelKey, ChannelListQuery, ChannelTestQuery, IdParam, PageQuery, ProviderModelsBody, ROLE, UpdateChannelBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { notFound } from '../../common/errors.js';
 import { requireRole } from '../../http/auth.js';
@@ -14,7 +14,7 @@ import * as service from './service.js';
 import * as ops from './ops-service.js';
 import { requireStepUp, stepUpSatisfied } from '../auth/step-up/service.js';
 
-/** Channel routes (api.md §18), admin only. Keys appear in detail views, never in the list. */
+/** Channel routes (api.md §18), admin only. Keys appear only through the explicit reveal (and the update's answer). */
 export function registerChannelRoutes(app: FastifyInstance, ctx: AppContext): void {
   const opts = { preHandler: requireRole(ctx, ROLE.admin) };
   // Showing a full key asks an admin with two-factor or a passkey to confirm first (step-up).
@@ -62,7 +62,10 @@ export function registerChannelRoutes(app: FastifyInstance, ctx: AppContext): vo
     const body = parse(BatchIdsBody, req.body);
     return ok(await service.setOtherOnChannels(ctx, body.ids, body.value), '更新成功');
   });
-  app.get('/channel/:id', reveal, async (req) => ok(toChannelJson(await service.loadChannel(ctx, parse(IdParam, req.params).id), true)));
+  // The detail leaves the key out, like the list: opening the edit dialog reveals nothing.
+  app.get('/channel/:id', opts, async (req) => ok(toChannelJson(await service.loadChannel(ctx, parse(IdParam, req.params).id), false)));
+  // Only an explicit reveal answers the stored key (audited as `reveal_key`).
+  app.post('/channel/:id/key', reveal, async (req) => ok<ChannelKey>({ key: (await service.loadChannel(ctx, parse(IdParam, req.params).id)).key }));
   app.post('/channel/', opts, async (req) => ok(await service.createChannels(ctx, parse(ChannelBody, req.body))));
   app.put('/channel/', opts, async (req) => {
     const row = await service.updateChannelById(ctx, parse(UpdateChannelBody, req.body));

@@ -1,3 +1,4 @@
+import { createHmac, hkdfSync } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { LOG_TYPE, type LogEntry, type LogListQuery, type LogPage, type PageQuery } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
@@ -9,7 +10,7 @@ export async function logPage(ctx: AppContext, f: LogListQuery, q: PageQuery, us
   const { rows, total, capped, nextCursor } = await pageLogs(ctx.readDb, f, q, userId);
   const admin = userId === undefined;
   return {
-    data: rows.map((r) => toLogJson(r, admin)),
+    data: rows.map((r) => toLogJson(ctx, r, admin)),
     page: q.page,
     size: q.size,
     total_count: total,
@@ -36,11 +37,26 @@ function ownFailure(text: string | null): { content: string; metadata: Record<st
   return { content: `${status} ${reason}`, metadata: { door: meta.door, status, code: meta.caller_code ?? 'upstream_error', reason } };
 }
 
+// Users never see row ids: consecutive ids would tell them how many requests everyone else made
+// between two of theirs. Their rows are keyed by an HMAC of the id instead, stable but revealing nothing.
+const rowKeySecrets = new WeakMap<AppContext, Buffer>();
+
+function opaqueRowKey(ctx: AppContext, id: number): string {
+  let secret = rowKeySecrets.get(ctx);
+  if (!secret) {
+    // A sub-key of the server's secret-derived key, separated by its purpose; no new setting to keep.
+    secret = Buffer.from(hkdfSync('sha256', ctx.twoFactorKey, 'one-hub', 'log row key', 32));
+    rowKeySecrets.set(ctx, secret);
+  }
+  return createHmac('sha256', secret).update(String(id)).digest('base64url').slice(0, 16);
+}
+
 /** Log row as the API shows it: users get no row id and no channel object (api.md §30), only `channel_id`. */
-export function toLogJson(row: LogRow, admin: boolean): LogEntry {
+export function toLogJson(ctx: AppContext, row: LogRow, admin: boolean): LogEntry {
   const failure = !admin && row.type === LOG_TYPE.error ? ownFailure(row.metadata) : undefined;
   return {
     id: admin ? row.id : 0,
+    key: admin ? String(row.id) : opaqueRowKey(ctx, row.id),
     user_id: row.user_id,
     created_at: row.created_at,
     type: row.type,

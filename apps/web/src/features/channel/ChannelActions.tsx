@@ -16,6 +16,7 @@ import { ConfirmDialog } from '../../components/data';
 import ChannelCheckDialog from './ChannelCheckDialog';
 import { runTest } from './channel-cells';
 import { providerConsole } from './channel-ui';
+import { revealChannelKey } from './channel-api';
 import { useStepUp } from '../../components/step-up/use-step-up';
 
 interface Props {
@@ -41,8 +42,9 @@ export default function ChannelActions({ channel, inTagTable, onEdit, onChanged 
 
   const clone = async () => {
     try {
-      // the copy needs the full key: an admin with two-factor or a passkey confirms first
-      const full: Record<string, unknown> = { ...(await stepUp.run(() => api<Channel>(`/api/channel/${channel.id}`))) };
+      // the copy needs the stored key: an explicit reveal, which an admin with two-factor or a passkey confirms first
+      const { key } = await stepUp.run(() => revealChannelKey(channel.id));
+      const full: Record<string, unknown> = { ...(await api<Channel>(`/api/channel/${channel.id}`)), key };
       for (const k of NOT_CLONED) delete full[k];
       for (const [k, v] of Object.entries(full)) if (v === null) delete full[k];
       full.name = `${channel.name}_copy`;

@@ -116,6 +116,18 @@ describe('channel dialog', { timeout: 30_000 }, () => {
     expect(Object.keys(calls.find((c) => c.method === 'PUT')!.body!)).not.toContain('key');
   });
 
+  it('opens without the key and reveals it only on "Show key"', async () => {
+    const stored = { id: 8, type: 1, name: 'masked', key: '', tag: '', models: 'gpt-4o', group: 'default', base_url: '', other: '', priority: 0, weight: 1, test_model: 'gpt-4o', model_mapping: '', model_headers: '', custom_parameter: '', proxy: '', only_chat: false, pre_cost: 1, compatible_response: false, allow_extra_body: false };
+    const calls = fakeServer({ 'GET /api/channel/8': stored, 'POST /api/channel/8/key': { key: 'sk-revealed' } });
+    show({ kind: 'edit', id: 8 });
+    expect(await screen.findByDisplayValue('masked')).toBeTruthy();
+    expect(calls.some((c) => c.url.includes('/key'))).toBe(false);
+    fireEvent.click(screen.getByTestId('channel-key-reveal'));
+    await waitFor(() => expect((screen.getByTestId('channel-key') as HTMLInputElement).value).toBe('sk-revealed'));
+    expect(calls.filter((c) => c.url === '/api/channel/8/key').map((c) => c.method)).toEqual(['POST']);
+    expect(screen.queryByTestId('channel-key-reveal')).toBeNull();
+  });
+
   it('edits a tag as one channel: keys one per line, no name, saved through the tag route', async () => {
     const tag = { id: 2, type: 1, name: 'team', key: 'k1\nk2', tag: 'team', models: 'gpt-4o', group: 'default', base_url: '', other: '', priority: 0, weight: 1, test_model: 'gpt-4o', model_mapping: '', model_headers: '', custom_parameter: '', proxy: '', only_chat: false, pre_cost: 1, compatible_response: false, allow_extra_body: false, KeyMap: {} };
     const calls = fakeServer({ 'GET /api/channel_tag/my%20team': tag, 'PUT /api/channel_tag/my%20team': null });

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Autocomplete, Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, Switch, TextField, useMediaQuery, useTheme } from '@mui/material';
+import { Alert, Autocomplete, Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, IconButton, InputAdornment, MenuItem, Stack, Switch, TextField, Tooltip, useMediaQuery, useTheme } from '@mui/material';
+import Visibility from '@mui/icons-material/VisibilityOutlined';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CHANNEL_TYPES, CHANNEL_TYPE_BY_ID, type Channel } from '@one-hub/contract';
@@ -13,6 +14,7 @@ import PluginFields from './PluginFields';
 import ProviderModelsDialog from './ProviderModelsDialog';
 import { useChannelLookups } from './use-channel-lookups';
 import { useStepUp } from '../../components/step-up/use-step-up';
+import { revealChannelKey } from './channel-api';
 
 export type ChannelDialogMode = { kind: 'create' } | { kind: 'edit'; id: number } | { kind: 'tag'; tag: string };
 
@@ -39,21 +41,34 @@ export default function ChannelDialog({ mode, onClose, onSaved }: Props) {
   const lookups = useChannelLookups();
   const open = mode !== null;
   const kind = mode?.kind ?? 'create';
-  // the answer carries the full key(s): an admin with two-factor or a passkey confirms first
+  // a tag's answer and "show key" carry full keys: an admin with two-factor or a passkey confirms first
   const stepUp = useStepUp();
   const loaded = useQuery({ queryKey: ['channel-edit', mode], queryFn: () => stepUp.run(() => load(mode!)), enabled: open && kind !== 'create', retry: false, gcTime: 0 });
   const [form, setForm] = useState<ChannelFormState>(() => channelToForm());
   const [errors, setErrors] = useState<ChannelFormErrors>({});
   const [saving, setSaving] = useState(false);
   const [fetching, setFetching] = useState(false);
+  const [revealing, setRevealing] = useState(false);
 
   useEffect(() => {
     if (!open) return;
     setErrors({});
     const next = channelToForm(kind === 'create' ? null : loaded.data);
-    // an edit never shows the stored key: an empty field keeps it
+    // an edit starts with an empty key field (the detail has no key): left empty, the stored key stays
     setForm(kind === 'edit' ? { ...next, key: '' } : next);
   }, [open, kind, loaded.data]);
+
+  const revealKey = async () => {
+    setRevealing(true);
+    try {
+      const { key } = await stepUp.run(() => revealChannelKey((mode as { id: number }).id));
+      setForm((f) => ({ ...f, key }));
+    } catch (e) {
+      showError(e);
+    } finally {
+      setRevealing(false);
+    }
+  };
 
   const set = <K extends keyof ChannelFormState>(k: K, v: ChannelFormState[K]) => setForm((f) => ({ ...f, [k]: v }));
   const inTag = kind === 'edit' && Boolean(loaded.data?.tag);
@@ -165,8 +180,27 @@ export default function ChannelDialog({ mode, onClose, onSaved }: Props) {
                 multiline={multiKey}
                 minRows={multiKey ? 4 : undefined}
                 required={kind !== 'edit'}
-                placeholder={kind === 'edit' && loaded.data?.key !== '' ? t('keySet') : undefined}
-                slotProps={{ inputLabel: kind === 'edit' ? { shrink: true } : undefined, htmlInput: { autoComplete: 'off', spellCheck: false, 'data-testid': 'channel-key' } }}
+                placeholder={kind === 'edit' ? t('keySet') : undefined}
+                slotProps={{
+                  inputLabel: kind === 'edit' ? { shrink: true } : undefined,
+                  htmlInput: { autoComplete: 'off', spellCheck: false, 'data-testid': 'channel-key' },
+                  input:
+                    kind === 'edit' && !form.key
+                      ? {
+                          endAdornment: (
+                            <InputAdornment position="end">
+                              <Tooltip title={t('showKey')}>
+                                <span>
+                                  <IconButton aria-label={t('showKey')} onClick={() => void revealKey()} disabled={revealing} edge="end" data-testid="channel-key-reveal">
+                                    <Visibility />
+                                  </IconButton>
+                                </span>
+                              </Tooltip>
+                            </InputAdornment>
+                          ),
+                        }
+                      : undefined,
+                }}
                 error={Boolean(errors.key)}
                 helperText={err('key') ?? (multiKey ? t('keyBatchHelp') : kind === 'edit' ? t('keyKeepHelp') : catalogue?.keyHint)}
               />

@@ -1,4 +1,5 @@
-import { ApiError, withQuery } from '../../lib/api';
+import type { ChannelKey } from '@one-hub/contract';
+import { ApiError, api, withQuery } from '../../lib/api';
 
 /** The channel test and balance routes answer `{success, message, time|balance}` beside the envelope's data. */
 async function rawCall<T extends object>(path: string, query?: Record<string, string | undefined>): Promise<{ success: boolean; message: string } & T> {
@@ -21,4 +22,9 @@ export function testChannel(id: number, model?: string) {
 /** GET /api/channel/update_balance/{id}: the provider's current balance. */
 export function refreshBalance(id: number) {
   return rawCall<{ balance: number }>(`/api/channel/update_balance/${id}`);
+}
+
+/** POST /api/channel/{id}/key: the stored key, an explicit reveal (audited; the detail leaves the key out). */
+export function revealChannelKey(id: number) {
+  return api<ChannelKey>(`/api/channel/${id}/key`, { method: 'POST' });
 }

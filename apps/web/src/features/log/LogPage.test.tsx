@@ -44,11 +44,11 @@ describe('log column chooser', { timeout: 20_000 }, () => {
 });
 
 describe('log count', { timeout: 20_000 }, () => {
-  const row = { id: 7, user_id: 1, created_at: 1_700_000_000, type: 3, content: 'manage', username: 'root', token_name: '', model_name: '', quota: 0, prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, channel_id: 0, request_time: 0, is_stream: false, source_ip: '', group: '', estimated: false, metadata: null, channel: null };
+  const row = { id: 7, key: '7', user_id: 1, created_at: 1_700_000_000, type: 3, content: 'manage', username: 'root', token_name: '', model_name: '', quota: 0, prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, channel_id: 0, request_time: 0, is_stream: false, source_ip: '', group: '', estimated: false, metadata: null, channel: null };
 
   it('shows "10,000+" without a last-page button when the server stopped counting', async () => {
     laptop();
-    api = fakeApi(() => ({ data: Array.from({ length: 10 }, (_, i) => ({ ...row, id: i + 1 })), page: 1, size: 10, total_count: 10_000, total_capped: true }));
+    api = fakeApi(() => ({ data: Array.from({ length: 10 }, (_, i) => ({ ...row, id: i + 1, key: String(i + 1) })), page: 1, size: 10, total_count: 10_000, total_capped: true }));
     const { store } = renderWithProviders(<LogPage />);
     act(() => void store.dispatch(login({ id: 1, username: 'root', role: 100 } as User)));
     expect(await screen.findByText('1-10 of 10,000+')).toBeTruthy();
@@ -62,5 +62,24 @@ describe('log count', { timeout: 20_000 }, () => {
     act(() => void store.dispatch(login({ id: 1, username: 'root', role: 100 } as User)));
     expect(await screen.findByText('1-1 of 1')).toBeTruthy();
     expect(screen.getByRole('button', { name: /last page/i })).toBeTruthy();
+  });
+});
+
+describe("a user's own log rows", { timeout: 20_000 }, () => {
+  // As /api/log/self answers them: id 0 on every row (ids stay hidden), an opaque key each.
+  const own = (key: string, content: string) => ({ id: 0, key, user_id: 2, created_at: 1_700_000_000, type: 3, content, username: 'u', token_name: '', model_name: '', quota: 0, prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0, channel_id: 0, request_time: 0, is_stream: false, source_ip: '', group: '', estimated: false, metadata: null, channel: null, request_id: '' });
+
+  it('opens only the row clicked', async () => {
+    laptop();
+    api = fakeApi(() => ({ data: [own('kA', 'first row'), own('kB', 'second row'), own('kC', 'third row')], page: 1, size: 10, total_count: 3, total_capped: false }));
+    const { store } = renderWithProviders(<LogPage />);
+    act(() => void store.dispatch(login({ id: 2, username: 'u', role: 1 } as User)));
+    await screen.findByText('1-3 of 3');
+    const rows = screen.getAllByTestId('table-row');
+    expect(rows).toHaveLength(3);
+    fireEvent.click(within(rows[1]).getByRole('button', { name: /expand/i }));
+    expect(screen.getAllByRole('button', { name: /expand/i }).filter((b) => b.querySelector('[data-testid="KeyboardArrowUpIcon"]'))).toHaveLength(1);
+    expect(document.body.textContent!.split('second row').length - 1).toBe(2); // its cell and its opened detail
+    expect(document.body.textContent!.split('first row').length - 1).toBe(1);
   });
 });

@@ -83,7 +83,7 @@ export default function LogPage() {
         </FilterBar>
         <DataTable
           columns={columns}
-          rowKey={(l) => l.id}
+          rowKey={(l) => l.key}
           renderExpanded={(l) => (
             <Box sx={{ textAlign: 'left' }}>
               {l.type === 2 ? <QuotaDetail log={l} /> : <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>{logText(l) || '-'}</Typography>}

@@ -11,6 +11,11 @@ export interface ChatMessage {
   stopped?: boolean;
 }
 
+/** The conversation without failed turns: a question whose answer failed is left out with its error. */
+export function answeredTurns(messages: ChatMessage[]): ChatMessage[] {
+  return messages.filter((m, i) => !m.error && !(m.role === 'user' && messages[i + 1]?.error));
+}
+
 /** A streaming chat through the gateway's `/v1/chat/completions` with one of the user's token keys. */
 export function useChat() {
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -22,8 +27,10 @@ export function useChat() {
 
   const send = useCallback(
     async (text: string, opts: { key: string; model: string }) => {
-      const history = [...messages.filter((m) => !m.error), { role: 'user' as const, content: text }];
-      setMessages([...history, { role: 'assistant', content: '' }]);
+      const turn = { role: 'user' as const, content: text };
+      const history = [...answeredTurns(messages), turn];
+      // failed turns stay on screen, each with its one error bubble; they are just not sent again
+      setMessages([...messages, turn, { role: 'assistant', content: '' }]);
       setBusy(true);
       const controller = new AbortController();
       abort.current = controller;

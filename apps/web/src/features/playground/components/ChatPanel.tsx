@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Alert, Box, Button, Card, Divider, IconButton, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import Send from '@mui/icons-material/Send';
 import StopCircle from '@mui/icons-material/StopCircleOutlined';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { TOKEN_STATUS, type AvailableModel, type Token } from '@one-hub/contract';
 import { api } from '../../../lib/api';
 import { useChat } from '../use-chat';
+import { chatModels, tokenModels } from '../chat-models';
 import MessageList from './MessageList';
 
 const PLAYGROUND_TOKEN = 'sys_playground';
@@ -21,11 +22,14 @@ export default function ChatPanel() {
     queryFn: () => api<{ data: Token[] }>('/api/token/', { query: { page: 1, size: 100 } }),
     enabled: playgroundKey.isSuccess,
   });
-  const models = useQuery({ queryKey: ['available-models'], queryFn: () => api<Record<string, AvailableModel>>('/api/available_model') });
-  const usable = (tokens.data?.data ?? []).filter((tk) => tk.status === TOKEN_STATUS.enabled);
-  const modelNames = Object.keys(models.data ?? {}).sort();
   const [tokenKey, setTokenKey] = useState('');
   const [model, setModel] = useState('');
+  // The models offered are the chat models the selected token may call; prices tell which are chat.
+  const allowed = useQuery({ queryKey: ['token-models', tokenKey], queryFn: () => tokenModels(tokenKey), enabled: Boolean(tokenKey), retry: false });
+  const prices = useQuery({ queryKey: ['available-models'], queryFn: () => api<Record<string, AvailableModel>>('/api/available_model') });
+  const usable = (tokens.data?.data ?? []).filter((tk) => tk.status === TOKEN_STATUS.enabled);
+  const modelNames = useMemo(() => (allowed.data && prices.data ? chatModels(allowed.data, prices.data) : []), [allowed.data, prices.data]);
+  const modelsLoading = !tokenKey || allowed.isLoading || prices.isLoading;
   const [input, setInput] = useState('');
   const chat = useChat();
   const bottom = useRef<HTMLDivElement>(null);
@@ -34,14 +38,15 @@ export default function ChatPanel() {
     if (!tokenKey && playgroundKey.data) setTokenKey(playgroundKey.data);
   }, [tokenKey, playgroundKey.data]);
   useEffect(() => {
-    if (!model && modelNames.length) setModel(modelNames.find((m) => /gpt-4o-mini|gpt-4o|gpt/.test(m)) ?? modelNames[0]);
+    // a token of another group may not offer the model chosen before
+    if (modelNames.length && !modelNames.includes(model)) setModel(modelNames.find((m) => /gpt-4o-mini|gpt-4o|gpt/.test(m)) ?? modelNames[0]);
   }, [model, modelNames]);
   useEffect(() => {
     // braces matter: newer browsers answer scrollIntoView with a promise, which React would call as a cleanup
     void bottom.current?.scrollIntoView({ block: 'end' });
   }, [chat.messages]);
 
-  const canSend = Boolean(input.trim() && tokenKey && model && !chat.busy);
+  const canSend = Boolean(input.trim() && tokenKey && modelNames.includes(model) && !chat.busy);
   const send = () => {
     if (!canSend) return;
     void chat.send(input.trim(), { key: tokenKey, model });
@@ -53,7 +58,7 @@ export default function ChatPanel() {
       send();
     }
   };
-  const failed = playgroundKey.error ?? tokens.error ?? models.error;
+  const failed = playgroundKey.error ?? tokens.error ?? allowed.error ?? prices.error;
 
   return (
     <Card data-testid="playground-chat" sx={{ display: 'flex', flexDirection: 'column', height: { xs: 'calc(100dvh - 190px)', md: 'calc(100dvh - 190px)' }, minHeight: 420 }}>
@@ -85,7 +90,7 @@ export default function ChatPanel() {
       <Box sx={{ flex: 1, overflowY: 'auto', px: { xs: 1.5, md: 3 }, py: 2 }}>
         {failed ? (
           <Alert severity="error">{failed instanceof Error ? failed.message : String(failed)}</Alert>
-        ) : !models.isLoading && modelNames.length === 0 ? (
+        ) : !modelsLoading && modelNames.length === 0 ? (
           <Alert severity="info">{t('noModels')}</Alert>
         ) : chat.messages.length === 0 ? (
           <Box sx={{ height: '100%', display: 'grid', placeItems: 'center', textAlign: 'center', color: 'text.secondary' }}>
