@@ -25,11 +25,14 @@ function keyOf(req: IncomingMessage): string {
  */
 export class FakeLeakyUpstream {
   url = '';
+  /** How many requests and handshakes reached it. */
+  hits = 0;
   private server: Server;
   private wss = new WebSocketServer({ noServer: true });
 
   constructor() {
     this.server = createServer((req, res) => {
+      this.hits++;
       req.resume();
       const leak = `backend ${LEAKED_ADDRESS} (${LEAKED_HOST}) at ${this.url} failed for key ${keyOf(req)}`;
       const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -41,6 +44,7 @@ export class FakeLeakyUpstream {
       json(500, { error: { message: leak, type: 'server_error' } });
     });
     this.server.on('upgrade', (req, socket, head) => {
+      this.hits++;
       this.wss.handleUpgrade(req, socket, head, (ws) => {
         const message = `backend ${LEAKED_ADDRESS} (${LEAKED_HOST}) at ${this.url} failed for key ${keyOf(req)}`;
         ws.send(JSON.stringify({ type: 'error', event_id: 'evt_up_1', error: { type: 'server_error', code: null, message, param: null, event_id: null } }));
