@@ -448,6 +448,17 @@ describe('OpenAPI description and the sweep of every operation', () => {
     }
   });
 
+  it('lets an admin\'s channel check stream the leaky upstream\'s text with its hosts but none of its keys', async () => {
+    a ??= await actors(server, up);
+    const rows = await server.ctx.db.selectFrom('channels').select(['id', 'models']).where('name', 'in', ['leaky-0', 'leaky-1', 'leaky-2']).execute();
+    for (const row of rows) {
+      const res = await a.root.post('/api/sse/channel/check', { id: row.id, models: String(row.models).split(',')[0] });
+      expect(res.status).toBe(200);
+      expect(res.raw.payload).toContain('internal-llm.corp.local'); // the admin may see where it failed
+      expect(CHANNEL_KEYS.find((k) => res.raw.payload.includes(k)), res.raw.payload.slice(0, 600)).toBeUndefined();
+    }
+  });
+
   it.runIf(Boolean(process.env.TEST_POSTGRES_DSN))('refuses NUL with a 4xx on PostgreSQL too, and stores a relay prompt holding one', async () => {
     const pgServer = await startTestServer('postgres');
     const mj = new FakeMidjourney();
