@@ -77,7 +77,8 @@ export async function deadUrl(): Promise<string> {
 
 /**
  * A model provider in trouble (the OpenAPI sweep's upstream): every request fails with a 500 whose
- * body echoes the credential it was sent and names the private hosts behind it. Any provider's key
+ * body echoes the credential it was sent and names the private hosts behind it; a stream request
+ * gets a 200 stream whose first event is such an error, in its dialect's shape. Any provider's key
  * spelling is read (bearer, x-api-key, x-goog-api-key, key=).
  */
 export class LeakyUpstream extends FakeHttp<object> {
@@ -88,6 +89,12 @@ export class LeakyUpstream extends FakeHttp<object> {
 
   protected handle(req: Received, res: ServerResponse): void {
     const message = `upstream ${LEAKED_HOST} (${LEAKED_ADDRESS}) refused ${req.method} ${req.path} with key ${req.key}`;
+    if (req.body?.stream === true || req.path.includes(':streamGenerateContent')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (req.path.endsWith('/messages')) res.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`);
+      else res.end(`data: ${JSON.stringify({ error: { message, type: 'server_error', code: 'internal' } })}\n\n`);
+      return;
+    }
     sendJson(res, { error: { message, type: 'server_error', code: 'internal' }, code: 500, msg: message, message }, 500);
   }
 }
