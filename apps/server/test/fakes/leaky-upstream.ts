@@ -25,11 +25,14 @@ function keyOf(req: IncomingMessage): string {
  */
 export class FakeLeakyUpstream {
   url = '';
+  /** How many requests and handshakes reached it. */
+  hits = 0;
   private server: Server;
   private wss = new WebSocketServer({ noServer: true });
 
   constructor() {
     this.server = createServer((req, res) => {
+      this.hits++;
       req.resume();
       const leak = `backend ${LEAKED_ADDRESS} (${LEAKED_HOST}) at ${this.url} failed for key ${keyOf(req)}`;
       const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -41,6 +44,7 @@ export class FakeLeakyUpstream {
       json(500, { error: { message: leak, type: 'server_error' } });
     });
     this.server.on('upgrade', (req, socket, head) => {
+      this.hits++;
       this.wss.handleUpgrade(req, socket, head, (ws) => {
         const message = `backend ${LEAKED_ADDRESS} (${LEAKED_HOST}) at ${this.url} failed for key ${keyOf(req)}`;
         ws.send(JSON.stringify({ type: 'error', event_id: 'evt_up_1', error: { type: 'server_error', code: null, message, param: null, event_id: null } }));
@@ -73,7 +77,8 @@ export async function deadUrl(): Promise<string> {
 
 /**
  * A model provider in trouble (the OpenAPI sweep's upstream): every request fails with a 500 whose
- * body echoes the credential it was sent and names the private hosts behind it. Any provider's key
+ * body echoes the credential it was sent and names the private hosts behind it; a stream request
+ * gets a 200 stream whose first event is such an error, in its dialect's shape. Any provider's key
  * spelling is read (bearer, x-api-key, x-goog-api-key, key=).
  */
 export class LeakyUpstream extends FakeHttp<object> {
@@ -84,6 +89,12 @@ export class LeakyUpstream extends FakeHttp<object> {
 
   protected handle(req: Received, res: ServerResponse): void {
     const message = `upstream ${LEAKED_HOST} (${LEAKED_ADDRESS}) refused ${req.method} ${req.path} with key ${req.key}`;
+    if (req.body?.stream === true || req.path.includes(':streamGenerateContent')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (req.path.endsWith('/messages')) res.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`);
+      else res.end(`data: ${JSON.stringify({ error: { message, type: 'server_error', code: 'internal' } })}\n\n`);
+      return;
+    }
     sendJson(res, { error: { message, type: 'server_error', code: 'internal' }, code: 500, msg: message, message }, 500);
   }
 }

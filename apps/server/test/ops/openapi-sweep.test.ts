@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiSchemas, TEXT_MAX } from '@one-hub/contract';
 import { ApiClient, ROOT_PASSWORD, startTestServer, type TestServer } from '../harness.js';
-import { LEAK_MARKERS, LeakyUpstream } from '../fakes/leaky-upstream.js';
+import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import { WebSocket } from 'ws';
+import { FakeLeakyUpstream, LEAK_MARKERS, LeakyUpstream } from '../fakes/leaky-upstream.js';
+import { collect } from '../relay/ws-events.js';
+import { doorRequests, MODELS, multipartBody, type DoorRequest } from './sweep-doors.js';
 import { FakeMidjourney } from '../fakes/midjourney.js';
 import { relayState } from '../../src/relay/state.js';
 import { checkOpenApi31, fastifyRoutes, norm, openApiToFastify } from './openapi-check.js';
@@ -30,7 +35,18 @@ interface Case {
   expect4xx?: number[];
 }
 
-const CHANNEL_KEYS = ['sk-sweep-openai-SECRET-1', 'sweep-task-SECRET-2'];
+/** One channel per family, each key recognisable (a multi-line key and a `|` pair among them). */
+const KEYS = {
+  openai: 'sk-sweep-openai-SECRET-1\nsk-sweep-openai-SECRET-1b',
+  anthropic: 'sweep-claude-SECRET-3',
+  gemini: 'sweep-gemini-SECRET-4',
+  midjourney: 'sweep-mj-SECRET-5',
+  suno: 'sweep-suno-SECRET-6',
+  kling: 'sweep-kling-access-7|sweep-kling-secret-8',
+  recraft: 'sweep-recraft-SECRET-9',
+};
+/** Each key line and each `|` part: none may reach an answer, a frame or any log view. */
+const CHANNEL_KEYS = Object.values(KEYS).flatMap((k) => k.split(/[\n|]/));
 const NUL = 'bad\u0000value';
 
 function operations(doc: Json): Operation[] {
@@ -139,11 +155,10 @@ function hostileCases(o: Operation, over: boolean): Case[] {
   return cases;
 }
 
-/** `hostile`: strings and roles; `nul`: the NUL cases alone; `leaky`: each relay door with the leaky upstream behind it. */
-type Sweep = 'hostile' | 'nul' | 'leaky';
+/** `hostile`: strings and roles; `nul`: the NUL cases alone. */
+type Sweep = 'hostile' | 'nul';
 
 function sweepCases(o: Operation, sweep: Sweep): Case[] {
-  if (sweep === 'leaky') return o.relay ? [{ what: 'leaky upstream', method: o.method, url: url(o), body: baseBody(o), as: 'key' }] : [];
   const cases = hostileCases(o, sweep === 'hostile');
   if (sweep === 'hostile' && (o.op['x-min-role'] ?? 0) >= 10) {
     for (const as of ['cookie', 'access'] as const) cases.push({ what: `common user (${as}) on an admin door`, method: o.method, url: url(o), body: baseBody(o), as, expect4xx: [401, 403] });
@@ -156,9 +171,17 @@ interface Actors {
   common: ApiClient;
   accessToken: string;
   key: string;
+  /** The key pinned to the OpenAI channel (the pass-through doors need a pin). */
+  pinned: string;
 }
 
-async function actors(server: TestServer, leaky?: LeakyUpstream): Promise<Actors> {
+/** The two leaky upstreams: model providers, and task families plus realtime. */
+interface Upstreams {
+  model: LeakyUpstream;
+  task: FakeLeakyUpstream;
+}
+
+async function actors(server: TestServer, up?: Upstreams): Promise<Actors> {
   const root = new ApiClient(server.app);
   await root.login('root', ROOT_PASSWORD);
   const made = await root.post('/api/user/', { username: 'sweeper', password: 'sweeper-pass-1', display_name: 'sweeper' });
@@ -170,20 +193,33 @@ async function actors(server: TestServer, leaky?: LeakyUpstream): Promise<Actors
   expect(typeof accessToken).toBe('string');
   expect((await common.post('/api/token/', { name: 'sweep', unlimited_quota: true })).body.success).toBe(true);
   const key = `sk-${(await common.get('/api/token/')).body.data.data[0].key}`;
-  if (leaky) {
+  let pinned = key;
+  if (up) {
+    const model = { base_url: up.model.url };
+    const task = { base_url: up.task.url };
     const channels = [
-      { type: 1, key: CHANNEL_KEYS[0], models: 'sweep-model,gpt-4o-mini,dall-e-3,whisper-1,tts-1,text-embedding-3-small,sora-2' },
-      { type: 34, key: CHANNEL_KEYS[1], models: 'mj_imagine,mj_relax_imagine,mj_swap_face,mj_relax_swap_face' },
-      { type: 41, key: CHANNEL_KEYS[1], models: 'suno_lyrics,chirp-v3-0,chirp-v3-5,suno_music' },
-      { type: 53, key: CHANNEL_KEYS[1], models: 'kling-video_sweep-model_std_5' },
+      { type: 1, key: KEYS.openai, models: MODELS.openai.join(','), ...model },
+      { type: 14, key: KEYS.anthropic, models: MODELS.anthropic.join(','), ...model },
+      { type: 25, key: KEYS.gemini, models: MODELS.gemini.join(','), ...model },
+      { type: 51, key: KEYS.recraft, models: MODELS.recraft.join(','), ...model },
+      { type: 34, key: KEYS.midjourney, models: MODELS.midjourney.join(','), ...task },
+      { type: 41, key: KEYS.suno, models: MODELS.suno.join(','), ...task },
+      { type: 53, key: KEYS.kling, models: MODELS.kling.join(','), ...task },
+      // Realtime: one upstream that sends an error event, one that refuses the handshake.
+      { type: 1, key: KEYS.openai, models: 'sweep-realtime', ...task },
+      { type: 1, key: KEYS.openai, models: 'sweep-realtime-down', ...model },
     ];
     for (const [i, c] of channels.entries()) {
-      const res = await root.post('/api/channel/', { name: `leaky-${i}`, base_url: leaky.url, group: 'default', ...c });
+      const res = await root.post('/api/channel/', { name: `leaky-${i}`, group: 'default', ...c });
       expect(res.body.success, JSON.stringify(res.body)).toBe(true);
     }
     await relayState(server.ctx).selector.reload();
+    const openai = await server.ctx.db.selectFrom('channels').select('id').where('name', '=', 'leaky-0').executeTakeFirstOrThrow();
+    expect((await root.post('/api/token/', { name: 'sweep-admin', unlimited_quota: true })).body.success).toBe(true);
+    const own = (await root.get('/api/token/')).body.data.data as Json[];
+    pinned = `sk-${own.find((t) => t.name === 'sweep-admin')?.key}#${openai.id}#ignore`;
   }
-  return { root, common, accessToken, key };
+  return { root, common, accessToken, key, pinned };
 }
 
 async function send(server: TestServer, a: Actors, c: Case) {
@@ -193,10 +229,15 @@ async function send(server: TestServer, a: Actors, c: Case) {
   return { status: res.status, text: res.raw.payload };
 }
 
+/** Every text no caller may see: the private hosts, each key part, and the leaky upstreams' own host:port. */
+let markers: string[] = [...LEAK_MARKERS, ...CHANNEL_KEYS];
+const leakIn = (text: string) => markers.find((m) => text.includes(m));
+
 /** What is wrong with one answer, or undefined. */
-function verdict(c: Case, o: Operation, status: number, text: string): string | undefined {
+function verdict(c: Pick<Case, 'what' | 'expect4xx'>, o: Operation, status: number, text: string): string | undefined {
   if (status >= 500 && !o.op.responses?.[String(status)]) return `${status}: ${text.slice(0, 200)}`;
-  for (const secret of [...LEAK_MARKERS, ...CHANNEL_KEYS]) if (text.includes(secret)) return `answer names ${secret}: ${text.slice(0, 200)}`;
+  const secret = leakIn(text);
+  if (secret) return `answer names ${secret}: ${text.slice(0, 200)}`;
   if (c.expect4xx && (status < 400 || status >= 500)) return `expected a 4xx, got ${status}: ${text.slice(0, 200)}`;
   if (c.expect4xx?.length && !c.expect4xx.includes(status)) return `expected ${c.expect4xx.join('/')}, got ${status}: ${text.slice(0, 200)}`;
   if (/^(NUL|lone surrogate)/.test(c.what) && status === 400 && !o.relay && !/NUL/.test(text)) return `400 without naming the NUL: ${text.slice(0, 200)}`;
@@ -217,15 +258,84 @@ async function runSweep(server: TestServer, a: Actors, ops: Operation[], sweep: 
   return { count, failures };
 }
 
+/** Why a relay operation has no upstream to reach, and the status it answers instead. */
+const NO_UPSTREAM: Array<[RegExp, string, number?]> = [
+  [/^GET .*\/models(\/\{model\})?$/, 'answered from the gateway\'s own model list'],
+  [/dashboard\/billing/, 'the gateway\'s own billing view'],
+  [/^GET .*(task\/\{id\}\/(fetch|image-seed)|\/mj\/image\/\{id\}|\/suno\/fetch\/\{id\}|\/(image2video|text2video)\/\{id\}|\/task\/result\/)/, 'a task that does not exist', 404],
+  [/^(GET|DELETE) \/v1\/videos\/\{id\}|^POST \/v1\/videos\/\{id\}\/remix/, 'a video that does not exist', 404],
+  [/^GET \/v1\/videos$/, 'the caller\'s own videos, from the gateway\'s records'],
+  [/list-by-condition|^POST \/suno\/fetch$/, 'answered from the gateway\'s task records'],
+  [/\/mj\/notify$/, 'an upstream callback, refused for a caller\'s key'],
+  [/^GET \/v1\/realtime$/, 'a WebSocket door: swept with a socket below'],
+];
+
+async function sendDoor(server: TestServer, a: Actors, method: string, r: DoorRequest) {
+  const key = r.pinned ? a.pinned : a.key;
+  const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'mj-api-secret': key };
+  let payload: string | Buffer | undefined;
+  if (r.multipart) {
+    const m = multipartBody(r.multipart);
+    payload = m.payload;
+    headers['content-type'] = m.contentType;
+  } else if (r.body) {
+    payload = JSON.stringify(r.body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await server.app.inject({ method: method as 'POST', url: r.url, headers, payload });
+  return { status: res.statusCode, text: res.payload };
+}
+
+/** Each relay operation's minimal valid requests, with the leaky upstreams behind them. */
+async function runLeaky(server: TestServer, a: Actors, ops: Operation[], up: Upstreams) {
+  const hits = () => up.model.received.length + up.task.hits;
+  const failures: string[] = [];
+  const unreachable: string[] = [];
+  let requests = 0;
+  let reached = 0;
+  for (const o of ops.filter((x) => x.relay)) {
+    const name = `${o.method} ${o.path}`;
+    const door = doorRequests(o);
+    if (!door.length) {
+      const why = NO_UPSTREAM.find(([re]) => re.test(name));
+      if (!why) {
+        failures.push(`${name}: no sample request and no reason it cannot reach an upstream`);
+        continue;
+      }
+      const before = hits();
+      const { status, text } = await sendDoor(server, a, o.method, { what: why[1], url: url(o), body: baseBody(o) as Json | undefined });
+      requests++;
+      const bad = verdict({ what: why[1] }, o, status, text) ?? (hits() > before ? 'contacted the upstream' : undefined) ?? (why[2] && status !== why[2] ? `expected ${why[2]}, got ${status}: ${text.slice(0, 200)}` : undefined);
+      if (bad) failures.push(`${name} [${why[1]}] ${bad}`);
+      unreachable.push(`${name} (${why[1]}: ${status})`);
+      continue;
+    }
+    let saw = false;
+    for (const r of door) {
+      const before = hits();
+      const { status, text } = await sendDoor(server, a, o.method, r);
+      requests++;
+      if (hits() > before) saw = true;
+      else if (!r.local) failures.push(`${name} [${r.what}] did not reach the upstream: ${status} ${text.slice(0, 200)}`);
+      // A pinned request is an admin's: hosts may stay in its text, keys never.
+      const bad = r.pinned ? (status >= 500 && !o.op.responses?.[String(status)] ? `${status}: ${text.slice(0, 200)}` : CHANNEL_KEYS.find((k) => text.includes(k))) : verdict({ what: r.what }, o, status, text);
+      if (bad) failures.push(`${name} [${r.what}${r.stream ? ', stream' : ''}] ${bad}: ${text.slice(0, 200)}`);
+    }
+    if (saw) reached++;
+  }
+  return { requests, reached, unreachable, failures };
+}
+
 describe('OpenAPI description and the sweep of every operation', () => {
   let server: TestServer;
-  let leaky: LeakyUpstream;
+  let up: Upstreams;
   let doc: Json;
   let ops: Operation[];
   let a: Actors | undefined;
   beforeAll(async () => {
-    leaky = new LeakyUpstream();
-    await leaky.start();
+    up = { model: new LeakyUpstream(), task: new FakeLeakyUpstream() };
+    await Promise.all([up.model.start(), up.task.start()]);
+    markers = [...markers, new URL(up.model.url).host, new URL(up.task.url).host];
     server = await startTestServer('sqlite');
     const res = await new ApiClient(server.app).get('/api/openapi.json');
     expect(res.status).toBe(200);
@@ -234,7 +344,8 @@ describe('OpenAPI description and the sweep of every operation', () => {
   });
   afterAll(async () => {
     await server?.destroy();
-    await leaky?.close();
+    await up?.model.close();
+    await up?.task.close();
   });
 
   it('is a valid OpenAPI 3.1 document', () => {
@@ -271,7 +382,7 @@ describe('OpenAPI description and the sweep of every operation', () => {
   });
 
   it('answers NUL, over-long strings and a common user on admin doors with a 4xx, on every operation (SQLite)', async () => {
-    a = await actors(server, leaky);
+    a = await actors(server, up);
     const started = Date.now();
     const { count, failures } = await runSweep(server, a, ops, 'hostile');
     console.log(`sweep (sqlite): ${ops.length} operations × hostile basics = ${count} requests in ${Date.now() - started} ms; ${failures.length} failing`);
@@ -279,14 +390,73 @@ describe('OpenAPI description and the sweep of every operation', () => {
     expect(failures).toEqual([]);
   });
 
-  it('keeps a leaky upstream\'s keys and hosts out of every relay and task door\'s answer, with no 5xx but a documented one', async () => {
-    a ??= await actors(server, leaky);
-    const seen = leaky.received.length;
-    const { count, failures } = await runSweep(server, a, ops, 'leaky');
-    console.log(`sweep (sqlite, leaky upstream): ${count} relay operations; the upstream saw ${leaky.received.length - seen}; ${failures.length} failing`);
-    // The upstream was really behind the doors: chat, embeddings, images, audio, responses, videos, tasks.
-    expect(leaky.received.length - seen).toBeGreaterThan(15);
+  it('sends every relay and task door a valid request: the leaky upstream behind it sees it, and no key or host comes back', async () => {
+    a ??= await actors(server, up);
+    const started = Date.now();
+    const relayOps = ops.filter((o) => o.relay);
+    const { requests, reached, unreachable, failures } = await runLeaky(server, a, ops, up);
+    console.log(`sweep (sqlite, leaky upstream): ${relayOps.length} relay operations × door samples = ${requests} requests in ${Date.now() - started} ms; ${reached} operations reached the upstream; ${failures.length} failing`);
+    console.log(`no upstream to reach (${unreachable.length}):\n  ${unreachable.join('\n  ')}`);
     expect(failures).toEqual([]);
+    expect(reached + unreachable.length).toBe(relayOps.length);
+  });
+
+  it('keeps keys and hosts out of realtime frames and a refused handshake, and logs the refusal', async () => {
+    a ??= await actors(server, up);
+    const base = (await server.listen()).replace('http', 'ws');
+    const dial = (model: string) => new WebSocket(`${base}/v1/realtime?model=${model}`, { headers: { authorization: `Bearer ${a!.key}` } });
+    const ws = dial('sweep-realtime');
+    const frames = collect(ws);
+    await once(ws, 'open');
+    const [error] = await frames.waitFor('error');
+    expect(error, JSON.stringify(frames.events)).toBeDefined();
+    expect(leakIn(JSON.stringify(frames.events))).toBeUndefined();
+    ws.close();
+    await frames.closed;
+
+    const refused = dial('sweep-realtime-down');
+    refused.on('error', () => {});
+    const [, res] = (await once(refused, 'unexpected-response')) as [unknown, IncomingMessage];
+    let body = '';
+    for await (const chunk of res) body += chunk;
+    expect(doc.paths['/v1/realtime'].get.responses[String(res.statusCode)], `${res.statusCode} ${body}`).toBeDefined();
+    expect(leakIn(body), body).toBeUndefined();
+    const requestId = /\(request id: (\w+)\)/.exec(body)?.[1];
+    expect(requestId, body).toBeTruthy();
+
+    // The handshake's failure has its error row, as the HTTP doors' have: the owner reads the generic reason.
+    await relayState(server.ctx).recorder.flush();
+    const own = (await a.common.get('/api/log/self?log_type=5')).body.data.data as Json[];
+    expect(own.map((r) => r.request_id)).toContain(requestId);
+  });
+
+  it('keeps keys and hosts out of the user\'s own log and task records afterwards; the admin\'s view holds no key', async () => {
+    a ??= await actors(server, up);
+    await relayState(server.ctx).recorder.flush();
+    const views = ['/api/log/self?page_size=100', '/api/log/self?log_type=5&page_size=100', '/api/task/self?page_size=100', '/api/mj/self?page_size=100'];
+    for (const view of views) {
+      const res = await a.common.get(view);
+      expect(res.body.success, `${view} ${res.raw.payload.slice(0, 200)}`).toBe(true);
+      expect(leakIn(res.raw.payload), `${view}: ${res.raw.payload.slice(0, 400)}`).toBeUndefined();
+    }
+    const own = (await a.common.get('/api/log/self?log_type=5&page_size=100')).body.data.data as Json[];
+    expect(own.length).toBeGreaterThan(0);
+    for (const view of ['/api/log/?log_type=5&page_size=100', '/api/task/?page_size=100', '/api/mj/?page_size=100']) {
+      const text = (await a.root.get(view)).raw.payload;
+      const key = CHANNEL_KEYS.find((k) => text.includes(k));
+      expect(key, `${view} names a key`).toBeUndefined();
+    }
+  });
+
+  it('lets an admin\'s channel check stream the leaky upstream\'s text with its hosts but none of its keys', async () => {
+    a ??= await actors(server, up);
+    const rows = await server.ctx.db.selectFrom('channels').select(['id', 'models']).where('name', 'in', ['leaky-0', 'leaky-1', 'leaky-2']).execute();
+    for (const row of rows) {
+      const res = await a.root.post('/api/sse/channel/check', { id: row.id, models: String(row.models).split(',')[0] });
+      expect(res.status).toBe(200);
+      expect(res.raw.payload).toContain('internal-llm.corp.local'); // the admin may see where it failed
+      expect(CHANNEL_KEYS.find((k) => res.raw.payload.includes(k)), res.raw.payload.slice(0, 600)).toBeUndefined();
+    }
   });
 
   it.runIf(Boolean(process.env.TEST_POSTGRES_DSN))('refuses NUL with a 4xx on PostgreSQL too, and stores a relay prompt holding one', async () => {

@@ -2,14 +2,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { outboundRequest as request } from '../../egress/outbound.js';
 import { CHANNEL_STATUS, LOG_TYPE, logMessage } from '@one-hub/contract';
 import { HubError } from '../../common/errors.js';
-import { messageFields, requestLogFields } from '../pipeline/accounting/settle.js';
+import { messageFields, requestLogFields, type RequestFacts } from '../pipeline/accounting/settle.js';
 import { findChannelById, type ChannelRow } from '../../db/repos/channels.js';
-import { adapterFor, defaultBaseUrl } from '../providers/index.js';
+import { defaultBaseUrl } from '../providers/index.js';
 import { AZURE_DEFAULT_VERSION } from '../providers/openai-family/urls.js';
 import { authenticate, readKey, type Caller } from '../pipeline/flow/caller.js';
 import { checkRate } from '../pipeline/flow/prepare.js';
 import { dispatcherFor } from '../pipeline/flow/upstream.js';
 import { refuseUnsafe } from '../pipeline/flow/refuse-unsafe.js';
+import { writeFailureRow } from '../pipeline/flow/failure-log.js';
+import { answerError, isAdmin, outsideFailure, unreachable } from '../../egress/failure.js';
+import { parseJsonOr } from '../../common/json.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 
 const OPENAI = 1;
@@ -85,11 +88,11 @@ async function relayThrough(state: RelayState, req: FastifyRequest, reply: Fasti
   try {
     res = await request(target.url, { method: req.method as (typeof METHODS)[number], headers, body, dispatcher: dispatcherFor(row.proxy, row.key.split('\n')[0].trim()) });
   } catch (error) {
-    throw new HubError(502, `请求上游地址失败: ${(error as Error).message}`, { code: 'http_request_failed', type: 'upstream_error' });
+    throw failed(state, { caller, startedAt, stream: false, group }, req, row, unreachable(error));
   }
   if (res.statusCode >= 400) {
     const text = await res.body.text();
-    throw adapterFor(row.type)!.mapError(res.statusCode, text);
+    throw failed(state, { caller, startedAt, stream: false, group }, req, row, answerError(res.statusCode, text, parseJsonOr<unknown>(text, undefined)));
   }
   record(state, caller, row, req, path, startedAt);
   reply.status(res.statusCode);
@@ -97,6 +100,15 @@ async function relayThrough(state: RelayState, req: FastifyRequest, reply: Fasti
     if (value !== undefined && !DROPPED_RESPONSE.has(name)) reply.header(name, value);
   }
   return reply.send(res.body);
+}
+
+/** An upstream failure through the one boundary (egress/failure.ts): its error row, and what the caller is told. */
+function failed(state: RelayState, facts: RequestFacts, req: FastifyRequest, row: ChannelRow, hub: HubError): HubError {
+  const told = outsideFailure(hub, row, false);
+  if (state.ctx.options.get('LogErrorEnabled')) {
+    writeFailureRow(state, { ...requestLogFields(facts, req.id, req.ip), model_name: '' }, row, hub, told, req.url.split('?')[0]);
+  }
+  return isAdmin(facts.caller.user.role) ? outsideFailure(hub, row, true) : told;
 }
 
 function jsonOrText(raw: Buffer): unknown {

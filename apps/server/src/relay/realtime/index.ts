@@ -20,6 +20,8 @@ import { relayState } from '../state.js';
 import { answerError, isAdmin, outsideFailure, unreachable } from '../../egress/failure.js';
 import { parseJsonOr } from '../../common/json.js';
 import { planHasRoom, runSession } from './session.js';
+import { requestLogFields } from '../pipeline/accounting/settle.js';
+import { writeFailureRow } from '../pipeline/flow/failure-log.js';
 
 const KEY_PROTOCOL = 'openai-insecure-api-key.';
 const AZURE = 3;
@@ -72,7 +74,7 @@ async function pickChannel(state: RelayState, caller: Caller, group: string, mod
 }
 
 /** Authenticates, picks a channel and opens the upstream socket (failing over like other relays). */
-async function open(state: RelayState, req: IncomingMessage, protocols: string[]) {
+async function open(state: RelayState, req: IncomingMessage, protocols: string[], requestId: string, startedAt: number) {
   const url = new URL(req.url ?? '/', 'http://x');
   const fake = { headers: withProtocolKey(req), query: {}, ip: req.socket.remoteAddress ?? '' } as unknown as FastifyRequest;
   const caller = await authenticate(state.ctx, state.callers, fake);
@@ -98,7 +100,8 @@ async function open(state: RelayState, req: IncomingMessage, protocols: string[]
     const scopes = limitScopes({ id: caller.token.id, limits: caller.setting.limits.request_limits }, { id: caller.user.id, limits: caller.userLimits }, group, model, state.groups.limitsOf(group));
     const limits = scopes.length ? await state.limits.enter(scopes) : undefined;
     try {
-      const channel = await openUpstream(state, req, protocols, caller, group, model);
+      const facts: Handshake = { caller, group, model, startedAt, requestId, ip: fake.ip };
+      const channel = await openUpstream(state, req, protocols, facts);
       return { ...channel, caller, group, model, groupRatio: Number(groupRow.ratio), limits };
     } catch (error) {
       if (limits) await state.limits.leave(limits);
@@ -110,8 +113,19 @@ async function open(state: RelayState, req: IncomingMessage, protocols: string[]
   }
 }
 
-/** Picks a channel and connects to it, failing over like other relays. */
-async function openUpstream(state: RelayState, req: IncomingMessage, protocols: string[], caller: Caller, group: string, model: string) {
+/** What the error row of a failed handshake names. */
+interface Handshake {
+  caller: Caller;
+  group: string;
+  model: string;
+  startedAt: number;
+  requestId: string;
+  ip: string;
+}
+
+/** Picks a channel and connects to it, failing over like other relays; each refused attempt gets its error row, as on the HTTP doors. */
+async function openUpstream(state: RelayState, req: IncomingMessage, protocols: string[], h: Handshake) {
+  const { caller, group, model } = h;
   const tried = new Set<number>();
   if (caller.excludedChannel) tried.add(caller.excludedChannel);
   const attempts = caller.pinnedChannel ? 1 : 1 + Math.max(0, state.ctx.options.get('RetryTimes'));
@@ -129,7 +143,12 @@ async function openUpstream(state: RelayState, req: IncomingMessage, protocols: 
       return { route, upstream, price: state.prices.priceOf(route.billedModel) };
     } catch (error) {
       // What the client is told of a refused or unreachable upstream (egress/failure.ts).
-      last = outsideFailure(toHubError(error), row, admin);
+      const hub = toHubError(error);
+      last = outsideFailure(hub, row, admin);
+      if (hub.code !== 'client_closed' && state.ctx.options.get('LogErrorEnabled')) {
+        const told = admin ? outsideFailure(hub, row, false) : last;
+        writeFailureRow(state, { ...requestLogFields({ ...h, stream: true }, h.requestId, h.ip), model_name: model }, row, hub, told, '/v1/realtime');
+      }
       if (!last.retryable) throw last;
     }
   }
@@ -158,7 +177,7 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext): void {
     const startedAt = Date.now();
     const state = relayState(ctx);
     const protocols = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
-    open(state, req, protocols).then(
+    open(state, req, protocols, requestId, startedAt).then(
       (s) => {
         // The in-flight slots are given back once, whichever way the session or the handshake ends.
         let released = false;
