@@ -51,6 +51,32 @@ export function scrubIdentity(text: string, row: ChannelRow | undefined, admin: 
   return id.port ? out.replace(id.port, '[port]') : out;
 }
 
+/**
+ * An upstream error event inside a stream, for the caller: admins get it scrubbed of keys; anyone
+ * else gets the same JSON (so the door's mapper still reads its shape) with every `message`
+ * replaced by the generic reason and the request id.
+ */
+export function streamErrorData(data: string, row: ChannelRow, admin: boolean, requestId: string): string {
+  if (admin) return scrubIdentity(data, row, true);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return JSON.stringify({ error: { message: withRequestId(GENERIC_STREAM_ERROR, requestId), type: 'upstream_error' } });
+  }
+  return JSON.stringify(genericMessages(parsed, withRequestId(GENERIC_STREAM_ERROR, requestId)));
+}
+
+const GENERIC_STREAM_ERROR = 'upstream error';
+
+function genericMessages(value: unknown, message: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => genericMessages(v, message));
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, k === 'message' && typeof v === 'string' ? message : typeof v === 'string' ? v : genericMessages(v, message)]),
+  );
+}
+
 /** Every string of a JSON value scrubbed as scrubIdentity does (an upstream's view of a failed task). */
 export function scrubDeep(value: unknown, row: ChannelRow | undefined, admin: boolean): unknown {
   if (typeof value === 'string') return scrubIdentity(value, row, admin);

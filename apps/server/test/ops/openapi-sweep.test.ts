@@ -265,6 +265,7 @@ const NO_UPSTREAM: Array<[RegExp, string, number?]> = [
   [/^GET .*(task\/\{id\}\/(fetch|image-seed)|\/mj\/image\/\{id\}|\/suno\/fetch\/\{id\}|\/(image2video|text2video)\/\{id\}|\/task\/result\/)/, 'a task that does not exist', 404],
   [/^(GET|DELETE) \/v1\/videos\/\{id\}|^POST \/v1\/videos\/\{id\}\/remix/, 'a video that does not exist', 404],
   [/^GET \/v1\/videos$/, 'the caller\'s own videos, from the gateway\'s records'],
+  [/^(GET|DELETE) \/v1\/responses\/\{id\}|^POST \/v1\/responses\/\{id\}\/cancel|^GET \/v1\/responses\/\{id\}\/input_items/, 'a stored response that does not exist (test/doors/responses-stored covers owned ones)', 404],
   [/list-by-condition|^POST \/suno\/fetch$/, 'answered from the gateway\'s task records'],
   [/\/mj\/notify$/, 'an upstream callback, refused for a caller\'s key'],
   [/^GET \/v1\/realtime$/, 'a WebSocket door: swept with a socket below'],

@@ -20,7 +20,7 @@ import { chainMappers } from '../../providers/shared/chain.js';
 import type { Frame, StreamMapper } from '../../providers/types.js';
 import { plausibleFrame, validFirstFrame } from './answer-check.js';
 import { BROKEN_FRAME, brokenFrame } from '../../providers/shared/broken-frame.js';
-import { isAdmin, scrubIdentity } from '../../../egress/failure.js';
+import { isAdmin, scrubIdentity, streamErrorData } from '../../../egress/failure.js';
 
 /** An upstream event that reports an error (its text may name the channel's key or host). */
 const errorEvent = (data: string, event?: string) =>
@@ -131,7 +131,8 @@ export async function respondStream(
       return;
     }
     const admin = isAdmin(p.caller.user.role);
-    for (const frame of mapper.onEvent(event.data, event.event)) pending.push(scrubIdentity(writer.render(frame, name), row, admin));
+    const told = streamErrorData(event.data, row, admin, reply.request.id);
+    for (const frame of mapper.onEvent(told, event.event)) pending.push(scrubIdentity(writer.render(frame, name), row, admin));
   };
   const parser = createParser({ onEvent });
   // Upstreams that do not speak SSE (Bedrock's binary event stream) bring their own decoder.
