@@ -62,11 +62,29 @@ export function rerank(res: ServerResponse, body: any) {
   json(res, { model: body.model, results, usage: { prompt_tokens: 12, total_tokens: 12 } });
 }
 
-export function responses(res: ServerResponse, body: any, words: string[], noUsage: boolean) {
+/** `service_tier` values the API accepts (`fast` is priority processing's new name). */
+export const SERVICE_TIERS = ['auto', 'default', 'flex', 'scale', 'priority', 'fast'];
+
+/** The tier an answer reports: the one asked for, else the project's default (`projectTier`, else `default`). */
+export function servedTier(body: any, projectTier?: string): string {
+  const asked = body?.service_tier;
+  if (asked === 'fast') return 'priority';
+  return asked && asked !== 'auto' ? asked : (projectTier ?? 'default');
+}
+
+/** `b.usage`, when given, replaces the fixed usage (cached and cache-write tokens are parts of the input). */
+export function responses(res: ServerResponse, body: any, words: string[], noUsage: boolean, b: { usage?: { prompt: number; completion: number; cached?: number; cacheWrite?: number }; serviceTier?: string } = {}) {
   const text = words.join(' ');
   const message = { id: 'msg_fake', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
-  const usage = { input_tokens: 9, input_tokens_details: { cached_tokens: 0 }, output_tokens: words.length, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 9 + words.length };
-  const done = { id: 'resp_fake', object: 'response', created_at: 1700000000, status: 'completed', model: body.model, output: [message], ...(noUsage ? {} : { usage }) };
+  const u = b.usage ?? { prompt: 9, completion: words.length };
+  const usage = {
+    input_tokens: u.prompt,
+    input_tokens_details: { cached_tokens: u.cached ?? 0, cache_write_tokens: u.cacheWrite ?? 0 },
+    output_tokens: u.completion,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: u.prompt + u.completion,
+  };
+  const done = { id: 'resp_fake', object: 'response', created_at: 1700000000, status: 'completed', model: body.model, service_tier: servedTier(body, b.serviceTier), output: [message], ...(noUsage ? {} : { usage }) };
   if (!body.stream) return json(res, done);
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   let seq = 0;
