@@ -58,6 +58,7 @@ export interface PriceGroup {
   locked: boolean;
   extra_ratios: Record<string, number>;
   tiers?: PriceEntry['tiers'];
+  service_ratios?: PriceEntry['service_ratios'];
   models: string[];
 }
 
@@ -72,10 +73,10 @@ const ratioKey = (r?: Record<string, number>) =>
 export function groupPrices(rows: PriceEntry[]): PriceGroup[] {
   const groups = new Map<string, PriceGroup>();
   for (const p of rows) {
-    const key = [p.type, p.channel_type, p.input, p.output, ratioKey(p.extra_ratios), Boolean(p.locked), JSON.stringify(p.tiers ?? [])].join('|');
+    const key = [p.type, p.channel_type, p.input, p.output, ratioKey(p.extra_ratios), Boolean(p.locked), JSON.stringify(p.tiers ?? []), ratioKey(p.service_ratios)].join('|');
     const g = groups.get(key);
     if (g) g.models.push(p.model);
-    else groups.set(key, { key, type: p.type, channel_type: p.channel_type, input: p.input, output: p.output, locked: Boolean(p.locked), extra_ratios: p.extra_ratios ?? {}, ...(p.tiers?.length ? { tiers: p.tiers } : {}), models: [p.model] });
+    else groups.set(key, { key, type: p.type, channel_type: p.channel_type, input: p.input, output: p.output, locked: Boolean(p.locked), extra_ratios: p.extra_ratios ?? {}, ...(p.tiers?.length ? { tiers: p.tiers } : {}), ...(p.service_ratios && Object.keys(p.service_ratios).length ? { service_ratios: p.service_ratios } : {}), models: [p.model] });
   }
   return [...groups.values()];
 }
