@@ -88,12 +88,12 @@ export function unpricedModels(all: string[], prices: PriceEntry[]): string[] {
 }
 
 export interface PriceChange {
-  field: 'type' | 'input' | 'output' | 'extra' | 'tiers';
+  field: 'type' | 'input' | 'output' | 'extra' | 'tiers' | 'service';
   from: string;
   to: string;
 }
 
-type Comparable = Pick<PriceEntry, 'type' | 'input' | 'output' | 'extra_ratios' | 'tiers'>;
+type Comparable = Pick<PriceEntry, 'type' | 'input' | 'output' | 'extra_ratios' | 'tiers' | 'service_ratios'>;
 // Ratios are written as they are: grouping or rounding would hide a 0.0001.
 const ratiosText = (r?: Record<string, number>) =>
   Object.entries(r ?? {})
@@ -115,5 +115,6 @@ export function priceChanges(old: Comparable, now: Comparable, language: string)
   if (ratioKey(old.extra_ratios) !== ratioKey(now.extra_ratios)) changes.push({ field: 'extra', from: ratiosText(old.extra_ratios) || '-', to: ratiosText(now.extra_ratios) || '-' });
   const [from, to] = [tierText(language, old.tiers), tierText(language, now.tiers)];
   if (from !== to) changes.push({ field: 'tiers', from, to });
+  if (ratioKey(old.service_ratios) !== ratioKey(now.service_ratios)) changes.push({ field: 'service', from: ratiosText(old.service_ratios) || '-', to: ratiosText(now.service_ratios) || '-' });
   return changes;
 }
