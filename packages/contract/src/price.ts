@@ -12,6 +12,8 @@ export interface PriceEntry {
   extra_ratios?: Record<string, number>;
   /** Long-context tiers, ascending by `above`; the base price covers prompts up to the first. */
   tiers?: PriceTierEntry[];
+  /** Price multipliers by service tier (`flex`, `priority`, …) and for fast mode (`fast`); 1 where unset. */
+  service_ratios?: Record<string, number>;
   model_info?: ModelInfoParsed;
 }
 
@@ -47,6 +49,23 @@ export const ExtraRatios = z
   .nullable()
   .optional();
 
+/**
+ * Service classes a price may multiply (the whole cost: input, output and cache classes):
+ * OpenAI `service_tier` flex / priority (alias `fast`) / scale, Anthropic `usage.service_tier`
+ * priority / batch, and `fast`: Anthropic fast mode (`speed: "fast"`). Unset means ×1.
+ */
+export const SERVICE_RATIO_CLASSES = ['flex', 'priority', 'scale', 'batch', 'fast'] as const;
+export type ServiceRatioClass = (typeof SERVICE_RATIO_CLASSES)[number];
+
+/** A price's service class → multiplier map; an unknown class or a negative multiplier is refused. */
+export const ServiceRatios = z
+  .partialRecord(
+    z.enum(SERVICE_RATIO_CLASSES, { error: `service_ratios: the classes are ${SERVICE_RATIO_CLASSES.join(', ')}` }),
+    z.number({ error: 'service_ratios: a multiplier must be a number' }).min(0, 'service_ratios: a multiplier must not be negative').max(100, 'service_ratios: a multiplier must be at most 100'),
+  )
+  .nullable()
+  .optional();
+
 /** A tier's own input, output and usage-class ratios; a class it does not set follows the base price's. */
 export const PriceTier = z.object({
   above: z.coerce.number().int('above must be a whole number of tokens').positive('above must be more than 0 tokens'),
@@ -78,6 +97,7 @@ export const PriceBody = z.object({
   locked: z.boolean().default(false),
   extra_ratios: ExtraRatios,
   tiers: PriceTiers,
+  service_ratios: ServiceRatios,
 });
 
 export const MultiplePriceBody = z.object({
@@ -143,7 +163,7 @@ export interface PriceSyncDiff {
 /** A price the sync writes: validated like any price. */
 const SyncValues = PriceBody.omit({ locked: true });
 /** A price as it was stored (rows older than today's checks included): only compared, never written. */
-const StoredValues = SyncValues.extend({ model: text().max(191), extra_ratios: z.record(text(), z.number()).nullable().optional(), tiers: z.array(PriceTier.extend({ extra_ratios: z.record(text(), z.number()).nullable().optional() })).nullable().optional() });
+const StoredValues = SyncValues.extend({ model: text().max(191), extra_ratios: z.record(text(), z.number()).nullable().optional(), tiers: z.array(PriceTier.extend({ extra_ratios: z.record(text(), z.number()).nullable().optional() })).nullable().optional(), service_ratios: z.record(text(), z.number()).nullable().optional() });
 
 /** POST /api/prices/sync/apply: the preview's answer sent back unchanged; the server applies exactly these entries. */
 export const PriceSyncApplyBody = z.object({

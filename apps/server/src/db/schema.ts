@@ -177,6 +177,8 @@ export interface PricesTable {
   extra_ratios: Text;
   /** Long-context tiers (JSON), migration 0014. */
   tiers: Text;
+  /** Service-class multipliers (JSON), migration 0024. */
+  service_ratios: Text;
 }
 
 export interface UserGroupsTable {

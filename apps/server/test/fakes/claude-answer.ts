@@ -22,6 +22,8 @@ export interface ClaudeBehaviour extends StreamPacing, Faults {
   cache?: { read?: number; creation?: number };
   /** Send an `error` event (overloaded_error) after this many text deltas instead of finishing. */
   errorAfterChunks?: number;
+  /** The tier reported for a request that allows Priority Tier (`service_tier` auto or unset); default `standard`. */
+  serviceTier?: 'standard' | 'priority';
 }
 
 export interface ClaudeError {
@@ -71,6 +73,8 @@ export function checkClaudeRequest(body: any, platform: 'anthropic' | 'bedrock' 
     if (body.anthropic_version !== version) return invalid(`anthropic_version: Input should be '${version}'`);
   }
   if (typeof body.max_tokens !== 'number') return invalid('max_tokens: Field required');
+  if (body.service_tier != null && body.service_tier !== 'auto' && body.service_tier !== 'standard_only') return invalid("service_tier: Input should be 'auto' or 'standard_only'");
+  if (body.speed != null && body.speed !== 'standard' && body.speed !== 'fast') return invalid("speed: Input should be 'standard' or 'fast'");
   if (!Array.isArray(body.messages) || body.messages.length === 0) return invalid('messages: at least one message is required');
   const thinking = body.thinking;
   if (thinking?.type === 'enabled') {
@@ -104,6 +108,8 @@ export interface ClaudeAnswer {
   tool?: { id: string; name: string; input: Record<string, unknown> };
   stopReason: 'end_turn' | 'max_tokens' | 'tool_use';
   usage: Record<string, number>;
+  /** What the answer's usage reports besides the counts: the tier that served it and its speed. */
+  service: { service_tier: string; speed: string };
 }
 
 /** What the model "says" for a checked request. */
@@ -137,6 +143,7 @@ export function claudeAnswer(body: any, b: ClaudeBehaviour): ClaudeAnswer {
       cache_read_input_tokens: b.cache?.read ?? 0,
       output_tokens: output,
     },
+    service: { service_tier: body.service_tier === 'standard_only' ? 'standard' : (b.serviceTier ?? 'standard'), speed: body.speed === 'fast' ? 'fast' : 'standard' },
   };
 }
 
@@ -156,7 +163,7 @@ export function claudeMessage(model: string, a: ClaudeAnswer) {
     content,
     stop_reason: a.stopReason,
     stop_sequence: null,
-    usage: { ...a.usage, service_tier: 'standard' },
+    usage: { ...a.usage, ...a.service },
   };
 }
 

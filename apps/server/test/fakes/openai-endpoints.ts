@@ -76,13 +76,40 @@ function inputItemsOf(input: unknown, id: string): Array<Record<string, unknown>
   return list.map((item, i) => ({ id: `msg_in_${id.slice(5)}_${i}`, ...item }));
 }
 
-/** Answers a create call; with `store` (default true) the response is kept under `keep`. */
-export function responses(res: ServerResponse, body: any, words: string[], noUsage: boolean, keep?: (kept: Omit<KeptResponse, 'key'>) => void) {
+/** `service_tier` values the API accepts (`fast` is priority processing's new name). */
+export const SERVICE_TIERS = ['auto', 'default', 'flex', 'scale', 'priority', 'fast'];
+
+/** The tier an answer reports: the one asked for, else the project's default (`projectTier`, else `default`). */
+export function servedTier(body: any, projectTier?: string): string {
+  const asked = body?.service_tier;
+  if (asked === 'fast') return 'priority';
+  return asked && asked !== 'auto' ? asked : (projectTier ?? 'default');
+}
+
+/**
+ * Answers a create call; with `store` (default true) the response is kept under `keep`.
+ * `b.usage`, when given, replaces the fixed usage (cached and cache-write tokens are parts of the input).
+ */
+export function responses(
+  res: ServerResponse,
+  body: any,
+  words: string[],
+  noUsage: boolean,
+  b: { usage?: { prompt: number; completion: number; cached?: number; cacheWrite?: number }; serviceTier?: string } = {},
+  keep?: (kept: Omit<KeptResponse, 'key'>) => void,
+) {
   const id = `resp_fake${++responseCount}`;
   const text = words.join(' ');
   const message = { id: 'msg_fake', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
-  const usage = { input_tokens: 9, input_tokens_details: { cached_tokens: 0 }, output_tokens: words.length, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 9 + words.length };
-  const done = { id, object: 'response', created_at: 1700000000, status: 'completed', background: false, model: body.model, output: [message], previous_response_id: body.previous_response_id ?? null, store: body.store !== false, ...(noUsage ? {} : { usage }) };
+  const u = b.usage ?? { prompt: 9, completion: words.length };
+  const usage = {
+    input_tokens: u.prompt,
+    input_tokens_details: { cached_tokens: u.cached ?? 0, cache_write_tokens: u.cacheWrite ?? 0 },
+    output_tokens: u.completion,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: u.prompt + u.completion,
+  };
+  const done = { id, object: 'response', created_at: 1700000000, status: 'completed', background: false, model: body.model, service_tier: servedTier(body, b.serviceTier), output: [message], previous_response_id: body.previous_response_id ?? null, store: body.store !== false, ...(noUsage ? {} : { usage }) };
   if (body.store !== false) keep?.({ response: done, inputItems: inputItemsOf(body.input, id) });
   if (!body.stream) return json(res, done);
   res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -22,7 +22,9 @@ export interface Behaviour extends Faults {
   /** Milliseconds between a stream's `[DONE]` and the end of the response. */
   endDelayMs?: number;
   /** Usage to report instead of the fixed one (prompt 10, a completion token per word); `cached` of the prompt read from cache. */
-  usage?: { prompt: number; completion: number; cached?: number };
+  usage?: { prompt: number; completion: number; cached?: number; cacheWrite?: number };
+  /** The tier reported for a request with `service_tier` auto or unset (the project's default); default `default`. */
+  serviceTier?: string;
   /** Accept the request and never answer (no headers, no body). */
   silent?: boolean;
   /** Send the 200 headers, then nothing more. */
@@ -41,11 +43,11 @@ export interface Received {
   key: string;
 }
 
-const USAGE = (prompt: number, completion: number, cached = 0) => ({
+const USAGE = (prompt: number, completion: number, cached = 0, cacheWrite = 0) => ({
   prompt_tokens: prompt,
   completion_tokens: completion,
   total_tokens: prompt + completion,
-  prompt_tokens_details: { cached_tokens: cached },
+  prompt_tokens_details: { cached_tokens: cached, ...(cacheWrite ? { cache_write_tokens: cacheWrite } : {}) },
   completion_tokens_details: { reasoning_tokens: 0 },
 });
 
@@ -172,11 +174,14 @@ export class FakeOpenAI {
         if (String(body.previous_response_id ?? '').startsWith('resp_fake') && this.kept.get(body.previous_response_id)?.key !== key) {
           return this.json(res, { error: { message: `Previous response with id '${body.previous_response_id}' not found.`, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found' } }, 400);
         }
-        return endpoints.responses(res, body, words, Boolean(b.noUsage), (kept) => this.kept.set(kept.response.id as string, { key, ...kept }));
+        return endpoints.responses(res, body, words, Boolean(b.noUsage), b, (kept) => this.kept.set(kept.response.id as string, { key, ...kept }));
       case '/v1/chat/completions':
         break;
       default:
         return this.json(res, { error: { message: 'not found' } }, 404);
+    }
+    if (body.service_tier != null && !endpoints.SERVICE_TIERS.includes(body.service_tier)) {
+      return this.json(res, { error: { message: `Invalid value: '${body.service_tier}'. Supported values are: ${endpoints.SERVICE_TIERS.join(', ')}.`, type: 'invalid_request_error', param: 'service_tier', code: 'invalid_value' } }, 400);
     }
     if (body.stream) return this.stream(res, body, words, b);
     return this.json(res, {
@@ -184,8 +189,9 @@ export class FakeOpenAI {
       object: 'chat.completion',
       created: 1700000000,
       model: body.model,
+      service_tier: endpoints.servedTier(body, b.serviceTier),
       choices: [{ index: 0, message: { role: 'assistant', content: words.join(' ') }, finish_reason: 'stop' }],
-      ...(b.noUsage ? {} : { usage: b.usage ? USAGE(b.usage.prompt, b.usage.completion, b.usage.cached) : USAGE(10, words.length) }),
+      ...(b.noUsage ? {} : { usage: b.usage ? USAGE(b.usage.prompt, b.usage.completion, b.usage.cached, b.usage.cacheWrite) : USAGE(10, words.length) }),
     });
   }
 
@@ -228,7 +234,7 @@ export class FakeOpenAI {
       res.destroy();
       return;
     }
-    const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1700000000, model: body.model };
+    const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1700000000, model: body.model, service_tier: endpoints.servedTier(body, b.serviceTier) };
     res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })}\n\n`);
     for (const [i, word] of words.entries()) {
       if (b.cutAfterChunks !== undefined && i >= b.cutAfterChunks) {
@@ -243,7 +249,7 @@ export class FakeOpenAI {
     }
     res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
     if (body.stream_options?.include_usage && !b.noUsage) {
-      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: b.usage ? USAGE(b.usage.prompt, b.usage.completion, b.usage.cached) : USAGE(10, words.length) })}\n\n`);
+      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: b.usage ? USAGE(b.usage.prompt, b.usage.completion, b.usage.cached, b.usage.cacheWrite) : USAGE(10, words.length) })}\n\n`);
     }
     if (!b.endDelayMs) return void res.end('data: [DONE]\n\n');
     res.write('data: [DONE]\n\n');

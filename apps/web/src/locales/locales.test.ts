@@ -119,6 +119,8 @@ const SAME_ALLOWED: Record<string, string[]> = {
   'task:status.SUCCESS': ['zh_CN=zh_HK', 'zh_CN=ja_JP', 'zh_HK=ja_JP'],
   'task:status.UNKNOWN': ['zh_CN=zh_HK'],
   'task:result': ['zh_HK=ja_JP'], // 結果: the same word in Traditional Chinese and Japanese
+  'log:fastMode': ['zh_CN=zh_HK'], // 快速模式: written alike in Simplified and Traditional Chinese
+  'pricing:service.fast': ['zh_CN=zh_HK'],
   // Monthly bills: time units Chinese and Japanese write alike.
   'invoice:duration.millis': ['zh_CN=zh_HK'],
   'invoice:duration.seconds': ['zh_CN=zh_HK', 'zh_CN=ja_JP', 'zh_HK=ja_JP'],

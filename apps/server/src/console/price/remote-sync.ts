@@ -53,6 +53,7 @@ const values = (p: Omit<Incoming, 'locked'> | PriceValues): PriceValues => ({
   output: p.output,
   ...(p.extra_ratios && Object.keys(p.extra_ratios).length ? { extra_ratios: p.extra_ratios } : {}),
   ...(p.tiers?.length ? { tiers: p.tiers.map((t) => ({ above: t.above, input: t.input, output: t.output, ...(t.extra_ratios ? { extra_ratios: t.extra_ratios } : {}) })) } : {}),
+  ...(p.service_ratios && Object.keys(p.service_ratios).length ? { service_ratios: p.service_ratios } : {}),
   model: p.model,
 });
 const same = (a: PriceValues, b: PriceValues) => JSON.stringify(a) === JSON.stringify(b);

@@ -21,6 +21,7 @@ import type { Db } from '../../db/index.js';
 export function toPriceJson(row: PriceRow): PriceEntry {
   const extra = parseJsonOr<Record<string, number> | undefined>(row.extra_ratios, undefined);
   const tiers = parseJsonOr<PriceTierEntry[] | undefined>(row.tiers, undefined);
+  const service = parseJsonOr<Record<string, number> | undefined>(row.service_ratios, undefined);
   return {
     model: row.model,
     type: row.type === 'times' ? 'times' : 'tokens',
@@ -30,6 +31,7 @@ export function toPriceJson(row: PriceRow): PriceEntry {
     locked: row.locked === 1,
     ...(extra ? { extra_ratios: extra } : {}),
     ...(tiers?.length ? { tiers } : {}),
+    ...(service && Object.keys(service).length ? { service_ratios: service } : {}),
   };
 }
 
@@ -56,6 +58,7 @@ const row = (b: Omit<Body, 'model'> & { model: string }) => ({
   locked: b.locked ? 1 : 0,
   extra_ratios: b.extra_ratios ? JSON.stringify(b.extra_ratios) : null,
   tiers: b.type === 'tokens' && b.tiers?.length ? JSON.stringify(b.tiers.map((t) => ({ above: t.above, input: t.input, output: t.output, ...(t.extra_ratios ? { extra_ratios: t.extra_ratios } : {}) }))) : null,
+  service_ratios: b.service_ratios && Object.keys(b.service_ratios).length ? JSON.stringify(b.service_ratios) : null,
 });
 const changed = (ctx: AppContext) => ctx.store.publish(EVENTS.prices, '');
 
@@ -114,7 +117,7 @@ export async function availableModels(ctx: AppContext, ownGroup?: string): Promi
     for (const model of state.selector.index.models(g.symbol)) {
       const found = state.prices.find(model);
       const price: PriceEntry = found
-        ? { model, type: found.type, channel_type: found.channelType, input: found.input, output: found.output, locked: false, ...(Object.keys(found.extra).length ? { extra_ratios: found.extra as Record<string, number> } : {}), ...tierEntries(found.tiers) }
+        ? { model, type: found.type, channel_type: found.channelType, input: found.input, output: found.output, locked: false, ...(Object.keys(found.extra).length ? { extra_ratios: found.extra as Record<string, number> } : {}), ...tierEntries(found.tiers), ...(found.service && Object.keys(found.service).length ? { service_ratios: found.service as Record<string, number> } : {}) }
         : { model, type: 'tokens', channel_type: 0, input: 30, output: 30, locked: false };
       result[model] ??= { groups: [], owned_by: owners[String(price.channel_type)]?.name ?? UNKNOWN_OWNER, price, ...(found ? {} : { unpriced: true }) };
       result[model].groups.push(g.symbol);

@@ -1,7 +1,7 @@
 import { HubError } from '../../common/errors.js';
 import {
   anthropicResponseToHub, emptyUsage, geminiResponseToHub, hubResponseToAnthropic, hubResponseToGemini, hubResponseToResponses,
-  usageFromOpenAI, usageToOpenAI, type AnthropicResponse, type GeminiResponse, type HubResponse, type ResponsesRequest, type Usage,
+  usageFromOpenAI, usageToOpenAI, withServiceTier, type AnthropicResponse, type GeminiResponse, type HubResponse, type ResponsesRequest, type Usage,
 } from '../formats/index.js';
 import type { Dialect, Endpoint } from '../providers/types.js';
 
@@ -12,7 +12,7 @@ export function dialectResponseToHub(dialect: Dialect, json: unknown, model: str
       case 'openai': {
         const hub = json as HubResponse;
         if (!Array.isArray(hub?.choices)) throw new Error('no choices');
-        return { hub: { ...hub, model }, usage: usageFromOpenAI(hub.usage) };
+        return { hub: { ...hub, model }, usage: withServiceTier(usageFromOpenAI(hub.usage), (hub as { service_tier?: unknown }).service_tier) };
       }
       case 'anthropic': {
         const r = anthropicResponseToHub(json as AnthropicResponse, { model });

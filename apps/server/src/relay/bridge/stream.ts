@@ -1,6 +1,6 @@
 import {
   createAnthropicToHubStream, createGeminiToHubStream, createHubToAnthropicStream, createHubToGeminiStream, createHubToResponsesStream,
-  reasoningOf, usageFromOpenAI, usageToOpenAI, type AnthropicStreamEvent, type GeminiResponse, type HubChunk, type ResponsesRequest, type Usage,
+  reasoningOf, usageFromOpenAI, usageToOpenAI, withServiceTier, type AnthropicStreamEvent, type GeminiResponse, type HubChunk, type ResponsesRequest, type Usage,
 } from '../formats/index.js';
 import type { Dialect, Endpoint, Frame, StreamMapper } from '../providers/types.js';
 import { billingUsageOrNull } from './usage.js';
@@ -64,7 +64,7 @@ function upstreamSide(dialect: Dialect, model: string): UpstreamSide {
         return [];
       }
       const chunk = parseFrame<HubChunk>(data);
-      const seen = usageFromOpenAI(chunk.usage);
+      const seen = withServiceTier(usageFromOpenAI(chunk.usage), (chunk as { service_tier?: unknown }).service_tier);
       if (seen) usage = seen;
       return chunk.choices?.length ? [{ ...chunk, model }] : [];
     },

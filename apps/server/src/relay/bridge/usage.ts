@@ -17,6 +17,8 @@ export function billingUsage(u: NormalUsage, dialect: Dialect): Usage {
     reasoningTokens: u.reasoning,
     audioInputTokens: u.audioIn,
     audioOutputTokens: u.audioOut,
+    ...(u.serviceTier ? { serviceTier: u.serviceTier } : {}),
+    ...(u.speed ? { speed: u.speed } : {}),
   };
 }
 

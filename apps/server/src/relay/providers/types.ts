@@ -75,6 +75,10 @@ export interface Usage {
   reasoningTokens: number;
   audioInputTokens: number;
   audioOutputTokens: number;
+  /** The service tier the upstream reports it served the request at (OpenAI `service_tier`, Anthropic `usage.service_tier`). */
+  serviceTier?: string;
+  /** The speed the upstream reports (Anthropic `usage.speed`: `fast` is fast mode). */
+  speed?: string;
 }
 
 export const emptyUsage = (): Usage => ({

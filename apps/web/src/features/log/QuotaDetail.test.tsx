@@ -62,4 +62,19 @@ describe('log cost detail', { timeout: 30_000 }, () => {
     renderWithProviders(<QuotaDetail log={row({ group_name: 'default', group_ratio: 1, price_type: 'tokens', input_ratio: 1, output_ratio: 1 })} />);
     expect(screen.queryByTestId('class-ratios')).toBeNull();
   });
+
+  it('shows the service tier, fast mode and cache writes a request was billed at, and prices it with the multiplier', () => {
+    const meta = { group_name: 'default', group_ratio: 1, price_type: 'tokens', input_ratio: 1, output_ratio: 1, service_tier: 'priority', speed: 'fast', service_ratio: 9, cached_write_tokens: 20, cached_write_1h_tokens: 5, extra_ratios: { cached_write: 1.25, cached_write_1h: 2 } };
+    renderWithProviders(<QuotaDetail log={row(meta)} />);
+    expect(screen.getByTestId('service-class').textContent).toBe('Service tier: priority · Fast mode · whole price × 9');
+    expect(screen.getByTestId('class-ratios').textContent).toBe('Ratios applied: Cache write 20 × 1.25 · Cache write (1 h) 5 × 2');
+    // $2 per million × 9.
+    expect(screen.getByTestId('quota-detail').textContent).toContain('Input: $18.0000 /M');
+    cleanup();
+    renderWithProviders(<QuotaDetail log={row({ group_name: 'default', group_ratio: 1, price_type: 'tokens', input_ratio: 1, output_ratio: 1, service_tier: 'default' })} />);
+    expect(screen.getByTestId('service-class').textContent).toBe('Service tier: default');
+    cleanup();
+    renderWithProviders(<QuotaDetail log={row({ group_name: 'default', group_ratio: 1, price_type: 'tokens', input_ratio: 1, output_ratio: 1 })} />);
+    expect(screen.queryByTestId('service-class')).toBeNull();
+  });
 });

@@ -52,6 +52,7 @@ export const EXTRA_TOKEN_KINDS = [
   { key: 'output_audio_tokens', side: 'output' },
   { key: 'cached_tokens', side: 'input' },
   { key: 'cached_write_tokens', side: 'input' },
+  { key: 'cached_write_1h_tokens', side: 'input' },
   { key: 'cached_read_tokens', side: 'input' },
   { key: 'reasoning_tokens', side: 'output' },
   { key: 'input_image_tokens', side: 'input' },
@@ -88,6 +89,12 @@ export interface LogPricing {
   actualOutput: number;
   /** The input-size tier that priced the request (`> 200000`), when the price has tiers. */
   tier?: string;
+  /** The service tier that applied (reported by the upstream, else requested), when one was named. */
+  serviceTier?: string;
+  /** Anthropic fast mode applied. */
+  fast?: boolean;
+  /** The multiplier the service class put on the whole price (1 when none). */
+  serviceRatio: number;
 }
 
 /** Prices of a consumption row from its metadata: ratio × 0.002 per call, ratio × 0.002 × 1000 per million tokens. */
@@ -100,6 +107,7 @@ export function logPricing(log: Pick<LogEntry, 'metadata' | 'group'>): LogPricin
   const unit = type === 'tokens' ? 0.002 * 1000 : 0.002;
   const input = num(meta.input_ratio) * unit;
   const output = num(meta.output_ratio) * unit;
+  const serviceRatio = meta.service_ratio === undefined ? 1 : num(meta.service_ratio);
   return {
     type,
     groupName: String(meta.group_name ?? log.group ?? ''),
@@ -107,9 +115,12 @@ export function logPricing(log: Pick<LogEntry, 'metadata' | 'group'>): LogPricin
     groupRatio,
     input,
     output,
-    actualInput: input * groupRatio,
-    actualOutput: output * groupRatio,
+    actualInput: input * groupRatio * serviceRatio,
+    actualOutput: output * groupRatio * serviceRatio,
     ...(typeof meta.price_tier === 'string' && meta.price_tier ? { tier: meta.price_tier } : {}),
+    ...(typeof meta.service_tier === 'string' && meta.service_tier ? { serviceTier: meta.service_tier } : {}),
+    ...(meta.speed === 'fast' ? { fast: true } : {}),
+    serviceRatio,
   };
 }
 

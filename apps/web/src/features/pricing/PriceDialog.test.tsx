@@ -60,7 +60,7 @@ describe('price dialog', { timeout: 30_000 }, () => {
     expect(screen.getByText('rate 1.25')).toBeTruthy();
     fireEvent.click(screen.getByTestId('price-submit'));
     await waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
-    expect(calls[0]).toEqual({ url: '/api/prices/single', method: 'POST', body: { model: 'new-model', type: 'tokens', channel_type: 1, input: 1.25, output: 5, locked: false, extra_ratios: null, tiers: null } });
+    expect(calls[0]).toEqual({ url: '/api/prices/single', method: 'POST', body: { model: 'new-model', type: 'tokens', channel_type: 1, input: 1.25, output: 5, locked: false, extra_ratios: null, tiers: null, service_ratios: null } });
   });
 
   it('edits an existing price under its own (URL-encoded) name, keeping the lock', async () => {
@@ -92,5 +92,21 @@ describe('price dialog', { timeout: 30_000 }, () => {
       extra_ratios: { cached_tokens: 0.5 },
       tiers: [{ above: 200000, input: 2, output: 3, extra_ratios: { cached_tokens: 0.1, cached_write_tokens: 1.5 } }],
     });
+  });
+
+  it('edits the service multipliers (tier and fast mode) and sends them', async () => {
+    const { calls, onSaved } = show({ kind: 'single', price: { model: 'claude-fast', type: 'tokens', channel_type: 14, input: 1, output: 5, locked: false, service_ratios: { priority: 1.5 } } });
+    const service = within(screen.getByTestId('service-ratios'));
+    expect(service.getByRole('combobox', { name: 'Kind' }).textContent).toBe('Priority / fast tier');
+    fireEvent.click(service.getByRole('button', { name: 'Add multiplier' }));
+    expect(service.getAllByRole('combobox', { name: 'Kind' })[1].textContent).toBe('Flex tier');
+    fireEvent.change(service.getAllByRole('spinbutton', { name: 'Ratio' })[1], { target: { value: '101' } });
+    fireEvent.click(screen.getByTestId('price-submit'));
+    expect(await screen.findByText('Each class once, a multiplier from 0 to 100')).toBeTruthy();
+    expect(calls).toEqual([]);
+    fireEvent.change(service.getAllByRole('spinbutton', { name: 'Ratio' })[1], { target: { value: '0.5' } });
+    fireEvent.click(screen.getByTestId('price-submit'));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
+    expect(calls[0].body).toMatchObject({ service_ratios: { priority: 1.5, flex: 0.5 } });
   });
 });

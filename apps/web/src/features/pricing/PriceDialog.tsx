@@ -3,7 +3,7 @@ import { Alert, Autocomplete, Box, Button, Chip, Dialog, DialogActions, DialogCo
 import Add from '@mui/icons-material/Add';
 import Close from '@mui/icons-material/Close';
 import { useTranslation } from 'react-i18next';
-import type { PriceEntry } from '@one-hub/contract';
+import { SERVICE_RATIO_CLASSES, type PriceEntry } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
 import { formToPrice, priceToForm, validatePriceForm, type PriceFormErrors, type PriceFormState } from './price-form';
@@ -185,6 +185,17 @@ export default function PriceDialog({ mode, prices, unpriced, owners, onClose, o
             </Stack>
             {errors.extra && <Alert severity="error" sx={{ mb: 1 }}>{err('extra')}</Alert>}
             <RatioRows rows={form.extra} onChange={(rows) => set('extra', rows)} />
+          </Box>
+          <Box data-testid="service-ratios">
+            <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
+              <Box sx={{ flex: 1 }}>
+                <Typography variant="subtitle2">{t('serviceRatios')}</Typography>
+                <Typography variant="caption" color="text.secondary">{t('serviceRatiosHelp')}</Typography>
+              </Box>
+              <AddRatioButton rows={form.service} onChange={(rows) => set('service', rows)} label={t('addServiceRatio')} classes={SERVICE_RATIO_CLASSES} />
+            </Stack>
+            {errors.service && <Alert severity="error" sx={{ mb: 1 }}>{err('service')}</Alert>}
+            <RatioRows rows={form.service} onChange={(rows) => set('service', rows)} classes={SERVICE_RATIO_CLASSES} labels="service" />
           </Box>
         </Stack>
       </DialogContent>

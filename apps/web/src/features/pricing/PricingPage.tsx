@@ -154,7 +154,7 @@ export default function PricingPage() {
       ),
     },
     { field: 'extra', header: t('extraRatios'), hideOnPhone: true, render: (g) => extraCell(g.extra_ratios) },
-    { field: 'actions', header: t('actions'), align: 'right', render: (g) => actions(() => setDialog({ kind: 'batch', models: g.models, price: { model: g.models[0], type: g.type, channel_type: g.channel_type, input: g.input, output: g.output, locked: g.locked, extra_ratios: g.extra_ratios, tiers: g.tiers } }), () => setDeleting(g.models)) },
+    { field: 'actions', header: t('actions'), align: 'right', render: (g) => actions(() => setDialog({ kind: 'batch', models: g.models, price: { model: g.models[0], type: g.type, channel_type: g.channel_type, input: g.input, output: g.output, locked: g.locked, extra_ratios: g.extra_ratios, tiers: g.tiers, service_ratios: g.service_ratios } }), () => setDeleting(g.models)) },
   ];
 
   const paging = {

@@ -5,8 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { EXTRA_RATIO_CLASSES } from '@one-hub/contract';
 import type { RatioRow } from './price-form';
 
-/** The rows of a usage-class ratio editor (class → multiplier), for the base price or one tier. */
-export function RatioRows({ rows, onChange, testId }: { rows: RatioRow[]; onChange: (rows: RatioRow[]) => void; testId?: string }) {
+/** The classes a ratio editor offers and the i18n prefix of their names: usage classes (default) or service classes. */
+export interface RatioClasses {
+  classes?: readonly string[];
+  labels?: string;
+}
+
+/** The rows of a ratio editor (class → multiplier): usage classes for the base price or one tier, or service classes. */
+export function RatioRows({ rows, onChange, testId, classes = EXTRA_RATIO_CLASSES, labels = 'ratio' }: { rows: RatioRow[]; onChange: (rows: RatioRow[]) => void; testId?: string } & RatioClasses) {
   const { t } = useTranslation('pricing');
   const edit = (i: number, k: keyof RatioRow, v: string) => onChange(rows.map((y, j) => (j === i ? { ...y, [k]: v } : y)));
   return (
@@ -14,9 +20,9 @@ export function RatioRows({ rows, onChange, testId }: { rows: RatioRow[]; onChan
       {rows.map((x, i) => (
         <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           <TextField select size="small" label={t('ratioKind')} value={x.kind} sx={{ flex: 2 }} onChange={(e) => edit(i, 'kind', e.target.value)}>
-            {EXTRA_RATIO_CLASSES.map((k) => (
+            {classes.map((k) => (
               <MenuItem key={k} value={k}>
-                {t(`ratio.${k}`)}
+                {t(`${labels}.${k}`)}
               </MenuItem>
             ))}
           </TextField>
@@ -31,9 +37,9 @@ export function RatioRows({ rows, onChange, testId }: { rows: RatioRow[]; onChan
 }
 
 /** Adds a row for the first class not yet set (ratio 1). */
-export function AddRatioButton({ rows, onChange, label }: { rows: RatioRow[]; onChange: (rows: RatioRow[]) => void; label: string }) {
+export function AddRatioButton({ rows, onChange, label, classes = EXTRA_RATIO_CLASSES }: { rows: RatioRow[]; onChange: (rows: RatioRow[]) => void; label: string; classes?: readonly string[] }) {
   return (
-    <Button size="small" startIcon={<Add />} onClick={() => onChange([...rows, { kind: EXTRA_RATIO_CLASSES.find((k) => !rows.some((x) => x.kind === k)) ?? '', value: '1' }])}>
+    <Button size="small" startIcon={<Add />} onClick={() => onChange([...rows, { kind: classes.find((k) => !rows.some((x) => x.kind === k)) ?? '', value: '1' }])}>
       {label}
     </Button>
   );

@@ -21,7 +21,7 @@ describe('price form', () => {
 
   it('converts typed dollars per 1M and sends extra ratios as numbers', () => {
     const f = { ...priceToForm({ model: 'm', extra_ratios: { cached_tokens: 0.5 } }), entry: 'USD' as const, unit: 'M' as const, input: '2.5', output: '10' };
-    expect(formToPrice(f)).toEqual({ type: 'tokens', channel_type: 1, input: 1.25, output: 5, locked: false, extra_ratios: { cached_tokens: 0.5 }, tiers: null });
+    expect(formToPrice(f)).toEqual({ type: 'tokens', channel_type: 1, input: 1.25, output: 5, locked: false, extra_ratios: { cached_tokens: 0.5 }, tiers: null, service_ratios: null });
     expect(formToPrice({ ...priceToForm(), type: 'times', input: '20', output: '99' })).toMatchObject({ input: 20, output: 20, extra_ratios: null });
   });
 

@@ -14,6 +14,8 @@ export interface PriceFormState {
   extra: RatioRow[];
   /** Long-context tiers: prompts of more than `above` tokens pay their own input, output and usage-class ratios (a class left out follows the base price). */
   tiers: { above: string; input: string; output: string; extra: RatioRow[] }[];
+  /** Service-class multipliers (service tier, fast mode) on the whole price. */
+  service: RatioRow[];
 }
 
 /** One usage-class ratio as typed: the class and its multiplier. */
@@ -21,7 +23,7 @@ export interface RatioRow {
   kind: string;
   value: string;
 }
-export type PriceFormErrors = Partial<Record<'model' | 'models' | 'type' | 'channel_type' | 'input' | 'output' | 'extra' | 'tiers', string>>;
+export type PriceFormErrors = Partial<Record<'model' | 'models' | 'type' | 'channel_type' | 'input' | 'output' | 'extra' | 'tiers' | 'service', string>>;
 
 export function priceToForm(p?: Partial<PriceEntry> & { models?: string[] }): PriceFormState {
   return {
@@ -36,6 +38,7 @@ export function priceToForm(p?: Partial<PriceEntry> & { models?: string[] }): Pr
     locked: p?.locked ?? false,
     extra: ratioRows(p?.extra_ratios),
     tiers: (p?.tiers ?? []).map((t) => ({ above: String(t.above), input: String(t.input), output: String(t.output), extra: ratioRows(t.extra_ratios) })),
+    service: ratioRows(p?.service_ratios),
   };
 }
 
@@ -60,6 +63,7 @@ export function validatePriceForm(f: PriceFormState, batch: boolean, taken: Read
   if (!nonNegative(f.input)) e.input = 'errors.price';
   if (f.type === 'tokens' && !nonNegative(f.output)) e.output = 'errors.price';
   if (!ratiosValid(f.extra)) e.extra = 'errors.extra';
+  if (!ratiosValid(f.service) || f.service.some((x) => Number(x.value) > 100)) e.service = 'errors.service';
   if (f.type === 'tokens' && !tiersValid(f.tiers)) e.tiers = 'errors.tiers';
   return e;
 }
@@ -86,5 +90,6 @@ export function formToPrice(f: PriceFormState) {
     f.type === 'tokens' && f.tiers.length
       ? f.tiers.map((t) => ({ above: Number(t.above), input: entryToRate(Number(t.input), f.entry, f.unit), output: entryToRate(Number(t.output), f.entry, f.unit), ...(t.extra.length ? { extra_ratios: ratioMap(t.extra) } : {}) }))
       : null;
-  return { type: f.type, channel_type: f.channel_type, input, output, locked: f.locked, extra_ratios: Object.keys(extra).length ? extra : null, tiers };
+  const service = ratioMap(f.service);
+  return { type: f.type, channel_type: f.channel_type, input, output, locked: f.locked, extra_ratios: Object.keys(extra).length ? extra : null, tiers, service_ratios: Object.keys(service).length ? service : null };
 }

@@ -47,5 +47,8 @@ describe('price logic', () => {
       { field: 'tiers', from: '>200,000: 2/3', to: '>200,000: 2/3 (cached_read_tokens×0.1)' },
     ]);
     expect(priceChanges(p('a'), p('a'), 'en_US')).toEqual([]);
+    // Service multipliers changing is a change, and prices differing only in them are not one group.
+    expect(priceChanges(p('a'), p('a', { service_ratios: { priority: 2, flex: 0.5 } }), 'en_US')).toEqual([{ field: 'service', from: '-', to: 'flex×0.5 priority×2' }]);
+    expect(groupPrices([p('a'), p('b', { service_ratios: { fast: 6 } })]).map((g) => g.models)).toEqual([['a'], ['b']]);
   });
 });

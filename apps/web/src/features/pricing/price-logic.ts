@@ -58,6 +58,7 @@ export interface PriceGroup {
   locked: boolean;
   extra_ratios: Record<string, number>;
   tiers?: PriceEntry['tiers'];
+  service_ratios?: PriceEntry['service_ratios'];
   models: string[];
 }
 
@@ -72,10 +73,10 @@ const ratioKey = (r?: Record<string, number>) =>
 export function groupPrices(rows: PriceEntry[]): PriceGroup[] {
   const groups = new Map<string, PriceGroup>();
   for (const p of rows) {
-    const key = [p.type, p.channel_type, p.input, p.output, ratioKey(p.extra_ratios), Boolean(p.locked), JSON.stringify(p.tiers ?? [])].join('|');
+    const key = [p.type, p.channel_type, p.input, p.output, ratioKey(p.extra_ratios), Boolean(p.locked), JSON.stringify(p.tiers ?? []), ratioKey(p.service_ratios)].join('|');
     const g = groups.get(key);
     if (g) g.models.push(p.model);
-    else groups.set(key, { key, type: p.type, channel_type: p.channel_type, input: p.input, output: p.output, locked: Boolean(p.locked), extra_ratios: p.extra_ratios ?? {}, ...(p.tiers?.length ? { tiers: p.tiers } : {}), models: [p.model] });
+    else groups.set(key, { key, type: p.type, channel_type: p.channel_type, input: p.input, output: p.output, locked: Boolean(p.locked), extra_ratios: p.extra_ratios ?? {}, ...(p.tiers?.length ? { tiers: p.tiers } : {}), ...(p.service_ratios && Object.keys(p.service_ratios).length ? { service_ratios: p.service_ratios } : {}), models: [p.model] });
   }
   return [...groups.values()];
 }
@@ -87,12 +88,12 @@ export function unpricedModels(all: string[], prices: PriceEntry[]): string[] {
 }
 
 export interface PriceChange {
-  field: 'type' | 'input' | 'output' | 'extra' | 'tiers';
+  field: 'type' | 'input' | 'output' | 'extra' | 'tiers' | 'service';
   from: string;
   to: string;
 }
 
-type Comparable = Pick<PriceEntry, 'type' | 'input' | 'output' | 'extra_ratios' | 'tiers'>;
+type Comparable = Pick<PriceEntry, 'type' | 'input' | 'output' | 'extra_ratios' | 'tiers' | 'service_ratios'>;
 // Ratios are written as they are: grouping or rounding would hide a 0.0001.
 const ratiosText = (r?: Record<string, number>) =>
   Object.entries(r ?? {})
@@ -114,5 +115,6 @@ export function priceChanges(old: Comparable, now: Comparable, language: string)
   if (ratioKey(old.extra_ratios) !== ratioKey(now.extra_ratios)) changes.push({ field: 'extra', from: ratiosText(old.extra_ratios) || '-', to: ratiosText(now.extra_ratios) || '-' });
   const [from, to] = [tierText(language, old.tiers), tierText(language, now.tiers)];
   if (from !== to) changes.push({ field: 'tiers', from, to });
+  if (ratioKey(old.service_ratios) !== ratioKey(now.service_ratios)) changes.push({ field: 'service', from: ratiosText(old.service_ratios) || '-', to: ratiosText(now.service_ratios) || '-' });
   return changes;
 }

@@ -36,16 +36,18 @@ describe('golden usage: Anthropic non-stream and stream', () => {
     const { anthropicResponseToHub } = await import('./response.js');
     const res = jsonFixture<AnthropicResponse>('anthropic', 'response-thinking-tool.json');
     const { usage, value } = anthropicResponseToHub(res);
-    expect(usage).toEqual(u({ inputUncached: 2095, cacheRead: 11500, output: 503 }));
+    // The tier the answer reports travels with the counts (it prices the request).
+    expect(usage).toEqual(u({ inputUncached: 2095, cacheRead: 11500, output: 503, serviceTier: 'standard' }));
     expect(value.usage).toMatchObject({ prompt_tokens: 13595, completion_tokens: 503, prompt_tokens_details: { cached_tokens: 11500 } });
   });
   it('stream: cache writes split 5m/1h survive the merge with message_delta', () => {
     const s = createAnthropicToHubStream({ includeUsage: true });
     const chunks = sseEvents<AnthropicStreamEvent>('anthropic', 'stream-thinking-tool.sse').flatMap((e) => s.push(e));
-    const expected = u({ inputUncached: 472, cacheRead: 3000, cacheWrite5m: 200, cacheWrite1h: 1000, output: 89 });
+    const expected = u({ inputUncached: 472, cacheRead: 3000, cacheWrite5m: 200, cacheWrite1h: 1000, output: 89, serviceTier: 'standard' });
     expect(s.usage()).toEqual(expected);
     const last = chunks[chunks.length - 1];
     expect(last.choices).toEqual([]);
-    expect(usageFromOpenAI(last.usage)).toEqual(expected);
+    // OpenAI carries the tier beside usage, not in it: the counts alone round-trip.
+    expect(usageFromOpenAI(last.usage)).toEqual({ ...expected, serviceTier: undefined });
   });
 });

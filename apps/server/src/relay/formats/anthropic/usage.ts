@@ -1,4 +1,4 @@
-import { count, emptyUsage, inputTokens, outputTokens, type Usage } from '../openai/usage.js';
+import { count, emptyUsage, inputTokens, outputTokens, serviceWord, type Usage } from '../openai/usage.js';
 import { isObject } from '../shared/json.js';
 import type { AnthropicUsage } from './types.js';
 
@@ -21,6 +21,10 @@ export function usageFromAnthropic(raw: unknown): Usage | null {
     u.cacheWrite5m += Math.max(0, writes - u.cacheWrite5m - u.cacheWrite1h);
   } else u.cacheWrite5m = writes;
   u.output = count(raw.output_tokens);
+  const tier = serviceWord(raw.service_tier);
+  const speed = serviceWord(raw.speed);
+  if (tier) u.serviceTier = tier;
+  if (speed) u.speed = speed;
   return u;
 }
 

@@ -56,7 +56,7 @@ describe('usage totals and back to OpenAI', () => {
   });
   it('renders the Responses API usage', () => {
     expect(usageToResponses(full)).toEqual({
-      input_tokens: 103, input_tokens_details: { cached_tokens: 20 }, output_tokens: 26, output_tokens_details: { reasoning_tokens: 6 }, total_tokens: 129,
+      input_tokens: 103, input_tokens_details: { cached_tokens: 20, cache_write_tokens: 70 }, output_tokens: 26, output_tokens_details: { reasoning_tokens: 6 }, total_tokens: 129,
     });
   });
 });

@@ -17,6 +17,19 @@ export interface Usage {
   audioOut: number;
   imageIn: number;
   imageOut: number;
+  /** Not token buckets: the service tier and speed the upstream reports, kept across families for billing. */
+  serviceTier?: string;
+  speed?: string;
+}
+
+/** A reported service tier or speed: a non-empty string, else nothing. */
+export const serviceWord = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+
+/** `u` with the service tier an OpenAI answer reports beside its usage (top level, not inside usage). */
+export function withServiceTier<T extends { serviceTier?: string }>(u: T | null, tier: unknown): T | null {
+  const t = serviceWord(tier);
+  if (u && t) u.serviceTier = t;
+  return u;
 }
 
 export const emptyUsage = (): Usage => ({
@@ -32,7 +45,7 @@ export const count = (v: unknown): number => (typeof v === 'number' && Number.is
 
 /**
  * OpenAI usage (chat names, or the Responses API's input/output names) → Usage.
- * OpenAI reports cached, audio, image and cache-write (OpenRouter's extension) tokens as
+ * OpenAI reports cached, audio, image and cache-write (`cache_write_tokens`) tokens as
  * subsets of prompt_tokens, and reasoning/audio/image as subsets of completion_tokens.
  */
 export function usageFromOpenAI(raw: unknown): Usage | null {
@@ -78,7 +91,7 @@ export function usageToOpenAI(u: Usage): OpenAIUsage {
 /** Responses API usage shape. */
 export interface ResponsesUsage {
   input_tokens: number;
-  input_tokens_details: { cached_tokens: number };
+  input_tokens_details: { cached_tokens: number; cache_write_tokens?: number };
   output_tokens: number;
   output_tokens_details: { reasoning_tokens: number };
   total_tokens: number;
@@ -87,9 +100,10 @@ export interface ResponsesUsage {
 export function usageToResponses(u: Usage): ResponsesUsage {
   const input = inputTokens(u);
   const output = outputTokens(u);
+  const writes = u.cacheWrite5m + u.cacheWrite1h;
   return {
     input_tokens: input,
-    input_tokens_details: { cached_tokens: u.cacheRead },
+    input_tokens_details: writes ? { cached_tokens: u.cacheRead, cache_write_tokens: writes } : { cached_tokens: u.cacheRead },
     output_tokens: output,
     output_tokens_details: { reasoning_tokens: u.reasoning },
     total_tokens: input + output,

@@ -41,6 +41,8 @@ export function boundUsage(u: Usage, endpoint: Endpoint, promptEstimate: number,
     reasoningTokens: clamp(u.reasoningTokens, completion),
     audioOutputTokens: clamp(u.audioOutputTokens, completion),
   };
+  if (u.serviceTier) usage.serviceTier = u.serviceTier;
+  if (u.speed) usage.speed = u.speed;
   if (u.promptTokens <= promptMax && u.completionTokens <= maxOutput) return { usage };
   const capped: Bounded['capped'] = {};
   if (u.promptTokens > promptMax) capped.prompt_tokens = u.promptTokens;

@@ -27,7 +27,16 @@ export class PriceIndex {
     for (const row of rows) {
       const extra = parseJsonOr<Price['extra']>(row.extra_ratios, {});
       const tiers = parseTiers(row.tiers);
-      const price = { type: row.type === 'times' ? ('times' as const) : ('tokens' as const), input: row.input, output: row.output, extra, channelType: row.channel_type, ...(tiers ? { tiers } : {}) };
+      const service = parseJsonOr<Price['service'] | null>(row.service_ratios, null);
+      const price = {
+        type: row.type === 'times' ? ('times' as const) : ('tokens' as const),
+        input: row.input,
+        output: row.output,
+        extra,
+        channelType: row.channel_type,
+        ...(tiers ? { tiers } : {}),
+        ...(service && typeof service === 'object' ? { service } : {}),
+      };
       if (row.model.endsWith('*')) wildcards.push({ prefix: row.model.slice(0, -1), price });
       else exact.set(row.model, price);
     }

@@ -1,3 +1,4 @@
+import type { ServiceRatioClass } from '@one-hub/contract';
 import type { Usage } from '../../providers/types.js';
 
 /** One input-size tier of a token price: applies when the prompt has more than `above` tokens (cache ratios not set fall back to the base price's). */
@@ -15,6 +16,10 @@ export interface Price {
   extra: Partial<Record<ExtraClass, number>>;
   /** Long-context tiers, ascending by `above`; the base price covers prompts up to the first. */
   tiers?: PriceTier[];
+  /** Multipliers by service tier and for fast mode (service.ts); a class not set bills ×1. */
+  service?: Partial<Record<ServiceRatioClass, number>>;
+  /** The service multiplier this price is applied at (one request's, see service.ts); 1 when absent. */
+  scale?: number;
 }
 
 export type ExtraClass =
@@ -47,7 +52,11 @@ export const DEFAULT_EXTRA: Record<ExtraClass, number> = {
  * 3 × 0.1 is 0.3 and a million requests add up to exactly their closed form.
  */
 const SCALE = 1_000_000_000n;
+/** Three ratios meet in every product (price × group × service multiplier). */
+const DENOM = SCALE * SCALE * SCALE;
 const micro = (x: number): bigint => BigInt(Math.round(Math.max(x, 0) * 1e9));
+/** The group ratio times the price's service multiplier, in billionths squared. */
+const factor = (price: Price, groupRatio: number): bigint => micro(groupRatio) * micro(price.scale ?? 1);
 const ceilDiv = (a: bigint, b: bigint) => (a <= 0n ? 0n : (a + b - 1n) / b);
 
 /** The tier a prompt of `promptTokens` falls in: the base price (index 0) or the highest tier it passes. */
@@ -57,7 +66,7 @@ export function priceTier(price: Price, promptTokens: number): { index: number; 
   for (let i = 0; i < price.tiers.length; i++) if (promptTokens > price.tiers[i].above) index = i + 1;
   if (index === 0) return { index, price };
   const t = price.tiers[index - 1];
-  return { index, price: { type: 'tokens', input: t.input, output: t.output, extra: { ...price.extra, ...t.extra } } };
+  return { index, price: { type: 'tokens', input: t.input, output: t.output, extra: { ...price.extra, ...t.extra }, service: price.service, scale: price.scale } };
 }
 
 /** The dearest tier's input and output (and its cache ratios): what a hold must cover before the prompt is counted. */
@@ -65,7 +74,14 @@ export function worstTier(price: Price): Price {
   if (!price.tiers?.length || price.type === 'times') return price;
   let worst: Price = price;
   for (const t of price.tiers) {
-    worst = { type: 'tokens', input: Math.max(worst.input, t.input), output: Math.max(worst.output, t.output), extra: maxExtra(worst.extra, { ...price.extra, ...t.extra }) };
+    worst = {
+      type: 'tokens',
+      input: Math.max(worst.input, t.input),
+      output: Math.max(worst.output, t.output),
+      extra: maxExtra(worst.extra, { ...price.extra, ...t.extra }),
+      service: price.service,
+      scale: price.scale,
+    };
   }
   return worst;
 }
@@ -92,9 +108,9 @@ export function computeQuota(usage: Usage, price: Price, groupRatio: number): nu
 
 /** Quota for a finished request at a tier already chosen (`priceTier`). */
 export function costAt(usage: Usage, price: Price, groupRatio: number): number {
-  const g = micro(groupRatio);
+  const g = factor(price, groupRatio);
   const inM = micro(price.input) * g;
-  if (price.type === 'times') return Number((1000n * inM) / (SCALE * SCALE));
+  if (price.type === 'times') return Number((1000n * inM) / DENOM);
   const outM = micro(price.output) * g;
   const prompt =
     BigInt(usage.promptTokens) +
@@ -107,13 +123,13 @@ export function costAt(usage: Usage, price: Price, groupRatio: number): number {
     BigInt(usage.completionTokens) + shift(usage.reasoningTokens, price, 'reasoning_tokens') + shift(usage.audioOutputTokens, price, 'output_audio_tokens');
   if (prompt + completion <= 0n) return 0;
   const pos = (x: bigint) => (x > 0n ? x : 0n);
-  const quota = Number(ceilDiv(pos(prompt) * inM + pos(completion) * outM, SCALE * SCALE));
+  const quota = Number(ceilDiv(pos(prompt) * inM + pos(completion) * outM, DENOM));
   return inM !== 0n && quota <= 0 ? 1 : quota;
 }
 
-/** `ceil(tokens × ratio × groupRatio)` in exact integers. */
-function tokensCost(tokens: number, ratio: number, groupRatio: number): number {
-  return Number(ceilDiv(BigInt(Math.max(0, Math.ceil(tokens))) * micro(ratio) * micro(groupRatio), SCALE * SCALE));
+/** `ceil(tokens × ratio × g)` in exact integers (`g` from `factor`). */
+function tokensCost(tokens: number, ratio: number, g: bigint): number {
+  return Number(ceilDiv(BigInt(Math.max(0, Math.ceil(tokens))) * micro(ratio) * g, DENOM));
 }
 
 /**
@@ -124,23 +140,25 @@ function tokensCost(tokens: number, ratio: number, groupRatio: number): number {
 export function reserveQuota(price: Price, groupRatio: number, promptEstimate: number, maxOutput: number | undefined, preConsumed: number): number {
   const worst = worstTier(price);
   if (worst.type === 'times') return costAt({ promptTokens: 0 } as Usage, worst, groupRatio);
-  if (micro(worst.input) * micro(groupRatio) === 0n && micro(worst.output) * micro(groupRatio) === 0n) return 0;
-  const output = maxOutput !== undefined ? tokensCost(maxOutput, worst.output, groupRatio) : 0;
-  return tokensCost(promptEstimate, worst.input, groupRatio) + Math.max(output, preConsumed);
+  const g = factor(worst, groupRatio);
+  if (micro(worst.input) * g === 0n && micro(worst.output) * g === 0n) return 0;
+  const output = maxOutput !== undefined ? tokensCost(maxOutput, worst.output, g) : 0;
+  return tokensCost(promptEstimate, worst.input, g) + Math.max(output, preConsumed);
 }
 
 /** The most output tokens a balance of `available` pays for beside the prompt, under the same formula. */
 export function affordableOutput(price: Price, groupRatio: number, promptEstimate: number, available: number, preConsumed: number): number {
   const worst = worstTier(price);
-  const outM = micro(worst.output) * micro(groupRatio);
+  const g = factor(worst, groupRatio);
+  const outM = micro(worst.output) * g;
   if (worst.type === 'times' || outM === 0n) return 0;
-  const left = available - tokensCost(promptEstimate, worst.input, groupRatio);
+  const left = available - tokensCost(promptEstimate, worst.input, g);
   if (left < preConsumed) return 0;
-  return Math.max(0, Number((BigInt(left) * SCALE * SCALE) / outM));
+  return Math.max(0, Number((BigInt(left) * DENOM) / outM));
 }
 
 /** `units × 1000 × ratio × groupRatio` in exact integers: floored for per-call prices, ceiled for token prices. */
 export function unitsCost(price: Price, groupRatio: number, units: number): number {
-  const n = 1000n * BigInt(Math.max(0, Math.round(units))) * micro(price.input) * micro(groupRatio);
-  return Number(price.type === 'times' ? n / (SCALE * SCALE) : ceilDiv(n, SCALE * SCALE));
+  const n = 1000n * BigInt(Math.max(0, Math.round(units))) * micro(price.input) * factor(price, groupRatio);
+  return Number(price.type === 'times' ? n / DENOM : ceilDiv(n, DENOM));
 }

@@ -8,6 +8,7 @@ import type { Caller } from '../flow/caller.js';
 import type { Hold } from '../flow/handle.js';
 import { costAt, priceTier, ratioOf, type ExtraClass, type Price } from './pricing.js';
 import { boundUsage, type Bounded } from './bound-usage.js';
+import { serviceAsk, serviceClass, type ServiceClass } from './service.js';
 import { PlanBook } from './plans.js';
 import type { LeaseHold } from './leases.js';
 
@@ -38,7 +39,9 @@ export function doorOf(endpoint: Endpoint): string {
 export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outcome): void {
   const { token, user } = p.caller;
   const bounded = boundUsage(outcome.usage, p.endpoint, p.promptEstimate, hold.maxOutput);
-  const tier = priceTier(hold.price, bounded.usage.promptTokens);
+  // The service class the upstream reports (else the one asked for) multiplies the whole price.
+  const service = serviceClass(hold.price, serviceAsk(p.body), bounded.usage);
+  const tier = priceTier({ ...hold.price, scale: service.ratio }, bounded.usage.promptTokens);
   const cost = costAt(bounded.usage, tier.price, p.groupRatio);
   // A plan pays from its window (up to the hold) and the balance pays nothing.
   const planPaid = hold.planHold ? state.plans.settle(hold.planHold, cost) : undefined;
@@ -46,13 +49,13 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
   if (lease && cost > lease.amount) {
     // Above the hold (upstream counted more prompt than the estimate): the excess is held again from
     // the balance, as far as it and the token have it; a balance never goes below zero.
-    const charged = chargeWithExcess(state, p.caller, hold.route.row.id, lease, cost, 1).then((quota) => record(state, p, hold, outcome, bounded, tier, cost, quota));
+    const charged = chargeWithExcess(state, p.caller, hold.route.row.id, lease, cost, 1).then((quota) => record(state, p, hold, outcome, bounded, tier, service, cost, quota));
     state.recorder.awaitBeforeClose(charged);
     return;
   }
   const quota = planPaid !== undefined ? 0 : lease ? chargeLease(state, p.caller, hold.route.row.id, lease, cost, 1) : cost;
   if (!lease) state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: hold.route.row.id, billed: quota });
-  record(state, p, hold, outcome, bounded, tier, cost, quota, planPaid);
+  record(state, p, hold, outcome, bounded, tier, service, cost, quota, planPaid);
 }
 
 /** Settles one balance hold to `cost` and queues the charge against the lease rows it came from; answers what was billed. */
@@ -82,7 +85,7 @@ export async function chargeWithExcess(state: RelayState, caller: Caller, channe
 }
 
 /** The limit windows, the channel's answer metrics and the consumption log row of a settled request. */
-function record(state: RelayState, p: Prepared, hold: Hold, outcome: Outcome, bounded: Bounded, tier: { index: number; price: Price }, cost: number, quota: number, planPaid?: number): void {
+function record(state: RelayState, p: Prepared, hold: Hold, outcome: Outcome, bounded: Bounded, tier: { index: number; price: Price }, service: ServiceClass, cost: number, quota: number, planPaid?: number): void {
   if (p.limits) {
     const tokens = bounded.usage.promptTokens + bounded.usage.completionTokens;
     void state.limits.settled(p.limits, tokens, planPaid ?? quota).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
@@ -103,7 +106,7 @@ function record(state: RelayState, p: Prepared, hold: Hold, outcome: Outcome, bo
     reasoning_tokens: u.reasoningTokens,
     estimated: outcome.estimated ? 1 : 0,
     content: outcome.note?.content ?? '',
-    metadata: JSON.stringify(logMetadata(p, hold, tier, outcome, bounded.usage, planPaid === undefined && quota < cost ? cost : undefined, bounded.capped, planPaid)),
+    metadata: JSON.stringify(logMetadata(p, hold, tier, service, outcome, bounded.usage, planPaid === undefined && quota < cost ? cost : undefined, bounded.capped, planPaid)),
   });
 }
 
@@ -133,7 +136,7 @@ export function requestLogFields(p: RequestFacts, requestId: string, ip: string)
 }
 
 /** The log row's metadata: how the request was billed. Optional keys appear only when they apply. */
-function logMetadata(p: Prepared, hold: Hold, tier: { index: number; price: Price }, outcome: Outcome, u: Usage, uncovered?: number, capped?: Bounded['capped'], planPaid?: number): Record<string, unknown> {
+function logMetadata(p: Prepared, hold: Hold, tier: { index: number; price: Price }, service: ServiceClass, outcome: Outcome, u: Usage, uncovered?: number, capped?: Bounded['capped'], planPaid?: number): Record<string, unknown> {
   const meta: Record<string, unknown> = { door: doorOf(p.endpoint), usage_source: outcome.estimated ? 'estimated' : 'reported' };
   // Assigned one by one rather than spread from temporary objects: this runs once per request.
   if (outcome.note) meta.msg = outcome.note.msg;
@@ -145,6 +148,10 @@ function logMetadata(p: Prepared, hold: Hold, tier: { index: number; price: Pric
   meta.output_ratio = tier.price.output;
   // Which input-size tier priced it, when the price has tiers (`≤ 200000`, `> 200000`).
   if (hold.price.tiers?.length) meta.price_tier = tierLabel(hold.price.tiers, tier.index);
+  // The service tier and fast mode that applied, and the multiplier they billed the whole cost at.
+  if (service.tier) meta.service_tier = service.tier;
+  if (service.fast) meta.speed = 'fast';
+  if (service.ratio !== 1) meta.service_ratio = service.ratio;
   meta.reserved = hold.reserved;
   if (outcome.firstResponseMs !== undefined) meta.first_response = outcome.firstResponseMs;
   if (u.cachedTokens) meta.cached_tokens = u.cachedTokens;

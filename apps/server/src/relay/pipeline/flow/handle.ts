@@ -14,6 +14,7 @@ import { callerError, isAdmin, scrubIdentity } from '../../../egress/failure.js'
 import { logFailure } from './failure-log.js';
 import { checkAnswer } from './answer-check.js';
 import { affordableOutput, reserveQuota as reserveAmount, type Price } from '../accounting/pricing.js';
+import { holdRatio, serviceAsk } from '../accounting/service.js';
 import { CAPPED_OUTPUT } from '../accounting/bound-usage.js';
 import { lowerMaxOutput, MIN_LOWERED_OUTPUT } from './max-output.js';
 import { autoDisable } from '../routing/auto-disable.js';
@@ -103,7 +104,9 @@ function limitWant(state: RelayState, p: Prepared): { tokens: number; quota: num
 function worstCase(state: RelayState, p: Prepared, model: string): WorstCase {
   const known = p.worst;
   if (known && known.model === model && known.groupRatio === p.groupRatio && known.askedOutput === p.maxOutput) return known;
-  const price = state.prices.priceOf(model);
+  const base = state.prices.priceOf(model);
+  // Held at the dearest service class the answer could come back in (settlement bills the one it did).
+  const price = { ...base, scale: holdRatio(base, serviceAsk(p.body)) };
   const maxOutput = CAPPED_OUTPUT.has(p.endpoint) ? (p.maxOutput ?? state.outputLimits.of(model)) : p.maxOutput;
   const reserved = reserveAmount(price, p.groupRatio, p.promptEstimate, maxOutput, state.ctx.options.get('PreConsumedQuota'));
   p.worst = { model, groupRatio: p.groupRatio, askedOutput: p.maxOutput, price, maxOutput, reserved };

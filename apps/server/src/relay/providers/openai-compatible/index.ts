@@ -56,7 +56,7 @@ export const openAICompatible: ProviderAdapter = {
     return { url: url(channel, endpoint), headers: headers(channel, true), body: out };
   },
 
-  parseUsage: (_endpoint, json) => readOpenAIUsage((json as { usage?: unknown } | null)?.usage),
+  parseUsage: (_endpoint, json) => readOpenAIUsage((json as { usage?: unknown } | null)?.usage, (json as { service_tier?: unknown } | null)?.service_tier),
 
   createStreamMapper: createOpenAIStreamMapper,
 

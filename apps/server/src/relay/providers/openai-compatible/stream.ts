@@ -5,7 +5,8 @@ import { parseFrame } from '../shared/broken-frame.js';
 interface Chunk {
   type?: string;
   delta?: unknown;
-  response?: { id?: unknown; created_at?: unknown; model?: unknown; usage?: unknown };
+  response?: { id?: unknown; created_at?: unknown; model?: unknown; usage?: unknown; service_tier?: unknown };
+  service_tier?: unknown;
   choices?: Array<{ delta?: { content?: unknown; reasoning_content?: unknown; tool_calls?: Array<{ function?: { arguments?: unknown } }> }; text?: unknown }>;
   usage?: unknown;
 }
@@ -70,11 +71,11 @@ export function createOpenAIStreamMapper(opts: { forwardUsage: boolean }): Strea
         responsesApi = true;
         if (chunk.type === 'response.created') created = chunk.response;
         if (typeof chunk.delta === 'string') parts.push(chunk.delta);
-        const done = readOpenAIUsage(chunk.response?.usage);
+        const done = readOpenAIUsage(chunk.response?.usage, chunk.response?.service_tier);
         if (done && (done.promptTokens || done.completionTokens)) usage = done;
         return [data];
       }
-      const seen = readOpenAIUsage(chunk.usage);
+      const seen = readOpenAIUsage(chunk.usage, chunk.service_tier);
       if (seen && (seen.promptTokens || seen.completionTokens)) usage = seen;
       collect(chunk);
       const usageOnly = chunk.usage != null && (!chunk.choices || chunk.choices.length === 0);

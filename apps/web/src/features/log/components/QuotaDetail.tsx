@@ -86,6 +86,11 @@ export default function QuotaDetail({ log }: { log: LogEntry }) {
           {t('priceTier', { tier: p.tier.replace(/\d+/, (n) => formatNumber(Number(n), i18n.language)) })}
         </Typography>
       )}
+      {(p.serviceTier || p.fast || p.serviceRatio !== 1) && (
+        <Typography variant="body2" sx={{ mb: 1 }} data-testid="service-class">
+          {[p.serviceTier && t('serviceTier', { tier: p.serviceTier }), p.fast && t('fastMode'), p.serviceRatio !== 1 && t('serviceRatio', { ratio: p.serviceRatio })].filter(Boolean).join(' · ')}
+        </Typography>
+      )}
       {ratios.length > 0 && (
         <Typography variant="body2" sx={{ mb: 1 }} data-testid="class-ratios">
           {t('classRatios')}: {ratios.map((e) => `${t(`extra.${e.key}`)} ${e.value} × ${e.ratio}`).join(' · ')}
