@@ -62,7 +62,8 @@ export function rerank(res: ServerResponse, body: any) {
   json(res, { model: body.model, results, usage: { prompt_tokens: 12, total_tokens: 12 } });
 }
 
-export function responses(res: ServerResponse, body: any, words: string[], noUsage: boolean) {
+/** A response, streamed when asked; `chunkDelayMs` paces the text deltas (the answer's own usage still comes at the end). */
+export async function responses(res: ServerResponse, body: any, words: string[], noUsage: boolean, chunkDelayMs = 0) {
   const text = words.join(' ');
   const message = { id: 'msg_fake', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
   const usage = { input_tokens: 9, input_tokens_details: { cached_tokens: 0 }, output_tokens: words.length, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 9 + words.length };
@@ -74,7 +75,10 @@ export function responses(res: ServerResponse, body: any, words: string[], noUsa
   event('response.created', { response: { ...done, status: 'in_progress', output: [], usage: null } });
   event('response.output_item.added', { output_index: 0, item: { ...message, status: 'in_progress', content: [] } });
   event('response.content_part.added', { output_index: 0, item_id: 'msg_fake', content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-  words.forEach((w, i) => event('response.output_text.delta', { output_index: 0, item_id: 'msg_fake', content_index: 0, delta: i ? ` ${w}` : w }));
+  for (const [i, w] of words.entries()) {
+    if (chunkDelayMs) await new Promise((r) => setTimeout(r, chunkDelayMs));
+    event('response.output_text.delta', { output_index: 0, item_id: 'msg_fake', content_index: 0, delta: i ? ` ${w}` : w });
+  }
   event('response.output_text.done', { output_index: 0, item_id: 'msg_fake', content_index: 0, text });
   event('response.content_part.done', { output_index: 0, item_id: 'msg_fake', content_index: 0, part: message.content[0] });
   event('response.output_item.done', { output_index: 0, item: message });

@@ -165,7 +165,7 @@ export class FakeOpenAI {
       case '/v1/rerank':
         return endpoints.rerank(res, body);
       case '/v1/responses':
-        return endpoints.responses(res, body, words, Boolean(b.noUsage));
+        return endpoints.responses(res, body, words, Boolean(b.noUsage), b.chunkDelayMs);
       case '/v1/chat/completions':
         break;
       default:
