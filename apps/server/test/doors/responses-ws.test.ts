@@ -25,8 +25,8 @@ function turn(ws: ResponsesWS, body: Record<string, unknown>): Promise<Event[]> 
 }
 
 /** The official SDK's WebSocket client on the gateway; API errors arrive as events (the listener keeps them from being unhandled). */
-function connect(f: DoorFixture, key: string): ResponsesWS {
-  const ws = new ResponsesWS(f.openai(key));
+function connect(f: DoorFixture, key: string, headers?: Record<string, string>): ResponsesWS {
+  const ws = new ResponsesWS(f.openai(key), headers ? { headers } : undefined);
   ws.on('error', () => {});
   return ws;
 }
@@ -68,7 +68,8 @@ describe.each(testDialects())('Responses WebSocket mode on %s', (dialect) => {
   it('answers two OpenAI responses on one socket, the second continuing the first, billed like HTTP', async () => {
     const user = await f.newUser({ quota: 1_000_000 });
     const before = await quotaOf(user.userId);
-    const ws = connect(f, user.key);
+    // As Codex connects.
+    const ws = connect(f, user.key, { 'openai-beta': 'responses_websockets=2026-02-06' });
     const first = await turn(ws, { model: 'ws-openai', input: 'Hi' });
     expect(first.map((e) => e.type)).toEqual([
       'response.created', 'response.output_item.added', 'response.content_part.added',

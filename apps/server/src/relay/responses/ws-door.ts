@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import type { FastifyInstance } from 'fastify';
 import { createParser } from 'eventsource-parser';
+import type { FrameOut } from './ws-session.js';
 
 /** Handshake headers that describe the WebSocket connection itself, not the request. */
 const NOT_FORWARDED = new Set(['host', 'connection', 'upgrade', 'content-length', 'content-type', 'transfer-encoding', 'keep-alive', 'accept-encoding']);
@@ -36,21 +37,22 @@ function errorOfBody(status: number, text: string): string {
 function frameOf(data: string): string | undefined {
   if (data === '[DONE]') return undefined;
   if (!data.startsWith('{"error"')) return data;
-  return errorOfBody(500, data);
+  return errorOfBody(502, data); // the stream broke off after it started
 }
 
 /**
  * Runs one `response.create` through `POST /v1/responses` with `stream: true` in-process, so
  * admission, holds, limits, routing, conversion and billing are the HTTP door's own code.
- * Each event goes to `emit` as it arrives; `signal` aborting is the client leaving, which the
+ * Each event goes to `out` as it arrives; `signal` aborting is the client leaving, which the
  * pipeline handles as a closed HTTP client (it keeps reading upstream for usage and bills it).
  */
 export async function runThroughDoor(
   app: FastifyInstance,
   request: { headers: Record<string, string>; remoteAddress: string; body: Record<string, unknown> },
-  emit: (frame: string) => void,
+  out: FrameOut,
   signal: AbortSignal,
 ): Promise<void> {
+  const emit = (frame: string) => out.emit(frame);
   const res = await app.inject({
     method: 'POST',
     url: '/v1/responses',
@@ -85,7 +87,12 @@ export async function runThroughDoor(
       },
     });
     const decoder = new StringDecoder('utf8');
-    for await (const chunk of body) parser.feed(decoder.write(chunk as Buffer));
+    for await (const chunk of body) {
+      parser.feed(decoder.write(chunk as Buffer));
+      // A slow client holds the injected response back, which holds upstream back (respond-stream's backpressure).
+      const drained = out.drained();
+      if (drained) await drained;
+    }
   } catch (error) {
     if (!signal.aborted) throw error;
   } finally {

@@ -6,11 +6,20 @@ export const responsesWsTiming = { maxMs: 60 * 60_000 };
 
 export interface ResponsesSession {
   /** Runs one response through the HTTP door, each event to `emit`; `signal` aborts when the client leaves. */
-  run(body: Record<string, unknown>, emit: (frame: string) => void, signal: AbortSignal): Promise<void>;
+  run(body: Record<string, unknown>, out: FrameOut, signal: AbortSignal): Promise<void>;
   /** How long the socket may sit with nothing running and no client message. */
   idleMs(): number;
   onFailure(error: unknown): void;
 }
+
+/** Where a response's events go: `emit` sends one; `drained` is a promise while the client reads slower than upstream writes. */
+export interface FrameOut {
+  emit(frame: string): void;
+  drained(): Promise<void> | undefined;
+}
+
+/** Bytes queued for a slow client before the response is paused (upstream then waits, as on HTTP). */
+const HIGH_WATER = 1024 * 1024;
 
 type ClientEvent = Record<string, unknown> & { type?: unknown };
 
@@ -31,8 +40,20 @@ export function runResponsesSession(ws: WebSocket, session: ResponsesSession): v
   let running: AbortController | undefined;
   let expired = false;
   let idle: NodeJS.Timeout | undefined;
+  let unsent = 0;
+  const waiting: Array<() => void> = [];
+  const wake = () => waiting.splice(0).forEach((resume) => resume());
   const send = (frame: string) => {
-    if (ws.readyState === WebSocket.OPEN) ws.send(frame);
+    if (ws.readyState !== WebSocket.OPEN) return;
+    unsent += frame.length;
+    ws.send(frame, () => {
+      unsent -= frame.length;
+      if (unsent < HIGH_WATER) wake();
+    });
+  };
+  const out: FrameOut = {
+    emit: send,
+    drained: () => (unsent < HIGH_WATER || ws.readyState !== WebSocket.OPEN ? undefined : new Promise((resume) => waiting.push(resume))),
   };
   const refuse = (message: string, code: string, param: string | null = null) => send(errorEvent(400, { type: 'invalid_request_error', code, message, param }));
   const closeAtLimit = () => {
@@ -52,7 +73,7 @@ export function runResponsesSession(ws: WebSocket, session: ResponsesSession): v
     const controller = new AbortController();
     running = controller;
     session
-      .run(body, send, controller.signal)
+      .run(body, out, controller.signal)
       .catch((error) => {
         session.onFailure(error);
         send(errorEvent(500, { type: 'server_error', code: 'internal_error', message: 'the response failed inside the gateway' }));
@@ -80,6 +101,7 @@ export function runResponsesSession(ws: WebSocket, session: ResponsesSession): v
     if (!running) armIdle();
   });
   ws.on('close', () => {
+    wake();
     clearTimeout(idle);
     clearTimeout(cap);
     running?.abort();

@@ -35,7 +35,7 @@ export function registerResponsesWebSocket(app: FastifyInstance, ctx: AppContext
         const headers = doorHeaders(req.headers);
         wss.handleUpgrade(req, socket, head, (ws) =>
           runResponsesSession(ws, {
-            run: (body, emit, signal) => runThroughDoor(app, { headers, remoteAddress, body }, emit, signal),
+            run: (body, out, signal) => runThroughDoor(app, { headers, remoteAddress, body }, out, signal),
             idleMs: () => ctx.options.get('ResponsesWebSocketIdleSeconds') * 1000,
             onFailure: (error) => ctx.log.error({ err: error }, 'responses websocket turn failed'),
           }),
