@@ -59,6 +59,9 @@ describe.each(testDialects())('Responses WebSocket mode on %s', (dialect) => {
     await f.addChannel({ type: 1, key: 'ws-slow-key', models: 'ws-slow' });
     await f.unitPrice('ws-slow');
     f.fake.behave('ws-slow-key', { content: 'one two three four five six', chunkDelayMs: 40 });
+    await f.addChannel({ type: 1, key: 'ws-held-key', models: 'ws-held' });
+    await f.unitPrice('ws-held');
+    f.fake.behave('ws-held-key', { content: 'Finally', hold: true });
     await f.addChannel({ type: 14, key: 'ws-claude-key', base_url: f.claude.url, models: 'ws-claude' });
     f.fake.behave('ws-openai-key', { content: 'Hello from the socket' });
     f.fake.behave('ws-broken-key', { status: 500, errorBody: { error: { message: 'internal secret detail of ws-broken-key', type: 'server_error' } } });
@@ -182,6 +185,25 @@ describe.each(testDialects())('Responses WebSocket mode on %s', (dialect) => {
     }
     // A plain GET (no upgrade) is told to upgrade too.
     expect((await fetch(`${f.url}/v1/responses`, { headers: { authorization: `Bearer ${user.key}` } })).status).toBe(426);
+  });
+
+  it('holds one of the user\'s in-flight slots while a response runs, as an HTTP request does', async () => {
+    const user = await f.newUser({ quota: 1_000_000 });
+    await f.setOption('UserMaxInflight', 1);
+    try {
+      const ws = connect(f, user.key);
+      const answered = turn(ws, { model: 'ws-held', input: 'Wait' });
+      await vi.waitFor(() => expect(f.fake.holding).toBe(1), { timeout: 10_000, interval: 20 });
+      const refused = await f.openai(user.key).responses.create({ model: 'ws-openai', input: 'Meanwhile' }).catch((e) => e);
+      expect(refused.status).toBe(429);
+      f.fake.release();
+      expect((await answered).at(-1)!.type).toBe('response.completed');
+      // The slot is given back with the response.
+      expect((await f.openai(user.key).responses.create({ model: 'ws-openai', input: 'Now' })).status).toBe('completed');
+      ws.close();
+    } finally {
+      await f.setOption('UserMaxInflight', 128);
+    }
   });
 
   it('bills a response whose client left mid-stream like an HTTP client that left', async () => {
