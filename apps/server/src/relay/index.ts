@@ -12,6 +12,7 @@ import { registerClaudeDoor, anthropicModelList } from './doors/claude.js';
 import { fromGeminiClient, googleModel, googleModelList, registerGeminiDoor } from './doors/gemini.js';
 import { anthropicErrorBody, googleErrorBody } from './doors/errors.js';
 import { countResponsesInput } from './responses/input-tokens.js';
+import { attachWebSocketTurn } from './responses/ws-door.js';
 
 type ErrorShape = (hub: HubError, message: string) => unknown;
 const openAIShape: ErrorShape = (hub, message) => {
@@ -70,7 +71,10 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
     return fromGeminiClient(req) ? googleModel(state, req, id) : describeModel(state, req, id);
   });
   for (const endpoint of POST_ENDPOINTS) {
-    app.post(`/v1/${endpoint}`, (req, reply) => handleRelay(state, req, reply, endpoint));
+    app.post(`/v1/${endpoint}`, (req, reply) => {
+      if (endpoint === 'responses') attachWebSocketTurn(reply.raw);
+      return handleRelay(state, req, reply, endpoint);
+    });
   }
   app.post('/v1/responses/input_tokens', async (req) => ({ object: 'response.input_tokens', input_tokens: await countResponsesInput(state, req) }));
   await app.register(async (scope) => {

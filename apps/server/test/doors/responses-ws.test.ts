@@ -206,6 +206,25 @@ describe.each(testDialects())('Responses WebSocket mode on %s', (dialect) => {
     }
   });
 
+  it('cancels a response whose client left before upstream answered, billing nothing (as HTTP)', async () => {
+    const user = await f.newUser({ quota: 1_000_000 });
+    const before = await quotaOf(user.userId);
+    const abandoned = f.fake.abandoned;
+    const ws = connect(f, user.key);
+    ws.send({ type: 'response.create', model: 'ws-held', input: 'Wait' } as never);
+    await vi.waitFor(() => expect(f.fake.holding).toBe(1), { timeout: 10_000, interval: 20 });
+    ws.close();
+    await vi.waitFor(() => expect(f.fake.abandoned).toBe(abandoned + 1), { timeout: 10_000, interval: 20 });
+    f.fake.release();
+    const rows = await vi.waitFor(async () => {
+      const found = await logs(user.userId);
+      if (!found.length) throw new Error('not logged yet');
+      return found;
+    }, { timeout: 10_000, interval: 50 });
+    expect(rows).toEqual([expect.objectContaining({ quota: 0, content: 'client disconnected before the first byte' })]);
+    expect(await quotaOf(user.userId)).toBe(before);
+  });
+
   it('bills a response whose client left mid-stream like an HTTP client that left', async () => {
     const user = await f.newUser({ quota: 1_000_000 });
     const before = await quotaOf(user.userId);

@@ -1,4 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import type { FastifyInstance } from 'fastify';
 import { createParser } from 'eventsource-parser';
@@ -15,6 +16,17 @@ export function doorHeaders(headers: IncomingHttpHeaders): Record<string, string
     out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/** The socket's hook for the injected response, set while a turn is dispatched. */
+const turn = new AsyncLocalStorage<(raw: ServerResponse) => void>();
+
+/**
+ * Called by `POST /v1/responses` as it starts: hands a WebSocket turn its response before the first
+ * byte, so a client that leaves while upstream is still silent cancels the attempt as on HTTP.
+ */
+export function attachWebSocketTurn(raw: ServerResponse): void {
+  turn.getStore()?.(raw);
 }
 
 /** An in-band error event, as the Responses WebSocket carries failures. */
@@ -44,7 +56,8 @@ function frameOf(data: string): string | undefined {
  * Runs one `response.create` through `POST /v1/responses` with `stream: true` in-process, so
  * admission, holds, limits, routing, conversion and billing are the HTTP door's own code.
  * Each event goes to `out` as it arrives; `signal` aborting is the client leaving, which the
- * pipeline handles as a closed HTTP client (it keeps reading upstream for usage and bills it).
+ * pipeline handles as a closed HTTP client: before upstream's first byte the attempt is cancelled
+ * and nothing is billed; after it, upstream is read on for its usage, which is billed.
  */
 export async function runThroughDoor(
   app: FastifyInstance,
@@ -53,23 +66,29 @@ export async function runThroughDoor(
   signal: AbortSignal,
 ): Promise<void> {
   const emit = (frame: string) => out.emit(frame);
-  const res = await app.inject({
-    method: 'POST',
-    url: '/v1/responses',
-    headers: { ...request.headers, 'content-type': 'application/json' },
-    payload: JSON.stringify({ ...request.body, stream: true }),
-    remoteAddress: request.remoteAddress,
-    payloadAsStream: true,
-  });
-  const raw = res.raw.res;
+  let raw: ServerResponse | undefined;
   const leave = () => {
-    if (raw.destroyed) return;
+    if (!raw || raw.destroyed) return;
     raw.destroy();
     raw.emit('close'); // an injected response has no socket to report the close
   };
-  if (signal.aborted) leave();
-  else signal.addEventListener('abort', leave, { once: true });
+  const attach = (r: ServerResponse) => {
+    raw = r;
+    if (signal.aborted) leave();
+  };
+  signal.addEventListener('abort', leave, { once: true });
   try {
+    const res = await turn.run(attach, () =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/responses',
+        headers: { ...request.headers, 'content-type': 'application/json' },
+        payload: JSON.stringify({ ...request.body, stream: true }),
+        remoteAddress: request.remoteAddress,
+        payloadAsStream: true,
+      }),
+    );
+    attach(res.raw.res);
     const body = res.stream();
     const contentType = String(res.headers['content-type'] ?? '');
     if (!contentType.includes('text/event-stream')) {
