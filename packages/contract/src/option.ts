@@ -106,6 +106,10 @@ export const OPTION_DEFS = {
   // Ours: requests one user may have in flight on one node; one more gets a 429; 0 = no limit.
   UserMaxInflight: { kind: 'int', default: '128', min: 0, max: 1_000_000 },
   GeminiAPIEnabled: { kind: 'bool', default: 'true' },
+  // Ours: Responses WebSocket mode (GET /v1/responses with Upgrade); off answers the upgrade 426 so clients fall back to HTTP.
+  ResponsesWebSocketEnabled: { kind: 'bool', default: 'true' },
+  // Ours: a Responses WebSocket with no response running and no client message for this long is closed.
+  ResponsesWebSocketIdleSeconds: { kind: 'int', default: '120', min: 1, max: DAY },
   ClaudeAPIEnabled: { kind: 'bool', default: 'true' },
   ClaudeDefaultMaxTokens: { kind: 'json', default: '{"default":8192}' },
   ClaudeBudgetTokensPercentage: { kind: 'float', default: '0.8', min: 0, max: 1 },

@@ -13,6 +13,7 @@ import { fromGeminiClient, googleModel, googleModelList, registerGeminiDoor } fr
 import { anthropicErrorBody, googleErrorBody } from './doors/errors.js';
 import { countResponsesInput } from './responses/input-tokens.js';
 import { registerStoredResponses } from './responses/routes.js';
+import { attachWebSocketTurn } from './responses/ws-door.js';
 
 type ErrorShape = (hub: HubError, message: string) => unknown;
 const openAIShape: ErrorShape = (hub, message) => {
@@ -71,7 +72,10 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
     return fromGeminiClient(req) ? googleModel(state, req, id) : describeModel(state, req, id);
   });
   for (const endpoint of POST_ENDPOINTS) {
-    app.post(`/v1/${endpoint}`, (req, reply) => handleRelay(state, req, reply, endpoint));
+    app.post(`/v1/${endpoint}`, (req, reply) => {
+      if (endpoint === 'responses') attachWebSocketTurn(reply.raw);
+      return handleRelay(state, req, reply, endpoint);
+    });
   }
   app.post('/v1/responses/input_tokens', async (req) => ({ object: 'response.input_tokens', input_tokens: await countResponsesInput(state, req) }));
   registerStoredResponses(app, state);

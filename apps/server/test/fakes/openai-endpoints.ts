@@ -87,15 +87,16 @@ export function servedTier(body: any, projectTier?: string): string {
 }
 
 /**
- * Answers a create call; with `store` (default true) the response is kept under `keep`.
- * `b.usage`, when given, replaces the fixed usage (cached and cache-write tokens are parts of the input).
+ * Answers a create call, streamed when asked; with `store` (default true) the response is kept under `keep`.
+ * `b.usage`, when given, replaces the fixed usage (cached and cache-write tokens are parts of the input);
+ * `b.chunkDelayMs` paces the text deltas (the answer's own usage still comes at the end).
  */
-export function responses(
+export async function responses(
   res: ServerResponse,
   body: any,
   words: string[],
   noUsage: boolean,
-  b: { usage?: { prompt: number; completion: number; cached?: number; cacheWrite?: number }; serviceTier?: string } = {},
+  b: { usage?: { prompt: number; completion: number; cached?: number; cacheWrite?: number }; serviceTier?: string; chunkDelayMs?: number } = {},
   keep?: (kept: Omit<KeptResponse, 'key'>) => void,
 ) {
   const id = `resp_fake${++responseCount}`;
@@ -118,7 +119,10 @@ export function responses(
   event('response.created', { response: { ...done, status: 'in_progress', output: [], usage: null } });
   event('response.output_item.added', { output_index: 0, item: { ...message, status: 'in_progress', content: [] } });
   event('response.content_part.added', { output_index: 0, item_id: 'msg_fake', content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-  words.forEach((w, i) => event('response.output_text.delta', { output_index: 0, item_id: 'msg_fake', content_index: 0, delta: i ? ` ${w}` : w }));
+  for (const [i, w] of words.entries()) {
+    if (b.chunkDelayMs) await new Promise((r) => setTimeout(r, b.chunkDelayMs));
+    event('response.output_text.delta', { output_index: 0, item_id: 'msg_fake', content_index: 0, delta: i ? ` ${w}` : w });
+  }
   event('response.output_text.done', { output_index: 0, item_id: 'msg_fake', content_index: 0, text });
   event('response.content_part.done', { output_index: 0, item_id: 'msg_fake', content_index: 0, part: message.content[0] });
   event('response.output_item.done', { output_index: 0, item: message });

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { UpgradeHandler } from '../upgrade.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { WebSocket, WebSocketServer } from 'ws';
 import { CHANNEL_STATUS } from '@one-hub/contract';
@@ -155,7 +156,8 @@ async function openUpstream(state: RelayState, req: IncomingMessage, protocols: 
   throw last ?? noChannel(group, model);
 }
 
-function refuse(socket: Duplex, error: unknown, requestId: string): void {
+/** Answers a WebSocket handshake with an HTTP error in OpenAI's shape, the request id appended. */
+export function refuse(socket: Duplex, error: unknown, requestId: string): void {
   const hub = toHubError(error);
   const body = JSON.stringify({ error: { message: `${hub.message} (request id: ${requestId})`, type: hub.type, code: hub.code } });
   const retry = hub.retryAfter ? `retry-after: ${hub.retryAfter}\r\n` : '';
@@ -166,13 +168,9 @@ function refuse(socket: Duplex, error: unknown, requestId: string): void {
  * `GET /v1/realtime` as a WebSocket (relay.md §1.1, §4.11): the upstream socket is opened
  * first, so a refused or unreachable channel fails over before the client is accepted.
  */
-export function registerRealtime(app: FastifyInstance, ctx: AppContext): void {
+export function registerRealtime(app: FastifyInstance, ctx: AppContext): UpgradeHandler {
   const wss = new WebSocketServer({ noServer: true, handleProtocols: (offered) => (offered.has('realtime') ? 'realtime' : [...offered].find((p) => !p.startsWith(KEY_PROTOCOL)) ?? false) });
-  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== '/v1/realtime') {
-      socket.destroy();
-      return;
-    }
+  const onUpgrade: UpgradeHandler = (req, socket, head) => {
     const requestId = `${Date.now().toString(36)}${randomAlnum(6)}`;
     const startedAt = Date.now();
     const state = relayState(ctx);
@@ -198,9 +196,10 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext): void {
       },
       (error) => refuse(socket, error, requestId),
     );
-  });
+  };
   app.addHook('preClose', async () => {
     for (const client of wss.clients) client.terminate();
     wss.close();
   });
+  return onUpgrade;
 }

@@ -21,6 +21,7 @@ const GENERAL: FieldSpec[] = [
   { key: 'RetryCooldownSeconds', input: 'number', min: 0 },
   { key: 'RetryTimeOut', input: 'number', min: 0 },
   { key: 'StreamIdleTimeoutSeconds', input: 'number', min: 0 },
+  { key: 'ResponsesWebSocketIdleSeconds', input: 'number', min: 1 },
   { key: 'FirstByteTimeoutSeconds', input: 'number', min: 0 },
   { key: 'UserMaxInflight', input: 'number', min: 0 },
   { key: 'StickySessionTTLSeconds', input: 'number', min: 0 },
@@ -76,7 +77,7 @@ export function OperationTab({ options }: { options: OptionMap }) {
         <OptionFields fields={GENERAL} options={options} />
       </SettingSection>
       <SettingSection title={t('section.other')}>
-        <SwitchGrid names={['MjNotifyEnabled', 'ClaudeAPIEnabled', 'GeminiAPIEnabled']} options={options} />
+        <SwitchGrid names={['MjNotifyEnabled', 'ClaudeAPIEnabled', 'GeminiAPIEnabled', 'ResponsesWebSocketEnabled']} options={options} />
         <Alert severity="info">{t('imageProxyInfo')}</Alert>
         <OptionFields fields={OTHER} options={options} />
       </SettingSection>
