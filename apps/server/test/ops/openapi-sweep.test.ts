@@ -269,6 +269,7 @@ const NO_UPSTREAM: Array<[RegExp, string, number?]> = [
   [/list-by-condition|^POST \/suno\/fetch$/, 'answered from the gateway\'s task records'],
   [/\/mj\/notify$/, 'an upstream callback, refused for a caller\'s key'],
   [/^GET \/v1\/realtime$/, 'a WebSocket door: swept with a socket below'],
+  [/^GET \/v1\/responses$/, 'the Responses WebSocket door: each turn runs as POST /v1/responses (swept here); plain HTTP is a 426', 426],
 ];
 
 async function sendDoor(server: TestServer, a: Actors, method: string, r: DoorRequest) {
