@@ -59,12 +59,14 @@ describe('batch processing and row actions', { timeout: 30_000 }, () => {
 
   it('clones a channel without its id, statistics or nulls, named _copy', async () => {
     const full = { ...ch(5, 'gpt-4o'), used_quota: 9, response_time: 100, test_time: 5, balance: 1, balance_updated_time: 2, created_time: 3, model_mapping: null, weight: null, priority: 2 };
-    const calls = fakeServer((c) => (c.method === 'GET' ? full : 6));
+    // The detail has no key: the copy asks for it with the explicit (audited) reveal.
+    const calls = fakeServer((c) => (c.url.endsWith('/key') ? { key: 'k' } : c.method === 'GET' ? { ...full, key: '' } : 6));
     const onChanged = vi.fn();
     render(<ChannelActions channel={full as never} onEdit={() => undefined} onChanged={onChanged} />);
     fireEvent.click(screen.getByRole('button', { name: 'More' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Copy channel' }));
     await waitFor(() => expect(onChanged).toHaveBeenCalled());
-    expect(calls[1]).toEqual({ url: '/api/channel/', method: 'POST', body: { name: 'c5_copy', type: 3, models: 'gpt-4o', other: '', key: 'k', tag: '', group: 'default', priority: 2 } });
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/channel/5/key', 'GET /api/channel/5', 'POST /api/channel/']);
+    expect(calls[2]).toEqual({ url: '/api/channel/', method: 'POST', body: { name: 'c5_copy', type: 3, models: 'gpt-4o', other: '', key: 'k', tag: '', group: 'default', priority: 2 } });
   });
 });
