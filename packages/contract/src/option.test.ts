@@ -19,13 +19,14 @@ describe('option catalogue', () => {
   });
 
   it('registers the 72 keys of api.md §4, the two Lark credentials and our own relay settings, with their defaults', () => {
-    const ours = ['StreamIdleTimeoutSeconds', 'ClaudeCountTokensForward', 'ResponsesRetentionHours', 'StickySessionTTLSeconds', 'FirstByteTimeoutSeconds', 'UserMaxInflight', 'FetchAllowPrivateNetworks', 'LogErrorEnabled', 'DefaultMaxOutputTokens', 'LowerMaxTokensToBalance', 'AuditLogRetentionDays', 'LinuxDoOAuthEnabled', 'LinuxDoClientId', 'LinuxDoClientSecret', 'LinuxDoMinTrustLevel', 'TwoFactorRequiredForAdmins', 'LogRetentionDays', 'DisabledJobs', 'SMTPSSLEnabled', 'DefaultPlanId', 'LogCaptureRules', 'LogCaptureRedactPatterns', 'LogCaptureMaxBytes', 'LogCaptureRetentionDays'];
+    const ours = ['StreamIdleTimeoutSeconds', 'ClaudeCountTokensForward', 'ResponsesRetentionHours', 'StickySessionTTLSeconds', 'FirstByteTimeoutSeconds', 'UserMaxInflight', 'FetchAllowPrivateNetworks', 'LogErrorEnabled', 'DefaultMaxOutputTokens', 'LowerMaxTokensToBalance', 'AuditLogRetentionDays', 'LinuxDoOAuthEnabled', 'LinuxDoClientId', 'LinuxDoClientSecret', 'LinuxDoMinTrustLevel', 'TwoFactorRequiredForAdmins', 'LogRetentionDays', 'DisabledJobs', 'SMTPSSLEnabled', 'DefaultPlanId', 'LogCaptureRules', 'LogCaptureRedactPatterns', 'LogCaptureMaxBytes', 'LogCaptureRetentionDays', 'ResponsesWebSocketEnabled', 'ResponsesWebSocketIdleSeconds'];
     for (const key of ours) expect(OPTION_DEFS).toHaveProperty(key);
     expect(Object.keys(OPTION_DEFS)).toHaveLength(72 + 2 + ours.length);
     expect(checkOptionText('LogCaptureRules', '[{"kind":"token","id":3,"until":1900000000}]')).toBeNull();
     expect(checkOptionText('LogCaptureRules', '[{"kind":"team","id":3,"until":1}]')).toContain('LogCaptureRules: 0.kind');
     expect([OPTION_DEFS.StreamIdleTimeoutSeconds.default, OPTION_DEFS.ResponsesRetentionHours.default, OPTION_DEFS.StickySessionTTLSeconds.default]).toEqual(['300', '72', '3600']);
     expect([OPTION_DEFS.FirstByteTimeoutSeconds.default, OPTION_DEFS.UserMaxInflight.default]).toEqual(['60', '128']);
+    expect([OPTION_DEFS.ResponsesWebSocketEnabled.default, OPTION_DEFS.ResponsesWebSocketIdleSeconds.default]).toEqual(['true', '120']);
     expect(OPTION_DEFS.LarkClientId.default).toBe('');
     expect(OPTION_DEFS.ServerAddress.default).toBe('http://localhost:3000');
     expect(OPTION_DEFS.ClaudeDefaultMaxTokens).toMatchObject({ kind: 'json', default: '{"default":8192}' });
