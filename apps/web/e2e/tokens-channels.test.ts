@@ -125,7 +125,7 @@ describe.skipIf(!chromiumAvailable)('tokens, channels, prices and available mode
     // priority below zero is refused in the browser (§14.11)
     await row.getByRole('spinbutton', { name: 'Priority' }).fill('-3');
     await row.getByRole('button', { name: 'Save Priority' }).click();
-    await expect.poll(() => toasts(page)).toContain('Error: Priority must be at least 0');
+    await row.getByText('Priority must be at least 0').waitFor(); // at the field, not as a toast
     expect((await c.root.get(`/api/channel/${stored.id}`)).body.data.priority).toBe(0);
 
     // the model check streams its probes into a report per model

@@ -37,9 +37,18 @@ export interface SiteStatus {
   UptimeDomain: string;
   UptimePageName: string;
   UptimeEnabled: boolean;
+  /** A release feed is configured (RELEASE_FEED_URL): the console offers "Check update". */
+  release_feed: boolean;
   password_login: boolean;
   password_register: boolean;
   register_enabled: boolean;
   /** This node cannot reach its shared store (Redis): it serves on, re-reading tokens and users every few seconds. */
   degraded: boolean;
+}
+
+/** The latest release, as GET /api/option/release/latest answers it from the configured feed. */
+export interface LatestRelease {
+  tag_name: string;
+  body: string;
+  html_url: string;
 }

@@ -53,6 +53,12 @@ export const EnvSchema = z.object({
   UPTIME_KUMA_ENABLE: boolFlag,
   UPTIME_KUMA_DOMAIN: z.string().default(''),
   UPTIME_KUMA_STATUS_PAGE_NAME: z.string().default(''),
+  /**
+   * This project's release feed, answered by GET /api/option/release/latest (a GitHub-style
+   * latest-release JSON: tag_name, body, html_url). Empty (the default: the project publishes no
+   * feed yet) hides the console's "Check update" button.
+   */
+  RELEASE_FEED_URL: z.string().default(''),
   /** HTTP Basic credentials of GET /api/metrics; without both the route answers 404. */
   METRICS_USER: z.string().default(''),
   METRICS_PASSWORD: z.string().default(''),

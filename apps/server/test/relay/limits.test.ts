@@ -95,6 +95,20 @@ describe.each(testDialects())('token, user and per-model request limits on %s', 
     expect(await status(f.openai(key).chat.completions.create(ask('held-model')))).toBe(200);
   });
 
+  it('shows on the dashboard the user\'s real tokens this minute against their TPM limit', async () => {
+    clock = T + 300_000;
+    f.fake.behave('lim', { usage: { prompt: 40, completion: 30 } });
+    const { key, userId, client } = await f.newUser({ quota: 10_000_000 });
+    const rate = async () => (await client.get('/api/user/dashboard/rate')).body.data;
+    expect(await rate()).toMatchObject({ tpm: 0, maxTPM: 0, usageTpmRate: 0 });
+    expect((await f.root.put(`/api/limits/user/${userId}`, { tpm: 1000 })).body.success).toBe(true);
+    await f.openai(key).chat.completions.create(ask('test-model'));
+    await expect.poll(rate).toMatchObject({ tpm: 70, maxTPM: 1000, usageTpmRate: 7 });
+    clock += 60_000; // the next UTC minute starts empty
+    expect(await rate()).toMatchObject({ tpm: 0, maxTPM: 1000 });
+    f.fake.behave('lim', {});
+  });
+
   it('refuses a model of the group after its daily spending cap until the next UTC day; other models are not capped', async () => {
     clock = T;
     const group = await f.server.ctx.db.selectFrom('user_groups').select('id').where('symbol', '=', 'default').executeTakeFirstOrThrow();

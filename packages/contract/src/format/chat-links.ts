@@ -40,6 +40,11 @@ export interface ChatLinkSource {
   visibleOnly?: boolean;
 }
 
+/** The order links are offered in everywhere (token menus, playground, settings grid): descending `sort`, unsorted last. */
+export function sortChatLinks<T extends { sort?: number | null }>(links: T[]): T[] {
+  return links.sort((a, b) => (b.sort ?? -Infinity) - (a.sort ?? -Infinity));
+}
+
 /** The links to offer: configured or defaults, chat_link applied, sorted by descending `sort` (unsorted last). */
 export function buildChatLinks(src: ChatLinkSource): ChatLink[] {
   const configured = parseChatLinks(src.chatLinks);
@@ -50,7 +55,7 @@ export function buildChatLinks(src: ChatLinkSource): ChatLink[] {
     if (i >= 0) links[i] = { ...links[i], url: `${base}/#/?settings={"key":"{key}","url":"{server}"}`, show: true };
   }
   if (src.visibleOnly) links = links.filter((l) => l.show);
-  return links.sort((a, b) => (b.sort ?? -Infinity) - (a.sort ?? -Infinity));
+  return sortChatLinks(links);
 }
 
 /** `sk-` once: keys that already carry the prefix are left alone. */

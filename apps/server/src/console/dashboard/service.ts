@@ -1,3 +1,4 @@
+import { readLimits } from '@one-hub/contract';
 import type { AnalyticsPeriod, AnalyticsPeriodQuery, AnalyticsTotals, DashboardRate, DashboardRow, MultiUserStats, MultiUserStatsQuery } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import type { UserRow } from '../../db/repos/users.js';
@@ -23,8 +24,12 @@ export async function userDashboard(ctx: AppContext, userId: number, nowMs = Dat
 export async function dashboardRate(ctx: AppContext, user: UserRow): Promise<DashboardRate> {
   const group = await findUserGroupBySymbol(ctx.db, user.group);
   const maxRPM = group && group.enable !== 0 ? Number(group.api_rate) : 0;
-  const rpm = await relayState(ctx).rpm.count(user.id);
-  return { rpm, maxRPM, usageRpmRate: usageRate(rpm, maxRPM), tpm: 0, maxTPM: 0, usageTpmRate: 0 };
+  const state = relayState(ctx);
+  const rpm = await state.rpm.count(user.id);
+  // TPM is the user's own limit (set by an admin), counted by the relay's limit book this UTC minute.
+  const maxTPM = readLimits(user.limits)?.tpm ?? 0;
+  const tpm = maxTPM ? await state.limits.tokensThisMinute(`u${user.id}`) : 0;
+  return { rpm, maxRPM, usageRpmRate: usageRate(rpm, maxRPM), tpm, maxTPM, usageTpmRate: usageRate(tpm, maxTPM) };
 }
 
 export async function analyticsTotals(ctx: AppContext): Promise<AnalyticsTotals> {

@@ -46,6 +46,7 @@ export function siteStatus(ctx: AppContext): SiteStatus {
     UptimeDomain: ctx.config.UPTIME_KUMA_DOMAIN,
     UptimePageName: ctx.config.UPTIME_KUMA_STATUS_PAGE_NAME,
     UptimeEnabled: ctx.config.UPTIME_KUMA_ENABLE,
+    release_feed: Boolean(ctx.config.RELEASE_FEED_URL),
     password_login: o.get('PasswordLoginEnabled'),
     password_register: o.get('PasswordRegisterEnabled'),
     register_enabled: o.get('RegisterEnabled'),

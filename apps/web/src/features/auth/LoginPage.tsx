@@ -8,8 +8,8 @@ import { LoginForm, type User } from '@one-hub/contract';
 import type { z } from 'zod';
 import PasswordField from '../../components/PasswordField';
 import { apiWithMessage } from '../../lib/api';
-import { describeError } from '../../lib/error-handler';
-import { showError, showInfo, showSuccess } from '../../lib/toast';
+import { describeError, notifyServerMessage } from '../../lib/error-handler';
+import { showInfo, showSuccess } from '../../lib/toast';
 import Turnstile from '../../components/Turnstile';
 import { useAppDispatch, useAppSelector } from '../../store';
 import { AuthCard } from './AuthCard';
@@ -46,8 +46,9 @@ export default function LoginPage() {
       showSuccess(t('common.loginOk', { ns: 'common' }));
       navigate('/panel');
     } catch (e) {
+      // Shown once, inline above the button (not also as a toast).
+      notifyServerMessage(e);
       setServerError(describeError(e, t).text);
-      showError(e);
     }
   });
 

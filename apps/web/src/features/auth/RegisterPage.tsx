@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import PasswordField from '../../components/PasswordField';
 import Turnstile from '../../components/Turnstile';
 import { api } from '../../lib/api';
-import { describeError } from '../../lib/error-handler';
+import { describeError, notifyServerMessage } from '../../lib/error-handler';
 import { readString, STORAGE, writeString } from '../../lib/storage';
 import { showError, showInfo, showSuccess } from '../../lib/toast';
 import { useAppSelector } from '../../store';
@@ -73,8 +73,9 @@ export default function RegisterPage() {
       showSuccess(t('registerOk'));
       navigate('/login');
     } catch (e) {
+      // Shown once, inline above the button (not also as a toast).
+      notifyServerMessage(e);
       setServerError(describeError(e, t).text);
-      showError(e);
     }
   });
 

@@ -52,6 +52,9 @@ describe('channel dialog', { timeout: 30_000 }, () => {
     show({ kind: 'create' });
     fireEvent.click(screen.getByTestId('channel-submit'));
     await waitFor(() => expect(screen.getAllByText('This field is required')).toHaveLength(2));
+    fireEvent.change(screen.getByRole('spinbutton', { name: 'Weight' }), { target: { value: '0' } });
+    fireEvent.click(screen.getByTestId('channel-submit'));
+    expect(await screen.findByText('Must be at least 1')).toBeTruthy(); // the real bound, at the field
     for (const b of screen.getAllByRole('button', { name: 'Edit as JSON' })) fireEvent.click(b);
     fireEvent.change(screen.getByRole('textbox', { name: 'Model mapping' }), { target: { value: '{"a":' } });
     expect(screen.getByText('Must be valid JSON')).toBeTruthy();

@@ -7,7 +7,7 @@ import { CHANNEL_TYPES, CHANNEL_TYPE_BY_ID, type Channel } from '@one-hub/contra
 import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
 import { JsonField } from '../../components/data';
-import { BASE_URL_REQUIRED, OTHER_FIELD, changeType, channelToForm, formToBody, validateChannelForm, type ChannelFormErrors, type ChannelFormState } from './channel-form';
+import { BASE_URL_REQUIRED, NUMBER_MIN, OTHER_FIELD, changeType, channelToForm, formToBody, validateChannelForm, type ChannelFormErrors, type ChannelFormState } from './channel-form';
 import KeyValueField from './KeyValueField';
 import ModelsField from './ModelsField';
 import PluginFields from './PluginFields';
@@ -79,7 +79,7 @@ export default function ChannelDialog({ mode, onClose, onSaved }: Props) {
   const err = (k: keyof ChannelFormState) => {
     const e = errors[k];
     if (!e) return undefined;
-    return e.startsWith('validation.') ? t(`common:${e}`) : t(e);
+    return e.startsWith('validation.') ? t(`common:${e}`, { min: (NUMBER_MIN as Record<string, number>)[k] }) : t(e);
   };
 
   const objectRule = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : t('errors.jsonObject'));

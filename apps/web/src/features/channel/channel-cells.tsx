@@ -123,8 +123,11 @@ export function InlineNumber({ value, min, label, onSave }: { value: number; min
   useEffect(() => setText(String(value)), [value]);
   const n = Number(text);
   const invalid = text.trim() === '' || !Number.isInteger(n) || n < min;
+  const [tried, setTried] = useState(false);
   const save = async () => {
-    if (invalid) return showError(new Error(t('errors.atLeast', { label, min })));
+    // An invalid value is named at the field (not as a toast per attempt).
+    setTried(true);
+    if (invalid) return;
     if (n === value) return;
     await onSave(n);
   };
@@ -134,9 +137,11 @@ export function InlineNumber({ value, min, label, onSave }: { value: number; min
       type="number"
       value={text}
       error={invalid}
+      helperText={invalid && tried ? t('errors.atLeast', { label, min }) : undefined}
       onChange={(e) => setText(e.target.value)}
       onKeyDown={(e) => e.key === 'Enter' && void save()}
-      sx={{ width: 96 }}
+      // Wide enough for a four-digit value beside the ✓ (two digits were clipped at 96 px).
+      sx={{ width: 124 }}
       slotProps={{
         htmlInput: { min, 'aria-label': label },
         input: {

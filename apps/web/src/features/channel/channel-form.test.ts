@@ -27,8 +27,8 @@ describe('channel form', () => {
       model_headers: 'errors.stringValues',
       custom_parameter: 'errors.jsonObject',
       proxy: 'errors.proxy',
-      priority: 'validation.min',
-      weight: 'validation.min',
+      priority: 'validation.atLeast',
+      weight: 'validation.atLeast',
       groups: 'validation.required',
     });
     // a tag edit has no name but needs its key list

@@ -105,6 +105,9 @@ function isJsonObject(text: string): boolean {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** The lowest priority and weight a channel takes (the messages name them). */
+export const NUMBER_MIN = { priority: 0, weight: 1 } as const;
+
 /**
  * Field → problem. Values starting with `validation.` are common i18n keys; the rest are channel keys.
  * `mode`: the key is required only on create; a tag edit has no name.
@@ -123,10 +126,10 @@ export function validateChannelForm(f: ChannelFormState, mode: 'create' | 'edit'
   }
   if (f.model_headers.trim() && isJsonObject(f.model_headers) && Object.values(JSON.parse(f.model_headers) as object).some((v) => typeof v !== 'string')) e.model_headers = 'errors.stringValues';
   if (f.proxy.trim() && !/^(https?|socks5h?):\/\//.test(f.proxy.trim())) e.proxy = 'errors.proxy';
-  const priority = Number(f.priority);
-  if (!Number.isInteger(priority) || priority < 0) e.priority = 'validation.min';
-  const weight = Number(f.weight);
-  if (!Number.isInteger(weight) || weight < 1) e.weight = 'validation.min';
+  for (const k of ['priority', 'weight'] as const) {
+    const n = Number(f[k]);
+    if (String(f[k]).trim() === '' || !Number.isInteger(n) || n < NUMBER_MIN[k]) e[k] = 'validation.atLeast';
+  }
   return e;
 }
 

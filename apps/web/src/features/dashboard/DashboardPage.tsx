@@ -73,13 +73,13 @@ export default function DashboardPage() {
       )}
       <Grid container spacing={2.5}>
         <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-          <StatCard testId="stat-requests" title={t('todayRequests')} value={count(requests.today)} data={requests} days={days} colour="#60A5FA" loading={loading} format={count} />
+          <StatCard testId="stat-requests" title={t('todayRequests')} value={count(requests.today)} data={requests} days={days} colour="#60A5FA" loading={loading} failed={dashboard.isError} format={count} />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-          <StatCard testId="stat-cost" title={t('todayCost')} value={dollars(cost.today)} data={cost} days={days} colour="#FBBF24" loading={loading} format={dollars} />
+          <StatCard testId="stat-cost" title={t('todayCost')} value={dollars(cost.today)} data={cost} days={days} colour="#FBBF24" loading={loading} failed={dashboard.isError} format={dollars} />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-          <StatCard testId="stat-tokens" title={t('todayTokens')} value={count(tokens.today)} data={tokens} days={days} colour="#F87171" loading={loading} format={count} />
+          <StatCard testId="stat-tokens" title={t('todayTokens')} value={count(tokens.today)} data={tokens} days={days} colour="#F87171" loading={loading} failed={dashboard.isError} format={count} />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
           <RpmCard />

@@ -9,6 +9,8 @@ import { api } from '../../lib/api';
 import { showError, showSuccess } from '../../lib/toast';
 import { ConfirmDialog, DataTable, FilterBar, RowMenu, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import GatewayDialog from './GatewayDialog';
+import GatewayIcon from '../../components/GatewayIcon';
+import { feePercent } from './payment-data';
 
 interface Filters {
   name: string;
@@ -87,9 +89,9 @@ export default function GatewayTab() {
     { field: 'uuid', header: t('uuid'), sortable: true, hideOnPhone: true, render: (g) => <StatusChip label={g.uuid.slice(0, 8)} title={g.uuid} copyText={g.uuid} /> },
     { field: 'name', header: t('name') },
     { field: 'type', header: t('type'), sortable: true, render: (g) => typeLabel(g.type) },
-    { field: 'icon', header: t('icon'), hideOnPhone: true, render: (g) => (g.icon ? <Box component="img" src={g.icon} alt="" sx={{ width: 24, height: 24, objectFit: 'contain' }} /> : null) },
+    { field: 'icon', header: t('icon'), hideOnPhone: true, render: (g) => <GatewayIcon src={g.icon} /> },
     { field: 'fixed_fee', header: t('fixedFee'), hideOnPhone: true },
-    { field: 'percent_fee', header: t('percentFee'), hideOnPhone: true },
+    { field: 'percent_fee', header: t('percentFee'), hideOnPhone: true, render: (g) => feePercent(g.percent_fee) },
     { field: 'sort', header: t('sort'), sortable: true, render: (g) => <SortField gateway={g} onSave={(sort) => void patch(g.id, { sort })} /> },
     {
       field: 'enable',

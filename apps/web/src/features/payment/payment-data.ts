@@ -16,6 +16,11 @@ export function orderStatusColor(status: string): ChipColor {
   }
 }
 
+/** A stored fee fraction (0.03) as the percent people read (3%). */
+export function feePercent(fraction: number): string {
+  return `${Math.round(fraction * 10000) / 100}%`;
+}
+
 export interface ConfigField {
   key: string;
   /** Choices of a select; absent for text. */

@@ -24,17 +24,20 @@ export default function PlaygroundPage() {
   const server = site.server_address || window.location.host;
 
   if (!user) {
+    // Signed out it shows on the public layout: keep the card off the top bar and the page edges.
     return (
-      <Card data-testid="playground-empty" sx={{ py: 8, px: 2, textAlign: 'center' }}>
-        <ForumOutlined color="disabled" sx={{ fontSize: 52, mb: 1 }} />
-        <Typography variant="h6">{t('title')}</Typography>
-        <Typography color="text.secondary" sx={{ mb: 2 }}>
-          {t('signInFirst')}
-        </Typography>
-        <Button variant="contained" component={RouterLink} to="/login">
-          {t('signIn')}
-        </Button>
-      </Card>
+      <Box data-testid="playground-signed-out" sx={{ px: 2, py: 4 }}>
+        <Card data-testid="playground-empty" sx={{ py: 8, px: 2, textAlign: 'center', maxWidth: 640, mx: 'auto' }}>
+          <ForumOutlined color="disabled" sx={{ fontSize: 52, mb: 1 }} />
+          <Typography variant="h6">{t('title')}</Typography>
+          <Typography color="text.secondary" sx={{ mb: 2 }}>
+            {t('signInFirst')}
+          </Typography>
+          <Button variant="contained" component={RouterLink} to="/login">
+            {t('signIn')}
+          </Button>
+        </Card>
+      </Box>
     );
   }
   const link = tab > 0 ? links[tab - 1] : undefined;

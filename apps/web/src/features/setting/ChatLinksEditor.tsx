@@ -8,7 +8,7 @@ import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import CheckRounded from '@mui/icons-material/CheckRounded';
 import CloseRounded from '@mui/icons-material/CloseRounded';
 import { useTranslation } from 'react-i18next';
-import { ChatLinkForm, DEFAULT_CHAT_LINKS, parseChatLinks, type ChatLink } from '@one-hub/contract';
+import { ChatLinkForm, DEFAULT_CHAT_LINKS, parseChatLinks, sortChatLinks, type ChatLink } from '@one-hub/contract';
 import { fieldErrors } from '../../lib/form-errors';
 import { useSaveOptions, type OptionMap } from './use-options';
 
@@ -21,7 +21,8 @@ interface Row {
 }
 
 let nextId = 1;
-const rowsFrom = (text: string | undefined): Row[] => (parseChatLinks(text) ?? DEFAULT_CHAT_LINKS).map((link) => ({ id: nextId++, link: { ...link } }));
+// Listed in the order the token menus offer them (highest sort first).
+const rowsFrom = (text: string | undefined): Row[] => sortChatLinks((parseChatLinks(text) ?? DEFAULT_CHAT_LINKS).map((link) => ({ ...link }))).map((link) => ({ id: nextId++, link }));
 
 /** The chat-link grid (console-screens §3.6): inline rows with edit/save/cancel/delete, saved as the `ChatLinks` JSON. */
 export function ChatLinksEditor({ options }: { options: OptionMap }) {

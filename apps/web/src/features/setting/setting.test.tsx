@@ -82,6 +82,15 @@ describe('settings sections', { timeout: 20_000 }, () => {
 });
 
 describe('chat-link grid', { timeout: 20_000 }, () => {
+  it('lists the links in the order the token menus offer them (highest sort first)', () => {
+    const links = [
+      { name: 'Low', url: 'https://l/{key}', show: true, sort: 1 },
+      { name: 'High', url: 'https://h/{key}', show: true, sort: 5 },
+    ];
+    renderWithProviders(<ChatLinksEditor options={{ ChatLinks: JSON.stringify(links) }} />);
+    expect(screen.getAllByTestId('chat-link-row').map((r) => (r.textContent?.includes('High') ? 'High' : 'Low'))).toEqual(['High', 'Low']);
+  });
+
   it('validates a row with the shared rule and saves the links as JSON', async () => {
     api = fakeApi();
     renderWithProviders(<ChatLinksEditor options={{ ChatLinks: JSON.stringify([{ name: 'A', url: 'https://a/{key}', show: true, sort: 1 }]) }} />);

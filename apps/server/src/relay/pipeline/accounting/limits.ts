@@ -198,6 +198,11 @@ export class LimitBook {
     await this.settled({ scopes, tokens: 0, quota: 0, keys, done: false }, tokens, quota);
   }
 
+  /** Tokens settled or held this UTC minute under a scope (`u<id>`, …); counted only while the scope has a TPM limit. */
+  async tokensThisMinute(scope: string): Promise<number> {
+    return Math.max(0, Number((await this.store.get(this.keys(scope).tpm)) ?? 0));
+  }
+
   /** The spending-window keys a hold counts its quota in (an async task's row records them for its refund). */
   static spendKeys(hold: LimitHold | undefined): string[] {
     return hold ? hold.keys.filter((k) => k.kind === 'quota').map((k) => k.key) : [];

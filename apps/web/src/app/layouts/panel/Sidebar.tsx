@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import ExpandLess from '@mui/icons-material/ExpandLessRounded';
 import ExpandMore from '@mui/icons-material/ExpandMoreRounded';
-import { Avatar, Box, Chip, Collapse, List, ListItemButton, ListItemText, Typography } from '@mui/material';
+import { Avatar, Box, Chip, Collapse, List, ListItemButton, ListItemText, Skeleton, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../../store';
 import { groupOf, type MenuGroup } from '../../menu';
@@ -61,6 +61,7 @@ export function Sidebar() {
   const { t } = useTranslation();
   const user = useAppSelector((s) => s.account.user);
   const version = useAppSelector((s) => s.siteInfo.version);
+  const statusLoading = useAppSelector((s) => s.siteInfo.isLoading);
   const menu = useMenu();
   const groups = useOpenGroups(menu);
   const name = user?.display_name || user?.username || '';
@@ -90,7 +91,12 @@ export function Sidebar() {
         ))}
       </Box>
       <Box sx={{ py: 1.5, display: 'flex', justifyContent: 'center' }}>
-        <Chip size="small" variant="outlined" disabled label={version || t('menu.unknownVersion')} data-testid="version-chip" />
+        {/* "Unknown version" only once the status has answered without one. */}
+        {statusLoading && !version ? (
+          <Skeleton variant="rounded" width={80} height={24} data-testid="version-chip-loading" />
+        ) : (
+          <Chip size="small" variant="outlined" disabled label={version || t('menu.unknownVersion')} data-testid="version-chip" />
+        )}
       </Box>
     </Box>
   );

@@ -6,7 +6,7 @@ import type { DashboardRate } from '@one-hub/contract';
 import { api } from '../../../lib/api';
 import { rpmColour } from '../dashboard-data';
 
-/** Requests this minute against the group's allowance; refreshed only on demand. */
+/** Requests this minute against the group's allowance (and tokens against the user's TPM limit, if set); refreshed only on demand. */
 export default function RpmCard() {
   const { t } = useTranslation('dashboard');
   const rate = useQuery({ queryKey: ['dashboard-rate'], queryFn: () => api<DashboardRate>('/api/user/dashboard/rate') });
@@ -37,13 +37,20 @@ export default function RpmCard() {
           {rate.data?.rpm ?? 0} RPM
         </Typography>
       )}
-      <Box sx={{ mt: 3 }}>
-        <LinearProgress variant="buffer" value={usage} valueBuffer={100} color={rpmColour(usage)} sx={{ height: 8, borderRadius: 4 }} />
-        <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
-          {t('usagePercent', { percent: usage.toFixed(0) })}
-          {rate.data?.maxRPM ? ` · ${t('limit', { max: rate.data.maxRPM })}` : ''}
-        </Typography>
-      </Box>
+      {!rate.isError && (
+        <Box sx={{ mt: 3 }}>
+          <LinearProgress variant="buffer" value={usage} valueBuffer={100} color={rpmColour(usage)} sx={{ height: 8, borderRadius: 4 }} />
+          <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
+            {t('usagePercent', { percent: usage.toFixed(0) })}
+            {rate.data?.maxRPM ? ` · ${t('limit', { max: rate.data.maxRPM })}` : ''}
+          </Typography>
+          {rate.data?.maxTPM ? (
+            <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }} data-testid="tpm-value">
+              {t('tpm', { tpm: rate.data.tpm, max: rate.data.maxTPM, percent: Math.min(100, rate.data.usageTpmRate).toFixed(0) })}
+            </Typography>
+          ) : null}
+        </Box>
+      )}
     </Card>
   );
 }

@@ -14,12 +14,14 @@ interface Props {
   days: string[];
   colour: string;
   loading: boolean;
+  /** The data could not be loaded: no figure, trend or sparkline (a 0 would read as real). */
+  failed?: boolean;
   testId: string;
   format: (v: number) => string;
 }
 
 /** A figure for today with its change against yesterday (up red, down green) and a 7-day sparkline. */
-export default function StatCard({ title, value, data, days, colour, loading, testId, format }: Props) {
+export default function StatCard({ title, value, data, days, colour, loading, failed, testId, format }: Props) {
   const options = useMemo<ApexOptions>(
     () => ({
       chart: { sparkline: { enabled: true }, animations: { enabled: false } },
@@ -41,6 +43,10 @@ export default function StatCard({ title, value, data, days, colour, loading, te
       </Typography>
       {loading ? (
         <Skeleton variant="text" width="60%" sx={{ fontSize: 32 }} />
+      ) : failed ? (
+        <Typography variant="h4" data-testid={`${testId}-value`} color="text.disabled" sx={{ fontWeight: 600, mt: 0.5 }}>
+          —
+        </Typography>
       ) : (
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 0.5 }}>
           <Typography variant="h4" data-testid={`${testId}-value`} sx={{ fontWeight: 600 }}>
@@ -49,9 +55,11 @@ export default function StatCard({ title, value, data, days, colour, loading, te
           <Chip size="small" variant="outlined" color={chip.color} icon={chip.icon} label={`${trend > 0 ? '+' : ''}${trend}%`} />
         </Stack>
       )}
-      <Box sx={{ mt: 1.5, mx: -1 }}>
-        <Chart type="area" height={64} series={[{ name: title, data: data.series }]} options={options} />
-      </Box>
+      {!failed && (
+        <Box sx={{ mt: 1.5, mx: -1 }}>
+          <Chart type="area" height={64} series={[{ name: title, data: data.series }]} options={options} />
+        </Box>
+      )}
     </Card>
   );
 }

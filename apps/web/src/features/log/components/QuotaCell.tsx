@@ -8,11 +8,14 @@ import { discount, logPricing } from '../log-data';
 
 const CONSUME = 2;
 
-/** Cost: a consumption row in green with 6 decimals (the undiscounted cost struck through above it). */
+/**
+ * Cost: a consumption row in green with 6 decimals (the undiscounted cost struck through above it).
+ * Other rows (top-ups, refunds, admin credits) are whole amounts: 2 decimals, as money is written.
+ */
 export function QuotaCell({ log }: { log: LogEntry }) {
   const quotaPerUnit = useAppSelector((s) => s.siteInfo.quota_per_unit);
   const format = useFormatQuota();
-  if (log.type !== CONSUME) return <>{log.quota ? format(log.quota, 6) : '$0'}</>;
+  if (log.type !== CONSUME) return <>{log.quota ? format(log.quota, 2) : '$0'}</>;
   const pricing = logPricing(log);
   const off = pricing ? discount(log.quota, pricing.groupRatio, quotaPerUnit) : null;
   return (

@@ -5,12 +5,14 @@ import type { User } from '@one-hub/contract';
 import { api } from '../../../lib/api';
 import { showError, showSuccess } from '../../../lib/toast';
 import { useAppSelector } from '../../../store';
+import { useServerText } from '../../../lib/server-text';
 import { profileFormError } from '../profile-form';
 
 /** Who the user is, and the display name / password form (PUT /api/user/self). */
 export default function GeneralTab({ user, onSaved }: { user: User; onSaved: () => void }) {
   const { t } = useTranslation('profile');
   const group = useAppSelector((s) => s.account.userGroupMap[user.group]);
+  const { groupName } = useServerText(); // a seeded group's stored name ("默认分组") in the reader's language
   const [form, setForm] = useState({ display_name: user.display_name, original_password: '', password: '', password2: '' });
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof form) => (e: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [k]: e.target.value });
@@ -46,7 +48,7 @@ export default function GeneralTab({ user, onSaved }: { user: User; onSaved: () 
           <Chip
             color="primary"
             variant="outlined"
-            label={t('groupChip', { name: group?.name ?? user.group, ratio: group?.ratio ?? 1, rate: group?.api_rate ?? '-' })}
+            label={t('groupChip', { name: groupName(user.group, group?.name), ratio: group?.ratio ?? 1, rate: group?.api_rate ?? '-' })}
           />
         </Card>
       </Grid>

@@ -6,6 +6,7 @@ import { showError } from '../../../lib/toast';
 import { useAppSelector } from '../../../store';
 import { discountBadge, topUpProblem, topUpSummary } from '../topup-logic';
 import PayDialog from './PayDialog';
+import GatewayIcon from '../../../components/GatewayIcon';
 
 const money = (n: number) => n.toFixed(2);
 
@@ -54,7 +55,7 @@ export default function OnlineTopup({ gateways }: { gateways: PublicGateway[] })
             color={g.uuid === uuid ? 'primary' : 'inherit'}
             onClick={() => setUuid(g.uuid)}
             aria-pressed={g.uuid === uuid}
-            startIcon={g.icon ? <Box component="img" src={g.icon} alt="" sx={{ width: 24, height: 24, objectFit: 'contain' }} /> : undefined}
+            startIcon={g.icon ? <GatewayIcon src={g.icon} /> : undefined}
             sx={{ justifyContent: 'flex-start', py: 1.25, borderWidth: g.uuid === uuid ? 2 : 1, borderColor: g.uuid === uuid ? 'primary.main' : 'divider' }}
           >
             {g.name}
