@@ -80,9 +80,11 @@ export async function takeLease(
     let taken = 0;
     if (await takeFromBalance(trx, kind, ownerId, want)) taken = want;
     else {
-      // Less than wanted is there: take all of it when that still covers the need.
+      // Less than wanted is there: take the need and half of the rest, so that another node's
+      // hold on the same balance still finds some instead of a false "insufficient quota".
       const balance = await readBalance(trx, kind, ownerId);
-      if (balance >= need && balance > 0 && (await takeFromBalance(trx, kind, ownerId, balance))) taken = balance;
+      const share = Math.min(balance, Math.max(need, need + Math.floor((balance - need) / 2)));
+      if (balance >= need && share > 0 && (await takeFromBalance(trx, kind, ownerId, share))) taken = share;
     }
     if (taken === 0) return { taken, rowId };
     if (rowId !== undefined) {
