@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { redisAvailable, startTestServer, testDialects, type TestServer } from '../harness.js';
 import { relayFixture, type RelayFixture } from './fixture.js';
 import { relayState } from '../../src/relay/state.js';
+import { LEASE_KIND, takeLease } from '../../src/db/repos/quota-leases.js';
 
 /** Quota and used quota of a user, and what leases still hold of the balance. */
 async function books(server: TestServer, userId: number) {
@@ -113,6 +114,21 @@ describe.each(testDialects())('quota holds cover the worst case (%s)', (dialect)
     for (const h of holds) if (typeof h !== 'string') leases.settle(h, 0);
     await leases.settleUp();
     expect(await books(f.server, userId)).toMatchObject({ quota: 100_000, leased: 0 });
+  });
+
+  it('shares a scarce balance: a slice takes what it needs and half of the rest, so another node still finds some', async () => {
+    const { userId } = await f.newUser({ quota: 2_000 });
+    const expires = Math.floor(Date.now() / 1000) + 60;
+    // Node A wants a slice of 4 000 for a hold of 100: it gets 100 + 950, not all 2 000.
+    const a = await takeLease(f.server.ctx.db, LEASE_KIND.user, userId, undefined, 'node-a', 100, 4_000, expires);
+    expect(a.taken).toBe(1_050);
+    // Node B, asking for a hold of 900 next, is served from what is left.
+    const b = await takeLease(f.server.ctx.db, LEASE_KIND.user, userId, undefined, 'node-b', 900, 4_000, expires);
+    expect(b.taken).toBe(925);
+    // A need larger than what is left gets nothing; a want that fits is taken whole.
+    expect((await takeLease(f.server.ctx.db, LEASE_KIND.user, userId, a.rowId, 'node-a', 100, 4_000, expires)).taken).toBe(0);
+    expect((await takeLease(f.server.ctx.db, LEASE_KIND.user, userId, a.rowId, 'node-a', 10, 20, expires)).taken).toBe(20);
+    expect(await books(f.server, userId)).toMatchObject({ quota: 5, leased: 1_995 });
   });
 
   it('gives a lease of a node that stopped renewing it back to the balance once it expires', async () => {

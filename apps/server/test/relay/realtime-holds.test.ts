@@ -163,6 +163,8 @@ describe.each(testDialects())('realtime response holds on %s', (dialect) => {
       s.ws.close();
       await s.closed;
       await expect.poll(() => relayState(f.server.ctx).inflight.of(u.userId)).toBe(0);
+      // The charge above the hold may still be taking from the balance when the socket has closed.
+      await expect.poll(async () => (await settled(u)).logged).toBe(billed);
       const after = await settled(u);
       expect(after).toMatchObject({ balance: start - billed, logged: billed });
       expect((await meta(u.userId)).uncovered_cost).toBe(billed === R ? undefined : R - billed);
