@@ -40,6 +40,8 @@ import { atRatio, batchRatio, batchView, priceResults, readCreate, requestWorstC
 const TIMEOUT_MS = 60_000;
 const DOOR = '/v1/messages/batches';
 
+/** What a batch id can look like (Anthropic's are `msgbatch_…`); anything else is unknown without a lookup. */
+const BATCH_ID = /^[A-Za-z0-9_-]{1,128}$/;
 const notFound = (id: string) => new HubError(404, `No message batch found with id '${id.slice(0, 80)}'`, { type: 'not_found_error', code: 'not_found_error' });
 
 /** Where a client fetches results: the gateway itself, as the request reached it. */
@@ -72,7 +74,7 @@ export async function channelOf(state: RelayState, id: number): Promise<ChannelR
 async function ownBatch(state: RelayState, req: FastifyRequest) {
   const facts = await taskFacts(state, req, 'claude', false);
   const id = (req.params as { id: string }).id;
-  const row = await findOwnMessageBatch(state.ctx.db, facts.caller.user.id, id);
+  const row = BATCH_ID.test(id) ? await findOwnMessageBatch(state.ctx.db, facts.caller.user.id, id) : undefined;
   if (!row) throw notFound(id);
   const channel = await channelOf(state, row.channel_id);
   if (!channel) throw new HubError(503, 'the channel of this message batch is gone', { type: 'api_error', code: 'channel_not_found' });
@@ -241,6 +243,8 @@ export async function listBatches(state: RelayState, req: FastifyRequest): Promi
   const q = req.query as { limit?: string; after_id?: string; before_id?: string };
   const limit = q.limit === undefined ? 20 : Number(q.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new HubError(400, 'limit: must be a whole number from 1 to 1000', { type: 'invalid_request_error' });
+  for (const cursor of [q.after_id, q.before_id]) if (cursor !== undefined && !BATCH_ID.test(cursor)) throw new HubError(400, 'after_id and before_id must be message batch ids', { type: 'invalid_request_error' });
+  if (q.after_id !== undefined && q.before_id !== undefined) throw new HubError(400, 'after_id and before_id cannot be given together', { type: 'invalid_request_error' });
   const rows = await pageOwnMessageBatches(state.ctx.db, facts.caller.user.id, { limit: limit + 1, afterId: q.after_id, beforeId: q.before_id });
   const more = rows.length > limit;
   const page = q.before_id ? rows.slice(rows.length - Math.min(limit, rows.length)) : rows.slice(0, limit);
