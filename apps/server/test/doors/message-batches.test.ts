@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Anthropic from '@anthropic-ai/sdk';
 import { startTestServer, testDialects, type TestServer } from '../harness.js';
 import { doorFixture, type DoorFixture } from './fixture.js';
 import { balances, until } from '../relay/task-fixture.js';
@@ -177,6 +178,34 @@ describe.each(testDialects())('Anthropic Message Batches on %s', (dialect) => {
     expect(broke.status).toBe(402);
     expect(broke.error.error.type).toBe('billing_error');
     expect(f.claude.received.length + f.fake.received.length).toBe(seen);
+  });
+
+  it('keeps ownership and billing across two nodes: created on a worker node, billed by the master, private on both', async () => {
+    const erin = await f.newUser({ quota: 1_000_000 });
+    const node = await startTestServer(dialect, { reuse: f.server, env: { NODE_TYPE: 'slave', TASK_POLL_INTERVAL_MS: '600000' } });
+    try {
+      const nodeUrl = await node.listen();
+      const onNode = (key: string) => new Anthropic({ apiKey: key, baseURL: nodeUrl, maxRetries: 0 });
+      const requests = ['n1', 'n2'].map((id) => ({ custom_id: id, params: params('batch-claude', `node ${id}`) }));
+      const held = requests.reduce((sum, r) => sum + worst(r.params, 0.5), 0);
+      const batch = await onNode(erin.key).messages.batches.create({ requests });
+      const nodeState = relayState(node.ctx);
+      await nodeState.recorder.flush();
+      await nodeState.leases.settleUp();
+      expect(await balances(f, erin.userId, erin.tokenId)).toMatchObject({ quota: 1_000_000 - held });
+      // The worker node runs no poller; the master's rounds see the batch end and bill it.
+      expect(taskPollers(nodeState).batches.rounds).toBe(0);
+      await round();
+      await round();
+      const cost = 2 * succeeded(0.5);
+      expect(await balances(f, erin.userId, erin.tokenId)).toMatchObject({ quota: 1_000_000 - cost, used: cost });
+      expect((await consumeRows(f.server, erin.userId)).map((r) => r.quota)).toEqual([cost]);
+      expect(await onNode(erin.key).messages.batches.retrieve(batch.id)).toMatchObject({ id: batch.id, processing_status: 'ended', results_url: `${nodeUrl}/v1/messages/batches/${batch.id}/results` });
+      expect((await f.anthropic(erin.key).messages.batches.list()).data.map((b) => b.id)).toEqual([batch.id]);
+      for (const client of [onNode(bob.key), f.anthropic(bob.key)]) expect((await client.messages.batches.retrieve(batch.id).catch((e) => e)).status).toBe(404);
+    } finally {
+      await node.close();
+    }
   });
 
   it('resumes after a restart: a batch created before it is billed by the new process when it ends', async () => {
