@@ -178,6 +178,17 @@ describe.each(testDialects())('Anthropic Message Batches on %s', (dialect) => {
     expect(broke.status).toBe(402);
     expect(broke.error.error.type).toBe('billing_error');
     expect(f.claude.received.length + f.fake.received.length).toBe(seen);
+
+    // Upstream refuses the batch (a request without messages): its reason reaches the caller and the hold goes back whole.
+    const before = await balances(f, alice.userId, alice.tokenId);
+    const batchRows = () => f.server.ctx.db.selectFrom('message_batches').select('id').where('user_id', '=', alice.userId).execute();
+    const kept = (await batchRows()).length;
+    const refused = await f.anthropic(alice.key).messages.batches.create({ requests: [{ custom_id: 'x', params: { model: 'batch-claude', max_tokens: 16, messages: [] } }] }).catch((e) => e);
+    expect(refused.status).toBe(400);
+    expect(refused.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('at least one message is required') } });
+    expect(f.claude.received.at(-1)).toMatchObject({ method: 'POST', path: '/v1/messages/batches' });
+    expect(await balances(f, alice.userId, alice.tokenId)).toEqual(before);
+    expect(await batchRows()).toHaveLength(kept);
   });
 
   it('keeps ownership and billing across two nodes: created on a worker node, billed by the master, private on both', async () => {
