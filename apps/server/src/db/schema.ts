@@ -437,6 +437,34 @@ export interface StoredResponsesTable {
   response: Def<string | null>;
 }
 
+/** Anthropic Message Batches relayed, with their owner, hold and settlement (migration 0026). */
+export interface MessageBatchesTable {
+  id: Id;
+  batch_id: string;
+  user_id: number;
+  token_id: number;
+  token_name: Def<string>;
+  group: Def<string>;
+  channel_id: number;
+  /** What creation took from the balance: the worst case at the batch ratio. */
+  held: Def<number>;
+  /** What the ended batch cost (≤ held); the rest went back. */
+  quota: Def<number>;
+  /** Upstream's processing_status as last seen: in_progress | canceling | ended. */
+  status: Def<string>;
+  /** JSON `{ratio, groupRatio, models: {custom_id: model}}`: how its results are priced. */
+  requests: string;
+  /** The last batch object upstream answered (JSON). */
+  batch: Text;
+  request_id: Def<string>;
+  created_at: number;
+  updated_at: number;
+  /** When it was billed from its results; 0 while it runs. */
+  settled_at: Def<number>;
+  /** When its owner deleted it (0: not deleted). */
+  deleted_at: Def<number>;
+}
+
 /** A node's slice of a user's (kind 1) or token's (kind 2) balance; see migration 0005. */
 export interface QuotaLeasesTable {
   id: Id;
@@ -520,6 +548,7 @@ export interface Database {
   model_info: ModelInfoTable;
   webauthn_credentials: WebauthnCredentialsTable;
   stored_responses: StoredResponsesTable;
+  message_batches: MessageBatchesTable;
   quota_leases: QuotaLeasesTable;
   audit_logs: AuditLogsTable;
   log_captures: LogCapturesTable;

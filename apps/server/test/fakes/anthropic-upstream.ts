@@ -10,6 +10,7 @@ import {
   type ClaudeBehaviour,
   type ClaudeEvent,
 } from './claude-answer.js';
+import { FakeBatches } from './anthropic-batches.js';
 
 export type { ClaudeBehaviour } from './claude-answer.js';
 export { CLAUDE_INPUT_TOKENS, CLAUDE_TOOL_TOKENS, thinkingSignature } from './claude-answer.js';
@@ -28,13 +29,15 @@ export function claudeSse(events: ClaudeEvent[]) {
 /**
  * A faithful fake of the Anthropic API on 127.0.0.1: `POST /v1/messages`
  * (JSON and the full SSE event sequence), `/v1/messages/count_tokens` and
- * `GET /v1/models`, validating requests like the real API and answering errors
+ * `GET /v1/models` and the Message Batches API, validating requests like the real API and answering errors
  * in its shape. The key comes from `x-api-key` or `Authorization: Bearer`;
  * without `acceptKeys` any non-empty key is valid.
  */
 export class FakeAnthropic extends FakeHttp<ClaudeBehaviour> {
   /** When set, only these keys authenticate. */
   acceptKeys?: Set<string>;
+  /** The Message Batches API, with its state (anthropic-batches.ts). */
+  readonly batches = new FakeBatches((key) => this.behaviour(key));
 
   protected keyOf(req: IncomingMessage): string {
     // Recent SDKs send API keys as `Authorization: Bearer`; the API takes either.
@@ -55,6 +58,7 @@ export class FakeAnthropic extends FakeHttp<ClaudeBehaviour> {
       if (b.errorBody !== undefined) return sendJson(res, b.errorBody, b.status, headers);
       return fail(b.status, undefined, headers);
     }
+    if (this.batches.handle(req, res)) return;
     if (req.method === 'GET' && req.path === '/v1/models') return this.models(req, res);
     if (req.method !== 'POST') return fail(404, `Not found: ${req.method} ${req.path}`);
     if (req.path === '/v1/messages/count_tokens') {

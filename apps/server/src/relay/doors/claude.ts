@@ -5,6 +5,7 @@ import { handleRelay } from '../pipeline/flow/handle.js';
 import { listModels } from '../pipeline/routing/models.js';
 import { countDoorTokens } from './count-tokens.js';
 import { foldStraySystem } from '../formats/anthropic/fold-system.js';
+import { registerMessageBatches } from '../batches/routes.js';
 
 /** Anthropic's model list shape. */
 export function anthropicModelList(models: Array<{ id: string; created: number }>) {
@@ -12,7 +13,7 @@ export function anthropicModelList(models: Array<{ id: string; created: number }
   return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
 }
 
-/** Anthropic Messages doors: `/v1/messages` (Claude Code) and `/claude/v1/messages`, served by every channel family. */
+/** Anthropic Messages doors: `/v1/messages` (Claude Code) and `/claude/v1/messages`, served by every channel family; Message Batches on Anthropic channels. */
 export function registerClaudeDoor(app: FastifyInstance, state: RelayState): void {
   app.addHook('onRequest', async () => {
     if (!state.ctx.options.get('ClaudeAPIEnabled')) throw new HubError(403, 'Claude API is not supported', { type: 'one_hub_error', code: 'api_not_supported' });
@@ -24,6 +25,7 @@ export function registerClaudeDoor(app: FastifyInstance, state: RelayState): voi
   for (const prefix of ['', '/claude']) {
     app.post(`${prefix}/v1/messages`, (req, reply) => handleRelay(state, req, reply, 'messages', { reader: 'claude' }));
     app.post(`${prefix}/v1/messages/count_tokens`, async (req) => ({ input_tokens: await countDoorTokens(state, req, 'messages', { reader: 'claude' }) }));
+    registerMessageBatches(app, state, prefix);
   }
   app.get('/claude/v1/models', async (req) => anthropicModelList(await listModels(state, req, 'claude')));
 }

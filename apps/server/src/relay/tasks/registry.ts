@@ -5,12 +5,15 @@ import { taskRound } from './generic/poll.js';
 import { suno } from './suno/family.js';
 import { kling } from './kling/family.js';
 import { videos } from './videos/family.js';
+import { batchRound } from '../batches/poll.js';
 
 export interface TaskPollers {
   midjourney: Poller;
   suno: Poller;
   kling: Poller;
   videos: Poller;
+  /** Anthropic Message Batches until they end and are billed (relay/batches). */
+  batches: Poller;
 }
 
 const pollers = new WeakMap<RelayState, TaskPollers>();
@@ -24,6 +27,7 @@ export function taskPollers(state: RelayState): TaskPollers {
     suno: new Poller(state.ctx, 'suno', taskRound(state, suno)),
     kling: new Poller(state.ctx, 'kling', taskRound(state, kling)),
     videos: new Poller(state.ctx, 'videos', taskRound(state, videos)),
+    batches: new Poller(state.ctx, 'message-batches', batchRound(state)),
   };
   pollers.set(state, p);
   const all = Object.values(p);

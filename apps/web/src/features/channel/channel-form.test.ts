@@ -88,6 +88,7 @@ describe('channel form', () => {
   it('keeps only the current type\'s plugin values, drops empty ones, and resets them on a type change', () => {
     expect(cleanPlugins(16, { web_search: { enable: true }, web_browser: { enable: false }, retrieval: { knowledge_id: ' k1 ', prompt_template: '' }, voice: { alloy: 'x' } })).toEqual({ web_search: { enable: true }, retrieval: { knowledge_id: 'k1' } });
     expect(cleanPlugins(1, { web_search: { enable: true } })).toBeNull();
+    expect(cleanPlugins(14, { batch: { price_ratio: ' 0.25 ' } })).toEqual({ batch: { price_ratio: '0.25' } });
     const f = { ...channelToForm({ type: 25, plugin: { code_execution: { enable: true } } }), name: 'g' };
     expect(formToBody(f).plugin).toEqual({ code_execution: { enable: true } });
     expect(changeType(f, 16).plugin).toEqual({});

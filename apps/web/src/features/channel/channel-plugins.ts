@@ -12,6 +12,8 @@ const CUSTOM_MODES = ['1', '2', '3', '4', '5', '6', '7', '9', '10', '11', '16'].
 
 export const CHANNEL_PLUGINS: Record<number, PluginBlock[]> = {
   8: [{ key: 'customize', params: CUSTOM_MODES }],
+  // Anthropic: what Message Batches bill at (× the model's price; empty = 0.5, Anthropic's batch discount).
+  14: [{ key: 'batch', params: [{ name: 'price_ratio', kind: 'text' }] }],
   15: [{ key: 'use_openai_api', params: enable }],
   16: [
     { key: 'retrieval', params: [{ name: 'knowledge_id', kind: 'text' }, { name: 'prompt_template', kind: 'text' }] },
