@@ -8,8 +8,9 @@ import { HubError } from '../common/errors.js';
  * database drivers make it safe where it is stored (db/index.ts).
  */
 export function registerTextGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (req) => {
+  // A callback hook, not an async one: it runs on every relay request and needs no promise.
+  app.addHook('preValidation', (req, _reply, done) => {
     const field = refusedTextPath(req.params, 'path') ?? refusedTextPath(req.query, 'query') ?? (req.url.startsWith('/api/') ? refusedTextPath(req.body) : undefined);
-    if (field) throw new HubError(400, `${field}: ${TEXT_REFUSED}`, { code: 'invalid_parameter' });
+    done(field ? new HubError(400, `${field}: ${TEXT_REFUSED}`, { code: 'invalid_parameter' }) : undefined);
   });
 }

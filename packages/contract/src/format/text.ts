@@ -29,15 +29,24 @@ export function text(params?: Parameters<typeof z.string>[0]) {
  * none. For inputs no schema reads (path parameters, free queries); 128 levels deep, as the console's
  * JSON parser allows.
  */
-export function refusedTextPath(value: unknown, path = '', depth = 0): string | undefined {
-  if (typeof value === 'string') return isCleanText(value) ? undefined : path || 'value';
+export function refusedTextPath(value: unknown, path = ''): string | undefined {
+  const found = refusedIn(value, 0);
+  if (found === undefined) return undefined;
+  return [path, found].filter(Boolean).join('.') || 'value';
+}
+
+/** The refused place relative to `value` ('' for the value itself); paths are built only on the way out of a refusal. */
+function refusedIn(value: unknown, depth: number): string | undefined {
+  if (typeof value === 'string') return isCleanText(value) ? undefined : '';
   if (depth > 128 || !value || typeof value !== 'object' || ArrayBuffer.isView(value)) return undefined;
-  for (const [key, inner] of Object.entries(value)) {
-    const name = key.replace(FORBIDDEN_ALL, '\uFFFD');
-    const at = path ? `${path}.${name}` : name;
-    if (!isCleanText(key)) return at;
-    const found = refusedTextPath(inner, at, depth + 1);
-    if (found) return found;
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    const name = () => key.replace(FORBIDDEN_ALL, '\uFFFD');
+    if (!isCleanText(key)) return name();
+    const inner = (value as Record<string, unknown>)[key];
+    if (inner === null || (typeof inner !== 'string' && typeof inner !== 'object')) continue;
+    const found = refusedIn(inner, depth + 1);
+    if (found !== undefined) return found ? `${name()}.${found}` : name();
   }
   return undefined;
 }
