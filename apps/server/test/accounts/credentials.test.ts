@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiClient, ROOT_PASSWORD, redisAvailable, startTestServer, testDialects, type TestServer } from '../harness.js';
+import { ApiClient, redisAvailable, startTestServer, testDialects, type TestServer } from '../harness.js';
 import { base32Decode, hotp, stepAt } from '../../src/console/auth/two-factor/totp.js';
 import { SoftAuthenticator } from '../fakes/authenticator.js';
+import { ORIGIN, rootOnOrigin } from './origin-server.js';
 
-const ORIGIN = 'https://hub.example.com';
 const PASSWORD = 'password123';
 const codeAt = (secret: string, step: number) => hotp(base32Decode(secret), step);
 
@@ -13,10 +13,7 @@ describe('one credential model', () => {
   let root: ApiClient;
 
   beforeAll(async () => {
-    server = await startTestServer('sqlite', { env: { CRITICAL_RATE_LIMIT: '0' } });
-    root = new ApiClient(server.app);
-    await root.login('root', ROOT_PASSWORD);
-    expect((await root.put('/api/option/', { key: 'ServerAddress', value: ORIGIN })).body.success).toBe(true);
+    ({ server, root } = await rootOnOrigin());
   });
   afterAll(async () => server?.destroy());
   afterEach(() => vi.useRealTimers());

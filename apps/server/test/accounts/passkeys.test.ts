@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient, ROOT_PASSWORD, startTestServer, type TestServer } from '../harness.js';
+import { ApiClient, type TestServer } from '../harness.js';
 import { SoftAuthenticator } from '../fakes/authenticator.js';
+import { ORIGIN, rootOnOrigin } from './origin-server.js';
 
-const ORIGIN = 'https://hub.example.com';
 
 describe('passkeys (WebAuthn) with a software authenticator', () => {
   let server: TestServer;
   let root: ApiClient;
 
   beforeAll(async () => {
-    server = await startTestServer('sqlite', { env: { CRITICAL_RATE_LIMIT: '0' } });
-    root = new ApiClient(server.app);
-    await root.login('root', ROOT_PASSWORD);
-    expect((await root.put('/api/option/', { key: 'ServerAddress', value: ORIGIN })).body.success).toBe(true);
+    ({ server, root } = await rootOnOrigin());
   });
   afterAll(async () => server?.destroy());
 

@@ -44,3 +44,12 @@ export async function doorFixture(dialect: TestDialect, env: Record<string, stri
   };
   return f;
 }
+
+/** Reads an OpenAI chat stream to its end or its error: the text delivered and the error it ended with. */
+export async function readChatStream(stream: AsyncIterable<{ choices: { delta?: { content?: string | null } }[] }>): Promise<{ text: string; err: any }> {
+  let text = '';
+  const err = await (async () => {
+    for await (const c of stream) text += c.choices[0]?.delta?.content ?? '';
+  })().catch((e) => e);
+  return { text, err };
+}

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../harness.js';
-import { doorFixture, type DoorFixture } from '../doors/fixture.js';
+import { doorFixture, readChatStream, type DoorFixture } from '../doors/fixture.js';
 
 const ask = (model: string) => ({ model, messages: [{ role: 'user' as const, content: 'hello there' }] });
 
@@ -109,10 +109,7 @@ describe.each(testDialects())('broken successes, caller errors and unknown model
     f.fake.behave('bmf', { rawStream: [chunk('one two'), 'data: {"id":"c","choices":[{"delta":{"content":" thr\n\n', chunk(' never sent')] });
     const { key, userId } = await f.newUser({ quota: 1_000_000 });
     const stream = await f.openai(key).chat.completions.create({ ...ask(model), stream: true });
-    let text = '';
-    const err = await (async () => {
-      for await (const c of stream) text += c.choices[0]?.delta?.content ?? '';
-    })().catch((e) => e);
+    const { text, err } = await readChatStream(stream);
     expect(text).toBe('one two');
     expect(String(err?.message ?? err)).toContain('broken stream frame');
     const log = await f.lastLog(userId);

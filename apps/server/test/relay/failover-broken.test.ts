@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../harness.js';
-import { doorFixture, type DoorFixture } from '../doors/fixture.js';
+import { doorFixture, readChatStream, type DoorFixture } from '../doors/fixture.js';
 import { firstByteTiming } from '../../src/relay/pipeline/flow/first-byte.js';
 
 const ask = (model: string) => ({ model, messages: [{ role: 'user' as const, content: `hello ${model}` }] });
@@ -103,10 +103,7 @@ describe.each(testDialects())('failover from broken answers and silent channels 
     f.fake.behave('fo-mid-chat', { rawStream: [chatChunk(model, 'one two'), 'data: {not json}\n\n', chatChunk(model, ' three'), 'data: [DONE]\n\n'] });
     const { key, userId } = await f.newUser({ quota: 1_000_000 });
     const stream = await f.openai(key).chat.completions.create({ ...ask(model), stream: true });
-    let text = '';
-    const err = await (async () => {
-      for await (const c of stream) text += c.choices[0]?.delta?.content ?? '';
-    })().catch((e) => e);
+    const { text, err } = await readChatStream(stream);
     expect(text).toBe('one two');
     expect(String(err?.message)).toContain('broken stream frame');
     const log = await f.lastLog(userId);
