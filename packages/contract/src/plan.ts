@@ -41,6 +41,8 @@ export interface Plan {
 export interface Subscription {
   id: number;
   user_id: number;
+  /** The subscriber's username: in the admin list only. */
+  username?: string;
   plan_id: number;
   plan_name: string;
   start_at: number;

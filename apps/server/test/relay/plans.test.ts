@@ -205,6 +205,10 @@ describe.each(testDialects())('subscription plans on %s', (dialect) => {
     expect((await f.root.post('/api/plan/grant', { user_id: userId, plan_id: 99999 })).status).toBe(404);
     const granted = (await f.root.get(`/api/plan/subscription?user_id=${userId}`)).body.data as Row[];
     expect(granted).toHaveLength(2);
+    // The admin list names the subscriber; the user's own list does not need to.
+    const { username } = (await client.get('/api/user/self')).body.data;
+    expect(granted.map((g) => (g as Row & { username?: string }).username)).toEqual([username, username]);
+    expect((await client.get('/api/plan/self')).body.data.subscriptions[0].username).toBeUndefined();
     expect((await f.root.delete(`/api/plan/subscription/${granted[0].id}`)).body.success).toBe(true);
     expect((await client.get('/api/plan/self')).body.data.subscriptions).toHaveLength(1);
 

@@ -8,7 +8,7 @@ import { nowSeconds } from '../../common/time.js';
 import type { Insertable } from 'kysely';
 import type { PlansTable } from '../../db/schema.js';
 import type { UserRow } from '../../db/repos/users.js';
-import { findUserById } from '../../db/repos/users.js';
+import { findUserById, usernamesOf } from '../../db/repos/users.js';
 import {
   cancelSubscription,
   findPlan,
@@ -141,6 +141,11 @@ export async function subscriptionsOf(ctx: AppContext, userId: number | undefine
   const [rows, plans] = await Promise.all([listSubscriptions(ctx.db, userId), plansById(ctx)]);
   const now = nowSeconds();
   const all = await Promise.all(rows.map((r) => toSubscriptionJson(ctx, r, plans, now)));
+  if (!onlyCurrent) {
+    // The admin list names each subscriber.
+    const names = await usernamesOf(ctx.db, rows.map((r) => r.user_id));
+    for (const s of all) s.username = names.get(s.user_id) ?? '';
+  }
   return onlyCurrent ? all.filter((s) => s.status === 'active' || s.status === 'pending').sort((a, b) => a.end_at - b.end_at) : all;
 }
 

@@ -14,6 +14,13 @@ export function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
   return live(db).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Usernames of the given users (deleted ones included), by id: one query for a list's name column. */
+export async function usernamesOf(db: Db, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'username']).where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((r) => [r.id, r.username]));
+}
+
 export function findUserByAccessToken(db: Db, token: string): Promise<UserRow | undefined> {
   return live(db).selectAll().where('access_token', '=', token).executeTakeFirst();
 }

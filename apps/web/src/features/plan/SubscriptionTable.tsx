@@ -28,7 +28,7 @@ export default function SubscriptionTable() {
   };
   const columns: DataColumn<Subscription>[] = [
     { field: 'id', header: t('id') },
-    { field: 'user_id', header: t('userId') },
+    { field: 'user_id', header: t('user'), render: (s) => (s.username ? `${s.username} (#${s.user_id})` : `#${s.user_id}`) },
     { field: 'plan_name', header: t('field.name') },
     { field: 'status', header: t('status'), render: (s) => <StatusChip label={t(`subs.status.${s.status}`)} color={s.status === 'active' ? 'success' : 'orange'} /> },
     { field: 'source', header: t('subs.source'), hideOnPhone: true, render: (s) => t(`subs.sources.${s.source}`) },
