@@ -112,6 +112,14 @@ describe.each(testDialects())('Gemini Interactions API on %s', (dialect) => {
       expect(got).toMatchObject({ id: created.id, status: 'completed', output_text: ANSWER });
       expect(calls().at(-1)).toMatchObject({ method: 'GET', path: `/v1beta/interactions/${created.id}`, key: owner });
     }
+    // A streamed retrieval comes back as upstream's event stream.
+    const replay = await fetch(`${f.url}/v1beta/interactions/${created.id}?stream=true`, { headers: { 'x-goog-api-key': key } });
+    expect(replay.headers.get('content-type')).toContain('text/event-stream');
+    const text = await replay.text();
+    expect(text).toContain('event: interaction.completed');
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    expect(calls().at(-1)).toMatchObject({ method: 'GET', key: owner });
+    expect(calls().at(-1)!.query.get('stream')).toBe('true');
     const cancel = await client.interactions.cancel(created.id).catch((e) => e);
     expect(cancel.status).toBe(400);
     expect(String(cancel.message)).toContain('Only background interactions can be cancelled');
