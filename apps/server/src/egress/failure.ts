@@ -112,7 +112,7 @@ export function callerError(hub: HubError, verdict: Verdict, row: ChannelRow | u
 export const outsideFailure = (hub: HubError, row: ChannelRow | undefined, admin: boolean) => callerError(hub, classifyFailure(hub, []), row, admin);
 
 /** Errors the gateway words itself (no upstream text in them): the caller sees them as they are. */
-const GATEWAY_WORDED = new Set(['first_byte_timeout', 'channel_misconfigured', 'cannot_compact']);
+const GATEWAY_WORDED = new Set(['first_byte_timeout', 'channel_misconfigured', 'cannot_compact', 'cannot_interact']);
 
 function generic(hub: HubError, verdict: Verdict): [number, string, string] {
   if (verdict.channelFault) return [503, 'upstream_unavailable', 'upstream service unavailable, please try again later'];

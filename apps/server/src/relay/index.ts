@@ -49,6 +49,8 @@ export async function registerRelayRoutes(app: FastifyInstance, ctx: AppContext)
   app.addContentTypeParser('application/json', (_req, payload, done) =>
     readBody(payload, RELAY_BODY_LIMIT, (error, bytes) => {
       if (error) return done(error, undefined);
+      // A route without a body (Gemini's interaction cancel) may still be sent a JSON content type.
+      if (bytes!.length === 0 && (_req.routeOptions.config as { bodyless?: boolean } | undefined)?.bodyless) return done(null, undefined);
       try {
         const parsed = JSON.parse(bytes!.toString('utf8'));
         if (jsonTooDeep(parsed)) return done(new HubError(400, tooDeepMessage, { code: 'json_too_deep' }), undefined);

@@ -98,6 +98,31 @@ describe.each(testDialects())('Responses WebSocket mode on %s', (dialect) => {
     expect(before - (await quotaOf(user.userId))).toBe(rows[0].quota + rows[1].quota);
   });
 
+  it('continues an unstored response on the socket (as OpenAI keeps it in connection memory): only the latest one', async () => {
+    const user = await f.newUser({ quota: 1_000_000 });
+    const ws = connect(f, user.key);
+    // As Codex does: a prewarm that generates nothing, then the turn naming it with only the new input.
+    const system = { type: 'message', role: 'developer', content: 'Be brief.' };
+    const prewarm = await turn(ws, { model: 'ws-openai', input: [system], store: false, generate: false });
+    const warmId = prewarm.at(-1)!.response.id;
+    const first = await turn(ws, { model: 'ws-openai', input: 'Hi', store: false, previous_response_id: warmId });
+    expect(first.at(-1)!.type).toBe('response.completed');
+    let sent = f.fake.forKey('ws-openai-key').at(-1)!.body;
+    expect(sent.previous_response_id).toBeUndefined();
+    expect(sent.input).toEqual([system, { type: 'message', role: 'user', content: 'Hi' }]);
+    const firstId = first.at(-1)!.response.id;
+    const second = await turn(ws, { model: 'ws-openai', input: 'Again', store: false, previous_response_id: firstId });
+    expect(second.at(-1)!.type).toBe('response.completed');
+    sent = f.fake.forKey('ws-openai-key').at(-1)!.body;
+    expect(sent.input.map((i: any) => i.role)).toEqual(['developer', 'user', 'assistant', 'user']);
+    expect(sent.input[2].content[0].text).toBe('Hello from the socket');
+    // An older unstored response is no longer held: upstream answers for it, as OpenAI would.
+    const stale = await turn(ws, { model: 'ws-openai', input: 'Back', store: false, previous_response_id: firstId });
+    expect(stale.at(-1)).toMatchObject({ type: 'error', status: 400 });
+    expect(f.fake.forKey('ws-openai-key').at(-1)!.body.previous_response_id).toBe(firstId);
+    ws.close();
+  });
+
   it('continues a converted Anthropic conversation on the socket and then over HTTP', async () => {
     const user = await f.newUser({ quota: 1_000_000 });
     const ws = connect(f, user.key);

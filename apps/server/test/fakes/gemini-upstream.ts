@@ -11,6 +11,8 @@ import {
   type GeminiBehaviour,
 } from './gemini-answer.js';
 
+import { FakeInteractions, INTERACTIONS_PATH } from './gemini-interactions.js';
+
 export type { GeminiBehaviour } from './gemini-answer.js';
 export { GEMINI_CALL_TOKENS, GEMINI_PROMPT_TOKENS, GEMINI_SIGNATURE } from './gemini-answer.js';
 
@@ -56,12 +58,15 @@ export function behaviourFailure(res: ServerResponse, b: GeminiBehaviour): boole
 /**
  * A faithful fake of the Gemini API (generativelanguage.googleapis.com) on
  * 127.0.0.1: generateContent, streamGenerateContent (SSE with `alt=sse`, a
- * JSON array without), countTokens, embedContent, batchEmbedContents and the models list, keyed by
- * `x-goog-api-key` or `?key=`. Without `acceptKeys` any non-empty key is valid.
+ * JSON array without), countTokens, embedContent, batchEmbedContents, the models list and the
+ * Interactions API (stateful, gemini-interactions.ts), keyed by `x-goog-api-key` or `?key=`.
+ * Without `acceptKeys` any non-empty key is valid.
  */
 export class FakeGemini extends FakeHttp<GeminiBehaviour> {
   /** When set, only these keys authenticate. */
   acceptKeys?: Set<string>;
+  /** The interactions each key created and kept. */
+  readonly interactions = new FakeInteractions();
 
   protected keyOf(req: IncomingMessage, query: URLSearchParams): string {
     return String(req.headers['x-goog-api-key'] ?? query.get('key') ?? '');
@@ -81,6 +86,7 @@ export class FakeGemini extends FakeHttp<GeminiBehaviour> {
     if (answerFault(res, b)) return;
     if (behaviourFailure(res, b)) return;
     if (req.method === 'GET' && LIST_PATH.test(req.path)) return this.models(req, res);
+    if (INTERACTIONS_PATH.test(req.path)) return this.interactions.handle(req, res, b);
     const match = ACTION_PATH.exec(req.path);
     if (req.method !== 'POST' || !match) return sendJson(res, googleErrorBody(404, `Not found: ${req.method} ${req.path}`), 404);
     if (typeof req.body !== 'object') return sendJson(res, googleErrorBody(400, 'Invalid JSON payload received.'), 400);

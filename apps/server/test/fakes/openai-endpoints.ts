@@ -100,9 +100,12 @@ export async function responses(
   keep?: (kept: Omit<KeptResponse, 'key'>) => void,
 ) {
   const id = `resp_fake${++responseCount}`;
+  // `generate: false` (Codex's WebSocket prewarm) reads the input and generates nothing: no output, no output tokens.
+  const prewarm = body.generate === false;
+  if (prewarm) words = [];
   const text = words.join(' ');
   const message = { id: 'msg_fake', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
-  const u = b.usage ?? { prompt: 9, completion: words.length };
+  const u = b.usage ? { ...b.usage, completion: prewarm ? 0 : b.usage.completion } : { prompt: 9, completion: words.length };
   const usage = {
     input_tokens: u.prompt,
     input_tokens_details: { cached_tokens: u.cached ?? 0, cache_write_tokens: u.cacheWrite ?? 0 },
@@ -110,13 +113,18 @@ export async function responses(
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: u.prompt + u.completion,
   };
-  const done = { id, object: 'response', created_at: 1700000000, status: 'completed', background: false, model: body.model, service_tier: servedTier(body, b.serviceTier), output: [message], previous_response_id: body.previous_response_id ?? null, store: body.store !== false, ...(noUsage ? {} : { usage }) };
+  const done = { id, object: 'response', created_at: 1700000000, status: 'completed', background: false, model: body.model, service_tier: servedTier(body, b.serviceTier), output: prewarm ? [] : [message], previous_response_id: body.previous_response_id ?? null, store: body.store !== false, ...(noUsage ? {} : { usage }) };
   if (body.store !== false) keep?.({ response: done, inputItems: inputItemsOf(body.input, id) });
   if (!body.stream) return json(res, done);
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   let seq = 0;
   const event = (type: string, rest: Record<string, unknown>) => sse(res, type, { type, sequence_number: seq++, ...rest });
   event('response.created', { response: { ...done, status: 'in_progress', output: [], usage: null } });
+  if (prewarm) {
+    event('response.completed', { response: done });
+    res.end();
+    return;
+  }
   event('response.output_item.added', { output_index: 0, item: { ...message, status: 'in_progress', content: [] } });
   event('response.content_part.added', { output_index: 0, item_id: 'msg_fake', content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
   for (const [i, w] of words.entries()) {

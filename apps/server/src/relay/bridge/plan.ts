@@ -29,6 +29,13 @@ export function planAttempt(door: Endpoint, adapter: ProviderAdapter, hub: () =>
       retryable: true,
     });
   }
+  // Interactions are kept by Gemini upstream (ids, steps, previous_interaction_id): nothing converts into them.
+  if (door === 'interactions') {
+    throw new HubError(400, `this channel (${adapter.name}) does not serve interactions: /v1beta/interactions needs a Gemini channel`, {
+      code: 'cannot_interact',
+      retryable: true,
+    });
+  }
   const target = DIALECT_ENDPOINT[adapter.dialect];
   if (!CHAT_DOORS.has(door) || !adapter.endpoints.has(target)) {
     throw new HubError(400, `this channel type (${adapter.name}) does not serve ${door}`, { code: 'unsupported_endpoint', retryable: true });

@@ -4,6 +4,7 @@ import type { RelayState } from '../pipeline/relay-state.js';
 import { handleRelay } from '../pipeline/flow/handle.js';
 import { listModels } from '../pipeline/routing/models.js';
 import { countDoorTokens } from './count-tokens.js';
+import { registerInteractions } from '../interactions/routes.js';
 
 /** Google's model list shape. */
 export function googleModelList(models: Array<{ id: string }>) {
@@ -58,7 +59,7 @@ async function callMethod(state: RelayState, req: FastifyRequest, reply: Fastify
 
 /**
  * Gemini doors: `/v1beta/models/…` (Gemini CLI), `/v1/models/…` and `/gemini/{version}/models/…`,
- * served by every channel family. Under `/v1` only the `:method` calls are registered here: the
+ * served by every channel family, and the Interactions API (Gemini channels only). Under `/v1` only the `:method` calls are registered here: the
  * model list there is OpenAI's, answered in Google's shape to a Gemini client (relay/index.ts).
  */
 export function registerGeminiDoor(app: FastifyInstance, state: RelayState): void {
@@ -70,4 +71,5 @@ export function registerGeminiDoor(app: FastifyInstance, state: RelayState): voi
     app.get(`${prefix}/models/:model`, async (req) => googleModel(state, req, (req.params as { model: string }).model));
   }
   for (const prefix of ['/v1beta', '/v1', '/gemini/:version']) app.post(`${prefix}/models/:action`, (req, reply) => callMethod(state, req, reply));
+  registerInteractions(app, state);
 }

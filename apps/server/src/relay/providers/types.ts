@@ -24,7 +24,9 @@ export type Endpoint =
   | 'generateContent'
   /** Gemini embedContent / batchEmbedContents (model in the path), billed on input tokens like embeddings. */
   | 'embedContent'
-  | 'batchEmbedContents';
+  | 'batchEmbedContents'
+  /** Gemini Interactions (`/v1beta/interactions`): Gemini channels only, passed through, billed on reported usage. */
+  | 'interactions';
 
 /** The wire format a channel speaks for chat-like requests. */
 export type Dialect = 'openai' | 'anthropic' | 'gemini';
@@ -132,8 +134,8 @@ export interface ProviderAdapter {
   buildRequest(endpoint: Endpoint, body: unknown, channel: ChannelTarget, opts: BuildOptions): UpstreamRequest;
   /** Usage from a non-stream JSON answer (pure). */
   parseUsage(endpoint: Endpoint, json: unknown): Usage | null;
-  /** `model`: the name chunks carry when upstream events name none. */
-  createStreamMapper(opts: { forwardUsage: boolean; model?: string }): StreamMapper;
+  /** `model`: the name chunks carry when upstream events name none; `endpoint`: the one built, when the adapter streams more than one kind. */
+  createStreamMapper(opts: { forwardUsage: boolean; model?: string; endpoint?: Endpoint }): StreamMapper;
   /** Upstream error status + body → the gateway error (pure). */
   mapError(status: number, body: string): HubError;
   /** Model-list request, when the provider has one. */

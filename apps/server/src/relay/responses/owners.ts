@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { AppContext } from '../../app-context.js';
 import { nowSeconds } from '../../common/time.js';
@@ -57,15 +58,32 @@ function batchOf(ctx: AppContext): OwnerBatch {
   return batch;
 }
 
-/**
- * Records who owns a response a channel keeps upstream (unless the request said `store: false`):
- * a shared-store entry at once (memory, or Redis across nodes), the database row in the next batch.
- */
+/** Records who owns an id a channel keeps upstream: a shared-store entry at once (memory, or Redis across nodes), the row in the next batch. */
+function ownUpstream(ctx: AppContext, key: string, userId: number, channelId: number, days: number): void {
+  const now = nowSeconds();
+  void ctx.store.set(bridgeKey(key), `${userId}:${channelId}`, BRIDGE_SECONDS);
+  batchOf(ctx).add({ id: key, user_id: userId, channel_id: channelId, model: '', items: '', response: null, created_at: now, expires_at: now + days * 86400 });
+}
+
+/** Records who owns a response a channel keeps upstream (unless the request said `store: false`). */
 export function ownPassthroughResponse(ctx: AppContext, userId: number, channelId: number, request: Record<string, unknown>, id: unknown): void {
   if (request.store === false || typeof id !== 'string' || !id || id.length > 64) return;
-  const now = nowSeconds();
-  void ctx.store.set(bridgeKey(id), `${userId}:${channelId}`, BRIDGE_SECONDS);
-  batchOf(ctx).add({ id, user_id: userId, channel_id: channelId, model: '', items: '', response: null, created_at: now, expires_at: now + PASSTHROUGH_DAYS * 86400 });
+  ownUpstream(ctx, id, userId, channelId, PASSTHROUGH_DAYS);
+}
+
+/** Google keeps a stored interaction 55 days (paid tier); its owner is remembered as long. */
+const INTERACTION_DAYS = 55;
+
+/**
+ * The row key of a Gemini interaction id. Interaction ids are longer than a response id may be,
+ * so the row holds a fixed-length digest; the `:` keeps it out of the Responses id space.
+ */
+export const interactionKey = (id: string) => `ix:${createHash('sha256').update(id).digest('base64url')}`;
+
+/** Records who owns an interaction a Gemini channel keeps (unless the request said `store: false`). */
+export function ownInteraction(ctx: AppContext, userId: number, channelId: number, request: Record<string, unknown>, id: unknown): void {
+  if (request.store === false || typeof id !== 'string' || !id || id.length > 1024) return;
+  ownUpstream(ctx, interactionKey(id), userId, channelId, INTERACTION_DAYS);
 }
 
 /** The kept record of a response id: the database row, else a pass-through owner not yet written. */

@@ -1,5 +1,6 @@
 import { WebSocket, type RawData } from 'ws';
 import { errorEvent } from './ws-door.js';
+import { SocketMemory } from './ws-memory.js';
 
 /** A connection lives at most this long (as OpenAI's); tests shorten it. */
 export const responsesWsTiming = { maxMs: 60 * 60_000 };
@@ -69,11 +70,14 @@ export function runResponsesSession(ws: WebSocket, session: ResponsesSession): v
     if (!running) closeAtLimit(); // a running response finishes first
   }, responsesWsTiming.maxMs);
 
-  const start = (body: Record<string, unknown>) => {
+  // The latest unstored response, which the next response.create may continue (ws-memory.ts).
+  const memory = new SocketMemory();
+  const start = (received: Record<string, unknown>) => {
     const controller = new AbortController();
     running = controller;
+    const body = memory.expand(received);
     session
-      .run(body, out, controller.signal)
+      .run(body, { emit: memory.watch(body, send), drained: out.drained }, controller.signal)
       .catch((error) => {
         session.onFailure(error);
         send(errorEvent(500, { type: 'server_error', code: 'internal_error', message: 'the response failed inside the gateway' }));

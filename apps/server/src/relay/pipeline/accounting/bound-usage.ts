@@ -1,9 +1,9 @@
 import type { Endpoint, Usage } from '../../providers/types.js';
 
 /** Endpoints whose quick prompt estimate reads the whole prompt text (the others count images or audio). */
-const TEXT_PROMPT = new Set<Endpoint>(['chat/completions', 'completions', 'messages', 'generateContent', 'responses', 'responses/compact', 'embeddings', 'embedContent', 'batchEmbedContents', 'moderations', 'rerank']);
+const TEXT_PROMPT = new Set<Endpoint>(['chat/completions', 'completions', 'messages', 'generateContent', 'responses', 'responses/compact', 'embeddings', 'embedContent', 'batchEmbedContents', 'moderations', 'rerank', 'interactions']);
 /** Endpoints that generate text under an output cap (`max_tokens` and its kin). */
-export const CAPPED_OUTPUT = new Set<Endpoint>(['chat/completions', 'completions', 'messages', 'generateContent', 'responses']);
+export const CAPPED_OUTPUT = new Set<Endpoint>(['chat/completions', 'completions', 'messages', 'generateContent', 'responses', 'interactions']);
 
 /**
  * The most prompt tokens believed for a text request estimated at `estimate`: several times

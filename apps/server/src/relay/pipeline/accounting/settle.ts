@@ -32,6 +32,7 @@ export function messageFields(m: { content: string; msg: LogMessage }): { conten
 /** The front door a request came in by, as the log records it (the /claude and /gemini prefixes are aliases). */
 export function doorOf(endpoint: Endpoint): string {
   if (endpoint === 'generateContent' || endpoint === 'embedContent' || endpoint === 'batchEmbedContents') return '/v1beta';
+  if (endpoint === 'interactions') return '/v1beta/interactions';
   return `/v1/${endpoint}`;
 }
 

@@ -5,6 +5,7 @@ import { chatDoorSchema, completionsDoorSchema, imagesDoorSchema, inputDoorSchem
 import { anthropicDoorSchema } from '../../formats/anthropic/schemas.js';
 import { geminiDoorSchema } from '../../formats/gemini/schemas.js';
 import { batchEmbedDoorSchema, embedContentDoorSchema } from '../../formats/gemini/embed.js';
+import { interactionsDoorSchema } from '../../formats/gemini/interactions.js';
 
 const DOOR_SCHEMAS: Partial<Record<Endpoint, z.ZodType>> = {
   'chat/completions': chatDoorSchema,
@@ -21,6 +22,7 @@ const DOOR_SCHEMAS: Partial<Record<Endpoint, z.ZodType>> = {
   generateContent: geminiDoorSchema,
   embedContent: embedContentDoorSchema,
   batchEmbedContents: batchEmbedDoorSchema,
+  interactions: interactionsDoorSchema,
 };
 
 /** Checks a JSON door body's outline; a mismatch is the caller's 400 naming the field (never retried). */

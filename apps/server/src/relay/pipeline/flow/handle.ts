@@ -255,8 +255,14 @@ function ownerChannel(state: RelayState, p: Prepared, tried: Set<number>) {
   if (tried.has(id)) return undefined;
   const entry = state.selector.index.byId.get(id);
   if (!entry) {
-    const previous = String((p.body as Record<string, unknown>).previous_response_id);
-    throw new HubError(409, `previous_response_id ${previous} is kept by a channel that is no longer available: send the whole conversation in input instead`, {
+    const body = p.body as Record<string, unknown>;
+    // Google answers a failed precondition with 400 (its SDK retries a 409).
+    if (p.endpoint === 'interactions') {
+      throw new HubError(400, `previous_interaction_id ${String(body.previous_interaction_id)} is kept by a channel that is no longer available: send the whole conversation in input instead`, {
+        code: 'FAILED_PRECONDITION',
+      });
+    }
+    throw new HubError(409, `previous_response_id ${String(body.previous_response_id)} is kept by a channel that is no longer available: send the whole conversation in input instead`, {
       type: 'invalid_request_error',
       code: 'previous_response_channel_unavailable',
     });

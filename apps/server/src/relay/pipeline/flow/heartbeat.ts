@@ -90,7 +90,7 @@ export class Heartbeat {
     const raw = this.reply.raw;
     if (raw.writableEnded) return true;
     const endpoint = this.p.endpoint;
-    const body = endpoint === 'messages' ? anthropicErrorBody(hub, message) : endpoint === 'generateContent' ? googleErrorBody(hub, message) : openAIBody(hub, message);
+    const body = endpoint === 'messages' ? anthropicErrorBody(hub, message) : endpoint === 'generateContent' || endpoint === 'interactions' ? googleErrorBody(hub, message) : openAIBody(hub, message);
     const json = JSON.stringify(body);
     if (!this.sse) raw.end(json);
     else raw.end(endpoint === 'messages' ? `event: error\ndata: ${json}\n\n` : `data: ${json}\n\n`);

@@ -19,6 +19,9 @@ export function lowerMaxOutput(p: Prepared, tokens: number): void {
     case 'responses':
       body.max_output_tokens = tokens;
       break;
+    case 'interactions':
+      body.generation_config = { ...((body.generation_config as object | undefined) ?? {}), max_output_tokens: tokens };
+      break;
     case 'chat/completions':
       if (body.max_completion_tokens !== undefined || COMPLETION_CAP_ONLY.test(p.model)) body.max_completion_tokens = tokens;
       else body.max_tokens = tokens;

@@ -13,6 +13,8 @@ import { namedSession } from '../routing/sticky.js';
 import { rawBodyOf } from './raw-body.js';
 import { checkDoorBody } from './door-body.js';
 import { embedTexts } from '../../formats/gemini/embed.js';
+import { interactionMaxOutput, interactionPromptText } from '../../formats/gemini/interactions.js';
+import { loadPreviousInteraction } from '../../interactions/owned.js';
 import type { LimitHold } from '../accounting/limits.js';
 import { refuseUnsafe } from './refuse-unsafe.js';
 import { doorOf } from '../accounting/settle.js';
@@ -53,7 +55,7 @@ export interface Prepared {
   hub?: HubRequest;
   /** Responses door: the conversation the gateway kept behind `previous_response_id`. */
   history?: HistoryItem[];
-  /** Responses door: the channel keeping `previous_response_id` upstream; only it can continue it. */
+  /** Responses door (`previous_response_id`) and Interactions (`previous_interaction_id`): the channel keeping it upstream; only it can continue it. */
   ownerChannel?: number;
   /** The session id an agent sent (conversation-sticky routing). */
   namedSession?: string;
@@ -132,6 +134,8 @@ async function promptSize(endpoint: Endpoint, body: Record<string, unknown>, c: 
     case 'embedContent':
     case 'batchEmbedContents':
       return c.input(embedTexts(body));
+    case 'interactions':
+      return c.input(interactionPromptText(body));
     case 'audio/speech':
       return typeof body.input === 'string' ? Buffer.byteLength(body.input) : 0;
     case 'rerank':
@@ -172,7 +176,7 @@ export function exactPrompt(state: RelayState, p: Prepared): Promise<number> {
 
 function maxOutputOf(body: Record<string, unknown>): number | undefined {
   const generation = body.generationConfig as { maxOutputTokens?: unknown } | undefined;
-  const v = body.max_completion_tokens ?? body.max_output_tokens ?? body.max_tokens ?? generation?.maxOutputTokens;
+  const v = body.max_completion_tokens ?? body.max_output_tokens ?? body.max_tokens ?? generation?.maxOutputTokens ?? interactionMaxOutput(body);
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined;
 }
 
@@ -209,7 +213,12 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
   await checkRate(state, caller.user.id, groupRow.api_rate);
 
   const json = multipart ? {} : (body as Record<string, unknown>);
-  const { history, ownerChannel } = endpoint === 'responses' ? await loadPrevious(state.ctx, caller.user.id, json.previous_response_id) : {};
+  const { history, ownerChannel }: { history?: HistoryItem[]; ownerChannel?: number } =
+    endpoint === 'responses'
+      ? await loadPrevious(state.ctx, caller.user.id, json.previous_response_id)
+      : endpoint === 'interactions'
+        ? await loadPreviousInteraction(state.ctx, caller.user.id, json.previous_interaction_id)
+        : {};
   return {
     caller,
     endpoint,

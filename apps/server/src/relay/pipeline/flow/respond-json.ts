@@ -13,7 +13,7 @@ import { dialectResponseToHub, hubToDoorResponse } from '../../bridge/response.j
 import { billingUsage } from '../../bridge/usage.js';
 import { rememberResponse } from '../../bridge/responses-history.js';
 import { chainResponse } from '../routing/sticky.js';
-import { ownPassthroughResponse } from '../../responses/owners.js';
+import { ownInteraction, ownPassthroughResponse } from '../../responses/owners.js';
 import { emptyUsage as emptyNormalUsage } from '../../formats/index.js';
 
 /** Text the model produced in a non-stream answer, for counting when upstream reports no usage. */
@@ -80,6 +80,7 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
       chainResponse(state, p, json?.id);
       ownPassthroughResponse(state.ctx, p.caller.user.id, hold.route.row.id, p.body as Record<string, unknown>, json?.id);
     }
+    if (p.endpoint === 'interactions') ownInteraction(state.ctx, p.caller.user.id, hold.route.row.id, p.body as Record<string, unknown>, json?.id);
     if (!usage || (usage.promptTokens === 0 && usage.completionTokens === 0)) {
       estimated = true;
       usage = { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: json ? await countText(p.model, answerText(json)) : 0 };

@@ -15,7 +15,7 @@ import { answerStarts } from './heartbeat.js';
 import { createBridgeStream } from '../../bridge/stream.js';
 import { finalResponseOf, rememberResponse } from '../../bridge/responses-history.js';
 import { chainResponse } from '../routing/sticky.js';
-import { ownPassthroughResponse } from '../../responses/owners.js';
+import { ownInteraction, ownPassthroughResponse } from '../../responses/owners.js';
 import { chainMappers } from '../../providers/shared/chain.js';
 import type { Frame, StreamMapper } from '../../providers/types.js';
 import { plausibleFrame, validFirstFrame } from './answer-check.js';
@@ -52,7 +52,7 @@ class FrameWriter {
 
 function mapperFor(p: Prepared, hold: Hold, askedUsage: boolean): StreamMapper {
   const adapter = hold.route.adapter;
-  if (!hold.plan.converted) return adapter.createStreamMapper({ forwardUsage: askedUsage, model: p.model });
+  if (!hold.plan.converted) return adapter.createStreamMapper({ forwardUsage: askedUsage, model: p.model, endpoint: hold.plan.endpoint });
   const bridge = createBridgeStream({
     door: p.endpoint,
     dialect: hold.route.adapter.dialect,
@@ -111,6 +111,9 @@ export async function respondStream(
   // A converted stream carries only the door's framing, never the channel's event names.
   const passEventNames = !hold.plan.converted && !hold.route.adapter.convertsStream;
   const row = hold.route.row;
+  /** An interaction's id, owned as soon as the stream names it (its first event does). */
+  const interaction = p.endpoint === 'interactions' ? (mapper as StreamMapper & { interactionId?(): string | undefined }) : undefined;
+  let ownedInteraction = false;
   const onEvent = (event: { data: string; event?: string }) => {
     if (broken) return;
     // The first frame is parsed; later ones get the O(1) check, and the mapper's own parse where it parses.
@@ -128,6 +131,10 @@ export async function respondStream(
     const name = passEventNames ? event.event : undefined;
     if (!errorEvent(event.data, event.event)) {
       for (const frame of mapper.onEvent(event.data, event.event)) pending.push(writer.render(frame, name));
+      if (interaction && !ownedInteraction && interaction.interactionId?.()) {
+        ownedInteraction = true;
+        ownInteraction(state.ctx, p.caller.user.id, row.id, body, interaction.interactionId());
+      }
       return;
     }
     const admin = isAdmin(p.caller.user.role);

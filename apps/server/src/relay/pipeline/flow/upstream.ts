@@ -186,7 +186,7 @@ export function sendUpstreamBuffered(req: UpstreamRequest, opts: Omit<DispatchOp
 /** `idleTimeoutMs` bounds the silence between body chunks (0 = none), never the whole answer: long streams live on. */
 export async function sendUpstream(
   req: UpstreamRequest,
-  opts: { method?: 'GET' | 'POST'; proxy?: string | null; proxyKey?: string; signal?: AbortSignal; idleTimeoutMs?: number },
+  opts: { method?: 'GET' | 'POST' | 'DELETE'; proxy?: string | null; proxyKey?: string; signal?: AbortSignal; idleTimeoutMs?: number },
 ): Promise<Dispatcher.ResponseData> {
   const body = bodyText(req);
   try {

@@ -7,6 +7,8 @@ import { createGeminiPassThrough } from './stream.js';
 import { batchEmbedVectors, openAIToBatchEmbed, withEmbedModel } from '../../formats/gemini/embed.js';
 import { asBadRequest } from '../../bridge/request.js';
 import { embeddingsAnswer } from '../shared/openai-shapes.js';
+import { usageFromInteraction } from '../../formats/gemini/interactions.js';
+import { createInteractionsPassThrough } from './interactions.js';
 
 /** API version from the channel's `other` field (v1beta by default). */
 const version = (channel: ChannelTarget) => (/^v1[a-z0-9]*$/.test(channel.other.trim()) ? channel.other.trim() : 'v1beta');
@@ -32,6 +34,18 @@ export function googleError(status: number, body: string): HubError {
   return new HubError(status, `Provider API error: ${scrubSecrets(message).slice(0, 1000)}`, { type, code, upstream: body.slice(0, 2000) });
 }
 
+/** The Interactions API's revision header, forwarded as the caller set it. */
+const REVISION = 'api-revision';
+
+/** The channel's Interactions collection, or one interaction in it (`{id}`, `{id}/cancel`). */
+export const interactionsUrl = (channel: ChannelTarget, rest = '') => `${base(channel)}/${version(channel)}/interactions${rest ? `/${rest}` : ''}`;
+
+/** Headers of an Interactions call: the channel's key, and the caller's API revision when it named one. */
+export function interactionsHeaders(channel: ChannelTarget, inbound?: Record<string, string | string[] | undefined>): Record<string, string> {
+  const revision = inbound?.[REVISION];
+  return typeof revision === 'string' && revision ? { ...headers(channel), [REVISION]: revision } : headers(channel);
+}
+
 const action = (channel: ChannelTarget, model: string, method: string) => `${base(channel)}/${version(channel)}/models/${encodeURIComponent(model)}:${method}`;
 
 /** Google Gemini API (type 25): native generateContent and embeddings; OpenAI and Anthropic callers arrive converted. */
@@ -39,7 +53,7 @@ export const gemini: ProviderAdapter = {
   types: [25],
   name: 'gemini',
   dialect: 'gemini',
-  endpoints: new Set<Endpoint>(['generateContent', 'embedContent', 'batchEmbedContents', 'embeddings']),
+  endpoints: new Set<Endpoint>(['generateContent', 'embedContent', 'batchEmbedContents', 'embeddings', 'interactions']),
 
   buildRequest(endpoint, body, channel, opts): UpstreamRequest {
     const json = body as Record<string, unknown>;
@@ -51,6 +65,9 @@ export const gemini: ProviderAdapter = {
         return { url: action(channel, opts.model, endpoint), headers: headers(channel), body: withEmbedModel(json, opts.model) };
       case 'embeddings':
         return { url: action(channel, opts.model, 'batchEmbedContents'), headers: headers(channel), body: asBadRequest(() => openAIToBatchEmbed(json, opts.model)) };
+      case 'interactions':
+        // The model travels in the body (already mapped); streaming is the body's `stream`, not `alt=sse`.
+        return { url: interactionsUrl(channel), headers: interactionsHeaders(channel, opts.inbound), body };
       default:
         throw new HubError(400, `gemini channels do not serve ${endpoint}`, { code: 'unsupported_endpoint', retryable: true });
     }
@@ -63,8 +80,11 @@ export const gemini: ProviderAdapter = {
     return embeddingsAnswer(String(req.model ?? ''), batchEmbedVectors(json), 0, req.encoding_format);
   },
 
-  parseUsage: (_endpoint, json) => billingUsageOrNull(usageFromGemini((json as { usageMetadata?: unknown } | null)?.usageMetadata), 'gemini'),
-  createStreamMapper: createGeminiPassThrough,
+  parseUsage: (endpoint, json) =>
+    endpoint === 'interactions'
+      ? billingUsageOrNull(usageFromInteraction((json as { usage?: unknown } | null)?.usage), 'gemini')
+      : billingUsageOrNull(usageFromGemini((json as { usageMetadata?: unknown } | null)?.usageMetadata), 'gemini'),
+  createStreamMapper: (opts) => (opts.endpoint === 'interactions' ? createInteractionsPassThrough() : createGeminiPassThrough()),
   mapError: googleError,
 
   modelsRequest: (channel) => ({ url: `${base(channel)}/${version(channel)}/models?pageSize=1000`, headers: headers(channel), body: undefined }),
