@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { refusedTextPath, TEXT_REFUSED } from '@one-hub/contract';
-import { HubError } from '../common/errors.js';
+import { HubError, apiError } from '../common/errors.js';
 
 /**
  * The contract's text rule for what no schema reads: path parameters and queries on every route,
@@ -10,6 +10,6 @@ import { HubError } from '../common/errors.js';
 export function registerTextGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (req) => {
     const field = refusedTextPath(req.params, 'path') ?? refusedTextPath(req.query, 'query') ?? (req.url.startsWith('/api/') ? refusedTextPath(req.body) : undefined);
-    if (field) throw new HubError(400, `${field}: ${TEXT_REFUSED}`, { code: 'invalid_parameter' });
+    if (field) throw apiError(400, 'text_refused', { field, detail: TEXT_REFUSED }, { fields: [{ path: field, code: 'invalid_value', message: TEXT_REFUSED }] });
   });
 }

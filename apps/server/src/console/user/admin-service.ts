@@ -1,7 +1,8 @@
+import { fieldErrorOf } from '@one-hub/contract';
 import type { z } from 'zod';
 import { ROLE, USER_STATUS, Username, type ChangeQuotaBody, type CreateUserBody, type ManageUserBody, type UpdateUserBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound } from '../../common/errors.js';
+import { HubError, notFound, apiError } from '../../common/errors.js';
 import { randomAlnum } from '../../common/random.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
@@ -31,7 +32,7 @@ function checkRank(me: UserRow, target: UserRow, message: string): void {
 
 async function loadTarget(ctx: AppContext, id: number): Promise<UserRow> {
   const user = await findUserById(ctx.db, id);
-  if (!user) throw notFound('用户不存在');
+  if (!user) throw apiError(404, 'user_not_found');
   return user;
 }
 
@@ -55,7 +56,7 @@ export async function updateUserByAdmin(ctx: AppContext, me: UserRow, body: z.in
     if (me.role !== ROLE.root && body.role >= me.role) {
       throw new HubError(403, '无权将其他用户权限等级提升到大于等于自己的权限等级');
     }
-    if (target.role === ROLE.root) throw new HubError(403, '无法修改超级管理员的身份');
+    if (target.role === ROLE.root) throw apiError(403, 'root_protected');
     if (![ROLE.common, ROLE.reliable, ROLE.admin].includes(body.role as 1 | 3 | 10)) {
       throw new HubError(400, `role: unknown role ${body.role}`);
     }
@@ -63,8 +64,8 @@ export async function updateUserByAdmin(ctx: AppContext, me: UserRow, body: z.in
   const patch: UserPatch = {};
   if (body.username && body.username !== target.username) {
     const valid = Username.safeParse(body.username);
-    if (!valid.success) throw new HubError(400, `username: ${valid.error.issues[0].message}`);
-    if (await usernameTaken(ctx.db, body.username)) throw new HubError(409, '用户名已存在！');
+    if (!valid.success) throw apiError(400, 'invalid_parameter', { field: 'username', detail: valid.error.issues[0].message }, { message: `username: ${valid.error.issues[0].message}`, fields: valid.error.issues.map((i) => ({ ...fieldErrorOf(i), path: 'username' })) });
+    if (await usernameTaken(ctx.db, body.username)) throw apiError(409, 'username_taken', undefined, { fields: [{ path: 'username', code: 'invalid_value', message: '用户名已存在！' }] });
     patch.username = body.username;
   }
   if (body.password) patch.password = await hashPassword(body.password);
@@ -99,7 +100,7 @@ export async function manageUser(
   body: z.infer<typeof ManageUserBody>,
 ): Promise<{ role: number; status: number }> {
   const target = await findUserByUsername(ctx.db, body.username);
-  if (!target) throw notFound('用户不存在');
+  if (!target) throw apiError(404, 'user_not_found');
   checkRank(me, target, RANK_WRITE);
   const isRoot = target.role === ROLE.root;
   let patch: UserPatch;
@@ -117,15 +118,15 @@ export async function manageUser(
       return { role: target.role, status: target.status };
     case 'promote':
       if (me.role !== ROLE.root) throw new HubError(403, '只有超级管理员可以设置其他用户为管理员');
-      if (isRoot) throw new HubError(403, '无法修改超级管理员的身份');
+      if (isRoot) throw apiError(403, 'root_protected');
       patch = { role: ROLE.admin };
       break;
     case 'demote':
-      if (isRoot) throw new HubError(403, '无法修改超级管理员的身份');
+      if (isRoot) throw apiError(403, 'root_protected');
       patch = { role: ROLE.common };
       break;
     case 'set_reliable':
-      if (isRoot) throw new HubError(403, '无法修改超级管理员的身份');
+      if (isRoot) throw apiError(403, 'root_protected');
       patch = { role: ROLE.reliable };
       break;
   }
@@ -148,7 +149,7 @@ export async function changeQuota(
   if (body.quota < 0) {
     // What nodes hold in leases counts as balance: they are ended, so every node sees the deduction at once.
     const short = await deductWholeBalance(ctx.db, LEASE_KIND.user, id, -body.quota);
-    if (short !== undefined) throw new HubError(400, `额度不足：当前余额 ${short}，不能减少 ${-body.quota}`);
+    if (short !== undefined) throw apiError(400, 'quota_short', { balance: short, amount: -body.quota });
     await ctx.store.publish(EVENTS.leases, `${LEASE_KIND.user}:${id}`);
   } else await addUserQuota(ctx.db, id, body.quota);
   await changed(ctx, id);
