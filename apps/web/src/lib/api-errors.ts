@@ -1,4 +1,4 @@
-import { isApiErrorCode, isGenericApiError, type ApiErrorArgs, type FieldError } from '@one-hub/contract';
+import { API_ERRORS, isApiErrorCode, isGenericApiError, type ApiErrorArgs, type ApiErrorCode, type FieldError } from '@one-hub/contract';
 import i18n from './i18n';
 
 /** Where the translations of server failures live: `server-text:error.<code>` and `server-text:field.<code>`. */
@@ -31,4 +31,33 @@ export function failureParts(body: unknown): { args?: ApiErrorArgs; fields?: Fie
   const args = b?.args && typeof b.args === 'object' && !Array.isArray(b.args) ? (b.args as ApiErrorArgs) : undefined;
   const fields = Array.isArray(b?.fields) ? (b.fields as FieldError[]).filter((f) => f && typeof f.path === 'string' && typeof f.code === 'string') : undefined;
   return { args, fields };
+}
+
+/** Relay texts the console reads back by their template (the relay doors keep their wire shapes, so no code travels). */
+const RELAY_TEXTS: readonly ApiErrorCode[] = ['no_available_channel'];
+
+/**
+ * A relay door's error message in the reader's language, when it is one of the gateway's own
+ * texts (`当前分组 vip 下对于模型 m 无可用渠道 (request id: …)`); the request id stays. Anything
+ * else (an upstream's message) is shown as it came.
+ */
+export function relayFailureText(message: string): string {
+  const [, text, tail = ''] = /^(.*?)((?: \(request id: [^)]*\))?)$/s.exec(message) ?? [];
+  for (const code of RELAY_TEXTS) {
+    const names: string[] = [];
+    const pattern = API_ERRORS[code]
+      .split(/(\{\{\w+\}\})/)
+      .map((part) => {
+        const m = /^\{\{(\w+)\}\}$/.exec(part);
+        if (!m) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        names.push(m[1]);
+        return '(.+?)';
+      })
+      .join('');
+    const found = new RegExp(`^${pattern}$`).exec(text ?? '');
+    if (!found) continue;
+    const args = Object.fromEntries(names.map((n, i) => [n, found[i + 1]]));
+    return failureText(code, args, undefined, text) + tail;
+  }
+  return message;
 }
