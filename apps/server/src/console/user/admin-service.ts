@@ -1,6 +1,5 @@
-import { fieldErrorOf } from '@one-hub/contract';
 import type { z } from 'zod';
-import { ROLE, USER_STATUS, Username, type ChangeQuotaBody, type CreateUserBody, type ManageUserBody, type UpdateUserBody } from '@one-hub/contract';
+import { fieldErrorOf, ROLE, USER_STATUS, Username, type ChangeQuotaBody, type CreateUserBody, type ManageUserBody, type UpdateUserBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError, notFound, apiError } from '../../common/errors.js';
 import { randomAlnum } from '../../common/random.js';
@@ -27,7 +26,7 @@ const RANK_WRITE = '无权更新同权限等级或更高权限等级的用户信
 
 /** Unless the caller is root, they may act only on users of lower rank. */
 function checkRank(me: UserRow, target: UserRow, message: string): void {
-  if (me.role !== ROLE.root && me.role <= target.role) throw new HubError(403, message);
+  if (me.role !== ROLE.root && me.role <= target.role) throw new HubError(403, message, { code: message === RANK_WRITE ? 'user_rank_forbidden' : null });
 }
 
 async function loadTarget(ctx: AppContext, id: number): Promise<UserRow> {
@@ -45,7 +44,7 @@ export async function getUser(ctx: AppContext, me: UserRow, id: number): Promise
 }
 
 export async function createUser(ctx: AppContext, me: UserRow, body: z.infer<typeof CreateUserBody>): Promise<void> {
-  if (body.role >= me.role) throw new HubError(403, '无法创建权限大于等于自己的用户');
+  if (body.role >= me.role) throw apiError(403, 'user_create_rank');
   await createAccount(ctx, { username: body.username, password: body.password, displayName: body.display_name });
 }
 
@@ -54,7 +53,7 @@ export async function updateUserByAdmin(ctx: AppContext, me: UserRow, body: z.in
   checkRank(me, target, RANK_WRITE);
   if (body.role !== undefined && body.role !== target.role) {
     if (me.role !== ROLE.root && body.role >= me.role) {
-      throw new HubError(403, '无权将其他用户权限等级提升到大于等于自己的权限等级');
+      throw apiError(403, 'user_promote_rank');
     }
     if (target.role === ROLE.root) throw apiError(403, 'root_protected');
     if (![ROLE.common, ROLE.reliable, ROLE.admin].includes(body.role as 1 | 3 | 10)) {
@@ -88,8 +87,8 @@ async function deleteTarget(ctx: AppContext, target: UserRow): Promise<void> {
 
 export async function deleteUser(ctx: AppContext, me: UserRow, id: number): Promise<void> {
   const target = await loadTarget(ctx, id);
-  if (target.role === ROLE.root) throw new HubError(403, '无法删除超级管理员用户');
-  if (me.role <= target.role) throw new HubError(403, '无权删除同权限等级或更高权限等级的用户');
+  if (target.role === ROLE.root) throw apiError(403, 'root_undeletable');
+  if (me.role <= target.role) throw apiError(403, 'user_delete_rank');
   await deleteTarget(ctx, target);
 }
 
@@ -106,18 +105,18 @@ export async function manageUser(
   let patch: UserPatch;
   switch (body.action) {
     case 'disable':
-      if (isRoot) throw new HubError(403, '无法禁用超级管理员用户');
+      if (isRoot) throw apiError(403, 'root_undisablable');
       patch = { status: USER_STATUS.disabled };
       break;
     case 'enable':
       patch = { status: USER_STATUS.enabled };
       break;
     case 'delete':
-      if (isRoot) throw new HubError(403, '无法删除超级管理员用户');
+      if (isRoot) throw apiError(403, 'root_undeletable');
       await deleteTarget(ctx, target);
       return { role: target.role, status: target.status };
     case 'promote':
-      if (me.role !== ROLE.root) throw new HubError(403, '只有超级管理员可以设置其他用户为管理员');
+      if (me.role !== ROLE.root) throw apiError(403, 'root_only_promote');
       if (isRoot) throw apiError(403, 'root_protected');
       patch = { role: ROLE.admin };
       break;
