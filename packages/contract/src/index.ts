@@ -31,3 +31,4 @@ export * from './api-schemas.js';
 export * from './openapi.js';
 export * from './plan.js';
 export * from './format/text.js';
+export * from './api-error.js';

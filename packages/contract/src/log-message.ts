@@ -48,6 +48,15 @@ export function isQuotaArg(name: string): boolean {
   return name === 'quota' || name.endsWith('_quota');
 }
 
+/**
+ * Arguments the console shows as quota amounts (in currency when the site displays currency):
+ * the quota arguments, and the refund and hold amounts of task rows, whose stored Chinese
+ * `content` keeps raw points as the original wrote them (issue 38 point 5).
+ */
+export function isShownAsQuota(name: string): boolean {
+  return isQuotaArg(name) || name === 'refund' || name === 'held';
+}
+
 /** Fills `{{name}}` placeholders; `quota` formats quota arguments (absent: the bare number). */
 export function fillTemplate(template: string, args: LogMessageArgs, quota?: (q: number) => string): string {
   return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {

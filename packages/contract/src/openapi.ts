@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiSchemas, type RouteSchemas } from './api-schemas.js';
+import { API_ERRORS, FIELD_ERRORS } from './api-error.js';
 
 export interface RegisteredRoute {
   method: string;
@@ -35,7 +36,22 @@ function queryParameters(schema: z.ZodType): Json[] {
 const ENVELOPE = {
   type: 'object',
   required: ['success', 'message'],
-  properties: { success: { type: 'boolean' }, message: { type: 'string' }, data: {} },
+  properties: {
+    success: { type: 'boolean' },
+    message: { type: 'string' },
+    data: {},
+    // On failures (api-error.ts): the listed code, its arguments, and a refused body's fields.
+    code: { type: 'string', enum: Object.keys(API_ERRORS) },
+    args: { type: 'object', additionalProperties: { type: ['string', 'number'] } },
+    fields: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['path', 'code', 'message'],
+        properties: { path: { type: 'string' }, code: { type: 'string', enum: Object.keys(FIELD_ERRORS) }, args: { type: 'object' }, message: { type: 'string' } },
+      },
+    },
+  },
 };
 
 function area(url: string): string {

@@ -1,3 +1,5 @@
+import { apiErrorText, type ApiErrorArgs, type ApiErrorCode, type FieldError } from '@one-hub/contract';
+
 /**
  * The one error type of the project. Console routes render it as the
  * `{success:false, message}` envelope; relay routes render it in the
@@ -15,11 +17,24 @@ export class HubError extends Error {
   readonly retryAfter?: number;
   /** What the console answer carries besides the message (with `code`), for errors the console acts on. */
   readonly data?: unknown;
+  /** The arguments of a console code (`{code: 'group_exists', args: {name}}`), for the reader's translation. */
+  readonly args?: ApiErrorArgs;
+  /** Field errors of a refused request body, for the form to show at each field. */
+  readonly fields?: FieldError[];
 
   constructor(
     status: number,
     message: string,
-    opts: { type?: string; code?: string | null; retryable?: boolean; upstream?: unknown; retryAfter?: number; data?: unknown } = {},
+    opts: {
+      type?: string;
+      code?: string | null;
+      retryable?: boolean;
+      upstream?: unknown;
+      retryAfter?: number;
+      data?: unknown;
+      args?: ApiErrorArgs;
+      fields?: FieldError[];
+    } = {},
   ) {
     super(message);
     this.name = 'HubError';
@@ -30,7 +45,22 @@ export class HubError extends Error {
     this.upstream = opts.upstream;
     this.retryAfter = opts.retryAfter;
     this.data = opts.data;
+    this.args = opts.args;
+    this.fields = opts.fields;
   }
+}
+
+/**
+ * A console failure by its listed code (packages/contract api-error.ts): the message is the
+ * code's Chinese text with `args` filled in (what `message` said before codes), unless given.
+ */
+export function apiError(
+  status: number,
+  code: ApiErrorCode,
+  args?: ApiErrorArgs,
+  opts: { message?: string; data?: unknown; retryAfter?: number; fields?: FieldError[] } = {},
+): HubError {
+  return new HubError(status, opts.message ?? apiErrorText(code, args), { code, args, data: opts.data, retryAfter: opts.retryAfter, fields: opts.fields });
 }
 
 export const badRequest = (message: string, code?: string) => new HubError(400, message, { code });

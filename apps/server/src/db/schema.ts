@@ -303,6 +303,8 @@ export interface MidjourneysTable {
   plan_quota: Def<number>;
   /** The spending-cap window keys its charge was counted in (migration 0023, JSON array); null when none. */
   limit_windows: Text;
+  /** The roll-up row its charge was counted in (migration 0026, JSON `{date, model_name}`); null when none. */
+  charge_stat: Text;
 }
 
 export interface TasksTable {
@@ -331,6 +333,8 @@ export interface TasksTable {
   plan_quota: Def<number>;
   /** The spending-cap window keys its charge was counted in (migration 0023, JSON array); null when none. */
   limit_windows: Text;
+  /** The roll-up row its charge was counted in (migration 0026, JSON `{date, model_name}`); null when none. */
+  charge_stat: Text;
 }
 
 /**

@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from '../app-context.js';
-import { HubError } from '../common/errors.js';
+import { HubError, apiError } from '../common/errors.js';
 import { registerSession } from './session.js';
-import { consoleErrorHandler, openAIErrorBody, toHubError } from './errors.js';
+import { consoleErrorHandler, consoleFailure, openAIErrorBody, toHubError } from './errors.js';
 import { registerConsoleRoutes } from '../console/index.js';
 import { registerRelayRoutes } from '../relay/index.js';
 import { registerRelayExtras } from '../relay/extra-routes.js';
@@ -84,7 +84,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
     if (path.startsWith('/api/')) {
-      return reply.status(404).send({ success: false, message: `API route not found: ${req.method} ${path}` });
+      return reply.status(404).send(consoleFailure(apiError(404, 'api_route_not_found', { method: req.method, path })));
     }
     if (RELAY_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`))) {
       const err = new HubError(404, `Invalid URL (${req.method} ${path})`, { code: 'invalid_url' });

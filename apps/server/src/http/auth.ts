@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { HubError } from '../common/errors.js';
+import { HubError, apiError } from '../common/errors.js';
 import type { AppContext } from '../app-context.js';
 import { findUserByAccessToken, findUserById, type UserRow } from '../db/repos/users.js';
 import { sessionCurrent } from './session.js';
@@ -26,7 +26,7 @@ export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHo
   return markRole(minRole, async function guard(req: FastifyRequest, _reply: FastifyReply) {
     const { user, via } = await identify(ctx, req);
     if (user.status !== USER_STATUS.enabled) throw new HubError(403, '用户已被封禁', { code: 'user_banned' });
-    if (user.role < minRole) throw new HubError(403, '无权进行此操作，权限不足', { code: 'forbidden' });
+    if (user.role < minRole) throw apiError(403, 'permission_denied');
     if (minRole >= ROLE.admin && ctx.options.get('TwoFactorRequiredForAdmins') && (await findTwoFactor(ctx.db, user.id))?.enabled !== 1) {
       throw new HubError(403, '管理员须先在个人设置中开启两步验证', { code: 'two_factor_required' });
     }
@@ -50,10 +50,10 @@ async function identify(ctx: AppContext, req: FastifyRequest): Promise<{ user: U
   const fromSession = await sessionUser(ctx, req);
   if (fromSession) return { user: fromSession, via: 'session' };
   const header = req.headers.authorization;
-  if (!header) throw new HubError(401, '无权进行此操作，未登录且未提供 access token', { code: 'unauthorized' });
+  if (!header) throw apiError(401, 'not_signed_in');
   const token = header.replace(/^Bearer\s+/i, '').trim();
   const user = /^[0-9a-f]{32}$/.test(token) ? await findUserByAccessToken(ctx.db, token) : undefined;
-  if (!user) throw new HubError(401, '无权进行此操作，access token 无效', { code: 'unauthorized' });
+  if (!user) throw apiError(401, 'invalid_access_token');
   return { user, via: 'token' };
 }
 

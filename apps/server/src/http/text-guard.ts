@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { refusedTextPath, TEXT_REFUSED } from '@one-hub/contract';
-import { HubError } from '../common/errors.js';
+import { apiError } from '../common/errors.js';
 
 /**
  * The contract's text rule for what no schema reads: path parameters and queries on every route,
@@ -11,6 +11,6 @@ export function registerTextGuard(app: FastifyInstance): void {
   // A callback hook, not an async one: it runs on every relay request and needs no promise.
   app.addHook('preValidation', (req, _reply, done) => {
     const field = refusedTextPath(req.params, 'path') ?? refusedTextPath(req.query, 'query') ?? (req.url.startsWith('/api/') ? refusedTextPath(req.body) : undefined);
-    done(field ? new HubError(400, `${field}: ${TEXT_REFUSED}`, { code: 'invalid_parameter' }) : undefined);
+    done(field ? apiError(400, 'text_refused', { field, detail: TEXT_REFUSED }, { fields: [{ path: field, code: 'invalid_value', message: TEXT_REFUSED }] }) : undefined);
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../app-context.js';
-import { HubError } from '../common/errors.js';
+import { HubError, apiError } from '../common/errors.js';
 import { writeSession } from './session.js';
 import { failureText, outboundFetch } from '../egress/outbound.js';
 
@@ -9,7 +9,7 @@ export function turnstileCheck(ctx: AppContext): preHandlerAsyncHookHandler {
   return async function turnstile(req: FastifyRequest, reply: FastifyReply) {
     if (!ctx.options.get('TurnstileCheckEnabled') || req.session.turnstile) return;
     const token = (req.query as Record<string, string | undefined>).turnstile;
-    if (!token) throw new HubError(400, 'Turnstile token 为空');
+    if (!token) throw apiError(400, 'turnstile_empty');
     let success = false;
     try {
       const res = await outboundFetch(ctx.config.TURNSTILE_VERIFY_URL, {
@@ -22,9 +22,9 @@ export function turnstileCheck(ctx: AppContext): preHandlerAsyncHookHandler {
     } catch (error) {
       // The caller is anonymous: the verifier's address and answer go to the log only.
       ctx.log.warn(`Turnstile verification unavailable: ${failureText(error)}`);
-      throw new HubError(502, 'Turnstile 校验服务暂不可用，请稍后重试 (Turnstile unavailable)');
+      throw apiError(502, 'turnstile_unavailable');
     }
-    if (!success) throw new HubError(400, 'Turnstile 校验失败，请刷新重试！');
+    if (!success) throw apiError(400, 'turnstile_failed');
     writeSession(reply, { ...req.session, turnstile: true });
   };
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../app-context.js';
 import type { ChannelRow } from '../db/repos/channels.js';
 import { planAttempt } from './bridge/plan.js';
+import { apiErrorText, type ApiErrorArgs, type ApiErrorCode } from '@one-hub/contract';
 import { HubError } from '../common/errors.js';
 import { parseJsonOr } from '../common/json.js';
 import { nowSeconds } from '../common/time.js';
@@ -28,12 +29,15 @@ export interface ChannelTestResult {
   channelFault?: boolean;
   /** Answered, but slower than ChannelDisableThreshold. */
   slow?: boolean;
+  /** A failure's console code and its arguments. */
+  code?: ApiErrorCode;
+  args?: ApiErrorArgs;
 }
 
 /** Sends a one-word request of the model's kind (relay.md §7.1) to the channel's test model (or the given one) and records the latency. */
 export async function testChannel(ctx: AppContext, channel: ChannelRow, model?: string): Promise<ChannelTestResult> {
   const testModel = model || channel.test_model || splitList(channel.models).find((m) => !m.endsWith('*'));
-  if (!testModel) return { success: false, message: '请先设置测试模型 (set a test model first)', time: 0 };
+  if (!testModel) return { success: false, message: apiErrorText('test_model_missing'), code: 'test_model_missing', time: 0 };
   const started = Date.now();
   try {
     const route = routeTo(channel, testModel);
@@ -58,7 +62,7 @@ export async function testChannel(ctx: AppContext, channel: ChannelRow, model?: 
     if (hub.status === 401 || hub.status === 403) await autoDisable(relayState(ctx), channel, hub.message);
     const verdict = classifyFailure(hub, ctx.options.get('DisableChannelKeywords').split('\n').map((k) => k.trim()));
     const channelFault = verdict.channelFault || hub.status >= 500;
-    return { success: false, message: hub.message, time: (Date.now() - started) / 1000, channelFault };
+    return { success: false, message: hub.message, code: 'channel_test_failed', args: { reason: hub.message }, time: (Date.now() - started) / 1000, channelFault };
   }
 }
 

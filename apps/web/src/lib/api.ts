@@ -1,15 +1,22 @@
-import type { Envelope } from '@one-hub/contract';
+import type { ApiErrorArgs, Envelope, FieldError } from '@one-hub/contract';
+import { failureParts, failureText } from './api-errors';
 
-/** A failed call: HTTP status (0 for a network failure, 200 for `success: false`) and the server's message. */
+/**
+ * A failed call: HTTP status (0 for a network failure, 200 for `success: false`) and the server's
+ * message in the reader's language (translated from its `code` and `args`, see api-errors.ts).
+ */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
-    /** `data.message` of an error response, when the server sent one. */
+    /** `data.message` of an error response in the reader's language, when the server sent one. */
     readonly serverMessage?: string,
     /** `code` and `data` of an error the console acts on (e.g. `step_up_required` with the usable factors). */
     readonly code?: string,
     readonly data?: unknown,
+    /** The code's arguments and the refused fields of a request body (for the form to show at each field). */
+    readonly args?: ApiErrorArgs,
+    readonly fields?: FieldError[],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -63,9 +70,11 @@ export async function apiWithMessage<T = unknown>(path: string, opts: CallOption
   } catch {
     body = undefined;
   }
-  const serverMessage = typeof body?.message === 'string' && body.message ? body.message : undefined;
+  const raw = typeof body?.message === 'string' && body.message ? body.message : undefined;
   const code = typeof (body as { code?: unknown } | undefined)?.code === 'string' ? (body as { code: string }).code : undefined;
-  if (!res.ok) throw new ApiError(serverMessage ?? `Request failed with status code ${res.status}`, res.status, serverMessage, code, body?.data);
-  if (!body || body.success !== true) throw new ApiError(serverMessage ?? '', 200, serverMessage);
-  return { message: serverMessage ?? '', data: body.data as T };
+  if (body?.success === true && res.ok) return { message: raw ?? '', data: body.data as T };
+  const { args, fields } = failureParts(body);
+  const shown = raw === undefined && !code ? undefined : failureText(code, args, fields, raw ?? '') || raw;
+  if (!res.ok) throw new ApiError(shown ?? `Request failed with status code ${res.status}`, res.status, shown, code, body?.data, args, fields);
+  throw new ApiError(shown ?? '', 200, shown, code, body?.data, args, fields);
 }

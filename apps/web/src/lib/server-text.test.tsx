@@ -40,6 +40,13 @@ describe('server text in the reader language', () => {
     for (const key of Object.keys(LOG_MESSAGES)) expect(CJK.test(s.logText({ content: '中文', metadata: { msg: { key, args: { path: '/v1/files' } } } })), key).toBe(false);
   });
 
+  it('shows a task refund and a returned hold in currency, not raw quota points', () => {
+    const s = hook();
+    expect(s.logText({ content: '异步任务执行失败 t-1，补偿 250000', metadata: { msg: { key: 'task_failed_refund', args: { task: 't-1', refund: 250000 } } } })).toBe('Task t-1 failed, refunded $0.500000');
+    expect(s.logText({ content: '构图失败 mj-1，补偿 50000', metadata: { msg: { key: 'mj_failed_refund', args: { task: 'mj-1', refund: 50000 } } } })).toBe('Image task mj-1 failed, refunded $0.100000');
+    expect(s.logText({ content: '任务提交失败', metadata: { msg: { key: 'task_refused', args: { held: 500000, reason: 'x' } } } })).toContain('$1.000000');
+  });
+
   it('translates seeded group names but keeps names an administrator typed', () => {
     const s = hook();
     expect(s.groupName('default', '默认分组')).toBe('Default group');

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { isQuotaArg, logMessageOf, SEEDED_GROUP_NAMES, UNKNOWN_OWNER, type LogEntry, type UserGroup } from '@one-hub/contract';
+import { isShownAsQuota, logMessageOf, SEEDED_GROUP_NAMES, UNKNOWN_OWNER, type LogEntry, type UserGroup } from '@one-hub/contract';
 import { useFormatQuota } from '../components/data/QuotaText';
 
 /** Translations of text the server generates live in this namespace (features/server-text/locales). */
@@ -18,7 +18,7 @@ export function useServerText() {
       const msg = logMessageOf(log.metadata);
       if (!msg) return log.content;
       const args: Record<string, string> = {};
-      for (const [k, v] of Object.entries(msg.args)) args[k] = isQuotaArg(k) && typeof v === 'number' ? formatQuota(v, 6) : String(v);
+      for (const [k, v] of Object.entries(msg.args)) args[k] = isShownAsQuota(k) && typeof v === 'number' ? formatQuota(v, 6) : String(v);
       return t(`log.${msg.key}`, { ...args, defaultValue: log.content });
     },
     groupName(symbol: string, name?: string | null): string {

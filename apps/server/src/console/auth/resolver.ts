@@ -1,5 +1,6 @@
+import { OAUTH_PROVIDER_LABELS } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
 import { USER_STATUS } from '../../http/auth.js';
 import {
@@ -82,7 +83,7 @@ async function newUsername(ctx: AppContext, kind: IdentityKind, p: OAuthProfile)
 }
 
 async function register(ctx: AppContext, input: ResolveInput): Promise<UserRow> {
-  if (!ctx.options.get('RegisterEnabled')) throw new HubError(403, '管理员关闭了新用户注册');
+  if (!ctx.options.get('RegisterEnabled')) throw apiError(403, 'register_disabled');
   const { kind, profile } = input;
   const inviter = input.aff ? await findUserByAffCode(ctx.db, input.aff) : undefined;
   const user = await createAccount(ctx, {
@@ -106,7 +107,7 @@ export async function resolveAccount(ctx: AppContext, input: ResolveInput): Prom
   const { kind, profile, current } = input;
   const holder = await findHolder(ctx, kind, profile);
   if (current) {
-    if (holder && holder.id !== current.id) throw new HubError(409, ALREADY_BOUND[kind]);
+    if (holder && holder.id !== current.id) throw apiError(409, 'oauth_already_bound', { provider: OAUTH_PROVIDER_LABELS[kind] }, { message: ALREADY_BOUND[kind] });
     await updateUser(ctx.db, current.id, { ...identityPatch(kind, profile), ...(await fillBlanks(ctx, current, profile)) });
     await ctx.store.publish(EVENTS.users, String(current.id));
     return { kind: 'bind', user: current };
@@ -118,7 +119,7 @@ export async function resolveAccount(ctx: AppContext, input: ResolveInput): Prom
     if (owner && !boundId(kind, owner)) user = owner;
   }
   if (!user) user = await register(ctx, input);
-  if (user.status !== USER_STATUS.enabled) throw new HubError(403, '用户已被封禁');
+  if (user.status !== USER_STATUS.enabled) throw apiError(403, 'user_banned');
   const now = Math.floor(Date.now() / 1000);
   const patch = { ...identityPatch(kind, profile), ...(await fillBlanks(ctx, user, profile)), last_login_time: now, last_login_ip: input.ip };
   await updateUser(ctx.db, user.id, patch);

@@ -1,5 +1,6 @@
+import { OAUTH_PROVIDER_LABELS } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 import type { UserRow } from '../../db/repos/users.js';
 import { OAUTH_PROVIDERS, type OAuthProviderId } from './oauth/index.js';
 import { OAuthError, type OAuthProfile } from './oauth/types.js';
@@ -18,15 +19,15 @@ export interface CallbackInput {
 /** An OAuth callback: the provider proves a profile, the resolver decides the account. */
 export async function oauthCallback(ctx: AppContext, id: OAuthProviderId, input: CallbackInput): Promise<Resolution> {
   const entry = OAUTH_PROVIDERS[id];
-  if (!ctx.options.get(entry.enabled)) throw new HubError(403, entry.disabledMessage);
+  if (!ctx.options.get(entry.enabled)) throw apiError(403, 'oauth_disabled', { provider: OAUTH_PROVIDER_LABELS[id] }, { message: entry.disabledMessage });
   const creds = { clientId: ctx.options.get(entry.clientId), clientSecret: ctx.options.get(entry.clientSecret) };
   let profile: OAuthProfile;
   try {
     profile = await entry.provider.exchange(ctx.config, creds, input.code);
   } catch (e) {
     if (!(e instanceof OAuthError)) throw e;
-    if (e.unreachable) throw new HubError(502, `无法连接至 ${PROVIDER_NAME[id]} 服务器，请稍后重试！`);
-    throw new HubError(400, `${PROVIDER_NAME[id]} 授权失败: ${e.message}`);
+    if (e.unreachable) throw apiError(502, 'oauth_unreachable', { provider: OAUTH_PROVIDER_LABELS[id] }, { message: `无法连接至 ${PROVIDER_NAME[id]} 服务器，请稍后重试！` });
+    throw apiError(400, 'oauth_failed', { provider: OAUTH_PROVIDER_LABELS[id], reason: e.message }, { message: `${PROVIDER_NAME[id]} 授权失败: ${e.message}` });
   }
   if (id === 'linuxdo') checkLinuxDo(ctx, profile);
   // Lark accounts never take an inviter (api.md §13).

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 import { USER_STATUS } from '../../http/auth.js';
 import { ok } from '../../http/envelope.js';
 import { writeLoginSession, writeSession } from '../../http/session.js';
@@ -29,12 +29,12 @@ export async function finishSignIn(ctx: AppContext, reply: FastifyReply, user: U
 export async function secondFactor(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, code: string) {
   const { tfa_user: userId, tfa_at: at } = req.session;
   if (typeof userId !== 'number' || typeof at !== 'number' || Date.now() / 1000 - at > PENDING_SECONDS) {
-    throw new HubError(400, '登录已过期，请重新登录');
+    throw apiError(400, 'login_expired');
   }
   const user = await findUserById(ctx.db, userId);
-  if (!user || user.status !== USER_STATUS.enabled) throw new HubError(403, '用户已被封禁');
+  if (!user || user.status !== USER_STATUS.enabled) throw apiError(403, 'user_banned');
   // The account's one wrong-code counter: a new password round brings no fresh guesses.
-  if (!(await checkUserCode(ctx, userId, code))) throw new HubError(400, '验证码错误');
+  if (!(await checkUserCode(ctx, userId, code))) throw apiError(400, 'two_factor_code_wrong');
   const now = Math.floor(Date.now() / 1000);
   await updateUser(ctx.db, user.id, { last_login_time: now, last_login_ip: req.ip });
   writeLoginSession(reply, user);

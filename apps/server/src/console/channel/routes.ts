@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { BatchIdsBody, CHANNEL_TYPES, ChannelBody, type ChannelKey, ChannelListQuery, ChannelTestQuery, IdParam, PageQuery, ProviderModelsBody, ROLE, UpdateChannelBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { notFound } from '../../common/errors.js';
+import { notFound, apiError } from '../../common/errors.js';
 import { requireRole } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
-import { ok } from '../../http/envelope.js';
+import { failure, ok } from '../../http/envelope.js';
 import { paginate } from '../../db/paginate.js';
 import { CHANNEL_ORDER_COLUMNS, channelListQuery } from '../../db/repos/channels.js';
 import { queryBalance, testChannel } from '../../relay/channel-ops.js';
@@ -29,22 +29,22 @@ export function registerChannelRoutes(app: FastifyInstance, ctx: AppContext): vo
     const stored = body.id ? await service.loadChannel(ctx, body.id) : undefined;
     return ok(await ops.providerModels(ctx, body, stored));
   });
-  app.get('/channel/test', opts, async () => (ops.startTestAll(ctx) ? ok() : { success: false, message: '测试已在运行中' }));
+  app.get('/channel/test', opts, async () => (ops.startTestAll(ctx) ? ok() : failure('channel_test_running')));
   app.get('/channel/test/:id', opts, async (req) => {
     const channel = await service.loadChannel(ctx, parse(IdParam, req.params).id);
-    const { success, message, time } = await testChannel(ctx, channel, parse(ChannelTestQuery, req.query).model);
-    return { success, message, time };
+    const { success, message, time, code, args } = await testChannel(ctx, channel, parse(ChannelTestQuery, req.query).model);
+    return { success, message, time, ...(code ? { code } : {}), ...(args ? { args } : {}) };
   });
   app.get('/channel/update_balance', opts, async () => ok(await ops.updateAllBalances(ctx)));
   app.get('/channel/update_balance/:id', opts, async (req) => {
     const channel = await service.loadChannel(ctx, parse(IdParam, req.params).id);
     try {
       const balance = await queryBalance(ctx, channel);
-      if (balance === null) return { success: false, message: '该渠道类型不支持查询余额', balance: 0 };
+      if (balance === null) return { ...failure('balance_unsupported'), balance: 0 };
       return { success: true, message: '', balance };
     } catch (error) {
       // An unreachable or refusing provider is an answer about the channel, not a server fault.
-      return { success: false, message: (error as Error).message, balance: 0 };
+      return { ...failure('balance_failed', { reason: (error as Error).message }), balance: 0 };
     }
   });
   app.get('/channel/', opts, async (req) => {
@@ -73,7 +73,7 @@ export function registerChannelRoutes(app: FastifyInstance, ctx: AppContext): vo
   });
   app.delete('/channel/:id', opts, async (req) => {
     const count = await service.deleteChannels(ctx, [parse(IdParam, req.params).id]);
-    if (!count) throw notFound('渠道不存在');
+    if (!count) throw apiError(404, 'channel_not_found');
     return ok();
   });
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ChannelBody, UpdateChannelBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { notFound } from '../../common/errors.js';
+import { notFound, apiError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
 import {
@@ -79,7 +79,7 @@ export async function createChannels(ctx: AppContext, body: Body): Promise<numbe
 
 export async function loadChannel(ctx: AppContext, id: number): Promise<ChannelRow> {
   const row = await findChannelById(ctx.db, id);
-  if (!row) throw notFound('渠道不存在');
+  if (!row) throw apiError(404, 'channel_not_found');
   return row;
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { CHANNEL_STATUS, type Channel, type UpdateChannelBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound } from '../../common/errors.js';
+import { HubError, notFound, apiError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
 import { softDeleteChannels, type NewChannel } from '../../db/repos/channels.js';
@@ -81,6 +81,6 @@ export async function deleteTag(ctx: AppContext, tag: string, disabledOnly: bool
 }
 
 export async function untagChannel(ctx: AppContext, id: number): Promise<void> {
-  if (!(await clearChannelTag(ctx.db, id))) throw notFound('渠道不存在');
+  if (!(await clearChannelTag(ctx.db, id))) throw apiError(404, 'channel_not_found');
   await changed(ctx);
 }

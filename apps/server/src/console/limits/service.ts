@@ -1,14 +1,14 @@
 import { hasLimits, NO_LIMITS, readLimits, readModelLimits, ROLE, type ModelLimits, type RequestLimits } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound } from '../../common/errors.js';
+import { HubError, notFound, apiError } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
 import { findUserById, updateUser, type UserRow } from '../../db/repos/users.js';
 import { findUserGroupById, updateUserGroup } from '../../db/repos/user-groups.js';
 
 async function target(ctx: AppContext, me: UserRow, id: number): Promise<UserRow> {
   const user = await findUserById(ctx.db, id);
-  if (!user) throw notFound('用户不存在');
-  if (me.role !== ROLE.root && me.role <= user.role) throw new HubError(403, '无权更新同权限等级或更高权限等级的用户信息');
+  if (!user) throw apiError(404, 'user_not_found');
+  if (me.role !== ROLE.root && me.role <= user.role) throw apiError(403, 'user_rank_forbidden');
   return user;
 }
 
@@ -25,7 +25,7 @@ export async function setUserLimits(ctx: AppContext, me: UserRow, id: number, li
 
 async function group(ctx: AppContext, id: number) {
   const row = await findUserGroupById(ctx.db, id);
-  if (!row) throw notFound('用户组不存在');
+  if (!row) throw apiError(404, 'group_not_found');
   return row;
 }
 

@@ -1,6 +1,6 @@
 import { OPTION_DEFS, checkOptionText, isOptionKey, type OptionKey } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 
 /** Every registered option with its text, secrets left out (they are write-only). */
 export function listOptions(ctx: AppContext): Array<{ key: string; value: string }> {
@@ -26,7 +26,7 @@ const ENABLE_REQUIRES: Partial<Record<OptionKey, { needs: OptionKey[]; message: 
 
 /** Validates before anything is written (the original stored bad values first). */
 export async function updateOption(ctx: AppContext, key: string, value: string): Promise<void> {
-  if (!isOptionKey(key)) throw new HubError(400, `未知的配置项: ${key}`);
+  if (!isOptionKey(key)) throw apiError(400, 'unknown_option', { key });
   const def = OPTION_DEFS[key];
   if ('secret' in def && def.secret && value === '') return; // blank secret = unchanged
   const problem = checkOptionText(key, value);

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { parseRechargeDiscount, quoteOrder, type PaymentBody, type PayRequest, type UpdatePaymentBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, badRequest, notFound } from '../../common/errors.js';
+import { HubError, badRequest, notFound, apiError } from '../../common/errors.js';
 import { uuidHex } from '../../common/random.js';
 import { nowSeconds } from '../../common/time.js';
 import type { UserRow } from '../../db/repos/users.js';
@@ -78,7 +78,7 @@ function newTradeNo(): string {
  */
 export async function createOrder(ctx: AppContext, user: UserRow, uuid: string, amount: number): Promise<{ message: string; data: PayRequest }> {
   const min = ctx.options.get('PaymentMinAmount');
-  if (amount < Math.max(1, min)) throw badRequest(`金额必须大于等于 ${Math.max(1, min)}`);
+  if (amount < Math.max(1, min)) throw apiError(400, 'amount_too_small', { minimum: Math.max(1, min) }, { fields: [{ path: 'amount', code: 'too_small', args: { minimum: Math.max(1, min) }, message: `金额必须大于等于 ${Math.max(1, min)}` }] });
   const discount = parseRechargeDiscount(ctx.options.raw('RechargeDiscount'))[String(amount)] ?? 1;
   return placeOrder(ctx, user, uuid, {
     amount,

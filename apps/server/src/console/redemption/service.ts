@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { REDEMPTION_STATUS, type CreateRedemptionBody, type Redemption, type UpdateRedemptionBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound } from '../../common/errors.js';
+import { HubError, notFound, apiError } from '../../common/errors.js';
 import { uuidHex } from '../../common/random.js';
 import { nowSeconds } from '../../common/time.js';
 import {
@@ -32,7 +32,7 @@ export function toRedemptionJson(row: RedemptionRow): Redemption {
 
 async function load(ctx: AppContext, id: number): Promise<RedemptionRow> {
   const row = await findRedemptionById(ctx.db, id);
-  if (!row) throw notFound('兑换码不存在');
+  if (!row) throw apiError(404, 'redemption_not_found');
   return row;
 }
 
@@ -64,7 +64,7 @@ export async function updateRedemptionById(
   const row = await load(ctx, body.id);
   if (statusOnly) {
     if (body.status === undefined) throw new HubError(400, 'status: required');
-    if (row.status === REDEMPTION_STATUS.used) throw new HubError(400, '兑换码已被使用，不能修改状态');
+    if (row.status === REDEMPTION_STATUS.used) throw apiError(400, 'redemption_used_locked');
     if (body.status === REDEMPTION_STATUS.used) throw new HubError(400, 'status: a code is marked used only by redeeming it');
     await updateRedemption(ctx.db, row.id, { status: body.status });
   } else {
@@ -74,5 +74,5 @@ export async function updateRedemptionById(
 }
 
 export async function removeRedemption(ctx: AppContext, id: number): Promise<void> {
-  if (!(await deleteRedemption(ctx.db, id))) throw notFound('兑换码不存在');
+  if (!(await deleteRedemption(ctx.db, id))) throw apiError(404, 'redemption_not_found');
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ROLE, TOKEN_STATUS, TokenSettingSchema, type Token, type TokenBody, type UpdateTokenBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound } from '../../common/errors.js';
+import { HubError, notFound, apiError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
 import { findUserGroupBySymbol } from '../../db/repos/user-groups.js';
@@ -48,14 +48,14 @@ export function toTokenJson(row: TokenRow & { owner_name?: string | null }, view
 async function checkGroup(ctx: AppContext, owner: UserRow, symbol: string): Promise<void> {
   if (!symbol) return;
   const group = await findUserGroupBySymbol(ctx.db, symbol);
-  if (!group || group.enable === 0) throw new HubError(400, '无效的用户组');
-  if (group.public !== 1 && group.symbol !== owner.group) throw new HubError(403, '当前用户组无权使用指定的分组');
+  if (!group || group.enable === 0) throw apiError(400, 'group_invalid', undefined, { fields: [{ path: 'group', code: 'invalid_value', message: '无效的用户组' }] });
+  if (group.public !== 1 && group.symbol !== owner.group) throw apiError(403, 'group_not_allowed', undefined, { fields: [{ path: 'group', code: 'invalid_value', message: '当前用户组无权使用指定的分组' }] });
 }
 
 /** A user sees only their own tokens; anyone else's id answers 404, as if it did not exist. */
 export async function loadOwnToken(ctx: AppContext, user: UserRow, id: number): Promise<TokenRow> {
   const row = await findTokenById(ctx.db, id);
-  if (!row || row.user_id !== user.id) throw notFound('令牌不存在');
+  if (!row || row.user_id !== user.id) throw apiError(404, 'token_not_found');
   return row;
 }
 
@@ -97,12 +97,12 @@ export async function updateTokenFields(
   if (body.status === TOKEN_STATUS.enabled) {
     const expired = body.expired_time ?? row.expired_time;
     if (!statusOnly ? expired !== -1 && expired <= nowSeconds() : row.expired_time !== -1 && row.expired_time <= nowSeconds()) {
-      throw new HubError(400, '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期');
+      throw apiError(400, 'token_expired_enable');
     }
     const unlimited = statusOnly ? row.unlimited_quota === 1 : (body.unlimited_quota ?? row.unlimited_quota === 1);
     const remain = statusOnly ? row.remain_quota : (body.remain_quota ?? row.remain_quota);
     if (!unlimited && remain <= 0) {
-      throw new HubError(400, '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度');
+      throw apiError(400, 'token_exhausted_enable');
     }
   }
   if (statusOnly) {
@@ -158,7 +158,7 @@ export async function playgroundKey(ctx: AppContext, user: UserRow): Promise<str
 
 export async function adminUpdateToken(ctx: AppContext, admin: UserRow, body: z.infer<typeof UpdateTokenBody>, statusOnly: boolean): Promise<Token> {
   const row = await findTokenById(ctx.db, body.id);
-  if (!row) throw notFound('令牌不存在');
+  if (!row) throw apiError(404, 'token_not_found');
   let owner = await findUserById(ctx.db, row.user_id);
   if (body.user_id && body.user_id > 0 && body.user_id !== row.user_id) {
     owner = await findUserById(ctx.db, body.user_id);

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { SEEDED_GROUP_NAMES, type UpdateUserGroupBody, type UserGroup, type UserGroupBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound } from '../../common/errors.js';
+import { HubError, notFound, apiError } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
 import {
   deleteUserGroup,
@@ -34,14 +34,14 @@ const changed = (ctx: AppContext) => ctx.store.publish(EVENTS.userGroups, '');
 
 async function load(ctx: AppContext, id: number): Promise<UserGroupRow> {
   const row = await findUserGroupById(ctx.db, id);
-  if (!row) throw notFound('用户组不存在');
+  if (!row) throw apiError(404, 'group_not_found');
   return row;
 }
 
 export const getUserGroup = async (ctx: AppContext, id: number) => toUserGroupJson(await load(ctx, id));
 
 export async function createUserGroup(ctx: AppContext, body: z.infer<typeof UserGroupBody>): Promise<void> {
-  if (await findUserGroupBySymbol(ctx.db, body.symbol)) throw new HubError(409, `分组标识 ${body.symbol} 已存在`);
+  if (await findUserGroupBySymbol(ctx.db, body.symbol)) throw apiError(409, 'group_exists', { name: body.symbol }, { fields: [{ path: 'symbol', code: 'invalid_value', message: `分组标识 ${body.symbol} 已存在` }] });
   await insertUserGroup(ctx.db, {
     symbol: body.symbol,
     name: body.name,
@@ -74,7 +74,7 @@ export async function toggleUserGroup(ctx: AppContext, id: number): Promise<void
   const row = await load(ctx, id);
   const enabling = row.enable === 0;
   if (!enabling && row.symbol === DEFAULT_GROUP) {
-    throw new HubError(400, '不能关闭默认的用户组,请设置一个默认组后，再关闭');
+    throw apiError(400, 'default_group_required');
   }
   await updateUserGroup(ctx.db, id, { enable: enabling ? 1 : 0 });
   await changed(ctx);
@@ -82,7 +82,7 @@ export async function toggleUserGroup(ctx: AppContext, id: number): Promise<void
 
 export async function removeUserGroup(ctx: AppContext, id: number): Promise<void> {
   const row = await load(ctx, id);
-  if (row.symbol === DEFAULT_GROUP) throw new HubError(400, '默认用户组不能删除');
+  if (row.symbol === DEFAULT_GROUP) throw apiError(400, 'default_group_undeletable');
   await deleteUserGroup(ctx.db, id);
   await changed(ctx);
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { ROLE, USER_STATUS, Username, type ChangeQuotaBody, type CreateUserBody, type ManageUserBody, type UpdateUserBody } from '@one-hub/contract';
+import { fieldErrorOf, ROLE, USER_STATUS, Username, type ChangeQuotaBody, type CreateUserBody, type ManageUserBody, type UpdateUserBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound } from '../../common/errors.js';
+import { HubError, notFound, apiError } from '../../common/errors.js';
 import { randomAlnum } from '../../common/random.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
@@ -26,12 +26,12 @@ const RANK_WRITE = '无权更新同权限等级或更高权限等级的用户信
 
 /** Unless the caller is root, they may act only on users of lower rank. */
 function checkRank(me: UserRow, target: UserRow, message: string): void {
-  if (me.role !== ROLE.root && me.role <= target.role) throw new HubError(403, message);
+  if (me.role !== ROLE.root && me.role <= target.role) throw new HubError(403, message, { code: message === RANK_WRITE ? 'user_rank_forbidden' : null });
 }
 
 async function loadTarget(ctx: AppContext, id: number): Promise<UserRow> {
   const user = await findUserById(ctx.db, id);
-  if (!user) throw notFound('用户不存在');
+  if (!user) throw apiError(404, 'user_not_found');
   return user;
 }
 
@@ -44,7 +44,7 @@ export async function getUser(ctx: AppContext, me: UserRow, id: number): Promise
 }
 
 export async function createUser(ctx: AppContext, me: UserRow, body: z.infer<typeof CreateUserBody>): Promise<void> {
-  if (body.role >= me.role) throw new HubError(403, '无法创建权限大于等于自己的用户');
+  if (body.role >= me.role) throw apiError(403, 'user_create_rank');
   await createAccount(ctx, { username: body.username, password: body.password, displayName: body.display_name });
 }
 
@@ -53,9 +53,9 @@ export async function updateUserByAdmin(ctx: AppContext, me: UserRow, body: z.in
   checkRank(me, target, RANK_WRITE);
   if (body.role !== undefined && body.role !== target.role) {
     if (me.role !== ROLE.root && body.role >= me.role) {
-      throw new HubError(403, '无权将其他用户权限等级提升到大于等于自己的权限等级');
+      throw apiError(403, 'user_promote_rank');
     }
-    if (target.role === ROLE.root) throw new HubError(403, '无法修改超级管理员的身份');
+    if (target.role === ROLE.root) throw apiError(403, 'root_protected');
     if (![ROLE.common, ROLE.reliable, ROLE.admin].includes(body.role as 1 | 3 | 10)) {
       throw new HubError(400, `role: unknown role ${body.role}`);
     }
@@ -63,8 +63,8 @@ export async function updateUserByAdmin(ctx: AppContext, me: UserRow, body: z.in
   const patch: UserPatch = {};
   if (body.username && body.username !== target.username) {
     const valid = Username.safeParse(body.username);
-    if (!valid.success) throw new HubError(400, `username: ${valid.error.issues[0].message}`);
-    if (await usernameTaken(ctx.db, body.username)) throw new HubError(409, '用户名已存在！');
+    if (!valid.success) throw apiError(400, 'invalid_parameter', { field: 'username', detail: valid.error.issues[0].message }, { message: `username: ${valid.error.issues[0].message}`, fields: valid.error.issues.map((i) => ({ ...fieldErrorOf(i), path: 'username' })) });
+    if (await usernameTaken(ctx.db, body.username)) throw apiError(409, 'username_taken', undefined, { fields: [{ path: 'username', code: 'invalid_value', message: '用户名已存在！' }] });
     patch.username = body.username;
   }
   if (body.password) patch.password = await hashPassword(body.password);
@@ -87,8 +87,8 @@ async function deleteTarget(ctx: AppContext, target: UserRow): Promise<void> {
 
 export async function deleteUser(ctx: AppContext, me: UserRow, id: number): Promise<void> {
   const target = await loadTarget(ctx, id);
-  if (target.role === ROLE.root) throw new HubError(403, '无法删除超级管理员用户');
-  if (me.role <= target.role) throw new HubError(403, '无权删除同权限等级或更高权限等级的用户');
+  if (target.role === ROLE.root) throw apiError(403, 'root_undeletable');
+  if (me.role <= target.role) throw apiError(403, 'user_delete_rank');
   await deleteTarget(ctx, target);
 }
 
@@ -99,33 +99,33 @@ export async function manageUser(
   body: z.infer<typeof ManageUserBody>,
 ): Promise<{ role: number; status: number }> {
   const target = await findUserByUsername(ctx.db, body.username);
-  if (!target) throw notFound('用户不存在');
+  if (!target) throw apiError(404, 'user_not_found');
   checkRank(me, target, RANK_WRITE);
   const isRoot = target.role === ROLE.root;
   let patch: UserPatch;
   switch (body.action) {
     case 'disable':
-      if (isRoot) throw new HubError(403, '无法禁用超级管理员用户');
+      if (isRoot) throw apiError(403, 'root_undisablable');
       patch = { status: USER_STATUS.disabled };
       break;
     case 'enable':
       patch = { status: USER_STATUS.enabled };
       break;
     case 'delete':
-      if (isRoot) throw new HubError(403, '无法删除超级管理员用户');
+      if (isRoot) throw apiError(403, 'root_undeletable');
       await deleteTarget(ctx, target);
       return { role: target.role, status: target.status };
     case 'promote':
-      if (me.role !== ROLE.root) throw new HubError(403, '只有超级管理员可以设置其他用户为管理员');
-      if (isRoot) throw new HubError(403, '无法修改超级管理员的身份');
+      if (me.role !== ROLE.root) throw apiError(403, 'root_only_promote');
+      if (isRoot) throw apiError(403, 'root_protected');
       patch = { role: ROLE.admin };
       break;
     case 'demote':
-      if (isRoot) throw new HubError(403, '无法修改超级管理员的身份');
+      if (isRoot) throw apiError(403, 'root_protected');
       patch = { role: ROLE.common };
       break;
     case 'set_reliable':
-      if (isRoot) throw new HubError(403, '无法修改超级管理员的身份');
+      if (isRoot) throw apiError(403, 'root_protected');
       patch = { role: ROLE.reliable };
       break;
   }
@@ -148,7 +148,7 @@ export async function changeQuota(
   if (body.quota < 0) {
     // What nodes hold in leases counts as balance: they are ended, so every node sees the deduction at once.
     const short = await deductWholeBalance(ctx.db, LEASE_KIND.user, id, -body.quota);
-    if (short !== undefined) throw new HubError(400, `额度不足：当前余额 ${short}，不能减少 ${-body.quota}`);
+    if (short !== undefined) throw apiError(400, 'quota_short', { balance: short, amount: -body.quota });
     await ctx.store.publish(EVENTS.leases, `${LEASE_KIND.user}:${id}`);
   } else await addUserQuota(ctx.db, id, body.quota);
   await changed(ctx, id);

@@ -1,6 +1,6 @@
 import type { QuotaAlert } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 import { findQuotaAlert, saveQuotaAlert } from '../../db/repos/quota-alerts.js';
 import type { UserRow } from '../../db/repos/users.js';
 
@@ -11,7 +11,7 @@ export async function getQuotaAlert(ctx: AppContext, user: UserRow): Promise<Quo
 
 /** An alert needs somewhere to go: a bound e-mail or a bound Telegram account. */
 export async function setQuotaAlert(ctx: AppContext, user: UserRow, body: QuotaAlert): Promise<void> {
-  if (body.channel === 'email' && !user.email) throw new HubError(400, '请先绑定邮箱 (bind an e-mail address first)');
-  if (body.channel === 'telegram' && !user.telegram_id) throw new HubError(400, '请先绑定 Telegram (link Telegram with the bot\'s /bind first)');
+  if (body.channel === 'email' && !user.email) throw apiError(400, 'alert_email_missing');
+  if (body.channel === 'telegram' && !user.telegram_id) throw apiError(400, 'alert_telegram_missing');
   await saveQuotaAlert(ctx.db, user.id, body);
 }

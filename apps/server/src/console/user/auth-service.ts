@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ROLE, USER_STATUS, type RegisterBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 import { randomAlnum, randomHex, uuidHex } from '../../common/random.js';
 import { nowSeconds } from '../../common/time.js';
 import {
@@ -26,7 +26,7 @@ import { grantDefaultPlan } from '../plan/service.js';
 const fail = (message: string) => new HubError(400, message);
 
 export async function login(ctx: AppContext, username: string, password: string, ip: string): Promise<UserRow> {
-  if (!ctx.options.get('PasswordLoginEnabled')) throw new HubError(403, '管理员关闭了密码登录');
+  if (!ctx.options.get('PasswordLoginEnabled')) throw apiError(403, 'password_login_disabled');
   const user = (await findUserByUsername(ctx.db, username)) ?? (await findUserByEmail(ctx.db, username));
   const account = accountKey(user?.id, username);
   await checkLoginAllowed(ctx.store, account, ip);
@@ -34,7 +34,7 @@ export async function login(ctx: AppContext, username: string, password: string,
   const ok = await checkPassword(password, user?.password);
   if (!user || !ok || user.status !== USER_STATUS.enabled) {
     await recordLoginFailure(ctx.store, account, ip);
-    throw new HubError(401, '用户名或密码错误，或用户已被封禁', { code: 'login_failed' });
+    throw apiError(401, 'login_failed');
   }
   await recordLoginSuccess(ctx.store, account, ip);
   const now = nowSeconds();
@@ -61,7 +61,7 @@ export interface NewAccount {
 
 /** Inserts a common user with the new-user quota and its system log; shared by register and admin create. */
 export async function createAccount(ctx: AppContext, account: NewAccount): Promise<UserRow> {
-  if (await usernameTaken(ctx.db, account.username)) throw new HubError(409, '用户名已存在！');
+  if (await usernameTaken(ctx.db, account.username)) throw apiError(409, 'username_taken', undefined, { fields: [{ path: 'username', code: 'invalid_value', message: '用户名已存在！' }] });
   const quota = Math.max(0, ctx.options.get('QuotaForNewUser'));
   const now = nowSeconds();
   await insertUser(ctx.db, {
@@ -89,14 +89,14 @@ export async function createAccount(ctx: AppContext, account: NewAccount): Promi
 }
 
 export async function register(ctx: AppContext, body: z.infer<typeof RegisterBody>): Promise<void> {
-  if (!ctx.options.get('RegisterEnabled')) throw new HubError(403, '管理员关闭了新用户注册');
+  if (!ctx.options.get('RegisterEnabled')) throw apiError(403, 'register_disabled');
   if (!ctx.options.get('PasswordRegisterEnabled')) {
-    throw new HubError(403, '管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册');
+    throw apiError(403, 'password_register_disabled');
   }
   let email = '';
   if (ctx.options.get('EmailVerificationEnabled')) {
-    if (!body.email || !body.verification_code) throw fail('管理员开启了邮箱验证，请输入邮箱地址和验证码');
-    if (!(await checkCode(ctx.store, 'verify', body.email, body.verification_code))) throw fail('验证码错误或已过期');
+    if (!body.email || !body.verification_code) throw apiError(400, 'email_verification_required');
+    if (!(await checkCode(ctx.store, 'verify', body.email, body.verification_code))) throw apiError(400, 'verification_code_wrong');
     email = body.email;
   }
   const inviter = body.aff_code ? await findUserByAffCode(ctx.db, body.aff_code) : undefined;
@@ -133,7 +133,7 @@ function checkEmailDomain(ctx: AppContext, email: string): void {
     .split(',')
     .map((d) => d.trim().toLowerCase())
     .filter(Boolean);
-  if (!allowed.includes(domain)) throw fail('管理员启用了邮箱域名白名单，您的邮箱地址的域名不在白名单中');
+  if (!allowed.includes(domain)) throw apiError(400, 'email_domain_not_allowed');
 }
 
 /** Lower-cased address without a "+tag" in the local part, so aliases cannot sign up twice. */
@@ -144,9 +144,9 @@ export function normaliseEmail(email: string): string {
 
 export async function sendVerificationCode(ctx: AppContext, email: string, lang: MailLanguage = 'zh_CN'): Promise<void> {
   checkEmailDomain(ctx, email);
-  if (await findUserByEmail(ctx.db, email)) throw new HubError(409, '邮箱地址已被占用');
+  if (await findUserByEmail(ctx.db, email)) throw apiError(409, 'email_taken');
   if (normaliseEmail(email) !== email.toLowerCase() && (await findUserByEmail(ctx.db, normaliseEmail(email)))) {
-    throw new HubError(409, '邮箱地址已被占用');
+    throw apiError(409, 'email_taken');
   }
   const code = await issueCode(ctx.store, 'verify', email);
   const name = ctx.options.get('SystemName');
@@ -154,7 +154,7 @@ export async function sendVerificationCode(ctx: AppContext, email: string, lang:
 }
 
 export async function sendPasswordResetMail(ctx: AppContext, email: string, lang: MailLanguage = 'zh_CN'): Promise<void> {
-  if (!(await findUserByEmail(ctx.db, email))) throw new HubError(404, '该邮箱地址未注册');
+  if (!(await findUserByEmail(ctx.db, email))) throw apiError(404, 'email_not_registered');
   const token = await issueCode(ctx.store, 'reset', email);
   const link = `${ctx.options.get('ServerAddress')}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
   const name = ctx.options.get('SystemName');
@@ -163,7 +163,7 @@ export async function sendPasswordResetMail(ctx: AppContext, email: string, lang
 
 /** Sets a new random password on the account(s) with this e-mail; answers it once. */
 export async function resetPassword(ctx: AppContext, email: string, token: string): Promise<string> {
-  if (!(await checkCode(ctx.store, 'reset', email, token))) throw fail('重置链接非法或已过期');
+  if (!(await checkCode(ctx.store, 'reset', email, token))) throw apiError(400, 'reset_link_invalid');
   await consumeCode(ctx.store, 'reset', email);
   const password = randomHex(6);
   const hash = await hashPassword(password);

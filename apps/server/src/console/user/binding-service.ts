@@ -2,7 +2,7 @@ import type { UnbindType } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { isEgressRefused, REFUSED_MESSAGE } from '../../egress/guard.js';
 import { outboundFetch } from '../../egress/outbound.js';
-import { HubError } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
 import { findUserByEmail, findUserByWechatId, updateUser, type UserPatch, type UserRow } from '../../db/repos/users.js';
 import { userHasPasskey } from '../../db/repos/webauthn-credentials.js';
@@ -30,8 +30,8 @@ export async function signInMethods(ctx: AppContext, user: UserRow): Promise<str
 /** Forgets one external sign-in of the user, unless it is the last way they can sign in (unlike the original). */
 export async function unbind(ctx: AppContext, user: UserRow, type: UnbindType): Promise<void> {
   const methods = await signInMethods(ctx, user);
-  if (!methods.includes(type)) throw new HubError(400, '未绑定该账户');
-  if (methods.length === 1) throw new HubError(400, '无法解绑：这是您唯一的登录方式，请先设置密码或绑定其他登录方式');
+  if (!methods.includes(type)) throw apiError(400, 'binding_missing');
+  if (methods.length === 1) throw apiError(400, 'last_sign_in_method');
   await updateUser(ctx.db, user.id, CLEARED[type]);
   await ctx.store.publish(EVENTS.users, String(user.id));
 }
@@ -41,9 +41,9 @@ export async function unbind(ctx: AppContext, user: UserRow, type: UnbindType): 
  * another account holds is refused: sign-in by e-mail must find exactly one user.
  */
 export async function bindEmail(ctx: AppContext, user: UserRow, email: string, code: string): Promise<void> {
-  if (!(await checkCode(ctx.store, 'verify', email, code))) throw new HubError(400, '验证码错误或已过期');
+  if (!(await checkCode(ctx.store, 'verify', email, code))) throw apiError(400, 'verification_code_wrong');
   const holder = await findUserByEmail(ctx.db, email);
-  if (holder && holder.id !== user.id) throw new HubError(409, '邮箱地址已被占用');
+  if (holder && holder.id !== user.id) throw apiError(409, 'email_taken');
   await updateUser(ctx.db, user.id, { email });
   await consumeCode(ctx.store, 'verify', email);
   await ctx.store.publish(EVENTS.users, String(user.id));
@@ -74,6 +74,6 @@ export async function wechatIdOf(ctx: AppContext, code: string): Promise<string>
     throw new HubError(502, `微信服务器请求失败: ${isEgressRefused(e) ? REFUSED_MESSAGE : 'no valid answer'}`);
   }
   if (!body.success) throw new HubError(400, body.message || '验证码错误或已过期');
-  if (typeof body.data !== 'string' || !body.data) throw new HubError(400, '验证码错误或已过期');
+  if (typeof body.data !== 'string' || !body.data) throw apiError(400, 'verification_code_wrong');
   return body.data;
 }

@@ -1,5 +1,5 @@
 import type { SharedStore } from '../../cache/shared-store.js';
-import { HubError } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 
 /**
  * Brute-force limits of password login, on the shared store so every node agrees.
@@ -31,7 +31,7 @@ const keys = (account: string, ip: string) => ({
 
 function locked(untilMs: number): HubError {
   const seconds = Math.max(1, Math.ceil((untilMs - Date.now()) / 1000));
-  return new HubError(429, `登录失败次数过多，请 ${seconds} 秒后再试 (too many failed logins, retry in ${seconds} s)`, { code: 'login_locked' });
+  return apiError(429, 'login_locked', { seconds });
 }
 
 /** Throws 429 when this account may not be tried from this IP right now. */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { UpdateSelfBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 import { uuidHex } from '../../common/random.js';
 import { EVENTS } from '../../cache/events.js';
 import {
@@ -43,10 +43,10 @@ async function checkPasswordChange(ctx: AppContext, user: UserRow, original: str
     await checkLoginAllowed(ctx.store, account, proof.ip);
     if (await checkPassword(original, user.password)) return;
     await recordLoginFailure(ctx.store, account, proof.ip);
-    throw new HubError(400, '原密码错误 (original_password is wrong)', { code: 'original_password_wrong' });
+    throw apiError(400, 'original_password_wrong', undefined, { fields: [{ path: 'original_password', code: 'invalid_value', message: '原密码错误' }] });
   }
   if (proof.steppedUp || (!user.password && proof.sessionConfirmed)) return;
-  throw new HubError(400, '修改密码须填写原密码 (original_password is required)', { code: 'original_password_required' });
+  throw apiError(400, 'original_password_required', undefined, { fields: [{ path: 'original_password', code: 'required', message: '修改密码须填写原密码' }] });
 }
 
 /** Answers the updated user when the password changed (every session was ended), else undefined. */
@@ -82,9 +82,9 @@ export async function affCode(ctx: AppContext, user: UserRow): Promise<string> {
 
 /** Redeems a code: claimed by one conditional update, credited once, logged; answers the quota added. */
 export async function redeem(ctx: AppContext, user: UserRow, key: string, ip: string): Promise<number> {
-  if (!key) throw new HubError(400, '未提供兑换码');
+  if (!key) throw apiError(400, 'redeem_code_missing');
   const code = await findRedemptionByKey(ctx.db, key);
-  if (!code) throw new HubError(400, '兑换失败，无效的兑换码');
+  if (!code) throw apiError(400, 'redeem_code_invalid');
   const plan = code.plan_id ? await findPlanEvenDeleted(ctx.db, code.plan_id) : undefined;
   if (code.plan_id && !plan) throw new HubError(400, '兑换失败，该兑换码的套餐不存在');
   const credited = await transact(ctx.db, async (trx) => {
@@ -93,7 +93,7 @@ export async function redeem(ctx: AppContext, user: UserRow, key: string, ip: st
     else await addUserQuota(trx, user.id, code.quota);
     return true;
   });
-  if (!credited) throw new HubError(400, '兑换失败，该兑换码已被使用');
+  if (!credited) throw apiError(400, 'redeem_code_used');
   if (plan) {
     // A plan code: the subscription starts (or is queued after the one the user holds); no quota.
     await subscriptionsChanged(ctx, user.id);

@@ -3,6 +3,8 @@ import { LOG_TYPE, type LogMessage } from '@one-hub/contract';
 import type { Db } from '../index.js';
 import { nowSeconds } from '../../common/time.js';
 import { transact } from '../retry.js';
+import { parseJsonOr } from '../../common/json.js';
+import { upsertStatistics } from './log-writes.js';
 
 export interface FailedTask {
   table: 'midjourneys' | 'tasks';
@@ -16,12 +18,21 @@ export interface FailedTask {
   message: { content: string; msg: LogMessage };
   /** More for the log row's metadata. */
   note?: Record<string, unknown>;
+  /** The task row's `charge_stat`: the roll-up row its charge was counted in (null: not counted, or an older row). */
+  chargeStat?: string | null;
+}
+
+/** The roll-up key a task row's `charge_stat` names, when it names one. */
+function chargeStatOf(raw: string | null | undefined): { date: string; model_name: string } | null {
+  const s = parseJsonOr<{ date?: unknown; model_name?: unknown } | null>(raw ?? null, null);
+  return s && typeof s.date === 'string' && typeof s.model_name === 'string' ? { date: s.date, model_name: s.model_name } : null;
 }
 
 /**
  * Ends a pending task as FAILURE and gives its charge back to the user and the token it came
- * from, reversing the used-quota counters, with a log row — all in one transaction, and only
- * if this call is the one that ended the task (a finished row is never refunded twice).
+ * from, reversing the used-quota counters and the roll-ups the charge was counted in (so every
+ * chart, dashboard and export sums net of refunds), with a log row — all in one transaction, and
+ * only if this call is the one that ended the task (a finished row is never refunded twice).
  */
 export async function failAndRefund(db: Db, t: FailedTask): Promise<boolean> {
   return transact(db, async (trx) => {
@@ -53,6 +64,13 @@ export async function failAndRefund(db: Db, t: FailedTask): Promise<boolean> {
       .where('unlimited_quota', '<>', 1)
       .execute();
     await trx.updateTable('channels').set({ used_quota: sql`used_quota - ${t.quota}` }).where('id', '=', t.channelId).execute();
+    const stat = chargeStatOf(t.chargeStat);
+    if (stat) {
+      const refused = await upsertStatistics(trx, [
+        { ...stat, user_id: t.userId, channel_id: t.channelId, request_count: 0, quota: -t.quota, prompt_tokens: 0, completion_tokens: 0, request_time: 0 },
+      ]);
+      if (refused) throw refused;
+    }
     const user = await trx.selectFrom('users').select('username').where('id', '=', t.userId).executeTakeFirst();
     await trx
       .insertInto('logs')

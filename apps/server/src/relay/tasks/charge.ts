@@ -34,7 +34,15 @@ export interface TaskHold {
   planHold?: PlanHold;
   /** What the plan's window paid, once settled. */
   planPaid?: number;
+  /** The roll-up row the balance charge was counted in, once settled with a consumption row. */
+  stat?: ChargeStat;
   done?: boolean;
+}
+
+/** A charge's roll-up key: the consumption row's UTC day and model (what a refund takes back out of). */
+export interface ChargeStat {
+  date: string;
+  model_name: string;
 }
 
 /** The task row's plan columns (migration 0020): zero unless a plan's window paid the settled task. */
@@ -47,6 +55,11 @@ export function planColumns(hold: TaskHold | undefined) {
 export function limitColumns(facts: TaskFacts, hold: TaskHold | undefined, billed: number) {
   const keys = billed + (hold?.planPaid ?? 0) > 0 ? LimitBook.spendKeys(facts.limits) : [];
   return { limit_windows: keys.length ? JSON.stringify(keys) : null };
+}
+
+/** The task row's `charge_stat` (migration 0026): where its balance charge was counted in the roll-ups. */
+export function chargeColumns(hold: TaskHold | undefined) {
+  return { charge_stat: hold?.stat ? JSON.stringify(hold.stat) : null };
 }
 
 /**
@@ -103,9 +116,12 @@ export function settleTask(state: RelayState, facts: TaskFacts, hold: TaskHold, 
   });
   if (facts.limits && billed + planPaid > 0) void state.limits.settled(facts.limits, 0, billed + planPaid).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
   if (state.ctx.options.get('LogConsumeEnabled')) {
+    const fields = requestLogFields(facts, facts.requestId, facts.ip);
+    // The recorder counts this row in the roll-ups under its UTC day and model; a refund takes it back out there.
+    if (billed > 0) hold.stat = { date: new Date(fields.created_at * 1000).toISOString().slice(0, 10), model_name: hold.model };
     state.recorder.log({
       type: LOG_TYPE.consume,
-      ...requestLogFields(facts, facts.requestId, facts.ip),
+      ...fields,
       channel_id: hold.channel.id,
       model_name: hold.model,
       quota: billed,

@@ -31,6 +31,7 @@ export async function failTask(state: RelayState, row: Row, reason: string): Pro
     reason,
     message: mj ? logMessage('mj_failed_refund', { task, refund: row.quota }) : logMessage('task_failed_refund', { task, refund: row.quota }),
     note: caps.note,
+    chargeStat: row.charge_stat,
   });
   if (!ended) return false;
   const planRefunded = row.plan_quota > 0 && (await refundPlan(state, row, task, caps.note));

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import PasswordField from '../../components/PasswordField';
 import { apiWithMessage } from '../../lib/api';
 import { describeError, notifyServerMessage } from '../../lib/error-handler';
+import { serverFieldErrors } from '../../lib/form-errors';
 import { showInfo, showSuccess } from '../../lib/toast';
 import Turnstile from '../../components/Turnstile';
 import { useAppDispatch, useAppSelector } from '../../store';
@@ -32,7 +33,7 @@ export default function LoginPage() {
   const [twoFactor, setTwoFactor] = useState(params.get('2fa') === '1');
   const mode = useAppSelector((s) => s.customization.theme);
   const [turnstile, setTurnstile] = useState('');
-  const { register, handleSubmit, formState } = useForm<Values>({ resolver: zodResolver(LoginForm), defaultValues: { username: '', password: '' } });
+  const { register, handleSubmit, formState, setError } = useForm<Values>({ resolver: zodResolver(LoginForm), defaultValues: { username: '', password: '' } });
   const field = useField(register, formState.errors);
   const hasOAuth = site.github_oauth || site.oidc_auth || site.lark_login || site.wechat_login || Boolean(site.linuxdo_oauth);
 
@@ -48,7 +49,10 @@ export default function LoginPage() {
     } catch (e) {
       // Shown once, inline above the button (not also as a toast).
       notifyServerMessage(e);
-      setServerError(describeError(e, t).text);
+      // A refused field is shown at the field; any other failure above the button.
+      const atFields = serverFieldErrors(e, ['username', 'password']);
+      for (const [k, message] of Object.entries(atFields)) setError(k as keyof Values, { type: 'server', message });
+      if (!Object.keys(atFields).length) setServerError(describeError(e, t).text);
     }
   });
 

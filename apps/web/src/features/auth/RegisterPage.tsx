@@ -10,6 +10,7 @@ import PasswordField from '../../components/PasswordField';
 import Turnstile from '../../components/Turnstile';
 import { api } from '../../lib/api';
 import { describeError, notifyServerMessage } from '../../lib/error-handler';
+import { serverFieldErrors } from '../../lib/form-errors';
 import { readString, STORAGE, writeString } from '../../lib/storage';
 import { showError, showInfo, showSuccess } from '../../lib/toast';
 import { useAppSelector } from '../../store';
@@ -30,7 +31,7 @@ export default function RegisterPage() {
   const [serverError, setServerError] = useState('');
   const countdown = useCountdown(30);
   const schema = site.email_verification ? RegisterWithEmailForm : RegisterForm;
-  const { register, handleSubmit, formState, watch, getValues, trigger } = useForm<Values>({
+  const { register, handleSubmit, formState, watch, getValues, trigger, setError } = useForm<Values>({
     resolver: zodResolver(schema),
     defaultValues: { username: '', password: '', password2: '', email: '', verification_code: '' },
   });
@@ -75,7 +76,10 @@ export default function RegisterPage() {
     } catch (e) {
       // Shown once, inline above the button (not also as a toast).
       notifyServerMessage(e);
-      setServerError(describeError(e, t).text);
+      // A refused field is shown at the field; any other failure above the button.
+      const atFields = serverFieldErrors(e, ['username', 'password', 'email', 'verification_code']);
+      for (const [k, message] of Object.entries(atFields)) setError(k as keyof Values, { type: 'server', message });
+      if (!Object.keys(atFields).length) setServerError(describeError(e, t).text);
     }
   });
 

@@ -27,4 +27,14 @@ describe('chat stream reading', () => {
     expect(errorMessage(502, 'Bad gateway')).toBe('Bad gateway');
     expect(errorMessage(500, '')).toBe('HTTP 500');
   });
+
+  it('reads the gateway\'s own no-channel text back in the reader\'s language, keeping the request id', async () => {
+    const { default: i18n } = await import('../../lib/i18n');
+    await i18n.changeLanguage('en_US');
+    await i18n.loadNamespaces('server-text');
+    const body = JSON.stringify({ error: { message: '当前分组 vip 下对于模型 gpt-x 无可用渠道 (request id: 2026abc)', type: 'one_hub_error', code: 'model_not_found' } });
+    expect(errorMessage(503, body)).toBe('No channel is available for model gpt-x in group vip (request id: 2026abc)');
+    expect(readChunk(body).error).toBe('No channel is available for model gpt-x in group vip (request id: 2026abc)');
+    expect(errorMessage(400, '{"error":{"message":"upstream said no"}}')).toBe('upstream said no');
+  });
 });

@@ -1,3 +1,5 @@
+import { relayFailureText } from '../../lib/api-errors';
+
 /** Server-sent events read from a chat completion stream (OpenAI wire format). */
 
 export interface SseReader {
@@ -44,7 +46,7 @@ export function readChunk(data: string): ChunkDelta {
   } catch {
     return { content: '', reasoning: '', done: false };
   }
-  if (chunk?.error) return { content: '', reasoning: '', done: true, error: String(chunk.error.message ?? chunk.error) };
+  if (chunk?.error) return { content: '', reasoning: '', done: true, error: relayFailureText(String(chunk.error.message ?? chunk.error)) };
   const delta = chunk?.choices?.[0]?.delta ?? {};
   return {
     content: typeof delta.content === 'string' ? delta.content : '',
@@ -59,7 +61,7 @@ export function errorMessage(status: number, body: string): string {
   try {
     const parsed = JSON.parse(body);
     const message = parsed?.error?.message ?? parsed?.message;
-    if (typeof message === 'string' && message) return message;
+    if (typeof message === 'string' && message) return relayFailureText(message);
   } catch {
     // not JSON: fall through to the raw text
   }

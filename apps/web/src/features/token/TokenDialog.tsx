@@ -30,6 +30,10 @@ import { formToBody, fromLocalInput, toLocalInput, tokenToForm, validateTokenFor
 import DateTimeField from '../../components/dates/DateTimeField';
 import { useAvailableModels, useGroupMap, useOwnerIcons } from './use-token-lookups';
 import RequestLimitFields from '../../components/RequestLimitFields';
+import { serverFieldErrors } from '../../lib/form-errors';
+
+/** Server body fields → this form's fields, for field errors a save answers. */
+const SERVER_FIELDS: Record<string, string> = { remain_quota: 'remainQuota', expired_time: 'expiry', backup_group: 'backupGroup', user_id: 'transferTo' };
 
 export interface TokenDialogProps {
   open: boolean;
@@ -100,7 +104,10 @@ export default function TokenDialog({ open, id, admin = false, onClose, onSaved,
       onSaved();
       onClose();
     } catch (e) {
-      showError(e);
+      // A refused field is shown at the field; any other failure as a toast.
+      const atFields = serverFieldErrors(e, ['name', 'expiry', 'remainQuota', 'heartbeatTimeout', 'group', 'ipText', 'transferTo'], SERVER_FIELDS);
+      setErrors(atFields);
+      if (!Object.keys(atFields).length) showError(e);
     } finally {
       setSaving(false);
     }
@@ -177,6 +184,8 @@ export default function TokenDialog({ open, id, admin = false, onClose, onSaved,
               value={form.group}
               slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
               onChange={(e) => setForm((f) => ({ ...f, group: e.target.value, backupGroup: f.backupGroup === e.target.value ? '' : f.backupGroup }))}
+              error={Boolean(errors.group)}
+              helperText={err('group')}
               data-testid="token-group"
             >
               <MenuItem value="">{t('followUser')}</MenuItem>

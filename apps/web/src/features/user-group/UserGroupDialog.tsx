@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { UserGroupForm, type UserGroup } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { describeError } from '../../lib/error-handler';
-import { fieldErrors } from '../../lib/form-errors';
+import { fieldErrors, serverFieldErrors } from '../../lib/form-errors';
 import { showError, showSuccess } from '../../lib/toast';
 
 export interface UserGroupDialogProps {
@@ -64,8 +64,13 @@ export default function UserGroupDialog({ open, id, onClose, onSaved }: UserGrou
       onSaved();
       onClose();
     } catch (e) {
-      setServerError(describeError(e, t).text);
-      showError(e);
+      // A refused field (a taken symbol, a bound) is shown at the field; any other failure above the form.
+      const atFields = serverFieldErrors(e, ['symbol', 'name', 'ratio', 'api_rate', 'min', 'max']);
+      setErrors(atFields);
+      if (!Object.keys(atFields).length) {
+        setServerError(describeError(e, t).text);
+        showError(e);
+      }
     }
     setSaving(false);
   };

@@ -6,7 +6,7 @@ import { userForm, type User } from '@one-hub/contract';
 import PasswordField from '../../components/PasswordField';
 import { api } from '../../lib/api';
 import { describeError, notifyServerMessage } from '../../lib/error-handler';
-import { fieldErrors } from '../../lib/form-errors';
+import { fieldErrors, serverFieldErrors } from '../../lib/form-errors';
 import { showSuccess } from '../../lib/toast';
 
 export interface UserDialogProps {
@@ -56,8 +56,10 @@ export default function UserDialog({ open, id, onClose, onSaved }: UserDialogPro
       onSaved();
       onClose();
     } catch (e) {
-      // shown once, inline in the dialog that stays open
-      setServerError(describeError(e, t).text);
+      // shown once: at the refused field, or inline in the dialog that stays open
+      const atFields = serverFieldErrors(e, ['username', 'display_name', 'password', 'group']);
+      setErrors(atFields);
+      if (!Object.keys(atFields).length) setServerError(describeError(e, t).text);
       notifyServerMessage(e);
     }
     setSaving(false);

@@ -7,7 +7,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { AppContext } from '../../../app-context.js';
-import { HubError } from '../../../common/errors.js';
+import { HubError, apiError } from '../../../common/errors.js';
 import { USER_STATUS } from '../../../http/auth.js';
 import { findUserById, findUserByUsername, updateUser, type UserRow } from '../../../db/repos/users.js';
 import * as repo from '../../../db/repos/webauthn-credentials.js';
@@ -35,8 +35,8 @@ function relyingParty(ctx: AppContext) {
 
 /** The session's ceremony, once: a second finish with the same challenge (or an old one) is refused. */
 async function takeCeremony(ctx: AppContext, ceremony: Ceremony | undefined): Promise<Ceremony> {
-  if (!ceremony?.challenge || Date.now() / 1000 - ceremony.at > CEREMONY_SECONDS) throw new HubError(400, '会话已过期');
-  if ((await ctx.store.incrBy(`webauthn_used:${ceremony.challenge}`, 1, CEREMONY_SECONDS)) !== 1) throw new HubError(400, '会话已过期');
+  if (!ceremony?.challenge || Date.now() / 1000 - ceremony.at > CEREMONY_SECONDS) throw apiError(400, 'passkey_session_expired');
+  if ((await ctx.store.incrBy(`webauthn_used:${ceremony.challenge}`, 1, CEREMONY_SECONDS)) !== 1) throw apiError(400, 'passkey_session_expired');
   return ceremony;
 }
 
@@ -61,7 +61,7 @@ export async function registrationBegin(ctx: AppContext, user: UserRow, alias: s
 
 export async function registrationFinish(ctx: AppContext, user: UserRow, ceremony: Ceremony | undefined, body: unknown): Promise<void> {
   const c = await takeCeremony(ctx, ceremony);
-  if (c.userId !== user.id) throw new HubError(400, '会话已过期');
+  if (c.userId !== user.id) throw apiError(400, 'passkey_session_expired');
   const { rpID, origin } = relyingParty(ctx);
   let info;
   try {
@@ -107,14 +107,14 @@ export async function loginBegin(ctx: AppContext, username: string) {
 
 /** Options for a step-up confirmation by the signed-in user, limited to their own passkeys. */
 export async function stepUpBegin(ctx: AppContext, user: UserRow) {
-  if (!(await repo.userHasPasskey(ctx.db, user.id))) throw new HubError(400, '您还没有通行密钥');
+  if (!(await repo.userHasPasskey(ctx.db, user.id))) throw apiError(400, 'passkey_none');
   return assertionOptions(ctx, user.id);
 }
 
 /** A step-up assertion: valid, single-use and made with one of this user's passkeys. */
 export async function stepUpFinish(ctx: AppContext, ceremony: Ceremony | undefined, body: unknown, user: UserRow): Promise<void> {
-  if (ceremony?.userId !== user.id) throw new HubError(400, '会话已过期');
-  if ((await verifyAssertion(ctx, ceremony, body)) !== user.id) throw new HubError(400, '无法找到对应的用户');
+  if (ceremony?.userId !== user.id) throw apiError(400, 'passkey_session_expired');
+  if ((await verifyAssertion(ctx, ceremony, body)) !== user.id) throw apiError(400, 'passkey_user_unknown');
 }
 
 /** Verifies the assertion with the stored key and moves the stored sign counter; answers the credential's user id. */
@@ -126,7 +126,7 @@ async function verifyAssertion(ctx: AppContext, ceremony: Ceremony | undefined, 
   const handle = response.response?.userHandle;
   const handleId = handle ? Buffer.from(handle, 'base64url').toString('utf8') : String(stored.user_id);
   if (handleId !== String(stored.user_id) || (c.userId !== undefined && c.userId !== stored.user_id)) {
-    throw new HubError(400, '无法找到对应的用户');
+    throw apiError(400, 'passkey_user_unknown');
   }
   const { rpID, origin } = relyingParty(ctx);
   let newCounter: number;
@@ -150,7 +150,7 @@ async function verifyAssertion(ctx: AppContext, ceremony: Ceremony | undefined, 
 /** A passkey sign-in: the verified assertion's user, if enabled. */
 export async function loginFinish(ctx: AppContext, ceremony: Ceremony | undefined, body: unknown, ip: string): Promise<UserRow> {
   const user = await findUserById(ctx.db, await verifyAssertion(ctx, ceremony, body));
-  if (!user) throw new HubError(400, '无法找到对应的用户');
+  if (!user) throw apiError(400, 'passkey_user_unknown');
   if (user.status !== USER_STATUS.enabled) throw new HubError(403, '登陆失败');
   await updateUser(ctx.db, user.id, { last_login_time: now(), last_login_ip: ip });
   return user;
@@ -165,9 +165,9 @@ export async function listCredentials(ctx: AppContext, user: UserRow) {
 /** Deletes one of the user's passkeys, unless it is their last one and the last way they can sign in. */
 export async function deleteCredential(ctx: AppContext, user: UserRow, id: number): Promise<void> {
   const own = await repo.listUserCredentials(ctx.db, user.id);
-  if (!own.some((c) => c.id === id)) throw new HubError(404, '凭据不存在');
+  if (!own.some((c) => c.id === id)) throw apiError(404, 'passkey_not_found');
   if (own.length === 1 && (await signInMethods(ctx, user)).every((m) => m === 'passkey')) {
-    throw new HubError(400, '无法删除：这是您唯一的登录方式，请先设置密码或绑定其他登录方式');
+    throw apiError(400, 'last_sign_in_method', undefined, { message: '无法删除：这是您唯一的登录方式，请先设置密码或绑定其他登录方式' });
   }
-  if (!(await repo.deleteUserCredential(ctx.db, user.id, id))) throw new HubError(404, '凭据不存在');
+  if (!(await repo.deleteUserCredential(ctx.db, user.id, id))) throw apiError(404, 'passkey_not_found');
 }

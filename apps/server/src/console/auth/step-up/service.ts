@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { STEP_UP_REQUIRED, STEP_UP_SECONDS, type StepUpFactors } from '@one-hub/contract';
 import type { AppContext } from '../../../app-context.js';
-import { HubError } from '../../../common/errors.js';
+import { HubError, apiError } from '../../../common/errors.js';
 import { writeSession } from '../../../http/session.js';
 import { userHasPasskey } from '../../../db/repos/webauthn-credentials.js';
 import type { UserRow } from '../../../db/repos/users.js';
@@ -71,8 +71,8 @@ function requireSession(req: FastifyRequest, user: UserRow): void {
 export async function confirmByCode(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, code: string) {
   const user = req.user!;
   requireSession(req, user);
-  if (!(await twoFactorEnabled(ctx, user.id))) throw new HubError(400, '两步验证未开启');
-  if (!(await checkUserCode(ctx, user.id, code))) throw new HubError(400, '验证码错误');
+  if (!(await twoFactorEnabled(ctx, user.id))) throw apiError(400, 'two_factor_not_enabled');
+  if (!(await checkUserCode(ctx, user.id, code))) throw apiError(400, 'two_factor_code_wrong');
   return confirmed(req, reply);
 }
 

@@ -1,5 +1,5 @@
 import type { SharedStore } from '../../../cache/shared-store.js';
-import { HubError } from '../../../common/errors.js';
+import { HubError, apiError } from '../../../common/errors.js';
 
 /**
  * One counter per account for second-factor codes, shared by sign-in, step-up and disable, on the
@@ -15,9 +15,7 @@ const lockKey = (userId: number) => `2fa:lock:${userId}`;
 
 function locked(untilMs: number): HubError {
   const seconds = Math.max(1, Math.ceil((untilMs - Date.now()) / 1000));
-  return new HubError(429, `验证码错误次数过多，请 ${seconds} 秒后再试 (too many wrong codes, retry in ${seconds} s)`, {
-    code: 'two_factor_locked',
-  });
+  return apiError(429, 'two_factor_locked', { seconds });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../../app-context.js';
-import { HubError } from '../../../common/errors.js';
+import { HubError, apiError } from '../../../common/errors.js';
 import { randomHex } from '../../../common/random.js';
 import { ROLE } from '../../../http/auth.js';
 import { findUserById, type UserRow } from '../../../db/repos/users.js';
@@ -46,7 +46,7 @@ export async function twoFactorStatus(ctx: AppContext, user: UserRow) {
 
 /** A new secret, shown once as an otpauth URI (the profile draws it as a QR code); enabled by a first code. */
 export async function beginSetup(ctx: AppContext, user: UserRow): Promise<{ secret: string; uri: string }> {
-  if (await twoFactorEnabled(ctx, user.id)) throw new HubError(400, '两步验证已开启');
+  if (await twoFactorEnabled(ctx, user.id)) throw apiError(400, 'two_factor_already_enabled');
   const secret = newSecret();
   await repo.saveTwoFactorSetup(ctx.db, user.id, seal(ctx.twoFactorKey, secret), Math.floor(Date.now() / 1000));
   return { secret, uri: otpauthUri(ctx.options.get('SystemName'), user.username, secret) };
@@ -55,10 +55,10 @@ export async function beginSetup(ctx: AppContext, user: UserRow): Promise<{ secr
 /** Turns two-factor on with the first code; answers the ten recovery codes, the only time they are shown. */
 export async function enable(ctx: AppContext, user: UserRow, code: string): Promise<string[]> {
   const row = await repo.findTwoFactor(ctx.db, user.id);
-  if (!row) throw new HubError(400, '请先开始设置两步验证');
-  if (row.enabled === 1) throw new HubError(400, '两步验证已开启');
+  if (!row) throw apiError(400, 'two_factor_not_started');
+  if (row.enabled === 1) throw apiError(400, 'two_factor_already_enabled');
   const step = stepOf(ctx, row, code);
-  if (step === null || !(await repo.claimStep(ctx.db, user.id, step))) throw new HubError(400, '验证码错误');
+  if (step === null || !(await repo.claimStep(ctx.db, user.id, step))) throw apiError(400, 'two_factor_code_wrong');
   const codes = Array.from({ length: RECOVERY_CODES }, () => {
     const hex = randomHex(5);
     return `${hex.slice(0, 5)}-${hex.slice(5)}`;
@@ -90,16 +90,16 @@ export function checkUserCode(ctx: AppContext, userId: number, code: string): Pr
 
 /** Turning two-factor off takes a current code: that code is the fresh confirmation. */
 export async function disable(ctx: AppContext, user: UserRow, code: string): Promise<void> {
-  if (!(await twoFactorEnabled(ctx, user.id))) throw new HubError(400, '两步验证未开启');
-  if (!(await checkUserCode(ctx, user.id, code))) throw new HubError(400, '验证码错误');
+  if (!(await twoFactorEnabled(ctx, user.id))) throw apiError(400, 'two_factor_not_enabled');
+  if (!(await checkUserCode(ctx, user.id, code))) throw apiError(400, 'two_factor_code_wrong');
   await repo.deleteTwoFactor(ctx.db, user.id);
 }
 
 /** An administrator removes a user's two-factor (lost phone); only for users below their own role, root for all. */
 export async function adminReset(ctx: AppContext, admin: UserRow, userId: number): Promise<void> {
   const target = await findUserById(ctx.db, userId);
-  if (!target) throw new HubError(404, '用户不存在');
-  if (admin.role !== ROLE.root && target.role >= admin.role) throw new HubError(403, '无权更新同权限等级或更高权限等级的用户信息');
+  if (!target) throw apiError(404, 'user_not_found');
+  if (admin.role !== ROLE.root && target.role >= admin.role) throw apiError(403, 'user_rank_forbidden');
   await repo.deleteTwoFactor(ctx.db, userId);
   await clearGuessLimit(ctx.store, userId);
 }

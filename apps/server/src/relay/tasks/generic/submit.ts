@@ -3,7 +3,7 @@ import { HubError } from '../../../common/errors.js';
 import { nowSeconds } from '../../../common/time.js';
 import { findOwnTask, insertTask } from '../../../db/repos/task-rows.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
-import { holdTask, limitColumns, planColumns, releaseTask, settleTask, type TaskFacts } from '../charge.js';
+import { holdTask, limitColumns, chargeColumns, planColumns, releaseTask, settleTask, type TaskFacts } from '../charge.js';
 import { taskChannel } from '../facts.js';
 import { callTaskUpstream, type TaskAnswer } from '../upstream.js';
 import { taskPollers } from '../registry.js';
@@ -72,6 +72,7 @@ async function submit(state: RelayState, facts: TaskFacts, family: TaskFamily, p
         quota,
         ...planColumns(hold),
         ...limitColumns(facts, hold, quota),
+        ...chargeColumns(hold),
         action: plan.action,
         status: 'SUBMITTED',
         progress: 0,

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChannelRow } from '../../../db/repos/channels.js';
 import { findOwnMidjourney, insertMidjourney } from '../../../db/repos/task-rows.js';
 import type { RelayState } from '../../pipeline/relay-state.js';
-import { holdTask, limitColumns, planColumns, releaseTask, settleTask, type TaskFacts, type TaskHold } from '../charge.js';
+import { holdTask, limitColumns, chargeColumns, planColumns, releaseTask, settleTask, type TaskFacts, type TaskHold } from '../charge.js';
 import { taskChannel, taskFacts } from '../facts.js';
 import { baseOf, callTaskUpstream, channelKey, type TaskAnswer } from '../upstream.js';
 import { taskPollers } from '../registry.js';
@@ -128,6 +128,7 @@ async function submitResolved(state: RelayState, facts: TaskFacts, r: Resolved, 
     quota,
     ...planColumns(hold),
     ...limitColumns(facts, hold, quota),
+    ...chargeColumns(hold),
     properties: JSON.stringify(props),
     mode: r.mode,
   });

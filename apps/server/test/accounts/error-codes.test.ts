@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ERRORS, isApiErrorCode } from '@one-hub/contract';
+import { ApiClient, testDialects } from '../harness.js';
+import { relayFixture, type RelayFixture } from '../relay/fixture.js';
+import { HubError } from '../../src/common/errors.js';
+import { consoleFailure } from '../../src/http/errors.js';
+
+/**
+ * Issue 38 point 2: every `/api` failure carries a listed code (with its arguments, and a refused
+ * body's fields), beside the `message` old clients read, unchanged; the relay doors keep their shapes.
+ */
+describe.each(testDialects())('console failure codes on %s', (dialect) => {
+  let f: RelayFixture;
+  const anon = () => new ApiClient(f.server.app);
+  const listed = (body: { code?: unknown }) => expect(isApiErrorCode(body.code), JSON.stringify(body)).toBe(true);
+
+  beforeAll(async () => {
+    f = await relayFixture(dialect, { CRITICAL_RATE_LIMIT: '0' });
+  });
+  afterAll(async () => {
+    await f?.close();
+  });
+
+  it('answers a wrong password with login_failed and the message as before', async () => {
+    const res = await anon().post('/api/user/login', { username: 'root', password: 'not-the-password' });
+    expect([res.status, res.body]).toEqual([401, { success: false, message: '用户名或密码错误，或用户已被封禁', code: 'login_failed' }]);
+  });
+
+  it('answers a duplicate group with group_exists and the symbol as its argument, at the symbol field', async () => {
+    const res = await f.root.post('/api/user_group/', { symbol: 'vip', name: 'again', ratio: 1, public: true });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ success: false, message: '分组标识 vip 已存在', code: 'group_exists', args: { name: 'vip' }, fields: [{ path: 'symbol' }] });
+  });
+
+  it('answers a refused body with invalid_parameter and every field with its path, code and bound', async () => {
+    const res = await anon().post('/api/user/register', { username: 'ab', password: 'short' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, code: 'invalid_parameter', message: 'username: username must be at least 3 characters', args: { field: 'username' } });
+    expect(res.body.fields).toEqual([
+      { path: 'username', code: 'too_short', args: { minimum: 3 }, message: 'username must be at least 3 characters' },
+      { path: 'password', code: 'too_short', args: { minimum: 8 }, message: 'password must be at least 8 characters' },
+    ]);
+  });
+
+  it('answers OAuth callback failures with their codes: a missing code at its field, a provider switched off, a foreign state', async () => {
+    const missing = await anon().get('/api/oauth/github?state=abc');
+    expect([missing.status, missing.body.code, missing.body.message]).toEqual([400, 'invalid_parameter', 'code: 无效的参数']);
+    expect(missing.body.fields).toEqual([{ path: 'code', code: 'required', message: '无效的参数' }]);
+    const empty = await anon().get('/api/oauth/github?code=&state=abc');
+    expect(empty.body.fields).toEqual([{ path: 'code', code: 'required', message: '无效的参数' }]);
+
+    const visitor = anon();
+    const state = (await visitor.get('/api/oauth/state')).body.data as string;
+    const off = await visitor.get(`/api/oauth/github?code=abc&state=${state}`);
+    expect([off.status, off.body.code, off.body.args]).toEqual([403, 'oauth_disabled', { provider: 'GitHub' }]);
+    expect(off.body.message).toBe('管理员未开启通过 GitHub 登录以及注册');
+    const foreign = await anon().get('/api/oauth/github?code=abc&state=abc');
+    expect([foreign.status, foreign.body.code, foreign.body.message]).toEqual([403, 'oauth_state', 'state is empty or not same']);
+  });
+
+  it('answers a failure its thrower named no listed code for with the generic code of its status, and an unknown path with api_route_not_found', async () => {
+    const { client } = await f.newUser();
+    const gone = await client.get('/api/token/999999');
+    expect([gone.status, gone.body.code]).toEqual([404, 'token_not_found']);
+    const nowhere = await client.get('/api/no/such/path');
+    expect([nowhere.status, nowhere.body]).toEqual([404, { success: false, message: 'API route not found: GET /api/no/such/path', code: 'api_route_not_found', args: { method: 'GET', path: '/api/no/such/path' } }]);
+    for (const [status, code] of [[413, 'payload_too_large'], [409, 'conflict'], [502, 'upstream_failed'], [500, 'internal_error'], [418, 'bad_request']] as const) {
+      const answer = consoleFailure(new HubError(status, 'x', { code: 'FST_SOMETHING_UNLISTED' }));
+      expect(answer.code).toBe(code);
+      expect(Object.keys(API_ERRORS)).toContain(answer.code);
+    }
+    listed((await client.put('/api/user/self', { password: 'new-password-1' })).body);
+  });
+
+  it('keeps the relay door in the OpenAI shape when no channel serves the model in the group, with a stable code', async () => {
+    await f.addChannel({ models: 'vip-only-model', group: 'vip' });
+    const { key } = await f.newUser();
+    const res = await f.server.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: { authorization: `Bearer ${key}` }, payload: { model: 'vip-only-model', messages: [{ role: 'user', content: 'hi' }] } });
+    expect(res.statusCode).toBe(503);
+    const body = res.json();
+    expect(Object.keys(body)).toEqual(['error']);
+    expect(body.error).toMatchObject({ code: 'model_not_found', type: 'one_hub_error' });
+    expect(body.error.message).toMatch(/^当前分组 default 下对于模型 vip-only-model 无可用渠道 \(request id: /);
+  });
+});
