@@ -437,6 +437,24 @@ export interface StoredResponsesTable {
   response: Def<string | null>;
 }
 
+/** A background response (migration 0026): `upstream` ones wait to be settled, `local` ones the gateway runs. */
+export interface BackgroundResponsesTable {
+  id: string;
+  kind: 'upstream' | 'local';
+  status: string;
+  user_id: number;
+  token_id: Def<number>;
+  channel_id: Def<number>;
+  facts: string;
+  held: Def<number>;
+  billed: Def<number>;
+  response: Def<string | null>;
+  events: Def<string | null>;
+  node: Def<string>;
+  created_at: number;
+  updated_at: number;
+}
+
 /** A node's slice of a user's (kind 1) or token's (kind 2) balance; see migration 0005. */
 export interface QuotaLeasesTable {
   id: Id;
@@ -520,6 +538,7 @@ export interface Database {
   model_info: ModelInfoTable;
   webauthn_credentials: WebauthnCredentialsTable;
   stored_responses: StoredResponsesTable;
+  background_responses: BackgroundResponsesTable;
   quota_leases: QuotaLeasesTable;
   audit_logs: AuditLogsTable;
   log_captures: LogCapturesTable;

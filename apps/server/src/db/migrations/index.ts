@@ -19,6 +19,7 @@ import * as m0022 from './0022_capture_stream.js';
 import * as m0023 from './0023_task_limit_windows.js';
 import * as m0024 from './0024_response_owners.js';
 import * as m0025 from './0025_price_service_ratios.js';
+import * as m0026 from './0026_background_responses.js';
 
 /** Static, ordered list of migrations (frozen files; append only). */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '0023_task_limit_windows': m0023,
   '0024_response_owners': m0024,
   '0025_price_service_ratios': m0025,
+  '0026_background_responses': m0026,
 };

@@ -29,6 +29,7 @@ import { countProviderRequest } from '../../../http/metrics.js';
 import { countUpstreamError } from '../../../http/relay-metrics.js';
 import { FirstByteWatch, logClientLeft } from './first-byte.js';
 import { limitScopes } from '../accounting/limits.js';
+import { startLocalBackground } from '../../responses/background-local.js';
 import { holdOnPlan } from '../accounting/plan-hold.js';
 import type { PlanHold } from '../accounting/plans.js';
 
@@ -131,6 +132,8 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
     try {
       const route = routeTo(row, p.model);
       let plan = planAttempt(endpoint, route.adapter, hub, route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
+      // A converted channel keeps nothing upstream: the gateway runs a background response itself.
+      if (endpoint === 'responses' && plan.converted && !p.stream && (p.body as Record<string, unknown>).background === true) return await startLocalBackground(state, req, reply, p);
       hold = await holdQuota(state, p, route, plan);
       // A lowered output cap changed the body: the conversion is made again from it.
       if (hold.lowered) hold.plan = plan = planAttempt(endpoint, route.adapter, hub, route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
