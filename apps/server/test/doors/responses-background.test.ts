@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, testDialects } from '../harness.js';
+import { REDIS_URL, redisAvailable, startTestServer, testDialects, type TestServer } from '../harness.js';
 import { doorFixture, type DoorFixture } from './fixture.js';
 import { relayState } from '../../src/relay/state.js';
 import { backgroundPoller } from '../../src/relay/responses/background.js';
@@ -135,6 +135,24 @@ describe.each(testDialects())('background responses on %s', (dialect) => {
     expect(logs[0].quota).toBe(start - (await balance(f, userId)));
   });
 
+  it('ends a running response before deleting it: cancelled upstream and billed as upstream reports, not at the hold', async () => {
+    f.fake.behave('bg-openai-key', { backgroundReads: 5, cancelUsage: { prompt: 9, completion: 2 } });
+    const { userId, key } = await f.newUser({ quota: 5_000_000 });
+    const client = f.openai(key);
+    const start = await balance(f, userId);
+    const created = await client.responses.create({ model: 'bg-openai', input: 'delete me', background: true });
+    expect((await client.responses.retrieve(created.id)).status).toBe('in_progress');
+    await client.responses.delete(created.id);
+    expect(f.fake.received.slice(-3).map((r) => r.path)).toEqual([`/v1/responses/${created.id}`, `/v1/responses/${created.id}/cancel`, `/v1/responses/${created.id}`]);
+    expect(f.fake.kept.has(created.id)).toBe(false);
+    expect(await bgRow(f, created.id)).toMatchObject({ status: 'cancelled' });
+    await poll(f);
+    const logs = await consumeLogs(f, userId);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ prompt_tokens: 9, completion_tokens: 2 });
+    expect(logs[0].quota).toBe(start - (await balance(f, userId)));
+  });
+
   it("answers another user's background id with a 404 and reaches nothing upstream", async () => {
     f.fake.behave('bg-openai-key', { backgroundReads: 2 });
     const { key } = await f.newUser({ quota: 5_000_000 });
@@ -266,5 +284,59 @@ describe.each(testDialects())('background responses across a restart on %s', (di
     expect(logs[0]).toMatchObject({ completion_tokens: 3 });
     expect(logs[0].quota).toBe(start - (await balance(f, userId)));
     expect(Number(row!.billed)).toBe(logs[0].quota);
+  });
+});
+
+describe.each(testDialects())('background responses on two nodes on %s' + (redisAvailable() ? ' with redis' : ''), (dialect) => {
+  let f: DoorFixture;
+  let second: TestServer;
+  let secondUrl: string;
+  const shared: Record<string, string> = REDIS_URL ? { REDIS_CONN_STRING: REDIS_URL, REDIS_KEY_PREFIX: `test:bg${Date.now()}:` } : {};
+  beforeAll(async () => {
+    f = await doorFixture(dialect, { TASK_POLL_INTERVAL_MS: '600000', ...shared });
+    await f.unitPrice('bg-nodes');
+    await f.unitPrice('bg-nodes-claude');
+    await f.addChannel({ type: 1, key: 'bg-nodes-key', models: 'bg-nodes' });
+    await f.addChannel({ type: 14, key: 'bg-nodes-claude-key', base_url: f.claude.url, models: 'bg-nodes-claude' });
+    second = await startTestServer(dialect, { reuse: f.server });
+    secondUrl = await second.listen();
+  });
+  afterAll(async () => {
+    await second?.close();
+    await f?.close();
+  });
+
+  it('settles a background response once when both nodes poll it at the same time', async () => {
+    f.fake.behave('bg-nodes-key', { content: 'raced to the end', backgroundReads: 2 });
+    const { userId, key } = await f.newUser({ quota: 5_000_000 });
+    const start = await balance(f, userId);
+    const created = await f.openai(key).responses.create({ model: 'bg-nodes', input: 'two pollers', background: true });
+    const nodes = [relayState(f.server.ctx), relayState(second.ctx)];
+    for (let i = 0; i < 3; i++) await Promise.all(nodes.map((n) => backgroundPoller(n).runNow()));
+    for (const n of nodes) await n.recorder.flush();
+    const logs = await consumeLogs(f, userId);
+    expect(logs).toHaveLength(1);
+    expect(logs[0].completion_tokens).toBe(4);
+    for (const n of nodes) await n.leases.settleUp();
+    expect(logs[0].quota).toBe(start - (await balance(f, userId)));
+    expect(Number((await bgRow(f, created.id))!.billed)).toBe(logs[0].quota);
+  });
+
+  it.skipIf(!redisAvailable())('stops a run of the gateway’s own on the node running it when another node cancels it', async () => {
+    f.claude.behave('bg-nodes-claude-key', { content: Array.from({ length: 60 }, (_, i) => `w${i}`).join(' '), chunkDelayMs: 50 });
+    const { key } = await f.newUser({ quota: 5_000_000 });
+    const client = f.openai(key);
+    const created = await client.responses.create({ model: 'bg-nodes-claude', input: 'long', background: true });
+    let got = await client.responses.retrieve(created.id);
+    while (got.status !== 'in_progress') got = await client.responses.retrieve(created.id);
+    const { default: OpenAI } = await import('openai');
+    const other = new OpenAI({ apiKey: key, baseURL: `${secondUrl}/v1`, maxRetries: 0 });
+    expect(await other.responses.cancel(created.id)).toMatchObject({ status: 'cancelled' });
+    // The first node heard it: its run stops rather than running to completion.
+    while (got.status === 'in_progress') {
+      await new Promise((r) => setTimeout(r, 20));
+      got = await client.responses.retrieve(created.id);
+    }
+    expect(got.status).toBe('cancelled');
   });
 });

@@ -52,3 +52,9 @@ export async function failOrphanedLocal(db: Db, liveNode: string, now: number, q
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** Ended rows last changed before `before`: their charge is settled and their events are past retention. */
+export async function deleteEndedBackground(db: Db, before: number): Promise<number> {
+  const result = await db.deleteFrom('background_responses').where('status', '!=', 'pending').where('updated_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { EVENTS } from '../../cache/events.js';
 import { nowSeconds } from '../../common/time.js';
 import { endBackground, failOrphanedLocal, findBackground, deleteBackground, insertBackground, saveLocalProgress, type BackgroundRow } from '../../db/repos/background-responses.js';
 import { findStoredResponse, insertStoredResponse, updateStoredResponse } from '../../db/repos/stored-responses.js';
@@ -34,8 +35,21 @@ interface Live {
 
 const live = new Map<string, Live>();
 
-/** At start-up (master): runs a process that has gone left behind are ended as failed. */
+/** Stops a run of this process, if it is one; answers whether it was. */
+function stopRun(id: string): Live | undefined {
+  const run = live.get(id);
+  if (!run) return undefined;
+  run.cancelled = true;
+  run.controller.abort();
+  return run;
+}
+
+/**
+ * Every node hears cancels of runs another node started; at start-up (master), runs a process
+ * that has gone left behind are ended as failed.
+ */
 export function startLocalRuns(state: RelayState): void {
+  state.ctx.store.subscribe(EVENTS.backgroundCancel, (id) => void stopRun(id));
   if (state.ctx.config.NODE_TYPE !== 'master') return;
   void failOrphanedLocal(state.ctx.db, state.leases.node, nowSeconds(), ORPHAN_SECONDS).catch((e) => state.ctx.log.warn({ err: e }, 'orphaned background runs not ended'));
 }
@@ -160,23 +174,22 @@ export async function serveLocal(state: RelayState, req: FastifyRequest, reply: 
       if (String((req.query as Json).stream) === 'true') return streamEvents(req, reply, row, run);
       return run ? run.current : settleOrphan(state, row);
     case 'cancel':
-      if (run) {
-        run.cancelled = true;
-        run.controller.abort();
-        await run.done;
-        return run.current;
+      if (stopRun(row.id)) {
+        await run!.done;
+        return run!.current;
       }
       if (row.status === 'pending') {
+        // Run by another node (which stops it on the notice; what it already used is billed there), or by none.
         const cancelled = { ...(JSON.parse(row.response ?? '{}') as Json), status: 'cancelled' };
-        if (await endBackground(state.ctx.db, row.id, 'cancelled', 0, nowSeconds(), JSON.stringify(cancelled))) return cancelled;
+        if (await endBackground(state.ctx.db, row.id, 'cancelled', 0, nowSeconds(), JSON.stringify(cancelled))) {
+          await state.ctx.store.publish(EVENTS.backgroundCancel, row.id);
+          return cancelled;
+        }
       }
       return JSON.parse((await findBackground(state.ctx.db, row.id))?.response ?? row.response ?? '{}');
     case 'delete':
-      if (run) {
-        run.cancelled = true;
-        run.controller.abort();
-        await run.done;
-      }
+      if (stopRun(row.id)) await run!.done;
+      else if (row.status === 'pending') await state.ctx.store.publish(EVENTS.backgroundCancel, row.id);
       await deleteBackground(state.ctx.db, row.id);
       return kept();
     case 'input_items':

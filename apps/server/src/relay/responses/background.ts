@@ -2,7 +2,7 @@ import { LOG_TYPE } from '@one-hub/contract';
 import { outboundRequest as request } from '../../egress/outbound.js';
 import { nowSeconds } from '../../common/time.js';
 import { findChannelById, type ChannelRow } from '../../db/repos/channels.js';
-import { endBackground, insertBackground, pendingUpstream, type BackgroundRow } from '../../db/repos/background-responses.js';
+import { endBackground, findBackground, insertBackground, pendingUpstream, type BackgroundRow } from '../../db/repos/background-responses.js';
 import { passthroughTarget } from '../legacy/passthrough.js';
 import { adapterFor } from '../providers/index.js';
 import { emptyUsage, type Usage } from '../providers/types.js';
@@ -232,6 +232,26 @@ export async function callKeeper(channel: ChannelRow, method: 'GET' | 'POST' | '
   const target = passthroughTarget(channel, path);
   const key = channel.key.split('\n')[0].trim();
   return request(target.url, { method, headers: { ...target.headers, accept }, dispatcher: dispatcherFor(channel.proxy, key) });
+}
+
+/**
+ * Before a pending background response is deleted upstream, it is ended: read once more, and
+ * cancelled when still running, so it is billed as upstream reports it (not at the hold, as a
+ * response that vanished would be).
+ */
+export async function endBeforeDelete(state: RelayState, channel: ChannelRow, id: string): Promise<void> {
+  const row = await findBackground(state.ctx.db, id);
+  if (!row || row.status !== 'pending' || row.kind !== 'upstream') return;
+  for (const [method, path] of [['GET', `/v1/responses/${id}`], ['POST', `/v1/responses/${id}/cancel`]] as const) {
+    const res = await callKeeper(channel, method, path);
+    const text = await res.body.text();
+    if (res.statusCode >= 400) return;
+    try {
+      if (await finishBackground(state, row, JSON.parse(text) as Record<string, unknown>)) return;
+    } catch {
+      return;
+    }
+  }
 }
 
 /** Polls one pending row; answers whether it ended. */

@@ -10,7 +10,7 @@ import type { RelayState } from '../pipeline/relay-state.js';
 import { findResponseOwner, forgetResponse } from './owners.js';
 import { pageOf } from './items.js';
 import { findBackground } from '../../db/repos/background-responses.js';
-import { backgroundPoller, callKeeper, finishBackground, TERMINAL } from './background.js';
+import { backgroundPoller, callKeeper, endBeforeDelete, finishBackground, TERMINAL } from './background.js';
 import { isLocalId, serveLocal, startLocalRuns } from './background-local.js';
 
 type Action = 'retrieve' | 'delete' | 'cancel' | 'input_items';
@@ -37,6 +37,7 @@ async function forward(state: RelayState, req: FastifyRequest, reply: FastifyRep
   const streamed = action === 'retrieve' && String((req.query as Record<string, unknown>).stream) === 'true';
   let res;
   try {
+    if (action === 'delete') await endBeforeDelete(state, channel, id);
     res = await callKeeper(channel, req.method as 'GET' | 'POST' | 'DELETE', req.url, streamed ? 'text/event-stream' : 'application/json');
   } catch (error) {
     throw new HubError(502, `请求上游地址失败: ${(error as Error).message}`, { code: 'http_request_failed', type: 'upstream_error' });
