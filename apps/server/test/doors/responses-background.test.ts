@@ -99,6 +99,46 @@ describe.each(testDialects())('background responses on %s', (dialect) => {
     expect(logs[0].completion_tokens).toBe(2);
   });
 
+  it('gives a limited token back what it was charged above the usage, as the balance', async () => {
+    f.fake.behave('bg-openai-key', { content: 'token paid', backgroundReads: 1 });
+    const { userId, key, tokenId } = await f.newUser({ quota: 5_000_000, token: { unlimited_quota: false, remain_quota: 1_000_000 } });
+    const remain = async () => {
+      await flush(f);
+      return Number((await f.server.ctx.db.selectFrom('tokens').select('remain_quota').where('id', '=', tokenId).executeTakeFirstOrThrow()).remain_quota);
+    };
+    const [start, startRemain] = [await balance(f, userId), await remain()];
+    await f.openai(key).responses.create({ model: 'bg-openai', input: 'on a limited token', background: true });
+    expect(await remain()).toBeLessThan(startRemain);
+    await poll(f);
+    const [log] = await consumeLogs(f, userId);
+    expect(log.quota).toBeGreaterThan(0);
+    expect(startRemain - (await remain())).toBe(log.quota);
+    expect(start - (await balance(f, userId))).toBe(log.quota);
+  });
+
+  it('holds on a plan window that covers the model and settles it there: the window is spent the usage, the balance nothing', async () => {
+    f.fake.behave('bg-openai-key', { content: 'plan paid', backgroundReads: 1 });
+    await f.unitPrice('bg-plan');
+    await f.addChannel({ type: 1, key: 'bg-openai-key', models: 'bg-plan' });
+    const made = await f.root.post('/api/plan/', { name: 'BG', price: 1, currency: 'USD', duration_kind: 'month', duration_count: 1, window_kind: '5h', window_quota: 1_000_000, models: ['bg-plan'] });
+    expect(made.body.success).toBe(true);
+    const { userId, key, client } = await f.newUser({ quota: 5_000_000 });
+    expect((await f.root.post('/api/plan/grant', { user_id: userId, plan_id: made.body.data.id })).body.success).toBe(true);
+    const start = await balance(f, userId);
+    const used = async () => ((await client.get('/api/plan/self')).body.data.subscriptions[0].window_used as number);
+    await f.openai(key).responses.create({ model: 'bg-plan', input: 'paid by the plan', background: true, max_output_tokens: 500 });
+    const held = await used();
+    expect(held).toBeGreaterThan(0);
+    await poll(f);
+    const [log] = await consumeLogs(f, userId);
+    const meta = JSON.parse(log.metadata ?? '{}');
+    expect(log.quota).toBe(0);
+    expect(meta.plan_quota).toBeGreaterThan(0);
+    expect(meta.plan_quota).toBeLessThan(held);
+    expect(await used()).toBe(meta.plan_quota);
+    expect(await balance(f, userId)).toBe(start);
+  });
+
   it('gives the whole hold back when the response fails, and logs no charge', async () => {
     f.fake.behave('bg-openai-key', { backgroundFails: true, backgroundReads: 1 });
     const { userId, key } = await f.newUser({ quota: 5_000_000 });
