@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EVENTS } from '../../cache/events.js';
+import { HubError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { endBackground, failOrphanedLocal, findBackground, deleteBackground, insertBackground, saveLocalProgress, type BackgroundRow } from '../../db/repos/background-responses.js';
 import { findStoredResponse, insertStoredResponse, updateStoredResponse } from '../../db/repos/stored-responses.js';
@@ -12,6 +13,9 @@ import { TERMINAL } from './background.js';
 
 type Action = 'retrieve' | 'delete' | 'cancel' | 'input_items';
 type Json = Record<string, unknown>;
+
+/** The code of a background run the gateway could not record (nothing ran, nothing is billed). */
+export const BACKGROUND_NOT_STARTED = 'background_not_started';
 
 /** Ids of responses the gateway runs itself (upstream never saw them). */
 const PREFIX = 'resp_bg';
@@ -88,9 +92,15 @@ export async function startLocalBackground(state: RelayState, req: FastifyReques
   };
   const text = JSON.stringify(queued);
   const { user, token } = p.caller;
-  await insertBackground(state.ctx.db, { id, kind: 'local', status: 'pending', user_id: user.id, token_id: token.id, channel_id: 0, facts: '{}', held: 0, billed: 0, response: text, events: '[]', node: state.leases.node, created_at: now, updated_at: now });
   const hours = Math.max(1, state.ctx.options.get('ResponsesRetentionHours'));
-  await insertStoredResponse(state.ctx.db, { id, user_id: user.id, channel_id: 0, model: p.model, items: '[]', response: text, created_at: now, expires_at: now + hours * 3600 });
+  try {
+    await insertBackground(state.ctx.db, { id, kind: 'local', status: 'pending', user_id: user.id, token_id: token.id, channel_id: 0, facts: '{}', held: 0, billed: 0, response: text, events: '[]', node: state.leases.node, created_at: now, updated_at: now });
+    await insertStoredResponse(state.ctx.db, { id, user_id: user.id, channel_id: 0, model: p.model, items: '[]', response: text, created_at: now, expires_at: now + hours * 3600 });
+  } catch (error) {
+    // The gateway's own failure, not the channel's: answered as it is, never retried elsewhere.
+    state.ctx.log.error({ err: error, id }, 'background response not recorded');
+    throw new HubError(500, 'the background response could not be started; try again', { type: 'server_error', code: BACKGROUND_NOT_STARTED });
+  }
   const { background: _background, stream: _stream, ...rest } = body;
   const run: Live = { current: queued, events: [], followers: new Set(), controller: new AbortController(), cancelled: false, ended: false, done: Promise.resolve() };
   live.set(id, run);
