@@ -43,9 +43,10 @@ describe.each(testDialects())('background responses on %s', (dialect) => {
   beforeAll(async () => {
     // Polling rounds are run by the tests, one at a time.
     f = await doorFixture(dialect, { TASK_POLL_INTERVAL_MS: '600000' });
-    for (const m of ['bg-openai', 'bg-claude']) await f.unitPrice(m);
+    for (const m of ['bg-openai', 'bg-claude', 'bg-gemini']) await f.unitPrice(m);
     await f.addChannel({ type: 1, key: 'bg-openai-key', models: 'bg-openai' });
     await f.addChannel({ type: 14, key: 'bg-claude-key', base_url: f.claude.url, models: 'bg-claude' });
+    await f.addChannel({ type: 25, key: 'bg-gemini-key', base_url: f.gemini.url, models: 'bg-gemini', model_mapping: JSON.stringify({ 'bg-gemini': 'gemini-2.5-pro' }) });
   });
   afterAll(async () => f?.close());
 
@@ -272,6 +273,21 @@ describe.each(testDialects())('background responses on %s', (dialect) => {
     expect(next.output_text).toBe('Follow-up');
     const sent = f.claude.received.at(-1)!.body;
     expect(JSON.stringify(sent.messages)).toContain('Done by the gateway in the background');
+  });
+
+  it('runs one for a Gemini channel the same way', async () => {
+    f.gemini.behave('bg-gemini-key', { content: 'Gemini in the background' });
+    const { userId, key } = await f.newUser({ quota: 5_000_000 });
+    const start = await balance(f, userId);
+    const created = await f.openai(key).responses.create({ model: 'bg-gemini', input: 'Go', background: true });
+    expect(created).toMatchObject({ status: 'queued', background: true });
+    await relayLocalEnd(f, key, created.id);
+    const got = await f.openai(key).responses.retrieve(created.id);
+    expect(got).toMatchObject({ id: created.id, status: 'completed' });
+    expect(got.output_text).toBe('Gemini in the background');
+    const logs = await consumeLogs(f, userId);
+    expect(logs).toHaveLength(1);
+    expect(logs[0].quota).toBe(start - (await balance(f, userId)));
   });
 
   it('cancels a run of its own: the run stops, the response reads cancelled', async () => {
