@@ -14,4 +14,6 @@ export const EVENTS = {
   plans: 'plans:changed',
   /** `kind:ownerId`: every lease on that balance was revoked (docs/decisions.md "Quota leases"). */
   leases: 'quota_leases:revoked',
+  /** `<responseId>`: cancel that background response wherever the gateway runs it. */
+  backgroundCancel: 'background_responses:cancel',
 } as const;

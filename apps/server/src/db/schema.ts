@@ -303,7 +303,7 @@ export interface MidjourneysTable {
   plan_quota: Def<number>;
   /** The spending-cap window keys its charge was counted in (migration 0023, JSON array); null when none. */
   limit_windows: Text;
-  /** The roll-up row its charge was counted in (migration 0026, JSON `{date, model_name}`); null when none. */
+  /** The roll-up row its charge was counted in (migration 0027, JSON `{date, model_name}`); null when none. */
   charge_stat: Text;
 }
 
@@ -333,7 +333,7 @@ export interface TasksTable {
   plan_quota: Def<number>;
   /** The spending-cap window keys its charge was counted in (migration 0023, JSON array); null when none. */
   limit_windows: Text;
-  /** The roll-up row its charge was counted in (migration 0026, JSON `{date, model_name}`); null when none. */
+  /** The roll-up row its charge was counted in (migration 0027, JSON `{date, model_name}`); null when none. */
   charge_stat: Text;
 }
 
@@ -469,6 +469,24 @@ export interface MessageBatchesTable {
   deleted_at: Def<number>;
 }
 
+/** A background response (migration 0028): `upstream` ones wait to be settled, `local` ones the gateway runs. */
+export interface BackgroundResponsesTable {
+  id: string;
+  kind: 'upstream' | 'local';
+  status: string;
+  user_id: number;
+  token_id: Def<number>;
+  channel_id: Def<number>;
+  facts: string;
+  held: Def<number>;
+  billed: Def<number>;
+  response: Def<string | null>;
+  events: Def<string | null>;
+  node: Def<string>;
+  created_at: number;
+  updated_at: number;
+}
+
 /** A node's slice of a user's (kind 1) or token's (kind 2) balance; see migration 0005. */
 export interface QuotaLeasesTable {
   id: Id;
@@ -553,6 +571,7 @@ export interface Database {
   webauthn_credentials: WebauthnCredentialsTable;
   stored_responses: StoredResponsesTable;
   message_batches: MessageBatchesTable;
+  background_responses: BackgroundResponsesTable;
   quota_leases: QuotaLeasesTable;
   audit_logs: AuditLogsTable;
   log_captures: LogCapturesTable;

@@ -69,7 +69,12 @@ export interface KeptResponse {
   key: string;
   response: Record<string, unknown>;
   inputItems: Array<Record<string, unknown>>;
+  /** A `background: true` response: where it ends, how often it has been read, and its events when it was streamed. */
+  background?: { final: Record<string, unknown>; polls: number; events?: Array<Record<string, unknown>> };
 }
+
+/** The statuses a response ends in. */
+export const ENDED = new Set(['completed', 'incomplete', 'failed', 'cancelled']);
 
 function inputItemsOf(input: unknown, id: string): Array<Record<string, unknown>> {
   const list = typeof input === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }] : Array.isArray(input) ? input : [];
@@ -113,12 +118,20 @@ export async function responses(
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: u.prompt + u.completion,
   };
-  const done = { id, object: 'response', created_at: 1700000000, status: 'completed', background: false, model: body.model, service_tier: servedTier(body, b.serviceTier), output: prewarm ? [] : [message], previous_response_id: body.previous_response_id ?? null, store: body.store !== false, ...(noUsage ? {} : { usage }) };
-  if (body.store !== false) keep?.({ response: done, inputItems: inputItemsOf(body.input, id) });
-  if (!body.stream) return json(res, done);
+  const background = body.background === true;
+  const done = { id, object: 'response', created_at: 1700000000, status: 'completed', background, error: null, model: body.model, service_tier: servedTier(body, b.serviceTier), output: prewarm ? [] : [message], previous_response_id: body.previous_response_id ?? null, store: body.store !== false, ...(noUsage ? {} : { usage }) };
+  // Background: answered queued at once; it moves on as it is read again (storedResponse), as the real one does over time.
+  const queued = { ...done, status: 'queued', output: [], usage: null };
+  const kept: Omit<KeptResponse, 'key'> = background ? { response: queued, inputItems: inputItemsOf(body.input, id), background: { final: done, polls: 0, ...(body.stream ? { events: [] as Array<Record<string, unknown>> } : {}) } } : { response: done, inputItems: inputItemsOf(body.input, id) };
+  if (body.store !== false || background) keep?.(kept);
+  if (!body.stream) return json(res, background ? queued : done);
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   let seq = 0;
-  const event = (type: string, rest: Record<string, unknown>) => sse(res, type, { type, sequence_number: seq++, ...rest });
+  const event = (type: string, rest: Record<string, unknown>) => {
+    const e = { type, sequence_number: seq++, ...rest };
+    kept.background?.events?.push(e);
+    sse(res, type, e);
+  };
   event('response.created', { response: { ...done, status: 'in_progress', output: [], usage: null } });
   if (prewarm) {
     event('response.completed', { response: done });
@@ -135,6 +148,7 @@ export async function responses(
   event('response.content_part.done', { output_index: 0, item_id: 'msg_fake', content_index: 0, part: message.content[0] });
   event('response.output_item.done', { output_index: 0, item: message });
   event('response.completed', { response: done });
+  if (background) kept.response = done;
   res.end();
 }
 

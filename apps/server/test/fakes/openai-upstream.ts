@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as endpoints from './openai-endpoints.js';
+import { ENDED } from './openai-endpoints.js';
 import { answerFault, type Faults } from './fake-http.js';
 
 /** How the fake answers a request; chosen per channel key. */
@@ -31,6 +32,12 @@ export interface Behaviour extends Faults {
   silentAfterHeaders?: boolean;
   /** Keep the answer back until `release()` is called. */
   hold?: boolean;
+  /** Reads of a background response until it ends (default 2: in_progress, then its end). */
+  backgroundReads?: number;
+  /** A background response of this key ends failed. */
+  backgroundFails?: boolean;
+  /** A background response of this key reports this usage when it is cancelled while in progress. */
+  cancelUsage?: { prompt: number; completion: number };
 }
 
 export interface Received {
@@ -149,7 +156,7 @@ export class FakeOpenAI {
       if (path.endsWith('/compact')) return endpoints.compact(res, body, b.usage ?? { prompt: 120, completion: 30 });
       return endpoints.inputTokens(res, body);
     }
-    if (path.startsWith('/v1/responses/')) return this.storedResponse(res, req.method ?? 'GET', path, key, new URL(req.url ?? '', 'http://x').searchParams);
+    if (path.startsWith('/v1/responses/')) return this.storedResponse(res, req.method ?? 'GET', path, key, new URL(req.url ?? '', 'http://x').searchParams, b);
     const words = (b.content ?? 'Hello from the fake upstream').split(' ');
     const multipart = typeof body === 'string' ? body : '';
     switch (path) {
@@ -174,7 +181,7 @@ export class FakeOpenAI {
         if (String(body.previous_response_id ?? '').startsWith('resp_fake') && this.kept.get(body.previous_response_id)?.key !== key) {
           return this.json(res, { error: { message: `Previous response with id '${body.previous_response_id}' not found.`, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found' } }, 400);
         }
-        return endpoints.responses(res, body, words, Boolean(b.noUsage), b, (kept) => this.kept.set(kept.response.id as string, { key, ...kept }));
+        return endpoints.responses(res, body, words, Boolean(b.noUsage), b, (kept) => this.kept.set(kept.response.id as string, Object.assign(kept, { key })));
       case '/v1/chat/completions':
         break;
       default:
@@ -196,18 +203,43 @@ export class FakeOpenAI {
   }
 
   /** Retrieve, delete, cancel and input_items of a kept response, as the real API answers them. */
-  private storedResponse(res: import('node:http').ServerResponse, method: string, path: string, key: string, query: URLSearchParams) {
+  private storedResponse(res: import('node:http').ServerResponse, method: string, path: string, key: string, query: URLSearchParams, b: Behaviour) {
     const [, , , id, sub] = path.split('/');
     const kept = this.kept.get(id);
     if (!kept || kept.key !== key) {
       return this.json(res, { error: { message: `Response with id '${id}' not found.`, type: 'invalid_request_error', param: null, code: null } }, 404);
     }
-    if (method === 'GET' && !sub) return this.json(res, kept.response);
+    const bg = kept.background;
+    if (method === 'GET' && !sub && query.get('stream') === 'true') {
+      if (!bg?.events) return this.json(res, { error: { message: 'This response cannot be streamed because it was not created with background=true and stream=true.', type: 'invalid_request_error', param: 'stream', code: null } }, 400);
+      const after = Number(query.get('starting_after') ?? -1);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const e of bg.events) if (Number(e.sequence_number) > after) res.write(`event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`);
+      return void res.end();
+    }
+    if (method === 'GET' && !sub) {
+      if (bg && !ENDED.has(String(kept.response.status))) {
+        bg.polls++;
+        const ended = bg.polls >= (b.backgroundReads ?? 2);
+        if (!ended) kept.response = { ...kept.response, status: 'in_progress' };
+        else if (b.backgroundFails) kept.response = { ...kept.response, status: 'failed', error: { code: 'server_error', message: 'The model failed to generate a response.' }, usage: null };
+        else kept.response = bg.final;
+      }
+      return this.json(res, kept.response);
+    }
     if (method === 'DELETE' && !sub) {
       this.kept.delete(id);
       return this.json(res, { id, object: 'response', deleted: true });
     }
     if (method === 'POST' && sub === 'cancel') {
+      // Only background responses cancel; one that has ended is answered as it is.
+      if (bg) {
+        if (!ENDED.has(String(kept.response.status))) {
+          const partial = kept.response.status === 'in_progress' && b.cancelUsage;
+          kept.response = { ...kept.response, status: 'cancelled', usage: partial ? { input_tokens: partial.prompt, output_tokens: partial.completion, total_tokens: partial.prompt + partial.completion, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } : null };
+        }
+        return this.json(res, kept.response);
+      }
       return this.json(res, { error: { message: 'Cannot cancel a synchronous response.', type: 'invalid_request_error', param: null, code: null } }, 400);
     }
     if (method === 'GET' && sub === 'input_items') {

@@ -21,6 +21,7 @@ import * as m0024 from './0024_response_owners.js';
 import * as m0025 from './0025_price_service_ratios.js';
 import * as m0026 from './0026_message_batches.js';
 import * as m0027 from './0027_task_charge_stat.js';
+import * as m0028 from './0028_background_responses.js';
 
 /** Static, ordered list of migrations (frozen files; append only). */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0025_price_service_ratios': m0025,
   '0026_message_batches': m0026,
   '0027_task_charge_stat': m0027,
+  '0028_background_responses': m0028,
 };

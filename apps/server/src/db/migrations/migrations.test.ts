@@ -12,6 +12,7 @@ import { LOG_LIST_INDEXES, STATISTICS_PERIOD_INDEX, SUPERSEDED_LOG_INDEXES } fro
 import { TOTALS_MODEL_INDEX, USER_PERIOD_INDEX, down as down0019, up as up0019 } from './0019_statistics_totals.js';
 import { down as down0022, up as up0022 } from './0022_capture_stream.js';
 import { down as down0023, up as up0023 } from './0023_task_limit_windows.js';
+import { down as down0028, up as up0028 } from './0028_background_responses.js';
 import { migrations } from './index.js';
 
 /**
@@ -263,6 +264,19 @@ function migrationSuite(dialect: DialectName, dsn: string | undefined, open: (ds
       expect(await db.selectFrom('midjourneys').select('limit_windows').where('mj_id', '=', 'mj-0023').execute()).toEqual([{ limit_windows: null }]);
       const tasks = await db.selectFrom('tasks').select(['task_id', 'limit_windows']).where('task_id', 'like', 'task-0023%').orderBy('id').execute();
       expect(tasks).toEqual([{ task_id: 'task-0023', limit_windows: null }, { task_id: 'task-0023-new', limit_windows: keys }]);
+    });
+
+    it('keeps background responses with events past 64 KB (0028), and drops the table in its down()', async () => {
+      const events = JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ type: 'response.output_text.delta', sequence_number: i, delta: 'x'.repeat(40) })));
+      expect(events.length).toBeGreaterThan(65_536);
+      await db.insertInto('background_responses').values({ id: 'resp_bg0026', kind: 'local', status: 'pending', user_id: 1, facts: '{}', response: '{}', events, created_at: 1, updated_at: 1 }).execute();
+      const row = await db.selectFrom('background_responses').selectAll().where('id', '=', 'resp_bg0026').executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ kind: 'local', status: 'pending', held: 0, billed: 0, node: '' });
+      expect(row.events).toBe(events);
+      await down0028(db);
+      expect(await tableNames()).not.toContain('background_responses');
+      await up0028(db);
+      expect(await tableNames()).toContain('background_responses');
     });
 
     it('does nothing when run again', async () => {

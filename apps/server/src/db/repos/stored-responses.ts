@@ -31,3 +31,8 @@ export async function deleteExpiredResponses(db: Db, now: number): Promise<numbe
   const result = await db.deleteFrom('stored_responses').where('expires_at', '<=', now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** What a response the gateway ran in the background ended with: its conversation and final object. */
+export async function updateStoredResponse(db: Db, id: string, fields: { items?: string; response: string }): Promise<void> {
+  await db.updateTable('stored_responses').set(fields).where('id', '=', id).execute();
+}

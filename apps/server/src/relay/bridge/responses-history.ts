@@ -2,6 +2,7 @@ import type { AppContext } from '../../app-context.js';
 import { HubError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { deleteExpiredResponses, insertStoredResponse } from '../../db/repos/stored-responses.js';
+import { deleteEndedBackground } from '../../db/repos/background-responses.js';
 import { findResponseOwner } from '../responses/owners.js';
 import type { Frame } from '../providers/types.js';
 
@@ -107,11 +108,14 @@ export function finalResponseOf(frames: Frame[]): FinalResponse | undefined {
   return undefined;
 }
 
-/** Deletes expired responses every hour (master node only). */
+/** Deletes expired responses, and ended background ones past retention, every hour (master node only). */
 export function sweepStoredResponses(ctx: AppContext): void {
   if (ctx.config.NODE_TYPE !== 'master') return;
   const timer = setInterval(() => {
     deleteExpiredResponses(ctx.db, nowSeconds()).catch((e) => ctx.log.warn({ err: e }, 'stored responses sweep failed'));
+    // Ended background responses are kept as long as stored ones (their events replay until then).
+    const keep = Math.max(1, ctx.options.get('ResponsesRetentionHours')) * 3600;
+    deleteEndedBackground(ctx.db, nowSeconds() - keep).catch((e) => ctx.log.warn({ err: e }, 'background responses sweep failed'));
   }, 3600_000);
   timer.unref();
   ctx.onClose.push(() => clearInterval(timer));

@@ -57,7 +57,7 @@ export function limitColumns(facts: TaskFacts, hold: TaskHold | undefined, bille
   return { limit_windows: keys.length ? JSON.stringify(keys) : null };
 }
 
-/** The task row's `charge_stat` (migration 0026): where its balance charge was counted in the roll-ups. */
+/** The task row's `charge_stat` (migration 0027): where its balance charge was counted in the roll-ups. */
 export function chargeColumns(hold: TaskHold | undefined) {
   return { charge_stat: hold?.stat ? JSON.stringify(hold.stat) : null };
 }

@@ -29,6 +29,7 @@ import { countProviderRequest } from '../../../http/metrics.js';
 import { countUpstreamError } from '../../../http/relay-metrics.js';
 import { FirstByteWatch, logClientLeft } from './first-byte.js';
 import { limitScopes } from '../accounting/limits.js';
+import { BACKGROUND_NOT_STARTED, startLocalBackground } from '../../responses/background-local.js';
 import { holdOnPlan } from '../accounting/plan-hold.js';
 import type { PlanHold } from '../accounting/plans.js';
 
@@ -131,6 +132,8 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
     try {
       const route = routeTo(row, p.model);
       let plan = planAttempt(endpoint, route.adapter, hub, route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
+      // A converted channel keeps nothing upstream: the gateway runs a background response itself.
+      if (endpoint === 'responses' && plan.converted && !p.stream && (p.body as Record<string, unknown>).background === true) return await startLocalBackground(state, req, reply, p);
       hold = await holdQuota(state, p, route, plan);
       // A lowered output cap changed the body: the conversion is made again from it.
       if (hold.lowered) hold.plan = plan = planAttempt(endpoint, route.adapter, hub, route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
@@ -183,7 +186,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
     } catch (error) {
       if (hold) releaseHold(state, hold);
       const hub = error instanceof HubError ? error : new HubError(502, (error as Error).message, { retryable: true });
-      if (hub.code === 'insufficient_quota_local' || hub.code === 'plan_window_spent' || hub.code === 'plan_window_too_small') throw hub;
+      if (hub.code === 'insufficient_quota_local' || hub.code === 'plan_window_spent' || hub.code === 'plan_window_too_small' || hub.code === BACKGROUND_NOT_STARTED) throw hub;
       if (watch?.reason?.code === 'client_closed') {
         // Nobody is left to answer; upstream was cancelled and nothing is billed.
         logClientLeft(state, p, row.id, req.id, req.ip);

@@ -14,6 +14,7 @@ import { billingUsage } from '../../bridge/usage.js';
 import { rememberResponse } from '../../bridge/responses-history.js';
 import { chainResponse } from '../routing/sticky.js';
 import { ownInteraction, ownPassthroughResponse } from '../../responses/owners.js';
+import { holdInBackground } from '../../responses/background.js';
 import { emptyUsage as emptyNormalUsage } from '../../formats/index.js';
 
 /** Text the model produced in a non-stream answer, for counting when upstream reports no usage. */
@@ -79,6 +80,11 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
     if (p.endpoint === 'responses') {
       chainResponse(state, p, json?.id);
       ownPassthroughResponse(state.ctx, p.caller.user.id, hold.route.row.id, p.body as Record<string, unknown>, json?.id);
+      // Accepted to run in the background: billed when it ends (responses/background.ts), not now.
+      if (json && json.background === true && typeof json.id === 'string' && (json.status === 'queued' || json.status === 'in_progress')) {
+        await holdInBackground(state, p, hold, json.id, { requestId: reply.request.id, ip: reply.request.ip });
+        return sendBytes(reply, res.statusCode, contentType, bytes);
+      }
     }
     if (p.endpoint === 'interactions') ownInteraction(state.ctx, p.caller.user.id, hold.route.row.id, p.body as Record<string, unknown>, json?.id);
     if (!usage || (usage.promptTokens === 0 && usage.completionTokens === 0)) {
@@ -101,7 +107,7 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
  * Writes a complete answer straight to the socket (the reply's send pipeline has nothing
  * to add to bytes that are already final); after a heartbeat only the body is left to send.
  */
-function sendBytes(reply: FastifyReply, status: number, contentType: string, bytes: Buffer | string): SentAnswer {
+export function sendBytes(reply: FastifyReply, status: number, contentType: string, bytes: Buffer | string): SentAnswer {
   const keptAlive = answerStarts(reply);
   if (keptAlive !== undefined) {
     reply.raw.end(bytes);
