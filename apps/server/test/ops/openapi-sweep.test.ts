@@ -267,6 +267,7 @@ const NO_UPSTREAM: Array<[RegExp, string, number?]> = [
   [/^GET \/v1\/videos$/, 'the caller\'s own videos, from the gateway\'s records'],
   [/^(GET|DELETE) \/v1\/responses\/\{id\}|^POST \/v1\/responses\/\{id\}\/cancel|^GET \/v1\/responses\/\{id\}\/input_items/, 'a stored response that does not exist (test/doors/responses-stored covers owned ones)', 404],
   [/^(GET|DELETE) (\/claude)?\/v1\/messages\/batches\/\{id\}|^POST (\/claude)?\/v1\/messages\/batches\/\{id\}\/cancel|^GET (\/claude)?\/v1\/messages\/batches\/\{id\}\/results/, 'a message batch that does not exist (test/doors/message-batches covers owned ones)', 404],
+  [/^(GET|DELETE) \/v1(beta)?\/interactions\/\{id\}|^POST \/v1(beta)?\/interactions\/\{id\}\/cancel/, 'an interaction that does not exist (test/doors/gemini-interactions covers owned ones)', 404],
   [/^GET (\/claude)?\/v1\/messages\/batches$/, 'the caller\'s own message batches, from the gateway\'s records'],
   [/list-by-condition|^POST \/suno\/fetch$/, 'answered from the gateway\'s task records'],
   [/\/mj\/notify$/, 'an upstream callback, refused for a caller\'s key'],

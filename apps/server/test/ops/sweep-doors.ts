@@ -87,6 +87,8 @@ const EXACT: Record<string, () => DoorRequest[]> = {
   'POST /claude/v1/messages/count_tokens': () => [{ what: 'count tokens', url: '/claude/v1/messages/count_tokens', body: { model: 'claude-sweep', messages } }],
   'POST /v1/messages/batches': () => [{ what: 'batch create', url: '/v1/messages/batches', body: { requests: [{ custom_id: 'sweep', params: { model: 'claude-sweep', max_tokens: 16, messages } }] } }],
   'POST /claude/v1/messages/batches': () => [{ what: 'batch create', url: '/claude/v1/messages/batches', body: { requests: [{ custom_id: 'sweep', params: { model: 'claude-sweep', max_tokens: 16, messages } }] } }],
+  'POST /v1beta/interactions': () => both('/v1beta/interactions', { model: 'gemini-sweep', input: 'hello' }),
+  'POST /v1/interactions': () => both('/v1/interactions', { model: 'gemini-sweep', input: 'hello' }),
   'POST /v1beta/models/{model}': () => gemini('/v1beta/models'),
   'POST /v1/models/{model}': () => gemini('/v1/models'),
   'POST /gemini/{version}/models/{model}': () => [...gemini('/gemini/v1beta/models'), ...gemini('/gemini/v1/models')],
