@@ -220,7 +220,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
   }
 
   const expandButton = (id: Id) => (
-    <IconButton size="small" aria-label={t('table.expand')} onClick={() => toggleOpen(id)}>
+    <IconButton size="small" aria-label={t('table.expand')} aria-expanded={open.has(id)} onClick={() => toggleOpen(id)}>
       {open.has(id) ? <KeyboardArrowUp fontSize="small" /> : <KeyboardArrowDown fontSize="small" />}
     </IconButton>
   );
