@@ -183,7 +183,9 @@ describe.skipIf(!chromiumAvailable)('billing and task screens in Chromium: top-u
     // The result image's thumbnail, served by the server (the upstream URL never reaches the browser).
     await expect.poll(() => row('Imagine').locator('img[data-testid^="mj-thumb-"]').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await row('Imagine').getByText('Succeeded').waitFor();
-    await row('Upscale').getByText('Queued').waitFor();
+    // The submission result opens with the row below 1536 px.
+    await row('Upscale').getByRole('button', { name: 'Expand' }).click();
+    await page.getByTestId('folded-fields').getByText('Queued').waitFor();
     await row('Imagine').getByRole('button', { name: 'Show' }).click();
     await page.locator('img[alt="1710000000000001"]').waitFor();
     await page.keyboard.press('Escape');
@@ -191,7 +193,9 @@ describe.skipIf(!chromiumAvailable)('billing and task screens in Chromium: top-u
 
     await page.goto('/panel/task');
     await page.getByTestId('task-page').waitFor();
-    await row('kling').getByText('content moderation refused').waitFor();
+    // Below 1536 px the failure reason opens with the row.
+    await row('kling').getByRole('button', { name: 'Expand' }).click();
+    await page.getByTestId('folded-fields').getByText('content moderation refused').waitFor();
     await row('suno').getByText('Succeeded').click();
     await page.getByTestId('suno-view').getByRole('button', { name: /Dawn song/ }).waitFor();
     expect(await page.getByTestId('suno-view').locator('audio').getAttribute('src')).toBe('/nothing.mp3');

@@ -66,8 +66,12 @@ describe.skipIf(!chromiumAvailable)('subscription plans in Chromium', () => {
     await page.getByText('No running plan').waitFor();
     const offer = page.getByTestId(/^plan-offer-/).first();
     await offer.getByText('Pro monthly').waitFor();
-    const checkout = page.context().waitForEvent('page');
     await offer.getByRole('button', { name: 'Buy' }).click();
+    // The bill first: nothing is ordered until the user pays.
+    await page.getByTestId('plan-checkout').getByTestId('sum-pay').getByText('$12.50').waitFor();
+    expect((await c.root.get('/api/payment/order')).body.data.total_count).toBe(0);
+    const checkout = page.context().waitForEvent('page');
+    await page.getByTestId('plan-pay').click();
     const tab = await checkout;
     await tab.locator('#money').waitFor();
     expect(await tab.locator('#money').innerText()).toBe('12.50');

@@ -143,7 +143,7 @@ describe.skipIf(!chromiumAvailable)('playground chat and usage screens in Chromi
     const row = rows.first();
     expect(await row.innerText()).toMatch(/e2e-chat[\s\S]*流式/);
     expect(await row.getByTestId('log-cost').innerText()).toMatch(/^\$0\.\d{6}$/);
-    await row.getByText(/^\d+\.\d{2} S/).waitFor();
+    await row.getByText(/^\d+\.\d{2} S$/).first().waitFor();
     await row.getByText(/^\d+ t\/s$/).waitFor();
     await page.getByTestId('header-hint-duration').hover();
     await page.getByRole('tooltip', { name: /t\/s/ }).waitFor();

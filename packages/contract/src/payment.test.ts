@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRechargeDiscount, quoteOrder, rechargePresets, round2, UpdatePaymentBody, PaymentBody, CreateOrderBody } from './payment.js';
+import { parseRechargeDiscount, quoteOrder, quotePlan, rechargePresets, round2, UpdatePaymentBody, PaymentBody, CreateOrderBody } from './payment.js';
 
 const base = { amount: 10, discount: 1, fixedFee: 0, percentFee: 0, currency: 'USD', usdRate: 7.3 };
 
@@ -25,6 +25,20 @@ describe('quoteOrder (api.md §23.2 step 4)', () => {
     expect(round2(2.675)).toBe(2.68);
     expect(round2(-1.005)).toBe(-1.01);
     expect(round2(0.1 + 0.2)).toBe(0.3);
+  });
+});
+
+describe('quotePlan', () => {
+  const gw = { fixedFee: 0, percentFee: 0, currency: 'USD', usdRate: 7.2 };
+  it('prices a USD plan on a USD gateway at its price plus the fee', () => {
+    expect(quotePlan({ ...gw, price: 12.5, planCurrency: 'USD', percentFee: 0.03 })).toMatchObject({ usd: 12.5, fee: 0.38, feeKind: 'percent', total: 12.88, pay: 12.88 });
+  });
+  it('converts a USD plan to a CNY gateway at the rate, fee included', () => {
+    expect(quotePlan({ ...gw, price: 10, planCurrency: 'USD', fixedFee: 0.5, currency: 'CNY' })).toMatchObject({ usd: 10, fee: 0.5, feeKind: 'fixed', total: 10.5, pay: 75.6 });
+  });
+  it('reads a CNY plan in dollars at the rate', () => {
+    expect(quotePlan({ ...gw, price: 72, planCurrency: 'CNY' })).toMatchObject({ usd: 10, total: 10, pay: 10 });
+    expect(quotePlan({ ...gw, price: 72, planCurrency: 'CNY', currency: 'CNY' })).toMatchObject({ total: 10, pay: 72 });
   });
 });
 

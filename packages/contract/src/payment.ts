@@ -234,3 +234,12 @@ export function quoteOrder(q: OrderQuoteInput): OrderQuote {
   }
   return { discounted: round2(discounted), fee, feeKind, total, pay, saved: round2(list - pay) };
 }
+
+/** A plan's price in USD: a CNY plan at `usdRate` yuan per dollar. */
+export const planUsd = (plan: { price: number; currency: string }, usdRate: number) => (plan.currency === 'CNY' ? plan.price / usdRate : plan.price);
+
+/** What buying a plan costs on a gateway: its USD price priced like a top-up with no discount (the server's order, to the cent). */
+export function quotePlan(q: { price: number; planCurrency: string; fixedFee: number; percentFee: number; currency: string; usdRate: number }): OrderQuote & { usd: number } {
+  const usd = planUsd({ price: q.price, currency: q.planCurrency }, q.usdRate);
+  return { ...quoteOrder({ amount: usd, discount: 1, fixedFee: q.fixedFee, percentFee: q.percentFee, currency: q.currency, usdRate: q.usdRate }), usd };
+}

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { parseRechargeDiscount, quoteOrder, type PaymentBody, type PayRequest, type UpdatePaymentBody } from '@one-hub/contract';
+import { parseRechargeDiscount, planUsd, quoteOrder, type PaymentBody, type PayRequest, type UpdatePaymentBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError, badRequest, notFound, apiError } from '../../common/errors.js';
 import { uuidHex } from '../../common/random.js';
@@ -102,10 +102,9 @@ export async function createPlanOrder(
   plan: { id: number; name: string; price: number; currency: string },
   exclusive?: OrderGuard,
 ): Promise<{ message: string; data: PayRequest }> {
-  const usd = plan.currency === 'CNY' ? plan.price / ctx.options.get('PaymentUSDRate') : plan.price;
   return placeOrder(ctx, user, uuid, {
     amount: 0,
-    quoteAmount: usd,
+    quoteAmount: planUsd(plan, ctx.options.get('PaymentUSDRate')),
     discount: 1,
     quota: 0,
     planId: plan.id,

@@ -43,8 +43,10 @@ export interface DataColumn<T> {
   width?: number;
   render?: (row: T) => ReactNode;
   hideOnPhone?: boolean;
-  /** Hidden on screens narrower than this breakpoint (wide tables on laptops). */
+  /** Folded into the row's expanded panel on screens narrower than this breakpoint (secondary columns of wide tables). */
   hideBelow?: 'md' | 'lg' | 'xl';
+  /** Widest the cell may grow (px): longer text is cut with an ellipsis and shown whole in a tooltip. */
+  maxWidth?: number;
   /** Stays visible at the right edge while a wide table scrolls (row actions). */
   pinned?: boolean;
   /** Help text behind a small icon beside the header. */
@@ -69,6 +71,8 @@ export interface DataTableProps<T> {
   pagination?: { page: number; pageSize: number; total: number; capped?: boolean; onPage: (p: number) => void; onPageSize: (s: number) => void; options?: number[] };
   selection?: { selected: Id[]; onChange: (ids: Id[]) => void };
   renderExpanded?: (row: T) => ReactNode;
+  /** Columns kept out of the row and shown in its expanded panel (besides those `hideBelow` folds at this width). */
+  folded?: DataColumn<T>[];
   /** Extra look for a row (its index on this page). */
   rowSx?: (row: T, index: number) => SxProps<Theme> | undefined;
 }
@@ -83,10 +87,58 @@ export const PHONE_PAGINATOR = {
   '& .MuiTablePagination-actions .MuiIconButton-root': { p: 0.75 },
 } as const;
 
-function cellValue<T>(row: T, col: DataColumn<T>): ReactNode {
+function rawValue<T>(row: T, col: DataColumn<T>): ReactNode {
   if (col.render) return col.render(row);
   const v = (row as Record<string, unknown>)[col.field];
   return v === null || v === undefined ? '' : String(v as string | number);
+}
+
+/** A cell's content; with `maxWidth`, cut to one line with an ellipsis and the whole text in a tooltip. */
+function cellValue<T>(row: T, col: DataColumn<T>): ReactNode {
+  const value = rawValue(row, col);
+  if (!col.maxWidth || isBlank(value)) return value;
+  return <Clipped maxWidth={col.maxWidth} title={typeof value === 'string' || typeof value === 'number' ? String(value) : undefined}>{value}</Clipped>;
+}
+
+/** One line at most `maxWidth` wide; a tooltip with the text only when it is cut. */
+function Clipped({ maxWidth, title, children }: { maxWidth: number; title?: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [cut, setCut] = useState(false);
+  const box = (
+    <Box
+      ref={ref}
+      data-testid="clipped-cell"
+      onMouseEnter={() => setCut(Boolean(ref.current && ref.current.scrollWidth > ref.current.clientWidth))}
+      sx={{ maxWidth, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', '& .MuiChip-root': { maxWidth: '100%' } }}
+    >
+      {children}
+    </Box>
+  );
+  return title ? (
+    <Tooltip title={cut ? title : ''} placement="top-start">
+      {box}
+    </Tooltip>
+  ) : (
+    box
+  );
+}
+
+/** The columns folded into the expanded panel, as label and value pairs. */
+function FoldedFields<T>({ row, columns }: { row: T; columns: DataColumn<T>[] }) {
+  const items = columns.map((col) => ({ col, value: rawValue(row, col) })).filter((x) => !isBlank(x.value));
+  if (!items.length) return null;
+  return (
+    <Box data-testid="folded-fields" sx={{ display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', columnGap: 2, rowGap: 0.75, alignItems: 'center', textAlign: 'left', mb: 1 }}>
+      {items.map(({ col, value }) => (
+        <Fragment key={col.field}>
+          <Typography variant="caption" color="text.secondary">
+            {col.header}
+          </Typography>
+          <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>{value}</Box>
+        </Fragment>
+      ))}
+    </Box>
+  );
 }
 
 /** A cell with nothing to show: phone cards skip its row instead of printing a label over a blank. */
@@ -94,7 +146,7 @@ export const isBlank = (v: ReactNode) => v === null || v === undefined || v === 
 
 /** The console's table: sortable headers, skeleton while loading, empty and error states, cards on phones. */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { columns, rows, rowKey, loading, error, selection, renderExpanded, pagination } = props;
+  const { columns, rows, rowKey, loading, error, selection, pagination } = props;
   const { t, i18n } = useTranslation();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
@@ -116,6 +168,17 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const toggleOne = (id: Id) => selection?.onChange(chosen.has(id) ? selection.selected.filter((x) => x !== id) : [...selection.selected, id]);
 
   const visible = columns.filter((c) => !(phone && c.hideOnPhone) && !(c.hideBelow && below[c.hideBelow]));
+  // Secondary columns the width leaves out open with the row, above the table's own expanded content.
+  const folded = [...(props.folded ?? []), ...columns.filter((c) => c.hideBelow && below[c.hideBelow])].filter((c) => !(phone && c.hideOnPhone));
+  const renderExpanded =
+    folded.length > 0
+      ? (row: T) => (
+          <>
+            <FoldedFields row={row} columns={folded} />
+            {props.renderExpanded?.(row)}
+          </>
+        )
+      : props.renderExpanded;
   const pin = (col: DataColumn<T>, head = false) =>
     col.pinned ? { position: 'sticky' as const, right: 0, zIndex: head ? 3 : 1, bgcolor: 'background.paper', boxShadow: (th: Theme) => `-6px 0 6px -6px ${th.palette.divider}` } : {};
   const showSkeleton = loading && rows.length === 0 && !error;
@@ -157,7 +220,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
   }
 
   const expandButton = (id: Id) => (
-    <IconButton size="small" aria-label={t('table.expand')} onClick={() => toggleOpen(id)}>
+    <IconButton size="small" aria-label={t('table.expand')} aria-expanded={open.has(id)} onClick={() => toggleOpen(id)}>
       {open.has(id) ? <KeyboardArrowUp fontSize="small" /> : <KeyboardArrowDown fontSize="small" />}
     </IconButton>
   );
@@ -249,7 +312,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
               {visible.map((col) => {
                 const active = props.sort?.field === col.field;
                 return (
-                  <TableCell key={col.field} align={col.align} sx={{ width: col.width, whiteSpace: 'nowrap', fontWeight: 600, ...pin(col, true) }} sortDirection={active ? props.sort?.order : false}>
+                  <TableCell key={col.field} align={col.align} sx={{ width: col.width, wordBreak: 'keep-all', fontWeight: 600, ...pin(col, true) }} sortDirection={active ? props.sort?.order : false}>
                     {col.sortable && props.onSort ? (
                       <TableSortLabel active={active} direction={active ? props.sort?.order : 'asc'} onClick={() => props.onSort?.(col.field)}>
                         {col.header}

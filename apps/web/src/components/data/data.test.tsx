@@ -160,6 +160,37 @@ describe('DataTable', () => {
     expect(screen.getAllByText('Name')).toHaveLength(2);
   });
 
+  it('folds secondary columns into the expanded row below their breakpoint, and clips long cells', () => {
+    // A 1440 px laptop: below xl (1536), above every smaller breakpoint.
+    vi.stubGlobal('matchMedia', (q: string) => ({ matches: q.includes('1535'), media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }));
+    const wide: DataColumn<Row>[] = [
+      { field: 'id', header: 'ID' },
+      { field: 'name', header: 'Name', maxWidth: 120 },
+      { field: 'ip', header: 'Source IP', hideBelow: 'xl', render: (r) => `10.0.0.${r.id}` },
+    ];
+    render(<DataTable columns={wide} rows={rows} rowKey={(r) => r.id} loading={false} folded={[{ field: 'extra', header: 'Extra', render: (r) => `extra-${r.id}` }]} />);
+    const headers = [...document.querySelectorAll('thead th')].map((h) => h.textContent);
+    expect(headers).toEqual(['', 'ID', 'Name']);
+    expect(screen.queryByText('10.0.0.1')).toBeNull();
+    const clipped = screen.getAllByTestId('clipped-cell')[0];
+    expect(clipped.textContent).toBe('alpha');
+    expect(clipped.style.maxWidth || getComputedStyle(clipped).maxWidth).toBe('120px');
+    expect(getComputedStyle(clipped).textOverflow).toBe('ellipsis');
+    fireEvent.click(within(screen.getAllByTestId('table-row')[1]).getByRole('button', { name: /expand/i }));
+    const panel = within(screen.getByTestId('folded-fields'));
+    expect(panel.getByText('Source IP')).toBeTruthy();
+    expect(panel.getByText('10.0.0.2')).toBeTruthy();
+    expect(panel.getByText('extra-2')).toBeTruthy();
+    expect(screen.queryByText('10.0.0.1')).toBeNull();
+  });
+
+  it('keeps a column below its breakpoint in the row at full width', () => {
+    vi.stubGlobal('matchMedia', (q: string) => ({ matches: false, media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }));
+    render(<DataTable columns={[{ field: 'id', header: 'ID' }, { field: 'ip', header: 'Source IP', hideBelow: 'xl', render: (r) => `10.0.0.${r.id}` }]} rows={rows} rowKey={(r) => r.id} loading={false} />);
+    expect(screen.getByText('10.0.0.1')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /expand/i })).toBeNull();
+  });
+
   it('skips empty cells in phone cards instead of printing bare labels', () => {
     vi.stubGlobal('matchMedia', (q: string) => ({ matches: q.includes('max-width'), media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }));
     const withBlank: DataColumn<Row>[] = [...columns, { field: 'note', header: 'Note', render: (r) => (r.id === 1 ? 'noted' : '') }];

@@ -35,11 +35,12 @@ describe('log column chooser', { timeout: 20_000 }, () => {
     const menu = within(screen.getByRole('menu'));
     const box = (name: string) => menu.getByText(name).closest('li')!.querySelector('input') as HTMLInputElement;
     expect(box('Group').checked).toBe(false);
-    expect(box('Detail').checked).toBe(true);
+    expect(box('Detail').checked).toBe(false);
+    expect(box('Quota').checked).toBe(true);
     fireEvent.click(menu.getByText('Group'));
     expect(headers()).toContain('Group');
     expect(box('Group').checked).toBe(true);
-    expect(JSON.parse(localStorage.getItem('log_hidden_columns')!)).toEqual(['source_ip']);
+    expect(JSON.parse(localStorage.getItem('log_hidden_columns')!)).toEqual(['source_ip', 'detail']);
   });
 });
 
@@ -79,7 +80,9 @@ describe("a user's own log rows", { timeout: 20_000 }, () => {
     expect(rows).toHaveLength(3);
     fireEvent.click(within(rows[1]).getByRole('button', { name: /expand/i }));
     expect(screen.getAllByRole('button', { name: /expand/i }).filter((b) => b.querySelector('[data-testid="KeyboardArrowUpIcon"]'))).toHaveLength(1);
-    expect(document.body.textContent!.split('second row').length - 1).toBe(2); // its cell and its opened detail
-    expect(document.body.textContent!.split('first row').length - 1).toBe(1);
+    // Below 1536 px the detail is folded into the opened panel: only the opened row shows its text, once.
+    expect(document.body.textContent!.split('second row').length - 1).toBe(1);
+    expect(document.body.textContent!.split('first row').length - 1).toBe(0);
+    expect(within(screen.getByTestId('folded-fields')).getByText('second row')).toBeTruthy();
   });
 });

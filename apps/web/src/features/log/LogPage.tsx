@@ -57,6 +57,10 @@ export default function LogPage() {
   const all = useMemo(() => logColumns(t).filter((c) => admin || !c.adminOnly), [t, admin]);
   const hidden = chosen ?? defaultHiddenColumns(all, wide);
   const columns = all.filter((c) => !hidden.includes(c.field));
+  // Secondary columns left out of the row (group, source IP, detail) still open with it.
+  const folded = all.filter((c) => c.wideOnly && hidden.includes(c.field));
+  // A folded detail already shows a row's text in the expanded panel.
+  const detailFolded = folded.some((c) => c.field === 'detail');
 
   const setType = (log_type: number) => {
     setDraft({ ...draft, log_type });
@@ -83,10 +87,11 @@ export default function LogPage() {
         </FilterBar>
         <DataTable
           columns={columns}
+          folded={folded}
           rowKey={(l) => l.key}
           renderExpanded={(l) => (
             <Box sx={{ textAlign: 'left' }}>
-              {l.type === 2 ? <QuotaDetail log={l} /> : <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>{logText(l) || '-'}</Typography>}
+              {l.type === 2 ? <QuotaDetail log={l} /> : !detailFolded && <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>{logText(l) || '-'}</Typography>}
               {l.request_id && l.type === 5 && (
                 <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }} data-testid="log-request-id">
                   {t('requestId', { id: l.request_id })}

@@ -57,7 +57,7 @@ export default function MidjourneyPage() {
   // The result (status, progress, image, prompt) before the bookkeeping, so it fits a laptop screen.
   const columns: DataColumn<MidjourneyTask>[] = [
     { field: 'mj_id', header: t('taskId'), sortable: true, render: (m) => <ClippedText text={m.mj_id} max={16} label={t('taskId')} /> },
-    { field: 'submit_time', header: t('submitTime'), sortable: true, render: (m) => <TimeText value={m.submit_time} ms /> },
+    { field: 'submit_time', header: t('submitTime'), sortable: true, render: (m) => <TimeText value={m.submit_time} ms stacked /> },
     { field: 'action', header: t('type'), sortable: true, render: (m) => <StatusChip label={t(`action.${m.action}`, { defaultValue: m.action })} color={actionColor(m.action)} variant="filled" /> },
     ...(admin ? ([{ field: 'status', header: t('status'), sortable: true, render: (m) => <StatusChip label={t(`statusName.${m.status}`, { defaultValue: m.status || '-' })} color={statusColor(m.status)} /> },] as DataColumn<MidjourneyTask>[]) : []),
     { field: 'progress', header: t('progress'), render: (m) => <TaskProgress percent={percent(m.progress)} failed={m.status === 'FAILURE'} /> },
@@ -75,22 +75,23 @@ export default function MidjourneyPage() {
           t('none')
         ),
     },
-    { field: 'prompt', header: t('prompt'), hideOnPhone: true, render: (m) => <ClippedText text={m.prompt} label={t('prompt')} /> },
+    { field: 'prompt', header: t('prompt'), hideOnPhone: true, render: (m) => <ClippedText text={m.prompt} max={22} label={t('prompt')} /> },
     {
       field: 'duration',
       header: t('duration'),
       hideOnPhone: true,
+      hideBelow: 'xl',
       render: (m) => {
         const s = durationSeconds(m.start_time, m.finish_time, 1000);
         return s === null ? '-' : <StatusChip label={t('seconds', { s })} color={s > 60 ? 'error' : 'success'} />;
       },
     },
-    { field: 'fail_reason', header: t('failReason'), hideOnPhone: true, render: (m) => <ClippedText text={m.fail_reason} label={t('failReason')} /> },
+    { field: 'fail_reason', header: t('failReason'), hideOnPhone: true, hideBelow: 'xl', render: (m) => <ClippedText text={m.fail_reason} label={t('failReason')} /> },
     ...(admin
       ? ([
-          { field: 'channel_id', header: t('channel'), sortable: true, hideOnPhone: true },
-          { field: 'user_id', header: t('user'), sortable: true, hideOnPhone: true },
-          { field: 'code', header: t('submitResult'), sortable: true, hideBelow: 'lg', render: (m) => code(m.code) },
+          { field: 'channel_id', header: t('channel'), sortable: true, hideOnPhone: true, hideBelow: 'xl' },
+          { field: 'user_id', header: t('user'), sortable: true, hideOnPhone: true, hideBelow: 'xl' },
+          { field: 'code', header: t('submitResult'), sortable: true, hideBelow: 'xl', render: (m) => code(m.code) },
         ] as DataColumn<MidjourneyTask>[])
       : []),
     { field: 'prompt_en', header: t('promptEn'), hideBelow: 'xl', render: (m) => <ClippedText text={m.prompt_en} label={t('promptEn')} /> },

@@ -37,7 +37,7 @@ export default function OrderTab() {
 
   // What was paid and its state first; the gateway's bookkeeping last, so a laptop screen shows what matters.
   const columns: DataColumn<Order>[] = [
-    { field: 'created_at', header: t('createdAt'), sortable: true, render: (o) => <TimeText value={o.created_at} /> },
+    { field: 'created_at', header: t('createdAt'), sortable: true, render: (o) => <TimeText value={o.created_at} stacked /> },
     { field: 'user_id', header: t('userId'), sortable: true },
     {
       field: 'trade_no',
@@ -67,9 +67,9 @@ export default function OrderTab() {
         ),
     },
     { field: 'fee', header: t('fee'), hideOnPhone: true, render: (o) => `$${money(o.fee)}` },
-    { field: 'discount', header: t('discount'), hideOnPhone: true, render: (o) => `${money(o.discount)} ${o.order_currency}` },
+    { field: 'discount', header: t('discount'), hideOnPhone: true, hideBelow: 'xl', render: (o) => `${money(o.discount)} ${o.order_currency}` },
     { field: 'quota', header: t('quota'), hideOnPhone: true, render: (o) => <QuotaText quota={o.quota} /> },
-    { field: 'gateway_id', header: t('gatewayId'), sortable: true, hideOnPhone: true },
+    { field: 'gateway_id', header: t('gatewayId'), sortable: true, hideOnPhone: true, hideBelow: 'xl' },
     { field: 'gateway_no', header: t('gatewayNo'), hideBelow: 'xl', render: (o) => o.gateway_no || '—' },
   ];
 

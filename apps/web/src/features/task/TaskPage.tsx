@@ -53,7 +53,7 @@ export default function TaskPage() {
   // Status (opens the result) and the failure reason come before the times, so they fit a laptop screen.
   const columns: DataColumn<AsyncTask>[] = [
     { field: 'task_id', header: t('task'), sortable: true, render: (x) => <ClippedText text={x.task_id} max={16} label={t('task')} /> },
-    { field: 'submit_time', header: t('submitTime'), sortable: true, render: (x) => <TimeText value={x.submit_time} /> },
+    { field: 'submit_time', header: t('submitTime'), sortable: true, render: (x) => <TimeText value={x.submit_time} stacked /> },
     { field: 'platform', header: t('platform'), sortable: true, render: (x) => <StatusChip label={x.platform} color="success" /> },
     { field: 'action', header: t('type'), hideOnPhone: true, render: (x) => <StatusChip label={x.action} color="success" variant="outlined" /> },
     {
@@ -65,11 +65,12 @@ export default function TaskPage() {
     { field: 'progress', header: t('progress'), render: (x) => <TaskProgress percent={x.progress} failed={x.status === 'FAILURE'} /> },
     { field: 'result', header: t('result'), render: (x) => <TaskResultCell task={x} onOpen={() => setDetail(x)} /> },
     { field: 'quota', header: t('cost'), hideOnPhone: true, render: (x) => <TaskCost quota={x.quota} planQuota={x.plan_quota} failed={x.status === 'FAILURE'} /> },
-    { field: 'fail_reason', header: t('failReason'), hideOnPhone: true, render: (x) => <ClippedText text={x.fail_reason} label={t('failReason')} /> },
+    { field: 'fail_reason', header: t('failReason'), hideOnPhone: true, hideBelow: 'xl', render: (x) => <ClippedText text={x.fail_reason} label={t('failReason')} /> },
     {
       field: 'duration',
       header: t('duration'),
       hideOnPhone: true,
+      hideBelow: 'xl',
       render: (x) => {
         const s = durationSeconds(x.submit_time, x.finish_time);
         return s === null ? '-' : <StatusChip label={t('seconds', { s })} color={s > 60 ? 'error' : 'success'} />;
@@ -78,8 +79,8 @@ export default function TaskPage() {
     { field: 'finish_time', header: t('finishTime'), sortable: true, hideBelow: 'xl', render: (x) => <TimeText value={x.finish_time} /> },
     ...(admin
       ? ([
-          { field: 'channel_id', header: t('channel'), sortable: true, hideOnPhone: true },
-          { field: 'user_id', header: t('user'), sortable: true, hideOnPhone: true },
+          { field: 'channel_id', header: t('channel'), sortable: true, hideOnPhone: true, hideBelow: 'xl' },
+          { field: 'user_id', header: t('user'), sortable: true, hideOnPhone: true, hideBelow: 'xl' },
         ] as DataColumn<AsyncTask>[])
       : []),
   ];

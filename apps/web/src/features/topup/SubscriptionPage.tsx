@@ -1,13 +1,16 @@
-import { useState } from 'react';
-import { Alert, Box, Button, Card, CardActions, CardContent, FormControlLabel, Grid, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
+import { useMemo, useState } from 'react';
+import { Alert, Box, Button, Card, CardActions, CardContent, FormControlLabel, Grid, Stack, Switch, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Plan, PublicGateway } from '@one-hub/contract';
 import { api } from '../../lib/api';
 import { showError } from '../../lib/toast';
 import { PageHeader, useFormatQuota } from '../../components/data';
+import { formatTimestamp } from '@one-hub/contract';
 import PlanCard, { type PlanSelf } from '../dashboard/components/PlanCard';
 import PayDialog from './components/PayDialog';
+import PlanCheckout from './components/PlanCheckout';
+import { planOffer } from './topup-logic';
 
 /** The user's plans: what runs now, the fall-back switch, and the public plans to buy. */
 export default function SubscriptionPage() {
@@ -17,10 +20,10 @@ export default function SubscriptionPage() {
   const plans = useQuery({ queryKey: ['plan-public'], queryFn: () => api<Plan[]>('/api/plan/public') });
   const self = useQuery({ queryKey: ['plan-self'], queryFn: () => api<PlanSelf>('/api/plan/self') });
   const gateways = useQuery({ queryKey: ['user-payment'], queryFn: () => api<PublicGateway[]>('/api/user/payment'), retry: false });
-  const [uuid, setUuid] = useState('');
+  const [checkout, setCheckout] = useState<{ plan: Plan; renewFrom?: number } | null>(null);
   const [order, setOrder] = useState<{ uuid: string; plan_id: number } | null>(null);
-  const gatewayList = gateways.data ?? [];
-  const chosen = uuid || gatewayList[0]?.uuid || '';
+  const gatewayList = useMemo(() => [...(gateways.data ?? [])].sort((a, b) => b.sort - a.sort), [gateways.data]);
+  const subs = self.data?.subscriptions ?? [];
 
   const setFallback = async (enabled: boolean) => {
     try {
@@ -45,19 +48,12 @@ export default function SubscriptionPage() {
             {t('plans.fallbackHint')}
           </Typography>
         </Card>
-        {gatewayList.length > 0 && (
-          <TextField select size="small" label={t('plans.gateway')} value={chosen} onChange={(e) => setUuid(e.target.value)} sx={{ maxWidth: 320 }} data-testid="plan-gateway">
-            {gatewayList.map((g) => (
-              <MenuItem key={g.uuid} value={g.uuid}>
-                {g.name}
-              </MenuItem>
-            ))}
-          </TextField>
-        )}
         {gateways.isSuccess && !gatewayList.length && <Alert severity="info">{t('plans.noGateway')}</Alert>}
         {plans.data && !plans.data.length && <Alert severity="info">{t('plans.noPlans')}</Alert>}
         <Grid container spacing={2}>
-          {(plans.data ?? []).map((p) => (
+          {(plans.data ?? []).map((p) => {
+            const offer = planOffer(p, subs);
+            return (
             <Grid key={p.id} size={{ xs: 12, sm: 6, lg: 4 }}>
               <Card sx={{ height: '100%', display: 'flex', flexDirection: 'column' }} data-testid={`plan-offer-${p.id}`}>
                 <CardContent sx={{ flex: 1 }}>
@@ -76,16 +72,37 @@ export default function SubscriptionPage() {
                     </Typography>
                   )}
                 </CardContent>
-                <CardActions>
-                  <Button variant="contained" fullWidth disabled={!chosen} onClick={() => setOrder({ uuid: chosen, plan_id: p.id })}>
-                    {t('plans.buy')}
+                <CardActions sx={{ flexDirection: 'column', alignItems: 'stretch', gap: 0.5 }}>
+                  {offer.kind !== 'buy' && (
+                    <Typography variant="caption" color="text.secondary" sx={{ textAlign: 'center' }} data-testid="plan-held-until">
+                      {t('plans.heldUntil', { time: formatTimestamp(offer.until) })}
+                    </Typography>
+                  )}
+                  <Button
+                    variant="contained"
+                    fullWidth
+                    disabled={!gatewayList.length || !self.data || offer.kind === 'held'}
+                    onClick={() => setCheckout(offer.kind === 'renew' ? { plan: p, renewFrom: offer.until } : { plan: p })}
+                    data-testid={`plan-${offer.kind}`}
+                  >
+                    {t(`plans.${offer.kind}`)}
                   </Button>
                 </CardActions>
               </Card>
             </Grid>
-          ))}
+            );
+          })}
         </Grid>
       </Stack>
+      <PlanCheckout
+        offer={checkout}
+        gateways={gatewayList}
+        onCancel={() => setCheckout(null)}
+        onPay={(o) => {
+          setCheckout(null);
+          setOrder(o);
+        }}
+      />
       <PayDialog order={order} onClose={() => setOrder(null)} />
     </Box>
   );

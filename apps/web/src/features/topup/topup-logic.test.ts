@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PublicGateway } from '@one-hub/contract';
-import { discountBadge, topUpProblem, topUpSummary } from './topup-logic';
+import { discountBadge, planOffer, planSummary, topUpProblem, topUpSummary } from './topup-logic';
 
 const gw = (over: Partial<PublicGateway> = {}): PublicGateway => ({ uuid: 'u', name: 'G', icon: '', fixed_fee: 0, percent_fee: 0, currency: 'USD', sort: 1, ...over });
 
@@ -37,5 +37,24 @@ describe('discount badge', () => {
     expect(discountBadge(0.85)).toEqual({ zhe: '8.5', off: 15 });
     expect(discountBadge(1)).toBeNull();
     expect(discountBadge(0)).toBeNull();
+  });
+});
+
+describe('plan offers', () => {
+  const sub = (plan_id: number, status: 'active' | 'pending' | 'expired' | 'cancelled', end_at: number) => ({ plan_id, status, end_at });
+  it('offers Buy without a running subscription of the plan', () => {
+    expect(planOffer({ id: 1, renews: true }, [])).toEqual({ kind: 'buy' });
+    expect(planOffer({ id: 1, renews: true }, [sub(1, 'expired', 100), sub(1, 'cancelled', 200), sub(2, 'active', 300)])).toEqual({ kind: 'buy' });
+  });
+  it('offers Renew while a renewing plan runs or waits, until its last period ends', () => {
+    expect(planOffer({ id: 1, renews: true }, [sub(1, 'active', 100)])).toEqual({ kind: 'renew', until: 100 });
+    expect(planOffer({ id: 1, renews: true }, [sub(1, 'active', 100), sub(1, 'pending', 250)])).toEqual({ kind: 'renew', until: 250 });
+  });
+  it('offers neither while a plan that does not renew is held', () => {
+    expect(planOffer({ id: 1, renews: false }, [sub(1, 'active', 100)])).toEqual({ kind: 'held', until: 100 });
+  });
+  it('bills a plan in the gateway currency with its fee, as the server orders it', () => {
+    expect(planSummary({ price: 12.5, currency: 'USD' }, gw({ percent_fee: 0.03 }), 7.3)).toMatchObject({ fee: 0.38, feeKind: 'percent', pay: 12.88 });
+    expect(planSummary({ price: 10, currency: 'USD' }, gw({ currency: 'CNY', fixed_fee: 1 }), 7)).toMatchObject({ fee: 1, feeKind: 'fixed', pay: 77 });
   });
 });

@@ -48,14 +48,14 @@ export default function UserGroupPage() {
 
   const columns: DataColumn<UserGroup>[] = [
     { field: 'id', header: t('field.id'), sortable: true, hideOnPhone: true },
-    { field: 'symbol', header: t('field.symbol'), sortable: true },
-    { field: 'name', header: t('field.name'), sortable: true, render: (g) => groupName(g.symbol, g.name) },
+    { field: 'symbol', header: t('field.symbol'), sortable: true, maxWidth: 160 },
+    { field: 'name', header: t('field.name'), sortable: true, maxWidth: 200, render: (g) => <span title={groupName(g.symbol, g.name)}>{groupName(g.symbol, g.name)}</span> },
     { field: 'ratio', header: t('field.ratio'), sortable: true },
     { field: 'api_rate', header: t('field.api_rate'), sortable: true },
     { field: 'public', header: t('field.public'), sortable: true, render: (g) => yesNo(g.public) },
     { field: 'promotion', header: t('field.promotion'), sortable: true, render: (g) => yesNo(g.promotion) },
-    { field: 'min', header: t('field.min'), sortable: true, hideOnPhone: true },
-    { field: 'max', header: t('field.max'), sortable: true, hideOnPhone: true },
+    { field: 'min', header: t('field.min'), sortable: true, hideOnPhone: true, hideBelow: 'xl' },
+    { field: 'max', header: t('field.max'), sortable: true, hideOnPhone: true, hideBelow: 'xl' },
     {
       field: 'enable',
       header: t('field.enable'),

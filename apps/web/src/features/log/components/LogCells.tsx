@@ -1,4 +1,5 @@
 import { Badge, Box, Stack, Tooltip, Typography } from '@mui/material';
+import BoltOutlined from '@mui/icons-material/BoltOutlined';
 import { useTranslation } from 'react-i18next';
 import type { LogEntry } from '@one-hub/contract';
 import { StatusChip } from '../../../components/data';
@@ -11,10 +12,11 @@ export function DurationCell({ log }: { log: LogEntry }) {
   const first = Number(log.metadata?.first_response ?? 0);
   const seconds = log.request_time / 1000;
   const tps = tokensPerSecond(log.completion_tokens, log.request_time, first);
-  const label = `${seconds.toFixed(2)} S${first > 0 && log.is_stream ? ` / ${t('firstResponse')} ${(first / 1000).toFixed(2)} S` : ''}`;
+  const firstLabel = first > 0 && log.is_stream ? `${t('firstResponse')} ${(first / 1000).toFixed(2)} S` : '';
   return (
     <Stack spacing={0.5} sx={{ alignItems: 'flex-end' }}>
-      <StatusChip label={label} color={durationTone(seconds)} />
+      <StatusChip label={`${seconds.toFixed(2)} S`} color={durationTone(seconds)} title={firstLabel ? `${seconds.toFixed(2)} S / ${firstLabel}` : undefined} />
+      {firstLabel && <StatusChip label={`${(first / 1000).toFixed(2)} S`} icon={<BoltOutlined />} color={durationTone(seconds)} variant="ghost" title={firstLabel} />}
       {tps !== null && <StatusChip label={`${tps.toFixed(0)} t/s`} color={speedTone(tps)} variant="outlined" title={t('speedHelp')} />}
     </Stack>
   );

@@ -8,7 +8,7 @@ import { DetailCell, QuotaCell } from './QuotaCell';
 
 export interface LogColumn extends DataColumn<LogEntry> {
   adminOnly?: boolean;
-  /** Hidden by default below 1536 px (the column chooser can show it again). */
+  /** Out of the row by default below 1536 px, shown in its expanded panel (the column chooser can show it again). */
   wideOnly?: boolean;
 }
 
@@ -35,9 +35,9 @@ export function logColumns(t: TFunction<'log'>): LogColumn[] {
           ''
         ),
     },
-    { field: 'user_id', header: t('col.user'), sortable: true, adminOnly: true, render: (l) => (l.username ? <StatusChip label={l.username} copyText={l.username} /> : '') },
+    { field: 'user_id', header: t('col.user'), sortable: true, adminOnly: true, render: (l) => (l.username ? <StatusChip label={l.username} copyText={l.username} title={l.username} sx={{ maxWidth: 110 }} /> : '') },
     { field: 'group', header: t('col.group'), wideOnly: true, render: (l) => (l.type === 2 ? <GroupCell log={l} /> : '') },
-    { field: 'token_name', header: t('col.token'), sortable: true, render: (l) => (l.token_name ? <StatusChip label={l.token_name} color="primary" copyText={l.token_name} /> : '') },
+    { field: 'token_name', header: t('col.token'), sortable: true, render: (l) => (l.token_name ? <StatusChip label={l.token_name} color="primary" copyText={l.token_name} title={l.token_name} sx={{ maxWidth: { xs: 200, sm: 110 } }} /> : '') },
     {
       field: 'type',
       header: t('col.type'),
@@ -53,8 +53,8 @@ export function logColumns(t: TFunction<'log'>): LogColumn[] {
       sortable: true,
       render: (l) =>
         l.model_name ? (
-          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-            <StatusChip label={l.model_name} color="primary" variant="outlined" copyText={l.model_name} />
+          <Stack spacing={0.25} sx={{ alignItems: 'flex-end' }}>
+            <StatusChip label={l.model_name} color="primary" variant="outlined" copyText={l.model_name} title={l.model_name} sx={{ maxWidth: { xs: 220, sm: 170 } }} />
             {l.is_stream && (
               <Typography variant="caption" color="info.main" sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
                 {t('stream')}
@@ -75,6 +75,6 @@ export function logColumns(t: TFunction<'log'>): LogColumn[] {
     { field: 'completion_tokens', header: t('col.output'), render: (l) => (l.type === 2 ? l.completion_tokens : '') },
     { field: 'quota', header: t('col.quota'), render: (l) => <QuotaCell log={l} /> },
     { field: 'source_ip', header: t('col.sourceIp'), wideOnly: true },
-    { field: 'detail', header: t('col.detail'), render: (l) => <DetailCell log={l} /> },
+    { field: 'detail', header: t('col.detail'), wideOnly: true, render: (l) => <DetailCell log={l} /> },
   ];
 }

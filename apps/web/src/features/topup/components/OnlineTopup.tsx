@@ -6,7 +6,8 @@ import { showError } from '../../../lib/toast';
 import { useAppSelector } from '../../../store';
 import { discountBadge, topUpProblem, topUpSummary } from '../topup-logic';
 import PayDialog from './PayDialog';
-import GatewayIcon from '../../../components/GatewayIcon';
+import GatewayPicker from './GatewayPicker';
+import OrderSummary from './OrderSummary';
 
 const money = (n: number) => n.toFixed(2);
 
@@ -36,32 +37,12 @@ export default function OnlineTopup({ gateways }: { gateways: PublicGateway[] })
     setOrder({ uuid: gateway!.uuid, amount: Number(amount) });
   };
 
-  const line = (label: string, value: string, testId: string) => (
-    <Stack direction="row" sx={{ justifyContent: 'space-between' }} data-testid={testId}>
-      <Typography color="text.secondary">{label}</Typography>
-      <Typography sx={{ fontWeight: 500 }}>{value}</Typography>
-    </Stack>
-  );
   return (
     <Stack spacing={2} data-testid="online-topup">
       <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
         {t('online')}
       </Typography>
-      <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)' } }}>
-        {sorted.map((g) => (
-          <Button
-            key={g.uuid}
-            variant="outlined"
-            color={g.uuid === uuid ? 'primary' : 'inherit'}
-            onClick={() => setUuid(g.uuid)}
-            aria-pressed={g.uuid === uuid}
-            startIcon={g.icon ? <GatewayIcon src={g.icon} /> : undefined}
-            sx={{ justifyContent: 'flex-start', py: 1.25, borderWidth: g.uuid === uuid ? 2 : 1, borderColor: g.uuid === uuid ? 'primary.main' : 'divider' }}
-          >
-            {g.name}
-          </Button>
-        ))}
-      </Box>
+      <GatewayPicker gateways={sorted} value={uuid} onChange={setUuid} />
       {presets.length > 0 && (
         <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, pt: 1 }}>
           {presets.map((p) => {
@@ -86,13 +67,15 @@ export default function OnlineTopup({ gateways }: { gateways: PublicGateway[] })
         helperText={t('minHint', { min: Math.max(1, site.PaymentMinAmount ?? 1) })}
       />
       {summary && gateway && (
-        <Stack spacing={0.75} sx={{ p: 2, borderRadius: 2, bgcolor: 'action.hover' }} data-testid="topup-summary">
-          {line(t('sumAmount'), `$${money(n)}`, 'sum-amount')}
-          {summary.discounted !== n && line(t('sumDiscounted'), `$${money(summary.discounted)}`, 'sum-discounted')}
-          {summary.feeKind !== 'none' &&
-            line(summary.feeKind === 'fixed' ? t('sumFeeFixed') : t('sumFeePercent', { percent: Math.round(gateway.percent_fee * 10000) / 100 }), `$${money(summary.fee)}`, 'sum-fee')}
-          {line(summary.cny ? t('sumPayCny', { rate: usdRate }) : t('sumPay', { currency: gateway.currency }), `${summary.cny ? (chinese ? '¥' : 'CNY ') : '$'}${money(summary.pay)}`, 'sum-pay')}
-        </Stack>
+        <OrderSummary
+          quote={summary}
+          gateway={gateway}
+          usdRate={usdRate}
+          lines={[
+            { label: t('sumAmount'), value: `$${money(n)}`, testId: 'sum-amount' },
+            ...(summary.discounted !== n ? [{ label: t('sumDiscounted'), value: `$${money(summary.discounted)}`, testId: 'sum-discounted' }] : []),
+          ]}
+        />
       )}
       <Button variant="contained" size="large" onClick={submit} data-testid="topup-submit">
         {t('topUp')}
