@@ -132,6 +132,20 @@ describe.each(testDialects())('encrypted items go back to their channel on %s', 
     expect(onB().length).toBe(b);
   });
 
+  it('items of a background response are remembered when it ends', async () => {
+    const { key } = await f.newUser({ quota: 10_000_000 });
+    const client = f.openai(key);
+    const queued = await client.responses.create({ model: 'sealed-a', input: 'In the background', background: true, include: [SEALED] });
+    let done = await client.responses.retrieve(queued.id);
+    for (let read = 0; read < 5 && (done.status === 'queued' || done.status === 'in_progress'); read++) done = await client.responses.retrieve(queued.id);
+    expect(done.status).toBe('completed');
+    expect(done.output[0]).toMatchObject({ type: 'reasoning', encrypted_content: expect.stringMatching(/^gAAAA/) });
+    const [a, b] = [onA().length, onB().length];
+    for (let i = 0; i < 6; i++) await followUp(key, done.output as Item[], i);
+    expect(onA().length - a).toBe(6);
+    expect(onB().length).toBe(b);
+  });
+
   it("another user's copy of the item is unknown: routed as today, not pinned to A", async () => {
     const owner = await f.newUser({ quota: 10_000_000 });
     const stranger = await f.newUser({ quota: 10_000_000 });
