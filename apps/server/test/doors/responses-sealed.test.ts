@@ -24,6 +24,8 @@ describe.each(testDialects())('encrypted items go back to their channel on %s', 
     // Two equal OpenAI channels serve `sealed`; `sealed-a` and `sealed-b` reach one of them each.
     channelOf.set('A', await f.addChannel({ type: 1, key: 'sealed-a-key', models: 'sealed,sealed-a' }));
     channelOf.set('B', await f.addChannel({ type: 1, key: 'sealed-b-key', models: 'sealed,sealed-b' }));
+    await f.unitPrice('sealed-claude');
+    await f.addChannel({ type: 14, key: 'sealed-claude-key', base_url: f.claude.url, models: 'sealed-claude' });
   });
   afterAll(async () => f?.close());
 
@@ -144,6 +146,24 @@ describe.each(testDialects())('encrypted items go back to their channel on %s', 
     for (let i = 0; i < 6; i++) await followUp(key, done.output as Item[], i);
     expect(onA().length - a).toBe(6);
     expect(onB().length).toBe(b);
+  });
+
+  it('a conversation moved to a model channel A does not serve routes as any request (even with A disabled)', async () => {
+    const { key } = await f.newUser({ quota: 10_000_000 });
+    const history = await firstTurn(key, 'sealed-a', 'Start on GPT');
+    const [a, claude] = [onA().length, f.claude.received.length];
+    const moved = await f.openai(key).responses.create({ model: 'sealed-claude', input: [...history, { role: 'user', content: 'Go on' }], store: false });
+    expect(moved.status).toBe('completed');
+    expect(f.claude.received.length).toBe(claude + 1);
+    await setStatus('A', 2);
+    try {
+      const again = await f.openai(key).responses.create({ model: 'sealed-claude', input: [...history, { role: 'user', content: 'And on' }], store: false });
+      expect(again.status).toBe('completed');
+    } finally {
+      await setStatus('A', 1);
+    }
+    expect(onA().length).toBe(a);
+    expect(f.claude.received.length).toBe(claude + 2);
   });
 
   it("another user's copy of the item is unknown: routed as today, not pinned to A", async () => {

@@ -118,6 +118,9 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
   const { ctx, selector } = state;
   const tried = new Set<number>();
   if (p.caller.excludedChannel) tried.add(p.caller.excludedChannel);
+  // Encrypted items bind a follow-up to their channel only where that channel serves the model asked
+  // for: a conversation that moved to another model (a converted family drops the items) routes as any.
+  if (p.sealedItem && state.selector.serves(p.group, p.model, p.ownerChannel!) === false) p.ownerChannel = p.sealedItem = undefined;
   // A response kept upstream can be continued only where it is kept: no other channel to retry on.
   const extraAttempts = p.caller.pinnedChannel || p.ownerChannel ? 0 : Math.max(0, ctx.options.get('RetryTimes'));
   let lastError: HubError | undefined;
