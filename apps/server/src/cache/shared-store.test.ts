@@ -75,3 +75,38 @@ describe('SharedStore.takeFloor', () => {
     }
   });
 });
+
+/** Three keys written in one call and read in one, with a key never written and one that expires. */
+async function readsAndWritesMany(store: SharedStore) {
+  await store.setMany([['many:a', '1'], ['many:b', '2']], 60);
+  await store.setMany([['many:short', '3']], 1);
+  expect(await store.getMany(['many:a', 'many:missing', 'many:b', 'many:short'])).toEqual(['1', null, '2', '3']);
+  expect(await store.getMany([])).toEqual([]);
+}
+
+describe('SharedStore.getMany and setMany', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('without Redis: values in order, null for a missing or expired key', async () => {
+    vi.useFakeTimers({ now: 4_000_000, toFake: ['Date'] });
+    const store = new SharedStore(log);
+    await readsAndWritesMany(store);
+    vi.setSystemTime(4_001_001);
+    expect(await store.getMany(['many:a', 'many:short'])).toEqual(['1', null]);
+  });
+
+  it.skipIf(!REDIS_URL)('on Redis: one MGET, and every key written with its expiry', async () => {
+    const prefix = `many-test:${Date.now()}:`;
+    const store = await SharedStore.open(log, REDIS_URL, prefix);
+    const raw = new Redis(REDIS_URL!);
+    try {
+      await store.ready();
+      await readsAndWritesMany(store);
+      expect(await raw.get(`${prefix}many:b`)).toBe('2');
+      expect(await raw.ttl(`${prefix}many:a`)).toBeGreaterThan(50);
+    } finally {
+      await store.close();
+      raw.disconnect();
+    }
+  });
+});

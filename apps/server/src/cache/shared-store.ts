@@ -180,6 +180,25 @@ export class SharedStore {
     );
   }
 
+  /** Several keys in one read (Redis `MGET`); a missing or expired key answers null in its place. */
+  getMany(keys: string[]): Promise<Array<string | null>> {
+    if (!keys.length) return Promise.resolve([]);
+    return this.tryRedis((r) => r.mget(...keys), () => keys.map((k) => this.memGet(k)));
+  }
+
+  /** Several keys with one expiry in one round trip (a Redis transaction of `SET … EX`). */
+  setMany(entries: Array<[key: string, value: string]>, ttlSeconds: number): Promise<void> {
+    if (!entries.length) return Promise.resolve();
+    return this.tryRedis(
+      async (r) => {
+        const tx = r.multi();
+        for (const [k, v] of entries) tx.set(k, v, 'EX', ttlSeconds);
+        await tx.exec();
+      },
+      () => entries.forEach(([k, v]) => this.memSet(k, v, ttlSeconds)),
+    );
+  }
+
   del(key: string): Promise<void> {
     return this.tryRedis(
       async (r) => void (await r.del(key)),

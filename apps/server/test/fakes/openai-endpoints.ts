@@ -63,6 +63,38 @@ export function rerank(res: ServerResponse, body: any) {
 }
 
 let responseCount = 0;
+let sealCount = 0;
+
+/**
+ * Encrypted content as the real API seals it: opaque to the client, readable only by the
+ * organisation (here: the API key) that produced it. Each sealing differs, like real ciphertext.
+ */
+export function seal(key: string, what: string): string {
+  return `gAAAA${Buffer.from(JSON.stringify({ org: key, what, n: ++sealCount })).toString('base64url')}`;
+}
+
+/**
+ * What the real API checks before reading an input: every item's `encrypted_content` must be
+ * one this organisation sealed. Answers the 400 body when one is not, else undefined.
+ */
+export function unreadableItem(key: string, input: unknown): Record<string, unknown> | undefined {
+  if (!Array.isArray(input)) return undefined;
+  for (const item of input) {
+    const content = item?.encrypted_content;
+    if (typeof content !== 'string') continue;
+    let org: unknown;
+    try {
+      org = JSON.parse(Buffer.from(content.slice(5), 'base64url').toString('utf8')).org;
+    } catch {
+      org = undefined;
+    }
+    if (content.startsWith('gAAAA') && org === key) continue;
+    const reason = org === undefined ? 'Encrypted content could not be decrypted or parsed.' : 'Encrypted content organization_id did not match the target organization.';
+    const shown = item.id ? `for item ${item.id}` : `${content.slice(0, 4)}...${content.slice(-4)}`;
+    return { error: { message: `The encrypted content ${shown} could not be verified. Reason: ${reason}`, type: 'invalid_request_error', param: null, code: 'invalid_encrypted_content' } };
+  }
+  return undefined;
+}
 
 /** A stored response as the real API keeps it: the response and its input items with ids. */
 export interface KeptResponse {
@@ -101,7 +133,7 @@ export async function responses(
   body: any,
   words: string[],
   noUsage: boolean,
-  b: { usage?: { prompt: number; completion: number; cached?: number; cacheWrite?: number }; serviceTier?: string; chunkDelayMs?: number } = {},
+  b: { usage?: { prompt: number; completion: number; cached?: number; cacheWrite?: number }; serviceTier?: string; chunkDelayMs?: number; key?: string } = {},
   keep?: (kept: Omit<KeptResponse, 'key'>) => void,
 ) {
   const id = `resp_fake${++responseCount}`;
@@ -119,7 +151,12 @@ export async function responses(
     total_tokens: u.prompt + u.completion,
   };
   const background = body.background === true;
-  const done = { id, object: 'response', created_at: 1700000000, status: 'completed', background, error: null, model: body.model, service_tier: servedTier(body, b.serviceTier), output: prewarm ? [] : [message], previous_response_id: body.previous_response_id ?? null, store: body.store !== false, ...(noUsage ? {} : { usage }) };
+  // A reasoning model's reasoning item; its encrypted content only when `include` asks for it.
+  const sealed = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
+  const reasoning = { id: `rs_fake${responseCount}`, type: 'reasoning', summary: [], ...(sealed ? { encrypted_content: seal(b.key ?? '', 'reasoning') } : {}) };
+  const output = prewarm ? [] : sealed ? [reasoning, message] : [message];
+  const at = output.length - 1; // the message's output_index
+  const done = { id, object: 'response', created_at: 1700000000, status: 'completed', background, error: null, model: body.model, service_tier: servedTier(body, b.serviceTier), output, previous_response_id: body.previous_response_id ?? null, store: body.store !== false, ...(noUsage ? {} : { usage }) };
   // Background: answered queued at once; it moves on as it is read again (storedResponse), as the real one does over time.
   const queued = { ...done, status: 'queued', output: [], usage: null };
   const kept: Omit<KeptResponse, 'key'> = background ? { response: queued, inputItems: inputItemsOf(body.input, id), background: { final: done, polls: 0, ...(body.stream ? { events: [] as Array<Record<string, unknown>> } : {}) } } : { response: done, inputItems: inputItemsOf(body.input, id) };
@@ -138,15 +175,19 @@ export async function responses(
     res.end();
     return;
   }
-  event('response.output_item.added', { output_index: 0, item: { ...message, status: 'in_progress', content: [] } });
-  event('response.content_part.added', { output_index: 0, item_id: 'msg_fake', content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+  if (sealed) {
+    event('response.output_item.added', { output_index: 0, item: { ...reasoning, encrypted_content: undefined } });
+    event('response.output_item.done', { output_index: 0, item: reasoning });
+  }
+  event('response.output_item.added', { output_index: at, item: { ...message, status: 'in_progress', content: [] } });
+  event('response.content_part.added', { output_index: at, item_id: 'msg_fake', content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
   for (const [i, w] of words.entries()) {
     if (b.chunkDelayMs) await new Promise((r) => setTimeout(r, b.chunkDelayMs));
-    event('response.output_text.delta', { output_index: 0, item_id: 'msg_fake', content_index: 0, delta: i ? ` ${w}` : w });
+    event('response.output_text.delta', { output_index: at, item_id: 'msg_fake', content_index: 0, delta: i ? ` ${w}` : w });
   }
-  event('response.output_text.done', { output_index: 0, item_id: 'msg_fake', content_index: 0, text });
-  event('response.content_part.done', { output_index: 0, item_id: 'msg_fake', content_index: 0, part: message.content[0] });
-  event('response.output_item.done', { output_index: 0, item: message });
+  event('response.output_text.done', { output_index: at, item_id: 'msg_fake', content_index: 0, text });
+  event('response.content_part.done', { output_index: at, item_id: 'msg_fake', content_index: 0, part: message.content[0] });
+  event('response.output_item.done', { output_index: at, item: message });
   event('response.completed', { response: done });
   if (background) kept.response = done;
   res.end();
@@ -175,7 +216,7 @@ export function inputTokens(res: ServerResponse, body: any) {
 }
 
 /** A compaction: the user messages of the input, then one encrypted compaction item; usage as given. */
-export function compact(res: ServerResponse, body: any, usage: { prompt: number; completion: number; cached?: number }) {
+export function compact(res: ServerResponse, body: any, usage: { prompt: number; completion: number; cached?: number }, key = '') {
   const items: any[] = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? []);
   const users = items
     .filter((item) => item.role === 'user')
@@ -186,7 +227,7 @@ export function compact(res: ServerResponse, body: any, usage: { prompt: number;
       status: 'completed',
       content: typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : item.content,
     }));
-  const summary = { id: 'cmp_item_fake', type: 'compaction', encrypted_content: Buffer.from(`summary of ${items.length} items`).toString('base64') };
+  const summary = { id: 'cmp_item_fake', type: 'compaction', encrypted_content: seal(key, `summary of ${items.length} items`) };
   json(res, {
     id: 'cmp_fake',
     object: 'response.compaction',

@@ -153,7 +153,11 @@ export class FakeOpenAI {
     }
     if (path === '/v1/responses/input_tokens' || path === '/v1/responses/compact') {
       if (endpoints.refuseResponsesBody(res, path, req.headers.authorization, body)) return;
-      if (path.endsWith('/compact')) return endpoints.compact(res, body, b.usage ?? { prompt: 120, completion: 30 });
+      if (path.endsWith('/compact')) {
+        const unreadable = endpoints.unreadableItem(key, body.input);
+        if (unreadable) return this.json(res, unreadable, 400);
+        return endpoints.compact(res, body, b.usage ?? { prompt: 120, completion: 30 }, key);
+      }
       return endpoints.inputTokens(res, body);
     }
     if (path.startsWith('/v1/responses/')) return this.storedResponse(res, req.method ?? 'GET', path, key, new URL(req.url ?? '', 'http://x').searchParams, b);
@@ -181,7 +185,9 @@ export class FakeOpenAI {
         if (String(body.previous_response_id ?? '').startsWith('resp_fake') && this.kept.get(body.previous_response_id)?.key !== key) {
           return this.json(res, { error: { message: `Previous response with id '${body.previous_response_id}' not found.`, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found' } }, 400);
         }
-        return endpoints.responses(res, body, words, Boolean(b.noUsage), b, (kept) => this.kept.set(kept.response.id as string, Object.assign(kept, { key })));
+        // Encrypted reasoning and compaction items are readable only by the organisation (key) that sealed them.
+        if (endpoints.unreadableItem(key, body.input)) return this.json(res, endpoints.unreadableItem(key, body.input), 400);
+        return endpoints.responses(res, body, words, Boolean(b.noUsage), { ...b, key }, (kept) => this.kept.set(kept.response.id as string, Object.assign(kept, { key })));
       case '/v1/chat/completions':
         break;
       default:

@@ -18,6 +18,7 @@ import { serviceAsk, serviceClass, type ServiceAsk } from '../pipeline/accountin
 import { LimitBook } from '../pipeline/accounting/limits.js';
 import { PlanBook } from '../pipeline/accounting/plans.js';
 import { Poller, type RoundResult } from '../tasks/poller.js';
+import { rememberSealedOutput } from './sealed-items.js';
 
 /** The statuses a Responses object ends in; `queued` and `in_progress` are still running. */
 export const TERMINAL = new Set(['completed', 'incomplete', 'failed', 'cancelled']);
@@ -170,6 +171,8 @@ export async function finishBackground(state: RelayState, row: BackgroundRow, re
   const planPaid = facts.plan ? Math.min(charged, facts.plan.paid) : 0;
   const billed = charged - planPaid;
   await refundRest(state, userId, tokenId, facts, channelId, Number(row.held), facts.plan?.paid ?? 0, charged);
+  // Its encrypted items, resent in a later input, can be read only by this channel (sealed-items.ts).
+  rememberSealedOutput(state.ctx, userId, channelId, response.output);
   if (!usage || !state.ctx.options.get('LogConsumeEnabled')) return true;
   state.recorder.log({
     type: LOG_TYPE.consume,

@@ -118,6 +118,9 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
   const { ctx, selector } = state;
   const tried = new Set<number>();
   if (p.caller.excludedChannel) tried.add(p.caller.excludedChannel);
+  // Encrypted items bind a follow-up to their channel only where that channel serves the model asked
+  // for: a conversation that moved to another model (a converted family drops the items) routes as any.
+  if (p.sealedItem && state.selector.serves(p.group, p.model, p.ownerChannel!) === false) p.ownerChannel = p.sealedItem = undefined;
   // A response kept upstream can be continued only where it is kept: no other channel to retry on.
   const extraAttempts = p.caller.pinnedChannel || p.ownerChannel ? 0 : Math.max(0, ctx.options.get('RetryTimes'));
   let lastError: HubError | undefined;
@@ -250,8 +253,9 @@ async function pickChannel(state: RelayState, p: Prepared, tried: Set<number>) {
 }
 
 /**
- * The channel keeping the response a follow-up continues. Gone or disabled, the follow-up is
- * refused: another channel would not know the id, or worse, answer without the conversation.
+ * The channel keeping the response a follow-up continues, or that produced its encrypted items.
+ * Gone or disabled, the follow-up is refused: another channel would not know the id, or worse,
+ * answer without the conversation (or reject the encrypted content as corrupt).
  */
 function ownerChannel(state: RelayState, p: Prepared, tried: Set<number>) {
   const id = p.ownerChannel!;
@@ -263,6 +267,12 @@ function ownerChannel(state: RelayState, p: Prepared, tried: Set<number>) {
     if (p.endpoint === 'interactions') {
       throw new HubError(400, `previous_interaction_id ${String(body.previous_interaction_id)} is kept by a channel that is no longer available: send the whole conversation in input instead`, {
         code: 'FAILED_PRECONDITION',
+      });
+    }
+    if (p.sealedItem) {
+      throw new HubError(409, `input item ${p.sealedItem} carries encrypted content produced by a channel that is no longer available, and no other upstream can read it: drop the encrypted reasoning and compaction items from input (or start a new conversation) instead`, {
+        type: 'invalid_request_error',
+        code: 'encrypted_content_channel_unavailable',
       });
     }
     throw new HubError(409, `previous_response_id ${String(body.previous_response_id)} is kept by a channel that is no longer available: send the whole conversation in input instead`, {

@@ -15,6 +15,7 @@ import { checkDoorBody } from './door-body.js';
 import { embedTexts } from '../../formats/gemini/embed.js';
 import { interactionMaxOutput, interactionPromptText } from '../../formats/gemini/interactions.js';
 import { loadPreviousInteraction } from '../../interactions/owned.js';
+import { sealedOwner } from '../../responses/sealed-items.js';
 import type { LimitHold } from '../accounting/limits.js';
 import { refuseUnsafe } from './refuse-unsafe.js';
 import { doorOf } from '../accounting/settle.js';
@@ -57,6 +58,8 @@ export interface Prepared {
   history?: HistoryItem[];
   /** Responses door (`previous_response_id`) and Interactions (`previous_interaction_id`): the channel keeping it upstream; only it can continue it. */
   ownerChannel?: number;
+  /** Set when the owner comes from the encrypted items of `input` (sealed-items.ts): the item named when that channel is gone. */
+  sealedItem?: string;
   /** The session id an agent sent (conversation-sticky routing). */
   namedSession?: string;
   /** Set once a sticky pick was made for this request. */
@@ -213,12 +216,25 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
   await checkRate(state, caller.user.id, groupRow.api_rate);
 
   const json = multipart ? {} : (body as Record<string, unknown>);
-  const { history, ownerChannel }: { history?: HistoryItem[]; ownerChannel?: number } =
+  const { history, ownerChannel: previousOwner }: { history?: HistoryItem[]; ownerChannel?: number } =
     endpoint === 'responses'
       ? await loadPrevious(state.ctx, caller.user.id, json.previous_response_id)
       : endpoint === 'interactions'
         ? await loadPreviousInteraction(state.ctx, caller.user.id, json.previous_interaction_id)
         : {};
+  let ownerChannel = previousOwner;
+  let sealedItem: string | undefined;
+  // Encrypted reasoning and compaction items are readable only where they were produced.
+  if (endpoint === 'responses' || endpoint === 'responses/compact') {
+    const sealed = await sealedOwner(state.ctx, caller.user.id, json.input);
+    if (sealed.channel !== undefined && ownerChannel !== undefined && sealed.channel !== ownerChannel) {
+      throw new HubError(400, `input item ${sealed.item} carries encrypted content produced by another channel than the one keeping previous_response_id ${String(json.previous_response_id)}: no upstream can read both`, {
+        type: 'invalid_request_error',
+        code: 'mixed_encrypted_content',
+      });
+    }
+    if (sealed.channel !== undefined && ownerChannel === undefined) [ownerChannel, sealedItem] = [sealed.channel, sealed.item];
+  }
   return {
     caller,
     endpoint,
@@ -236,6 +252,7 @@ export async function prepare(state: RelayState, req: FastifyRequest, endpoint: 
     modelArg: suffix?.trim().toLowerCase() || undefined,
     history,
     ownerChannel,
+    sealedItem,
     namedSession: multipart ? undefined : namedSession(endpoint, json, req.headers),
   };
 }

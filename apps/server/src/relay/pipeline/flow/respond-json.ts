@@ -15,6 +15,7 @@ import { rememberResponse } from '../../bridge/responses-history.js';
 import { chainResponse } from '../routing/sticky.js';
 import { ownInteraction, ownPassthroughResponse } from '../../responses/owners.js';
 import { holdInBackground } from '../../responses/background.js';
+import { rememberSealedOutput } from '../../responses/sealed-items.js';
 import { emptyUsage as emptyNormalUsage } from '../../formats/index.js';
 
 /** Text the model produced in a non-stream answer, for counting when upstream reports no usage. */
@@ -86,6 +87,8 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
         return sendBytes(reply, res.statusCode, contentType, bytes);
       }
     }
+    // Encrypted reasoning and compaction items: their follow-ups must come back to this channel.
+    if (json && (p.endpoint === 'responses' || p.endpoint === 'responses/compact')) rememberSealedOutput(state.ctx, p.caller.user.id, hold.route.row.id, json.output);
     if (p.endpoint === 'interactions') ownInteraction(state.ctx, p.caller.user.id, hold.route.row.id, p.body as Record<string, unknown>, json?.id);
     if (!usage || (usage.promptTokens === 0 && usage.completionTokens === 0)) {
       estimated = true;

@@ -16,6 +16,7 @@ import { createBridgeStream } from '../../bridge/stream.js';
 import { finalResponseOf, rememberResponse } from '../../bridge/responses-history.js';
 import { chainResponse } from '../routing/sticky.js';
 import { ownInteraction, ownPassthroughResponse } from '../../responses/owners.js';
+import { SealedItems } from '../../responses/sealed-items.js';
 import { chainMappers } from '../../providers/shared/chain.js';
 import type { Frame, StreamMapper } from '../../providers/types.js';
 import { plausibleFrame, validFirstFrame } from './answer-check.js';
@@ -65,14 +66,17 @@ function mapperFor(p: Prepared, hold: Hold, askedUsage: boolean): StreamMapper {
   return adapter.convertsStream ? chainMappers(adapter.createStreamMapper({ forwardUsage: true, model: p.model }), bridge) : bridge;
 }
 
-/** The response id in a passed-through `response.completed` event. */
-function responseIdOf(data: string): unknown {
+/** A field of a passed-through event's JSON (`response` of `response.completed`, `item` of `response.output_item.done`). */
+function fieldOf<K extends 'response' | 'item'>(data: string, field: K): Record<string, unknown> | undefined {
   try {
-    return (JSON.parse(data) as { response?: { id?: unknown } }).response?.id;
+    return (JSON.parse(data) as Record<K, Record<string, unknown> | undefined>)[field];
   } catch {
     return undefined;
   }
 }
+
+/** Marks an event whose items may carry encrypted content; an event without it is never parsed for it. */
+const SEALED = '"encrypted_content":"';
 
 /** How long the gateway keeps reading after the client left, to learn the real usage. */
 export const DRAIN_AFTER_DISCONNECT_MS = 30_000;
@@ -114,6 +118,9 @@ export async function respondStream(
   /** An interaction's id, owned as soon as the stream names it (its first event does). */
   const interaction = p.endpoint === 'interactions' ? (mapper as StreamMapper & { interactionId?(): string | undefined }) : undefined;
   let ownedInteraction = false;
+  /** A passed-through Responses stream: its response is owned, its encrypted items remembered (sealed-items.ts). */
+  const passedResponses = p.endpoint === 'responses' && !hold.plan.converted;
+  const sealed = new SealedItems();
   const onEvent = (event: { data: string; event?: string }) => {
     if (broken) return;
     // The first frame is parsed; later ones get the O(1) check, and the mapper's own parse where it parses.
@@ -123,10 +130,18 @@ export async function respondStream(
     }
     events++;
     if (event.data === '[DONE]' || event.event === 'response.completed' || event.event === 'message_stop') sawEnd = true;
-    if (event.event === 'response.completed' && p.endpoint === 'responses' && !hold.plan.converted) {
-      const id = responseIdOf(event.data);
-      chainResponse(state, p, id);
-      ownPassthroughResponse(state.ctx, p.caller.user.id, row.id, p.body as Record<string, unknown>, id);
+    if (passedResponses) {
+      if (event.event === 'response.output_item.done' && event.data.includes(SEALED)) sealed.add(fieldOf(event.data, 'item'));
+      else if (event.event === 'response.completed' || event.event === 'response.incomplete') {
+        const response = fieldOf(event.data, 'response');
+        if (event.data.includes(SEALED)) sealed.addAll(response?.output);
+        // Its follow-ups must come back here: the items' one write goes out before the answer's end.
+        sealed.remember(state.ctx, p.caller.user.id, row.id);
+        if (event.event === 'response.completed') {
+          chainResponse(state, p, response?.id);
+          ownPassthroughResponse(state.ctx, p.caller.user.id, row.id, p.body as Record<string, unknown>, response?.id);
+        }
+      }
     }
     const name = passEventNames ? event.event : undefined;
     if (!errorEvent(event.data, event.event)) {

@@ -79,6 +79,16 @@ export class ChannelSelector {
     return tiers.length > 1 || (tiers[0]?.length ?? 0) > 1 || this.standby.tiers(group, model).length > 0;
   }
 
+  /**
+   * Whether the channel, enabled or disabled, serves the model in the group; undefined when no
+   * such channel exists any more (deleted).
+   */
+  serves(group: string, model: string, channelId: number): boolean | undefined {
+    if (!this.index.byId.has(channelId) && !this.standby.byId.has(channelId)) return undefined;
+    const has = (index: ChannelIndex) => index.tiers(group, model).some((tier) => tier.some((c) => c.row.id === channelId));
+    return has(this.index) || has(this.standby);
+  }
+
   /** Whether any channel of any group, enabled or disabled, serves the model (only asked when none could be picked). */
   knowsModel(model: string): boolean {
     return this.index.servesAnywhere(model) || this.standby.servesAnywhere(model);
