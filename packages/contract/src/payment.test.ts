@@ -40,6 +40,12 @@ describe('quotePlan', () => {
     expect(quotePlan({ ...gw, price: 72, planCurrency: 'CNY' })).toMatchObject({ usd: 10, total: 10, pay: 10 });
     expect(quotePlan({ ...gw, price: 72, planCurrency: 'CNY', currency: 'CNY' })).toMatchObject({ total: 10, pay: 72 });
   });
+  it('charges a yuan plan on a yuan gateway its own price to the fen, fee in yuan (no round trip through dollar cents)', () => {
+    const at73 = { ...gw, usdRate: 7.3, currency: 'CNY', planCurrency: 'CNY' };
+    expect(quotePlan({ ...at73, price: 99 })).toMatchObject({ pay: 99, saved: 0 });
+    expect(quotePlan({ ...at73, price: 99, percentFee: 0.03 })).toMatchObject({ pay: 101.97, feeKind: 'percent', saved: 0 });
+    expect(quotePlan({ ...at73, price: 99, fixedFee: 0.5 })).toMatchObject({ pay: 102.65, feeKind: 'fixed', saved: -3.65 });
+  });
 });
 
 describe('RechargeDiscount', () => {

@@ -241,5 +241,11 @@ export const planUsd = (plan: { price: number; currency: string }, usdRate: numb
 /** What buying a plan costs on a gateway: its USD price priced like a top-up with no discount (the server's order, to the cent). */
 export function quotePlan(q: { price: number; planCurrency: string; fixedFee: number; percentFee: number; currency: string; usdRate: number }): OrderQuote & { usd: number } {
   const usd = planUsd({ price: q.price, currency: q.planCurrency }, q.usdRate);
-  return { ...quoteOrder({ amount: usd, discount: 1, fixedFee: q.fixedFee, percentFee: q.percentFee, currency: q.currency, usdRate: q.usdRate }), usd };
+  const quote = quoteOrder({ amount: usd, discount: 1, fixedFee: q.fixedFee, percentFee: q.percentFee, currency: q.currency, usdRate: q.usdRate });
+  if (q.planCurrency !== 'CNY' || q.currency !== 'CNY') return { ...quote, usd };
+  // A yuan plan on a yuan gateway is priced in yuan: no round trip through cents of a dollar (99 stays 99, not 98.99).
+  const fee = quote.feeKind === 'percent' ? q.price * q.percentFee : quote.feeKind === 'fixed' ? quote.fee * q.usdRate : 0;
+  const pay = round2(q.price + fee);
+  const list = quote.feeKind === 'percent' ? pay : q.price;
+  return { ...quote, pay, saved: round2(list - pay), usd };
 }

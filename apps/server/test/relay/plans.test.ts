@@ -97,6 +97,19 @@ describe.each(testDialects())('subscription plans on %s', (dialect) => {
     void userId;
   });
 
+  it('charges a yuan plan on a yuan gateway its own price to the fen (99 CNY at 7.3 is 99, not 98.99)', async () => {
+    await f.setOption('PaymentUSDRate', 7.3);
+    const res = await f.root.post('/api/payment/', { type: 'epay', name: 'Epay CNY', icon: 'i', currency: 'CNY', config: JSON.stringify({ pay_domain: epay.url, partner_id: '1001', key: 'plan-key', pay_type: 'alipay' }) });
+    const yuan = res.body.data as Row;
+    const p = await createPlan({ price: 99, currency: 'CNY' });
+    const { client } = await f.newUser();
+    const bought = (await client.post('/api/plan/buy', { plan_id: p.id, uuid: yuan.uuid })).body;
+    expect(bought.success, JSON.stringify(bought)).toBe(true);
+    expect(bought.data.order).toMatchObject({ order_amount: 99, order_currency: 'CNY' });
+    expect(bought.data.data.params.money).toBe('99.00');
+    expect((await f.root.delete(`/api/payment/${yuan.id}`)).body.success).toBe(true);
+  });
+
   it('sells a plan that does not renew once: ten parallel buys make one order; a payment landing while it runs is credited as balance (issue 35 defect 12)', async () => {
     const p = await createPlan();
     const { client, userId } = await f.newUser();

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { parseRechargeDiscount, planUsd, quoteOrder, type PaymentBody, type PayRequest, type UpdatePaymentBody } from '@one-hub/contract';
+import { parseRechargeDiscount, planUsd, quoteOrder, quotePlan, type PaymentBody, type PayRequest, type UpdatePaymentBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { HubError, badRequest, notFound, apiError } from '../../common/errors.js';
 import { uuidHex } from '../../common/random.js';
@@ -105,6 +105,7 @@ export async function createPlanOrder(
   return placeOrder(ctx, user, uuid, {
     amount: 0,
     quoteAmount: planUsd(plan, ctx.options.get('PaymentUSDRate')),
+    plan,
     discount: 1,
     quota: 0,
     planId: plan.id,
@@ -122,6 +123,8 @@ interface OrderSpec {
   amount: number;
   /** USD amount the quote starts from. */
   quoteAmount: number;
+  /** A plan's own price: quoted by `quotePlan`, so a yuan plan on a yuan gateway costs its price to the fen. */
+  plan?: { price: number; currency: string };
   discount: number;
   quota: number;
   planId: number;
@@ -137,14 +140,10 @@ async function placeOrder(ctx: AppContext, user: UserRow, uuid: string, spec: Or
   const gateway = await findEnabledPaymentByUuid(ctx.db, uuid);
   if (!gateway) throw notFound('payment not found');
 
-  const quote = quoteOrder({
-    amount: spec.quoteAmount,
-    discount: spec.discount,
-    fixedFee: gateway.fixed_fee,
-    percentFee: gateway.percent_fee,
-    currency: gateway.currency,
-    usdRate: ctx.options.get('PaymentUSDRate'),
-  });
+  const fees = { fixedFee: gateway.fixed_fee, percentFee: gateway.percent_fee, currency: gateway.currency, usdRate: ctx.options.get('PaymentUSDRate') };
+  const quote = spec.plan
+    ? quotePlan({ price: spec.plan.price, planCurrency: spec.plan.currency, ...fees })
+    : quoteOrder({ amount: spec.quoteAmount, discount: spec.discount, ...fees });
   const tradeNo = newTradeNo();
   const serverAddress = ctx.options.get('ServerAddress').replace(/\/+$/, '');
   const provider = payProviderFor(gateway.type);
