@@ -10,6 +10,8 @@ const LANGS = ['zh_CN', 'zh_HK', 'en_US', 'ja_JP'] as const;
  */
 const SAME_ALLOWED: Record<string, string[]> = {
   'common:chrome.console': ['zh_CN=zh_HK'],
+  // The server's field path and its own reason, in every language.
+  'server-text:error.invalid_parameter': ['zh_CN=zh_HK', 'zh_CN=en_US', 'zh_CN=ja_JP', 'zh_HK=en_US', 'zh_HK=ja_JP', 'en_US=ja_JP'],
   'common:menu.analytics': ['zh_CN=ja_JP'],
   'common:menu.channel': ['zh_CN=zh_HK'],
   'common:menu.token': ['zh_CN=zh_HK'],
