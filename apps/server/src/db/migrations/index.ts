@@ -20,6 +20,7 @@ import * as m0023 from './0023_task_limit_windows.js';
 import * as m0024 from './0024_response_owners.js';
 import * as m0025 from './0025_price_service_ratios.js';
 import * as m0026 from './0026_message_batches.js';
+import * as m0027 from './0027_log_deletions.js';
 
 /** Static, ordered list of migrations (frozen files; append only). */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0024_response_owners': m0024,
   '0025_price_service_ratios': m0025,
   '0026_message_batches': m0026,
+  '0027_log_deletions': m0027,
 };
