@@ -9,7 +9,8 @@ import { deleteLogsOffThread } from '../../db/delete-worker/index.js';
  * on their own server, where bigger batches only shorten the whole run; an in-memory SQLite
  * database (no file a worker could open) deletes 250 ids at a time between relay requests.
  */
-export const deleteBatch = (ctx: AppContext) => (ctx.dialect === 'sqlite' ? 250 : 5000);
+export const LOCAL_DELETE_SPAN = { sqlite: 250, server: 5000 };
+export const deleteBatch = (ctx: AppContext) => (ctx.dialect === 'sqlite' ? LOCAL_DELETE_SPAN.sqlite : LOCAL_DELETE_SPAN.server);
 
 /** Thrown when the server closes mid-deletion: the job stays `running` and the next start resumes it. */
 export class DeletionStopped extends Error {
