@@ -14,6 +14,6 @@ export const EVENTS = {
   plans: 'plans:changed',
   /** `kind:ownerId`: every lease on that balance was revoked (docs/decisions.md "Quota leases"). */
   leases: 'quota_leases:revoked',
-  /** `kind:ownerId`: a node found that balance short; idle slices other nodes keep of it go back. */
+  /** `kind:ownerId:node`: that node found the balance short; idle slices other nodes keep of it go back. */
   leaseWanted: 'quota_leases:wanted',
 } as const;

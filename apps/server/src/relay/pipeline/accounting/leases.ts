@@ -216,7 +216,7 @@ export class LeaseBook {
       .then((grant) => {
         if (grant.taken === 0 || grant.rowId === undefined) {
           // Short: idle slices other nodes keep of this balance are asked back for the next hold.
-          if (l.version === version) void this.ctx.store.publish(EVENTS.leaseWanted, `${l.kind}:${l.ownerId}`).catch(() => undefined);
+          if (l.version === version) void this.ctx.store.publish(EVENTS.leaseWanted, `${l.kind}:${l.ownerId}:${this.node}`).catch(() => undefined);
           return;
         }
         if (l.version !== version) {
@@ -231,7 +231,9 @@ export class LeaseBook {
         }
         l.free += grant.taken;
         l.covered = grant.left >= l.free;
-        l.holds = Math.min(MAX_SLICE_HOLDS, l.holds * 2);
+        // Grows only while the column holds several such slices more: a small balance shared by
+        // nodes stays in small slices, so one node does not take what another's next hold needs.
+        if (grant.left >= 4 * l.free) l.holds = Math.min(MAX_SLICE_HOLDS, l.holds * 2);
       })
       .finally(() => {
         l.refill = undefined;
@@ -296,12 +298,16 @@ export class LeaseBook {
     if (l) this.lost(l);
   }
 
-  /** `kind:ownerId` published by a node whose top-up found the balance short: an idle slice kept here goes back now. */
+  /** `kind:ownerId:node` published by a node whose top-up found the balance short: an idle slice kept here (another node) goes back now. */
   private wanted(message: string): void {
-    const [kind, id] = message.split(':').map(Number);
+    const [kindText, idText, node] = message.split(':');
+    if (node === this.node) return;
+    const kind = Number(kindText);
+    const id = Number(idText);
     const key = kind === LEASE_KIND.user ? `u${id}` : `t${id}`;
     const l = this.leases.get(key);
-    if (!l || l.free === 0 || l.refill || l.waiting || this.ticks - l.lastTick < 1) return;
+    // Only a slice kept past its idle time: one in use here serves this node's own next holds.
+    if (!l || l.free === 0 || l.refill || l.waiting || this.active.has(l)) return;
     void this.giveBack(key, l).catch((e) => this.ctx.log.warn({ err: e }, 'lease return failed'));
   }
 
