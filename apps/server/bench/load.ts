@@ -20,6 +20,8 @@ export interface Target {
   path: string;
   headers: Record<string, string>;
   body: string;
+  /** Caller keys dealt round-robin, one per request (`authorization: Bearer <key>`), for many users' load. */
+  keys?: string[];
 }
 
 /** One target under closed-loop load: `concurrency` workers send back-to-back requests over kept-alive connections. */
@@ -28,6 +30,8 @@ export class Loader {
   private readonly latencies: number[] = [];
   private errors = 0;
   private busySeconds = 0;
+  /** The next of the target's keys (it goes on across runs, so every key is used in turn). */
+  private next = 0;
 
   constructor(
     readonly target: Target,
@@ -43,12 +47,13 @@ export class Loader {
     const started = performance.now();
     const deadline = started + seconds * 1000;
     const { path, headers, body } = this.target;
+    const perKey = this.target.keys?.map((key) => ({ ...headers, authorization: `Bearer ${key}` }));
     const worker = async (_worker: unknown, k: number) => {
       const pool = this.pools[k % this.pools.length];
       while (performance.now() < deadline) {
         const t0 = performance.now();
         try {
-          const res = await pool.request({ method: 'POST', path, headers, body });
+          const res = await pool.request({ method: 'POST', path, headers: perKey ? perKey[this.next++ % perKey.length] : headers, body });
           for await (const _ of res.body) void _; // read the whole answer, streamed or not
           if (res.statusCode !== 200) this.errors++;
           else this.latencies.push(performance.now() - t0);

@@ -8,6 +8,8 @@ import { Loader } from './load.js';
 import { cpuSeconds, processTree, rssMb, start, stop } from './procs.js';
 import { parseStorage, provision, type Storage } from './storage.js';
 import { benchBigData } from './big-data.js';
+import { openDb, sqliteHandle } from '../src/db/index.js';
+import { seedBig, seedTokenKey } from './seed-big.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -25,6 +27,8 @@ const SERVER_CONCURRENCY = concurrencies(process.env.BENCH_SERVER_CONCURRENCY ??
 const MODES = (process.env.BENCH_MODES ?? 'json,stream').split(',').map((m) => m.trim() === 'stream');
 // BENCH_STORAGE=sqlite,postgres+redis,mysql+redis,postgres+redis*2: the configurations to load, in turn.
 const STORAGE = parseStorage(process.env.BENCH_STORAGE ?? 'sqlite');
+// BENCH_USERS=1,1000,5000: each load is also spread over that many users, one token each (seeded), key by key in turn.
+const USERS = process.env.BENCH_USERS ? concurrencies(process.env.BENCH_USERS) : undefined;
 const PASSWORD = 'bench-password-1';
 const PROMPT = Array.from({ length: 1000 }, (_, i) => `word${i % 97}`).join(' '); // ≈1000 tokens
 
@@ -32,6 +36,7 @@ interface Row {
   storage: string;
   stream: boolean;
   concurrency: number;
+  users: number;
   line: string;
 }
 
@@ -110,45 +115,62 @@ async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Pro
       key = await configure(nodes[0].url, fakeUrl);
       for (let i = 1; i < storage.nodes; i++) nodes.push(await startNode({ ...env, ...workers, NODE_TYPE: 'slave' }));
     }
+    // BENCH_USERS: the most users asked for are seeded once beside the idle node (users with a
+    // large balance, one unlimited token each); a run over N users deals the first N keys in turn.
+    let userKeys: string[] | undefined;
+    if (USERS && !storage.floor) {
+      const most = Math.max(...USERS);
+      const handle = await openDb({ dsn: db.env.SQL_DSN || undefined, sqlitePath: env.SQLITE_PATH });
+      const t0 = performance.now();
+      await seedBig(handle.db, { users: most, tokens: most, channels: 0, logs: 0, days: 1 });
+      sqliteHandle(handle.db)?.pragma('wal_checkpoint(TRUNCATE)');
+      await handle.close();
+      userKeys = Array.from({ length: most }, (_, j) => `sk-${seedTokenKey(j)}`);
+      console.log(`${storage.name}: seeded ${most} users, one token each, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
     // A node of several workers is its primary and their processes: each is measured.
     const pids = nodes.flatMap((n) => processTree(n.child.pid!));
     const gatewayCpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
     for (const stream of MODES) {
       for (const concurrency of storage.dialect === 'sqlite' ? CONCURRENCY : SERVER_CONCURRENCY) {
-        const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: PROMPT }], stream, ...(stream ? { stream_options: { include_usage: true } } : {}) });
-        const path = '/v1/chat/completions';
-        const toFake = new Loader({ origin: fakeUrl, path, body, headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' } }, concurrency);
-        const toGateway = new Loader({ origin: nodes.map((n) => n.url), path, body, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } }, concurrency);
-        for (const target of [toFake, toGateway].map((l) => l.target)) {
-          const warmup = new Loader(target, concurrency);
-          await warmup.run(WARMUP_SECONDS);
-          await warmup.close();
+        for (const users of userKeys ? USERS! : [1]) {
+          const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: PROMPT }], stream, ...(stream ? { stream_options: { include_usage: true } } : {}) });
+          const path = '/v1/chat/completions';
+          const toFake = new Loader({ origin: fakeUrl, path, body, headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' } }, concurrency);
+          const keys = userKeys?.slice(0, users);
+          const toGateway = new Loader({ origin: nodes.map((n) => n.url), path, body, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, keys }, concurrency);
+          for (const target of [toFake, toGateway].map((l) => l.target)) {
+            const warmup = new Loader(target, concurrency);
+            await warmup.run(WARMUP_SECONDS);
+            await warmup.close();
+          }
+          let cpu = 0;
+          for (let slice = 0; slice < Math.max(1, Math.round(SECONDS / SLICE_SECONDS)); slice++) {
+            await toFake.run(SLICE_SECONDS);
+            const cpuBefore = gatewayCpu();
+            await toGateway.run(SLICE_SECONDS);
+            cpu += gatewayCpu() - cpuBefore;
+          }
+          const direct = await toFake.close();
+          const viaGw = await toGateway.close();
+          const line = [
+            storage.name.padEnd(18),
+            (stream ? 'stream' : 'json').padEnd(7),
+            String(concurrency).padStart(4),
+            String(users).padStart(6),
+            direct.rps.toFixed(0).padStart(11),
+            viaGw.rps.toFixed(0).padStart(12),
+            `${((viaGw.rps / direct.rps) * 100).toFixed(0)}%`.padStart(6),
+            `${direct.p50.toFixed(2)}/${direct.p99.toFixed(2)}`.padStart(20),
+            `${viaGw.p50.toFixed(2)}/${viaGw.p99.toFixed(2)}`.padStart(21),
+            (viaGw.p50 - direct.p50).toFixed(2).padStart(14),
+            ((cpu / viaGw.requests) * 1e6).toFixed(0).padStart(14),
+            pids.map((pid) => rssMb(pid)).join('+').padStart(11),
+            viaGw.errors ? `  (${viaGw.errors} errors)` : '',
+          ].join(' ');
+          rows.push({ storage: storage.name, stream, concurrency, users, line });
+          console.log(line);
         }
-        let cpu = 0;
-        for (let slice = 0; slice < Math.max(1, Math.round(SECONDS / SLICE_SECONDS)); slice++) {
-          await toFake.run(SLICE_SECONDS);
-          const cpuBefore = gatewayCpu();
-          await toGateway.run(SLICE_SECONDS);
-          cpu += gatewayCpu() - cpuBefore;
-        }
-        const direct = await toFake.close();
-        const viaGw = await toGateway.close();
-        const line = [
-          storage.name.padEnd(18),
-          (stream ? 'stream' : 'json').padEnd(7),
-          String(concurrency).padStart(4),
-          direct.rps.toFixed(0).padStart(11),
-          viaGw.rps.toFixed(0).padStart(12),
-          `${((viaGw.rps / direct.rps) * 100).toFixed(0)}%`.padStart(6),
-          `${direct.p50.toFixed(2)}/${direct.p99.toFixed(2)}`.padStart(20),
-          `${viaGw.p50.toFixed(2)}/${viaGw.p99.toFixed(2)}`.padStart(21),
-          (viaGw.p50 - direct.p50).toFixed(2).padStart(14),
-          ((cpu / viaGw.requests) * 1e6).toFixed(0).padStart(14),
-          pids.map((pid) => rssMb(pid)).join('+').padStart(11),
-          viaGw.errors ? `  (${viaGw.errors} errors)` : '',
-        ].join(' ');
-        rows.push({ storage: storage.name, stream, concurrency, line });
-        console.log(line);
       }
     }
     const rss = (field: 'VmRSS' | 'VmHWM') => pids.map((pid) => rssMb(pid, field)).join('+');
@@ -182,9 +204,9 @@ async function main() {
     const rows: Row[] = [];
     for (const storage of STORAGE) await benchStorage(storage, upstream.line, rows);
     // Configurations side by side: grouped by mode and concurrency, in BENCH_STORAGE order within.
-    rows.sort((a, b) => Number(a.stream) - Number(b.stream) || a.concurrency - b.concurrency);
+    rows.sort((a, b) => Number(a.stream) - Number(b.stream) || a.concurrency - b.concurrency || a.users - b.users);
     const header =
-      'storage            mode    conc  direct rps  gateway rps  ratio   direct p50/p99 ms   gateway p50/p99 ms   added p50 ms  gw CPU µs/req  gw RSS MB';
+      'storage            mode    conc  users  direct rps  gateway rps  ratio   direct p50/p99 ms   gateway p50/p99 ms   added p50 ms  gw CPU µs/req  gw RSS MB';
     console.log(`\n${header}\n${rows.map((r) => r.line).join('\n')}`);
   } finally {
     await stop(upstream.child);

@@ -16,4 +16,6 @@ export const EVENTS = {
   leases: 'quota_leases:revoked',
   /** `<responseId>`: cancel that background response wherever the gateway runs it. */
   backgroundCancel: 'background_responses:cancel',
+  /** `kind:ownerId:node`: that node found the balance short; idle slices other nodes keep of it go back. */
+  leaseWanted: 'quota_leases:wanted',
 } as const;

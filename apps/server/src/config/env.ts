@@ -49,6 +49,8 @@ export const EnvSchema = z.object({
   QUOTA_LEASE_SLICE_SECONDS: z.coerce.number().min(0.1).max(60).default(2),
   /** A slice unused this long goes back to the balance. */
   QUOTA_LEASE_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+  /** An idle slice the balance column still covered is kept this long (back sooner when another node finds the balance short). */
+  QUOTA_LEASE_KEEP_SECONDS: z.coerce.number().int().min(1).max(86400).default(600),
   /** Uptime Kuma status page shown on the dashboard (base URL and status page slug). */
   UPTIME_KUMA_ENABLE: boolFlag,
   UPTIME_KUMA_DOMAIN: z.string().default(''),

@@ -58,6 +58,8 @@ export interface LeaseGrant {
   taken: number;
   /** The lease row now holding it (a new one when `rowId` was absent or gone). */
   rowId: number | undefined;
+  /** The balance column after the take: what other nodes can still cut slices from. */
+  left: number;
 }
 
 /**
@@ -78,25 +80,29 @@ export async function takeLease(
 ): Promise<LeaseGrant> {
   return transact(db, async (trx) => {
     let taken = 0;
-    if (await takeFromBalance(trx, kind, ownerId, want)) taken = want;
-    else {
+    let left: number;
+    if (await takeFromBalance(trx, kind, ownerId, want)) {
+      taken = want;
+      left = await readBalance(trx, kind, ownerId);
+    } else {
       // Less than wanted is there: take the need and half of the rest, so that another node's
       // hold on the same balance still finds some instead of a false "insufficient quota".
       const balance = await readBalance(trx, kind, ownerId);
       const share = Math.min(balance, Math.max(need, need + Math.floor((balance - need) / 2)));
       if (balance >= need && share > 0 && (await takeFromBalance(trx, kind, ownerId, share))) taken = share;
+      left = balance - taken;
     }
-    if (taken === 0) return { taken, rowId };
+    if (taken === 0) return { taken, rowId, left };
     if (rowId !== undefined) {
       const grown = await trx
         .updateTable('quota_leases')
         .set({ amount: sql`amount + ${taken}`, expires_at: expiresAt })
         .where('id', '=', rowId)
         .executeTakeFirst();
-      if (Number(grown.numUpdatedRows) === 1) return { taken, rowId };
+      if (Number(grown.numUpdatedRows) === 1) return { taken, rowId, left };
     }
     const id = await insertReturningId(trx, 'quota_leases', { node, owner_kind: kind, owner_id: ownerId, amount: taken, created_at: nowSeconds(), expires_at: expiresAt });
-    return { taken, rowId: id };
+    return { taken, rowId: id, left };
   });
 }
 

@@ -60,6 +60,7 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
       ttlSeconds: ctx.config.QUOTA_LEASE_TTL_SECONDS,
       sliceSeconds: ctx.config.QUOTA_LEASE_SLICE_SECONDS,
       idleSeconds: ctx.config.QUOTA_LEASE_IDLE_SECONDS,
+      keepSeconds: ctx.config.QUOTA_LEASE_KEEP_SECONDS,
     }),
     outputLimits: new OutputLimits(ctx),
     convert: convertSettings(ctx),

@@ -24,6 +24,15 @@ interface Lease {
   refill?: Promise<void>;
   /** Holds waiting on a refill of this slice: it is not idle while they wait. */
   waiting: number;
+  /** Holds of the asked size a slice is cut for: doubles with every top-up, so steady small traffic refills rarely. */
+  holds: number;
+  /**
+   * The balance column still held at least the slice when it was last topped up: an idle slice
+   * like that is kept (another node can still cut one as large), else it goes back after idleSeconds.
+   */
+  covered: boolean;
+  /** The tick of the last hold: a kept slice goes back keepSeconds after it. */
+  lastTick: number;
 }
 
 /** A hold served from leases; settled exactly once. */
@@ -53,10 +62,15 @@ export interface LeaseTiming {
   sliceSeconds: number;
   /** Seconds without holds after which a lease's free part goes back to the balance. */
   idleSeconds: number;
+  /** Seconds an idle slice the balance column covered is kept before it goes back (it returns sooner when another node asks for it). */
+  keepSeconds: number;
 }
 
-/** A slice covers at least this many holds of the size just asked for. */
+const keyOf = (l: Lease) => (l.kind === LEASE_KIND.user ? `u${l.ownerId}` : `t${l.ownerId}`);
+
+/** A slice covers at least this many holds of the size just asked for, and grows to at most MAX_SLICE_HOLDS. */
 const MIN_SLICE_HOLDS = 4;
+const MAX_SLICE_HOLDS = 64;
 const TICK_MS = 1000;
 
 /**
@@ -69,6 +83,8 @@ const TICK_MS = 1000;
 export class LeaseBook {
   readonly node = `${process.pid}-${randomBytes(6).toString('hex')}`;
   private leases = new Map<string, Lease>();
+  /** Leases held from or topped up within the last idleSeconds: the once-a-second upkeep walks these only, not every kept slice. */
+  private active = new Set<Lease>();
   private ticks = 0;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
@@ -80,6 +96,7 @@ export class LeaseBook {
     this.timer = setInterval(() => void this.tick().catch((e) => ctx.log.warn({ err: e }, 'lease upkeep failed')), TICK_MS);
     this.timer.unref();
     ctx.store.subscribe(EVENTS.leases, (message) => this.revoked(message));
+    ctx.store.subscribe(EVENTS.leaseWanted, (message) => this.wanted(message));
   }
 
   /** Gives back the leases of crashed nodes that expired (at start-up and every few seconds). */
@@ -90,7 +107,10 @@ export class LeaseBook {
   private lease(kind: LeaseKind, ownerId: number): Lease {
     const key = kind === LEASE_KIND.user ? `u${ownerId}` : `t${ownerId}`;
     let l = this.leases.get(key);
-    if (!l) this.leases.set(key, (l = { kind, ownerId, rowId: undefined, free: 0, held: 0, used: 0, rate: 0, idle: 0, version: 0, waiting: 0 }));
+    if (!l) {
+      l = { kind, ownerId, rowId: undefined, free: 0, held: 0, used: 0, rate: 0, idle: 0, version: 0, waiting: 0, holds: MIN_SLICE_HOLDS, covered: false, lastTick: this.ticks };
+      this.leases.set(key, l);
+    }
     return l;
   }
 
@@ -157,6 +177,8 @@ export class LeaseBook {
       l.held += amount;
       l.used += amount;
       l.idle = 0;
+      l.lastTick = this.ticks;
+      this.active.add(l);
       if (l.free < this.sliceOf(l, amount) / 2) void this.refill(l, amount);
     }
     return {
@@ -176,7 +198,7 @@ export class LeaseBook {
    * instead of a few holds per refill, with the rest refused after their rounds.
    */
   private sliceOf(l: Lease, amount: number): number {
-    return Math.max(amount * Math.max(MIN_SLICE_HOLDS, l.waiting), Math.ceil(l.rate * this.timing.sliceSeconds));
+    return Math.max(amount * Math.max(l.holds, l.waiting), Math.ceil(l.rate * this.timing.sliceSeconds));
   }
 
   /** Tops a slice up from the balance (one refill at a time per lease); true when `need` is now free. */
@@ -189,9 +211,14 @@ export class LeaseBook {
     const missing = need - l.free;
     const want = Math.max(missing, this.sliceOf(l, need) - l.free);
     const version = l.version;
+    this.active.add(l);
     l.refill = takeLease(this.ctx.db, l.kind, l.ownerId, l.rowId, this.node, missing, want, nowSeconds() + this.timing.ttlSeconds)
       .then((grant) => {
-        if (grant.taken === 0 || grant.rowId === undefined) return;
+        if (grant.taken === 0 || grant.rowId === undefined) {
+          // Short: idle slices other nodes keep of this balance are asked back for the next hold.
+          if (l.version === version) void this.ctx.store.publish(EVENTS.leaseWanted, `${l.kind}:${l.ownerId}:${this.node}`).catch(() => undefined);
+          return;
+        }
         if (l.version !== version) {
           // Revoked meanwhile: the grant may predate the revocation, so it is not served from.
           void returnLease(this.ctx.db, l.kind, l.ownerId, grant.rowId, grant.taken, true).catch((e) => this.ctx.log.warn({ err: e }, 'lease return failed'));
@@ -203,6 +230,10 @@ export class LeaseBook {
           l.rowId = grant.rowId;
         }
         l.free += grant.taken;
+        l.covered = grant.left >= l.free;
+        // Grows only while the column holds several such slices more: a small balance shared by
+        // nodes stays in small slices, so one node does not take what another's next hold needs.
+        if (grant.left >= 4 * l.free) l.holds = Math.min(MAX_SLICE_HOLDS, l.holds * 2);
       })
       .finally(() => {
         l.refill = undefined;
@@ -228,13 +259,16 @@ export class LeaseBook {
       billed += more;
     }
     const back = h.amount - Math.min(billed, h.amount);
+    // What comes back is looked after by the upkeep again (an idle slice it no longer covers goes back).
     if (user) {
       user.held -= h.amount;
       user.free += back;
+      if (back > 0) this.active.add(user);
     }
     if (token) {
       token.held -= h.amount;
       token.free += back;
+      if (back > 0) this.active.add(token);
     }
     return billed;
   }
@@ -253,6 +287,8 @@ export class LeaseBook {
     l.held = 0;
     l.rowId = undefined;
     l.version++;
+    l.holds = MIN_SLICE_HOLDS;
+    l.covered = false;
   }
 
   /** `kind:ownerId` published after a revocation (an absolute or negative balance change). */
@@ -262,18 +298,43 @@ export class LeaseBook {
     if (l) this.lost(l);
   }
 
-  /** Once a second: demand rates, idle returns; every third of the TTL: renewal and reclaiming. */
+  /** `kind:ownerId:node` published by a node whose top-up found the balance short: an idle slice kept here (another node) goes back now. */
+  private wanted(message: string): void {
+    const [kindText, idText, node] = message.split(':');
+    if (node === this.node) return;
+    const kind = Number(kindText);
+    const id = Number(idText);
+    const key = kind === LEASE_KIND.user ? `u${id}` : `t${id}`;
+    const l = this.leases.get(key);
+    // Only a slice kept past its idle time: one in use here serves this node's own next holds.
+    if (!l || l.free === 0 || l.refill || l.waiting || this.active.has(l)) return;
+    void this.giveBack(key, l).catch((e) => this.ctx.log.warn({ err: e }, 'lease return failed'));
+  }
+
+  /**
+   * Once a second, over the leases active lately only: demand rates and idle ends (a slice the
+   * balance covered is kept, others go back). Every third of the TTL: renewal, reclaiming, and kept
+   * slices idle for keepSeconds go back (the only walk over every lease, like the renewal itself).
+   */
   private async tick(): Promise<void> {
     this.ticks++;
     const returns: Promise<unknown>[] = [];
-    for (const [key, l] of this.leases) {
+    for (const l of this.active) {
       l.rate = Math.max(l.used, l.rate * 0.7 + l.used * 0.3);
       if (l.used === 0) l.idle++;
       l.used = 0;
-      if (l.idle >= this.timing.idleSeconds && !l.refill && !l.waiting) returns.push(this.giveBack(key, l));
+      if (l.idle < this.timing.idleSeconds || l.refill || l.waiting) continue;
+      this.active.delete(l);
+      l.rate = 0;
+      if (!(l.covered && l.held === 0 && l.free > 0)) returns.push(this.giveBack(keyOf(l), l));
+    }
+    const every = Math.max(1, Math.floor(this.timing.ttlSeconds / 3));
+    if (this.ticks % every === 0) {
+      for (const [key, l] of this.leases) {
+        if (!this.active.has(l) && this.ticks - l.lastTick >= this.timing.keepSeconds && !l.refill && !l.waiting) returns.push(this.giveBack(key, l));
+      }
     }
     await Promise.all(returns);
-    const every = Math.max(1, Math.floor(this.timing.ttlSeconds / 3));
     if (this.ticks % every === 0) {
       const live = await renewLeases(this.ctx.db, this.node, nowSeconds() + this.timing.ttlSeconds);
       for (const l of this.leases.values()) if (l.rowId !== undefined && !live.has(l.rowId)) this.lost(l);
@@ -284,23 +345,29 @@ export class LeaseBook {
   /** Returns a lease's free part to the balance; forgets the lease once nothing of it is left. */
   private async giveBack(key: string, l: Lease): Promise<void> {
     if (l.rowId === undefined) {
-      if (l.held === 0 && l.free === 0) this.leases.delete(key);
+      if (l.held === 0 && l.free === 0) this.forget(key, l);
       return;
     }
     const amount = l.free;
     const rowId = l.rowId;
     const version = l.version;
     l.free = 0;
+    l.holds = MIN_SLICE_HOLDS;
     try {
       const result = await returnLease(this.ctx.db, l.kind, l.ownerId, rowId, amount, l.held === 0);
       if (l.version !== version) return;
       if (result === 'gone') this.lost(l);
       else if (result === 'dropped') l.rowId = undefined;
-      if (l.rowId === undefined && l.held === 0 && l.free === 0 && !l.refill) this.leases.delete(key);
+      if (l.rowId === undefined && l.held === 0 && l.free === 0 && !l.refill) this.forget(key, l);
     } catch (error) {
       if (l.version === version) l.free += amount;
       throw error;
     }
+  }
+
+  private forget(key: string, l: Lease): void {
+    if (this.leases.get(key) === l) this.leases.delete(key);
+    this.active.delete(l);
   }
 
   /** Gives every free part back now, so the balance columns show all that is not held (tests, exact reads). */
