@@ -86,7 +86,10 @@ export async function takeLease(
       left = await readBalance(trx, kind, ownerId);
     } else {
       // Less than wanted is there: take the need and half of the rest, so that another node's
-      // hold on the same balance still finds some instead of a false "insufficient quota".
+      // hold on the same balance still finds some instead of a false "insufficient quota". The row
+      // is locked first: two nodes reading the same balance would both ask for a share of it, and
+      // the second's take would find less than it read and come back empty.
+      await lockOwner(trx, kind, ownerId);
       const balance = await readBalance(trx, kind, ownerId);
       const share = Math.min(balance, Math.max(need, need + Math.floor((balance - need) / 2)));
       if (balance >= need && share > 0 && (await takeFromBalance(trx, kind, ownerId, share))) taken = share;

@@ -157,11 +157,18 @@ export class LeaseBook {
 
   /** Holds `amount`, or what the balance (and a limited token) have left when that is less; undefined when nothing is left. */
   async holdUpTo(userId: number, tokenId: number, limitedToken: boolean, amount: number): Promise<LeaseHold | undefined> {
-    const all = await this.hold(userId, tokenId, limitedToken, amount);
-    if (typeof all !== 'string') return all;
-    const left = Math.min(amount, await this.available(userId, tokenId, limitedToken));
-    const some = left > 0 ? await this.hold(userId, tokenId, limitedToken, left) : undefined;
-    return typeof some === 'object' ? some : undefined;
+    // Waiting from the first try to the second: the free part it counted on is not given back in between.
+    const leases = [this.lease(LEASE_KIND.user, userId), ...(limitedToken ? [this.lease(LEASE_KIND.token, tokenId)] : [])];
+    for (const l of leases) l.waiting++;
+    try {
+      const all = await this.hold(userId, tokenId, limitedToken, amount);
+      if (typeof all !== 'string') return all;
+      const left = Math.min(amount, await this.available(userId, tokenId, limitedToken));
+      const some = left > 0 ? await this.hold(userId, tokenId, limitedToken, left) : undefined;
+      return typeof some === 'object' ? some : undefined;
+    } finally {
+      for (const l of leases) l.waiting--;
+    }
   }
 
   /** What a hold could get right now: this node's free slices plus the balance columns (a database read). */
@@ -373,7 +380,8 @@ export class LeaseBook {
   /** Gives every free part back now, so the balance columns show all that is not held (tests, exact reads). */
   async settleUp(): Promise<void> {
     for (const l of this.leases.values()) await l.refill;
-    await Promise.all([...this.leases].map(([key, l]) => this.giveBack(key, l)));
+    // A slice a hold is waiting on stays: giving its free part back would refuse that hold.
+    await Promise.all([...this.leases].filter(([, l]) => !l.waiting && !l.refill).map(([key, l]) => this.giveBack(key, l)));
   }
 
   /** Shutdown, after the recorder's last flush: every free part goes back. */
