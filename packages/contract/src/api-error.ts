@@ -118,6 +118,21 @@ export const API_ERRORS = {
   amount_too_small: '金额必须大于等于 {{minimum}}',
   unknown_option: '未知的配置项: {{key}}',
 
+  // Payments and orders.
+  payment_not_found: 'payment not found',
+  payment_init_failed: '支付网关初始化失败：{{reason}}',
+  payment_create_failed: '创建支付失败，请稍后再试',
+  payment_provider_missing: '{{type}} 支付尚未接入',
+  order_not_found: 'order not found',
+
+  // Plans and subscriptions.
+  plan_not_found: 'plan not found',
+  plan_not_sold: 'this plan is not sold: its price is 0',
+  plan_held: 'you already hold this plan and it does not renew; buy it again once it has ended',
+  plan_order_pending: 'an order for this plan is already waiting for payment; pay or let it expire before ordering again',
+  subscription_not_found: 'subscription not found',
+  subscription_cancelled: 'subscription already cancelled',
+
   // The relay, as the console meets it.
   no_available_channel: '当前分组 {{group}} 下对于模型 {{model}} 无可用渠道',
 } as const;

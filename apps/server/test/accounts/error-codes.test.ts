@@ -72,6 +72,16 @@ describe.each(testDialects())('console failure codes on %s', (dialect) => {
     listed((await client.put('/api/user/self', { password: 'new-password-1' })).body);
   });
 
+  it('answers payment and plan failures with their own codes, the message as before', async () => {
+    const gateway = await f.root.get('/api/payment/999999');
+    expect([gateway.status, gateway.body]).toEqual([404, { success: false, message: 'payment not found', code: 'payment_not_found' }]);
+    const plan = await f.root.get('/api/plan/999999');
+    expect([plan.status, plan.body]).toEqual([404, { success: false, message: 'plan not found', code: 'plan_not_found' }]);
+    const { client } = await f.newUser();
+    const buy = await client.post('/api/plan/buy', { plan_id: 999999, uuid: 'no-such-gateway' });
+    expect([buy.status, buy.body.code, buy.body.message]).toEqual([404, 'plan_not_found', 'plan not found']);
+  });
+
   it('keeps the relay door in the OpenAI shape when no channel serves the model in the group, with a stable code', async () => {
     await f.addChannel({ models: 'vip-only-model', group: 'vip' });
     const { key } = await f.newUser();
