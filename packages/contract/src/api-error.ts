@@ -133,6 +133,19 @@ export const API_ERRORS = {
   subscription_not_found: 'subscription not found',
   subscription_cancelled: 'subscription already cancelled',
 
+  // Prices, model info and owners.
+  price_exists: 'model already exists',
+  price_not_found: 'model not found',
+  price_duplicate: 'model names cannot be duplicated',
+  pricing_data_missing: 'pricing data not found',
+  model_info_not_found: 'model info not found',
+  model_info_exists: 'model identifier already exists',
+  owner_not_found: 'owner not found',
+  owner_id_invalid: 'invalid id',
+  owner_exists: 'owner id already exists',
+  price_sync_mismatch: 'the price sync does not match its preview: preview again and apply that answer unchanged',
+  price_sync_stale: 'the stored prices changed since the preview ({{models}}): preview again',
+
   // The relay, as the console meets it.
   no_available_channel: '当前分组 {{group}} 下对于模型 {{model}} 无可用渠道',
 } as const;

@@ -82,6 +82,13 @@ describe.each(testDialects())('console failure codes on %s', (dialect) => {
     expect([buy.status, buy.body.code, buy.body.message]).toEqual([404, 'plan_not_found', 'plan not found']);
   });
 
+  it('answers price failures with their own codes, the message as before', async () => {
+    const gone = await f.root.delete('/api/prices/single/no-such-priced-model');
+    expect([gone.status, gone.body]).toEqual([404, { success: false, message: 'model not found', code: 'price_not_found' }]);
+    const old = await f.root.get('/api/prices?type=old');
+    expect([old.status, old.body.code, old.body.message]).toEqual([400, 'pricing_data_missing', 'pricing data not found']);
+  });
+
   it('keeps the relay door in the OpenAI shape when no channel serves the model in the group, with a stable code', async () => {
     await f.addChannel({ models: 'vip-only-model', group: 'vip' });
     const { key } = await f.newUser();

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { PriceSyncBody, type PriceSyncApplyBody, type PriceSyncDiff, type PriceValues } from '@one-hub/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { HubError, badRequest, conflict } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { isEgressRefused } from '../../egress/guard.js';
 import { outboundFetch } from '../../egress/outbound.js';
@@ -105,13 +105,13 @@ export async function previewPriceSync(ctx: AppContext, url: string, mode: Mode)
  * `system` for the scheduled job). An empty diff writes nothing and no entry.
  */
 export async function applyPriceSync(ctx: AppContext, diff: Previewed, actor?: Actor): Promise<Previewed> {
-  if (digestOf(diff) !== diff.digest) throw badRequest('the price sync does not match its preview: preview again and apply that answer unchanged');
+  if (digestOf(diff) !== diff.digest) throw apiError(400, 'price_sync_mismatch');
   if (!diff.added.length && !diff.changed.length && !diff.removed.length) return diff;
   const plan = {
     remove: [...diff.changed.map((c) => c.model), ...diff.removed.map((p) => p.model)],
     insert: [...diff.added, ...diff.changed.map((c) => c.after)].map((p) => ({ ...p, locked: false })),
   };
-  const stalePreview = (models: string[]) => conflict(`the stored prices changed since the preview (${models.slice(0, 5).join(', ')}): preview again`);
+  const stalePreview = (models: string[]) => apiError(409, 'price_sync_stale', { models: models.slice(0, 5).join(', ') });
   await applyPricePlan(ctx, plan, async (trx) => {
     const now = new Map((await listPrices(trx)).map((r) => [r.model, toPriceJson(r)]));
     const stale = (model: string, expected?: Omit<Incoming, 'locked'>) => {
