@@ -146,6 +146,16 @@ export const API_ERRORS = {
   price_sync_mismatch: 'the price sync does not match its preview: preview again and apply that answer unchanged',
   price_sync_stale: 'the stored prices changed since the preview ({{models}}): preview again',
 
+  // Settings.
+  option_invalid: '{{detail}}',
+  option_needs_config: '无法启用 {{key}}，请先填入 {{needs}}',
+  release_feed_unconfigured: 'No release feed is configured (RELEASE_FEED_URL)',
+  release_feed_failed: 'The release feed could not be read',
+
+  // Monthly bills.
+  invoice_month_invalid: 'invoice time cannot be later than or equal to current month',
+  invoice_generated: 'invoice the month data already generated',
+
   // The relay, as the console meets it.
   no_available_channel: '当前分组 {{group}} 下对于模型 {{model}} 无可用渠道',
 } as const;

@@ -89,6 +89,15 @@ describe.each(testDialects())('console failure codes on %s', (dialect) => {
     expect([old.status, old.body.code, old.body.message]).toEqual([400, 'pricing_data_missing', 'pricing data not found']);
   });
 
+  it('answers setting and monthly-bill failures with their own codes and arguments, the message as before', async () => {
+    const bad = await f.root.put('/api/option/', { key: 'RetryTimes', value: 'many' });
+    expect([bad.status, bad.body]).toEqual([400, { success: false, message: 'RetryTimes must be an integer', code: 'option_invalid', args: { key: 'RetryTimes', detail: 'RetryTimes must be an integer' } }]);
+    const needs = await f.root.put('/api/option/', { key: 'WeChatAuthEnabled', value: 'true' });
+    expect([needs.status, needs.body.code, needs.body.args, needs.body.message]).toEqual([400, 'option_needs_config', { key: 'WeChatAuthEnabled', needs: 'WeChatServerAddress' }, '无法启用微信登录，请先填入微信登录相关配置信息！']);
+    const current = await f.root.post('/api/option/invoice/gen/2999-01-15');
+    expect([current.status, current.body.code, current.body.message]).toEqual([400, 'invoice_month_invalid', 'invoice time cannot be later than or equal to current month']);
+  });
+
   it('keeps the relay door in the OpenAI shape when no channel serves the model in the group, with a stable code', async () => {
     await f.addChannel({ models: 'vip-only-model', group: 'vip' });
     const { key } = await f.newUser();
