@@ -156,6 +156,32 @@ export const API_ERRORS = {
   invoice_month_invalid: 'invoice time cannot be later than or equal to current month',
   invoice_generated: 'invoice the month data already generated',
 
+  // Mail.
+  smtp_unconfigured: 'SMTP 服务器未配置 (SMTP server is not configured)',
+  mail_failed: '邮件发送失败，请稍后重试或联系管理员 (mail could not be sent)',
+
+  // OIDC and WeChat.
+  oidc_disabled: '管理员未开启通过OIDC登录',
+  oidc_unavailable: 'OIDC 服务暂不可用，请稍后重试 (OIDC provider unavailable)',
+  wechat_disabled: '管理员未开启通过微信登录以及注册',
+  wechat_taken: '该微信账号已被绑定',
+  wechat_unconfigured: '管理员未配置微信服务器地址',
+  wechat_unreachable: '微信服务器请求失败: {{reason}}',
+
+  // Telegram.
+  telegram_menu_not_found: 'menu not found',
+  telegram_command_exists: 'command已存在',
+  telegram_disabled: 'telegram bot is not enabled',
+
+  // Step-up.
+  step_up_console_only: '请在控制台登录后确认身份',
+
+  // Sign-in providers, two-step resets and redemption.
+  linuxdo_inactive: 'LINUX DO 账户未激活或已被禁言',
+  linuxdo_trust_level: 'LINUX DO 信任等级不足，需要 {{min}} 级及以上',
+  two_factor_reset_self: '不能在此重置自己的两步验证，请在个人设置中用验证码关闭',
+  redeem_plan_missing: '兑换失败，该兑换码的套餐不存在',
+
   // The relay, as the console meets it.
   no_available_channel: '当前分组 {{group}} 下对于模型 {{model}} 无可用渠道',
 } as const;

@@ -98,6 +98,21 @@ describe.each(testDialects())('console failure codes on %s', (dialect) => {
     expect([current.status, current.body.code, current.body.message]).toEqual([400, 'invoice_month_invalid', 'invoice time cannot be later than or equal to current month']);
   });
 
+  it('answers mail, OIDC, WeChat, Telegram-menu and step-up failures with their own codes, the message as before', async () => {
+    const mail = await anon().get('/api/verification?email=someone@example.com');
+    expect([mail.status, mail.body.code, mail.body.message]).toEqual([400, 'smtp_unconfigured', 'SMTP 服务器未配置 (SMTP server is not configured)']);
+    const oidc = await anon().get('/api/oauth/endpoint');
+    expect([oidc.status, oidc.body]).toEqual([403, { success: false, message: '管理员未开启通过OIDC登录', code: 'oidc_disabled' }]);
+    const { client } = await f.newUser();
+    const wechat = await client.get('/api/oauth/wechat/bind?code=123456');
+    expect([wechat.status, wechat.body.code, wechat.body.message]).toEqual([403, 'wechat_disabled', '管理员未开启通过微信登录以及注册']);
+    const menu = await f.root.get('/api/option/telegram/999999');
+    expect([menu.status, menu.body]).toEqual([404, { success: false, message: 'menu not found', code: 'telegram_menu_not_found' }]);
+    const token = (await client.get('/api/user/token')).body.data as string;
+    const stepUp = await anon().post('/api/user/step_up', { code: '123456' }, { authorization: `Bearer ${token}` });
+    expect([stepUp.status, stepUp.body.code, stepUp.body.message]).toEqual([400, 'step_up_console_only', '请在控制台登录后确认身份']);
+  });
+
   it('keeps the relay door in the OpenAI shape when no channel serves the model in the group, with a stable code', async () => {
     await f.addChannel({ models: 'vip-only-model', group: 'vip' });
     const { key } = await f.newUser();
