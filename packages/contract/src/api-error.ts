@@ -182,6 +182,27 @@ export const API_ERRORS = {
   two_factor_reset_self: '不能在此重置自己的两步验证，请在个人设置中用验证码关闭',
   redeem_plan_missing: '兑换失败，该兑换码的套餐不存在',
 
+  // Tasks, tokens, channels, jobs, log deletion, Uptime Kuma, passkeys.
+  task_not_found: 'task not found',
+  task_result_not_found: 'task result not found',
+  video_not_found: 'video not found',
+  playground_token_failed: '创建令牌失败，请去系统手动配置一个名称为：{{name}} 的令牌',
+  token_owner_missing: '目标用户不存在',
+  token_owner_not_found: '令牌所属用户不存在',
+  tag_not_found: 'tag不存在',
+  channel_key_empty: 'key不能为空',
+  job_running: '该任务正在运行 (the job is already running)',
+  log_deletion_starting: 'a log deletion is starting',
+  log_deletion_running: 'log deletion {{id}} is still running',
+  log_deletion_not_found: 'no such log deletion',
+  uptime_kuma_unconfigured: 'Uptime Kuma is not configured',
+  uptime_kuma_unreachable: 'Uptime Kuma is unreachable',
+  uptime_kuma_failed: 'Uptime Kuma answered HTTP {{status}}',
+  passkey_config_failed: '获取Webauthn配置失败',
+  passkey_register_failed: '注册验证失败: {{reason}}',
+  passkey_login_failed: '登录验证失败: {{reason}}',
+  passkey_login_denied: '登陆失败',
+
   // The relay, as the console meets it.
   no_available_channel: '当前分组 {{group}} 下对于模型 {{model}} 无可用渠道',
 } as const;

@@ -113,6 +113,14 @@ describe.each(testDialects())('console failure codes on %s', (dialect) => {
     expect([stepUp.status, stepUp.body.code, stepUp.body.message]).toEqual([400, 'step_up_console_only', '请在控制台登录后确认身份']);
   });
 
+  it('answers task and Uptime Kuma failures with their own codes, the message as before', async () => {
+    const { client } = await f.newUser();
+    const task = await client.get('/api/task/999999/content');
+    expect([task.status, task.body]).toEqual([404, { success: false, message: 'task not found', code: 'task_not_found' }]);
+    const kuma = await client.get('/api/user/dashboard/uptimekuma/status-page');
+    expect([kuma.status, kuma.body.code, kuma.body.message]).toEqual([503, 'uptime_kuma_unconfigured', 'Uptime Kuma is not configured']);
+  });
+
   it('keeps the relay door in the OpenAI shape when no channel serves the model in the group, with a stable code', async () => {
     await f.addChannel({ models: 'vip-only-model', group: 'vip' });
     const { key } = await f.newUser();

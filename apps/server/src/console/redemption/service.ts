@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { REDEMPTION_STATUS, type CreateRedemptionBody, type Redemption, type UpdateRedemptionBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound, apiError } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 import { uuidHex } from '../../common/random.js';
 import { nowSeconds } from '../../common/time.js';
 import {
@@ -46,7 +46,7 @@ export async function createRedemptions(ctx: AppContext, adminId: number, body: 
   const keys = Array.from({ length: body.count }, () => uuidHex());
   const now = nowSeconds();
   // A "plan" code grants the plan instead of quota.
-  if (body.plan_id && !(await findPlan(ctx.db, body.plan_id))) throw notFound('plan not found');
+  if (body.plan_id && !(await findPlan(ctx.db, body.plan_id))) throw apiError(404, 'plan_not_found');
   const quota = body.plan_id ? 0 : body.quota || DEFAULT_REDEMPTION_QUOTA;
   await transact(ctx.db, async (trx) => {
     for (const key of keys) {
