@@ -203,6 +203,17 @@ export const API_ERRORS = {
   passkey_login_failed: '登录验证失败: {{reason}}',
   passkey_login_denied: '登陆失败',
 
+  // User fields, the price service, WeChat and OIDC answers.
+  user_role_unknown: 'role: unknown role {{role}}',
+  user_group_unknown: 'group: unknown group {{group}}',
+  price_list_unreachable: 'price list not fetched: {{reason}}',
+  price_list_http: 'price service answered HTTP {{status}}',
+  price_list_too_large: 'price list is larger than 8 MiB',
+  price_list_not_json: 'price list is not JSON',
+  price_list_rejected: 'price list rejected: {{detail}}',
+  wechat_refused: '{{reason}}',
+  oidc_forbidden: '用户没有OIDC登录权限',
+
   // The relay, as the console meets it.
   no_available_channel: '当前分组 {{group}} 下对于模型 {{model}} 无可用渠道',
 } as const;

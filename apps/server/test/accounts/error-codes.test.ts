@@ -121,6 +121,13 @@ describe.each(testDialects())('console failure codes on %s', (dialect) => {
     expect([kuma.status, kuma.body.code, kuma.body.message]).toEqual([503, 'uptime_kuma_unconfigured', 'Uptime Kuma is not configured']);
   });
 
+  it('answers an unknown group in a user edit with user_group_unknown at the group field, the message as before', async () => {
+    const { userId } = await f.newUser();
+    const res = await f.root.put('/api/user/', { id: userId, group: 'no-such-group' });
+    expect([res.status, res.body.code, res.body.args, res.body.message]).toEqual([400, 'user_group_unknown', { group: 'no-such-group' }, 'group: unknown group no-such-group']);
+    expect(res.body.fields).toEqual([{ path: 'group', code: 'invalid_value', message: 'unknown group no-such-group' }]);
+  });
+
   it('keeps the relay door in the OpenAI shape when no channel serves the model in the group, with a stable code', async () => {
     await f.addChannel({ models: 'vip-only-model', group: 'vip' });
     const { key } = await f.newUser();

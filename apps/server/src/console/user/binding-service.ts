@@ -2,7 +2,7 @@ import type { UnbindType } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { isEgressRefused, REFUSED_MESSAGE } from '../../egress/guard.js';
 import { outboundFetch } from '../../egress/outbound.js';
-import { HubError, apiError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
 import { findUserByEmail, findUserByWechatId, updateUser, type UserPatch, type UserRow } from '../../db/repos/users.js';
 import { userHasPasskey } from '../../db/repos/webauthn-credentials.js';
@@ -73,7 +73,7 @@ export async function wechatIdOf(ctx: AppContext, code: string): Promise<string>
     // A generic reason only: the answer of an address the admin typed is not reflected.
     throw apiError(502, 'wechat_unreachable', { reason: isEgressRefused(e) ? REFUSED_MESSAGE : 'no valid answer' });
   }
-  if (!body.success) throw new HubError(400, body.message || '验证码错误或已过期');
+  if (!body.success) throw body.message ? apiError(400, 'wechat_refused', { reason: body.message }) : apiError(400, 'verification_code_wrong');
   if (typeof body.data !== 'string' || !body.data) throw apiError(400, 'verification_code_wrong');
   return body.data;
 }
