@@ -128,6 +128,13 @@ describe.each(testDialects())('console failure codes on %s', (dialect) => {
     expect(res.body.fields).toEqual([{ path: 'group', code: 'invalid_value', message: 'unknown group no-such-group' }]);
   });
 
+  it('answers a status-only token update without a status as invalid_parameter at the status field', async () => {
+    const { client, tokenId } = await f.newUser();
+    const res = await client.put('/api/token/?status_only=true', { id: tokenId });
+    expect([res.status, res.body.code, res.body.args, res.body.message]).toEqual([400, 'invalid_parameter', { field: 'status', detail: 'required' }, 'status: required']);
+    expect(res.body.fields).toEqual([{ path: 'status', code: 'required', message: 'required' }]);
+  });
+
   it('keeps the relay door in the OpenAI shape when no channel serves the model in the group, with a stable code', async () => {
     await f.addChannel({ models: 'vip-only-model', group: 'vip' });
     const { key } = await f.newUser();

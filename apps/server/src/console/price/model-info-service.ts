@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ModelInfo, ModelInfoBody, ModelInfoParsed } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, apiError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
 import { parseJsonOr } from '../../common/json.js';
@@ -71,7 +71,7 @@ export async function createModelInfo(ctx: AppContext, body: Body): Promise<void
 }
 
 export async function updateModelInfoById(ctx: AppContext, body: Body): Promise<void> {
-  if (!body.id) throw new HubError(400, 'id: required');
+  if (!body.id) throw apiError(400, 'invalid_parameter', { field: 'id', detail: 'required' }, { fields: [{ path: 'id', code: 'required', message: 'required' }] });
   if (!(await findModelInfoById(ctx.db, body.id))) throw apiError(404, 'model_info_not_found');
   const clash = await findModelInfoByModel(ctx.db, body.model);
   if (clash && clash.id !== body.id) throw apiError(409, 'model_info_exists');

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ROLE, TOKEN_STATUS, TokenSettingSchema, type Token, type TokenBody, type UpdateTokenBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, apiError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
 import { findUserGroupBySymbol } from '../../db/repos/user-groups.js';
@@ -106,7 +106,7 @@ export async function updateTokenFields(
     }
   }
   if (statusOnly) {
-    if (body.status === undefined) throw new HubError(400, 'status: required');
+    if (body.status === undefined) throw apiError(400, 'invalid_parameter', { field: 'status', detail: 'required' }, { fields: [{ path: 'status', code: 'required', message: 'required' }] });
     await updateToken(ctx.db, row.id, { status: body.status });
     return changed(ctx, row);
   }
