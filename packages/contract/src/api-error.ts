@@ -118,6 +118,102 @@ export const API_ERRORS = {
   amount_too_small: '金额必须大于等于 {{minimum}}',
   unknown_option: '未知的配置项: {{key}}',
 
+  // Payments and orders.
+  payment_not_found: 'payment not found',
+  payment_init_failed: '支付网关初始化失败：{{reason}}',
+  payment_create_failed: '创建支付失败，请稍后再试',
+  payment_provider_missing: '{{type}} 支付尚未接入',
+  order_not_found: 'order not found',
+
+  // Plans and subscriptions.
+  plan_not_found: 'plan not found',
+  plan_not_sold: 'this plan is not sold: its price is 0',
+  plan_held: 'you already hold this plan and it does not renew; buy it again once it has ended',
+  plan_order_pending: 'an order for this plan is already waiting for payment; pay or let it expire before ordering again',
+  subscription_not_found: 'subscription not found',
+  subscription_cancelled: 'subscription already cancelled',
+
+  // Prices, model info and owners.
+  price_exists: 'model already exists',
+  price_not_found: 'model not found',
+  price_duplicate: 'model names cannot be duplicated',
+  pricing_data_missing: 'pricing data not found',
+  model_info_not_found: 'model info not found',
+  model_info_exists: 'model identifier already exists',
+  owner_not_found: 'owner not found',
+  owner_id_invalid: 'invalid id',
+  owner_exists: 'owner id already exists',
+  price_sync_mismatch: 'the price sync does not match its preview: preview again and apply that answer unchanged',
+  price_sync_stale: 'the stored prices changed since the preview ({{models}}): preview again',
+
+  // Settings.
+  option_invalid: '{{detail}}',
+  option_needs_config: '无法启用 {{key}}，请先填入 {{needs}}',
+  release_feed_unconfigured: 'No release feed is configured (RELEASE_FEED_URL)',
+  release_feed_failed: 'The release feed could not be read',
+
+  // Monthly bills.
+  invoice_month_invalid: 'invoice time cannot be later than or equal to current month',
+  invoice_generated: 'invoice the month data already generated',
+
+  // Mail.
+  smtp_unconfigured: 'SMTP 服务器未配置 (SMTP server is not configured)',
+  mail_failed: '邮件发送失败，请稍后重试或联系管理员 (mail could not be sent)',
+
+  // OIDC and WeChat.
+  oidc_disabled: '管理员未开启通过OIDC登录',
+  oidc_unavailable: 'OIDC 服务暂不可用，请稍后重试 (OIDC provider unavailable)',
+  wechat_disabled: '管理员未开启通过微信登录以及注册',
+  wechat_taken: '该微信账号已被绑定',
+  wechat_unconfigured: '管理员未配置微信服务器地址',
+  wechat_unreachable: '微信服务器请求失败: {{reason}}',
+
+  // Telegram.
+  telegram_menu_not_found: 'menu not found',
+  telegram_command_exists: 'command已存在',
+  telegram_disabled: 'telegram bot is not enabled',
+
+  // Step-up.
+  step_up_console_only: '请在控制台登录后确认身份',
+
+  // Sign-in providers, two-step resets and redemption.
+  linuxdo_inactive: 'LINUX DO 账户未激活或已被禁言',
+  linuxdo_trust_level: 'LINUX DO 信任等级不足，需要 {{min}} 级及以上',
+  two_factor_reset_self: '不能在此重置自己的两步验证，请在个人设置中用验证码关闭',
+  redeem_plan_missing: '兑换失败，该兑换码的套餐不存在',
+
+  // Tasks, tokens, channels, jobs, log deletion, Uptime Kuma, passkeys.
+  task_not_found: 'task not found',
+  task_result_not_found: 'task result not found',
+  video_not_found: 'video not found',
+  playground_token_failed: '创建令牌失败，请去系统手动配置一个名称为：{{name}} 的令牌',
+  token_owner_missing: '目标用户不存在',
+  token_owner_not_found: '令牌所属用户不存在',
+  tag_not_found: 'tag不存在',
+  channel_key_empty: 'key不能为空',
+  job_running: '该任务正在运行 (the job is already running)',
+  log_deletion_starting: 'a log deletion is starting',
+  log_deletion_running: 'log deletion {{id}} is still running',
+  log_deletion_not_found: 'no such log deletion',
+  uptime_kuma_unconfigured: 'Uptime Kuma is not configured',
+  uptime_kuma_unreachable: 'Uptime Kuma is unreachable',
+  uptime_kuma_failed: 'Uptime Kuma answered HTTP {{status}}',
+  passkey_config_failed: '获取Webauthn配置失败',
+  passkey_register_failed: '注册验证失败: {{reason}}',
+  passkey_login_failed: '登录验证失败: {{reason}}',
+  passkey_login_denied: '登陆失败',
+
+  // User fields, the price service, WeChat and OIDC answers.
+  user_role_unknown: 'role: unknown role {{role}}',
+  user_group_unknown: 'group: unknown group {{group}}',
+  price_list_unreachable: 'price list not fetched: {{reason}}',
+  price_list_http: 'price service answered HTTP {{status}}',
+  price_list_too_large: 'price list is larger than 8 MiB',
+  price_list_not_json: 'price list is not JSON',
+  price_list_rejected: 'price list rejected: {{detail}}',
+  wechat_refused: '{{reason}}',
+  oidc_forbidden: '用户没有OIDC登录权限',
+
   // The relay, as the console meets it.
   no_available_channel: '当前分组 {{group}} 下对于模型 {{model}} 无可用渠道',
 } as const;

@@ -72,6 +72,69 @@ describe.each(testDialects())('console failure codes on %s', (dialect) => {
     listed((await client.put('/api/user/self', { password: 'new-password-1' })).body);
   });
 
+  it('answers payment and plan failures with their own codes, the message as before', async () => {
+    const gateway = await f.root.get('/api/payment/999999');
+    expect([gateway.status, gateway.body]).toEqual([404, { success: false, message: 'payment not found', code: 'payment_not_found' }]);
+    const plan = await f.root.get('/api/plan/999999');
+    expect([plan.status, plan.body]).toEqual([404, { success: false, message: 'plan not found', code: 'plan_not_found' }]);
+    const { client } = await f.newUser();
+    const buy = await client.post('/api/plan/buy', { plan_id: 999999, uuid: 'no-such-gateway' });
+    expect([buy.status, buy.body.code, buy.body.message]).toEqual([404, 'plan_not_found', 'plan not found']);
+  });
+
+  it('answers price failures with their own codes, the message as before', async () => {
+    const gone = await f.root.delete('/api/prices/single/no-such-priced-model');
+    expect([gone.status, gone.body]).toEqual([404, { success: false, message: 'model not found', code: 'price_not_found' }]);
+    const old = await f.root.get('/api/prices?type=old');
+    expect([old.status, old.body.code, old.body.message]).toEqual([400, 'pricing_data_missing', 'pricing data not found']);
+  });
+
+  it('answers setting and monthly-bill failures with their own codes and arguments, the message as before', async () => {
+    const bad = await f.root.put('/api/option/', { key: 'RetryTimes', value: 'many' });
+    expect([bad.status, bad.body]).toEqual([400, { success: false, message: 'RetryTimes must be an integer', code: 'option_invalid', args: { key: 'RetryTimes', detail: 'RetryTimes must be an integer' } }]);
+    const needs = await f.root.put('/api/option/', { key: 'WeChatAuthEnabled', value: 'true' });
+    expect([needs.status, needs.body.code, needs.body.args, needs.body.message]).toEqual([400, 'option_needs_config', { key: 'WeChatAuthEnabled', needs: 'WeChatServerAddress' }, '无法启用微信登录，请先填入微信登录相关配置信息！']);
+    const current = await f.root.post('/api/option/invoice/gen/2999-01-15');
+    expect([current.status, current.body.code, current.body.message]).toEqual([400, 'invoice_month_invalid', 'invoice time cannot be later than or equal to current month']);
+  });
+
+  it('answers mail, OIDC, WeChat, Telegram-menu and step-up failures with their own codes, the message as before', async () => {
+    const mail = await anon().get('/api/verification?email=someone@example.com');
+    expect([mail.status, mail.body.code, mail.body.message]).toEqual([400, 'smtp_unconfigured', 'SMTP 服务器未配置 (SMTP server is not configured)']);
+    const oidc = await anon().get('/api/oauth/endpoint');
+    expect([oidc.status, oidc.body]).toEqual([403, { success: false, message: '管理员未开启通过OIDC登录', code: 'oidc_disabled' }]);
+    const { client } = await f.newUser();
+    const wechat = await client.get('/api/oauth/wechat/bind?code=123456');
+    expect([wechat.status, wechat.body.code, wechat.body.message]).toEqual([403, 'wechat_disabled', '管理员未开启通过微信登录以及注册']);
+    const menu = await f.root.get('/api/option/telegram/999999');
+    expect([menu.status, menu.body]).toEqual([404, { success: false, message: 'menu not found', code: 'telegram_menu_not_found' }]);
+    const token = (await client.get('/api/user/token')).body.data as string;
+    const stepUp = await anon().post('/api/user/step_up', { code: '123456' }, { authorization: `Bearer ${token}` });
+    expect([stepUp.status, stepUp.body.code, stepUp.body.message]).toEqual([400, 'step_up_console_only', '请在控制台登录后确认身份']);
+  });
+
+  it('answers task and Uptime Kuma failures with their own codes, the message as before', async () => {
+    const { client } = await f.newUser();
+    const task = await client.get('/api/task/999999/content');
+    expect([task.status, task.body]).toEqual([404, { success: false, message: 'task not found', code: 'task_not_found' }]);
+    const kuma = await client.get('/api/user/dashboard/uptimekuma/status-page');
+    expect([kuma.status, kuma.body.code, kuma.body.message]).toEqual([503, 'uptime_kuma_unconfigured', 'Uptime Kuma is not configured']);
+  });
+
+  it('answers an unknown group in a user edit with user_group_unknown at the group field, the message as before', async () => {
+    const { userId } = await f.newUser();
+    const res = await f.root.put('/api/user/', { id: userId, group: 'no-such-group' });
+    expect([res.status, res.body.code, res.body.args, res.body.message]).toEqual([400, 'user_group_unknown', { group: 'no-such-group' }, 'group: unknown group no-such-group']);
+    expect(res.body.fields).toEqual([{ path: 'group', code: 'invalid_value', message: 'unknown group no-such-group' }]);
+  });
+
+  it('answers a status-only token update without a status as invalid_parameter at the status field', async () => {
+    const { client, tokenId } = await f.newUser();
+    const res = await client.put('/api/token/?status_only=true', { id: tokenId });
+    expect([res.status, res.body.code, res.body.args, res.body.message]).toEqual([400, 'invalid_parameter', { field: 'status', detail: 'required' }, 'status: required']);
+    expect(res.body.fields).toEqual([{ path: 'status', code: 'required', message: 'required' }]);
+  });
+
   it('keeps the relay door in the OpenAI shape when no channel serves the model in the group, with a stable code', async () => {
     await f.addChannel({ models: 'vip-only-model', group: 'vip' });
     const { key } = await f.newUser();

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 import { failureText } from '../../egress/outbound.js';
 import { authorizeUrl, exchange, type OidcPending, type OidcSettings } from './oauth/oidc/index.js';
 import { OAuthError, type OAuthProfile } from './oauth/types.js';
@@ -14,13 +14,13 @@ export const OIDC_UNAVAILABLE = 'OIDC 服务暂不可用，请稍后重试 (OIDC
 
 function unavailable(ctx: AppContext, error: unknown): HubError {
   ctx.log.warn(`OIDC provider ${ctx.options.get('OIDCIssuer')} unavailable: ${failureText(error)}`);
-  return new HubError(502, OIDC_UNAVAILABLE);
+  return apiError(502, 'oidc_unavailable', undefined, { message: OIDC_UNAVAILABLE });
 }
 
 /** Read on every request, so option changes apply at once. */
 function settings(ctx: AppContext): OidcSettings {
   const o = ctx.options;
-  if (!o.get('OIDCAuthEnabled')) throw new HubError(403, '管理员未开启通过OIDC登录');
+  if (!o.get('OIDCAuthEnabled')) throw apiError(403, 'oidc_disabled');
   return {
     issuer: o.get('OIDCIssuer'),
     clientId: o.get('OIDCClientId'),
@@ -56,7 +56,7 @@ export async function oidcCallback(ctx: AppContext, query: Record<string, string
   try {
     profile = await exchange(s, callback, state, JSON.parse(raw) as OidcPending);
   } catch (e) {
-    if (e instanceof OAuthError && !e.unreachable) throw new HubError(e.message === '用户没有OIDC登录权限' ? 403 : 400, e.message);
+    if (e instanceof OAuthError && !e.unreachable) throw e.message === '用户没有OIDC登录权限' ? apiError(403, 'oidc_forbidden') : new HubError(400, e.message);
     throw unavailable(ctx, e);
   }
   return resolveAccount(ctx, { kind: 'oidc', profile, current: input.current, aff: input.aff, ip: input.ip });

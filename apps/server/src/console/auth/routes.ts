@@ -14,7 +14,7 @@ import * as service from './service.js';
 import { oidcCallback, oidcEndpoint } from './oidc-service.js';
 import { registerStepUpRoutes } from './step-up/routes.js';
 import { assertStepUp, requireFactorChange } from './step-up/service.js';
-import { HubError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 
 /** A bind answers `message: "bind"`; a sign-in goes on to the session (or the second factor). */
 function answer(ctx: AppContext, reply: FastifyReply, result: Resolution) {
@@ -71,7 +71,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.delete('/user/2fa/:id', { preHandler: requireRole(ctx, ROLE.admin) }, async (req) => {
     const id = parse(IdParam, req.params).id;
     // The own id is refused before any step-up: the self path (disable with a code) is the way.
-    if (id === req.user!.id) throw new HubError(400, '不能在此重置自己的两步验证，请在个人设置中用验证码关闭');
+    if (id === req.user!.id) throw apiError(400, 'two_factor_reset_self');
     await assertStepUp(ctx, req);
     await twoFactor.adminReset(ctx, req.user!, id);
     return ok();

@@ -1,6 +1,6 @@
 import { OAUTH_PROVIDER_LABELS } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, apiError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import type { UserRow } from '../../db/repos/users.js';
 import { OAUTH_PROVIDERS, type OAuthProviderId } from './oauth/index.js';
 import { OAuthError, type OAuthProfile } from './oauth/types.js';
@@ -35,14 +35,14 @@ export async function oauthCallback(ctx: AppContext, id: OAuthProviderId, input:
 }
 
 function checkLinuxDo(ctx: AppContext, profile: OAuthProfile): void {
-  if (profile.active === false) throw new HubError(403, 'LINUX DO 账户未激活或已被禁言');
+  if (profile.active === false) throw apiError(403, 'linuxdo_inactive');
   const min = ctx.options.get('LinuxDoMinTrustLevel');
-  if ((profile.trustLevel ?? 0) < min) throw new HubError(403, `LINUX DO 信任等级不足，需要 ${min} 级及以上`);
+  if ((profile.trustLevel ?? 0) < min) throw apiError(403, 'linuxdo_trust_level', { min });
 }
 
 /** WeChat sign-in through the WeChat login server (api.md §13): no state, no inviter. */
 export async function wechatLogin(ctx: AppContext, code: string, ip: string): Promise<UserRow> {
-  if (!ctx.options.get('WeChatAuthEnabled')) throw new HubError(403, '管理员未开启通过微信登录以及注册');
+  if (!ctx.options.get('WeChatAuthEnabled')) throw apiError(403, 'wechat_disabled');
   const id = await wechatIdOf(ctx, code);
   const profile = { id, login: '', name: 'WeChat User', email: '', verified: false, avatar: '' };
   return (await resolveAccount(ctx, { kind: 'wechat', profile, ip })).user;

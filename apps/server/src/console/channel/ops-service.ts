@@ -1,6 +1,6 @@
 import { CHANNEL_STATUS, UNKNOWN_OWNER } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { listChannelsByStatus, listEnabledChannelsOfTypes, type ChannelRow } from '../../db/repos/channels.js';
 import { listModelOwners } from '../../db/repos/model-owners.js';
 import { listPrices } from '../../db/repos/prices.js';
@@ -25,7 +25,7 @@ export async function providerModels(
   stored?: ChannelRow,
 ): Promise<string[]> {
   const key = body.key?.split('\n')[0]?.trim() || stored?.key;
-  if (!key) throw new HubError(400, 'key cannot be empty');
+  if (!key) throw apiError(400, 'channel_key_empty', undefined, { message: 'key cannot be empty' });
   const probe = {
     ...(stored ?? {}),
     type: body.type,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { CHANNEL_STATUS, type Channel, type UpdateChannelBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound, apiError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
 import { softDeleteChannels, type NewChannel } from '../../db/repos/channels.js';
@@ -16,7 +16,7 @@ const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
 async function members(ctx: AppContext, tag: string) {
   const rows = await listTagChannels(ctx.db, tag);
-  if (!rows.length) throw notFound('tag不存在');
+  if (!rows.length) throw apiError(404, 'tag_not_found');
   return rows;
 }
 
@@ -37,7 +37,7 @@ export async function tagAsChannel(ctx: AppContext, tag: string): Promise<Channe
  */
 export async function updateTag(ctx: AppContext, tag: string, body: Omit<z.infer<typeof UpdateChannelBody>, 'id'>): Promise<void> {
   const keys = [...new Set((body.key ?? '').split('\n').map((k) => k.trim()).filter(Boolean))];
-  if (!keys.length) throw new HubError(400, 'key不能为空');
+  if (!keys.length) throw apiError(400, 'channel_key_empty');
   const rows = await members(ctx, tag);
   const { key: _key, name, ...shared } = body;
   const patch = channelColumns(shared);

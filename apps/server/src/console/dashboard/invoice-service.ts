@@ -1,6 +1,6 @@
 import type { InvoiceLine, InvoiceMonth, Page, PageQuery } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { paginate } from '../../db/paginate.js';
 import { notifyAdmins } from '../../notify/index.js';
@@ -41,8 +41,8 @@ export async function userInvoiceDetail(ctx: AppContext, userId: number, day: st
 export async function generateInvoices(ctx: AppContext, day: string, regenerate: boolean): Promise<number> {
   const { month, next } = monthBounds(day);
   const current = `${new Date().toISOString().slice(0, 7)}-01`;
-  if (month >= current) throw new HubError(400, 'invoice time cannot be later than or equal to current month');
-  if (!regenerate && (await monthGenerated(ctx.db, month))) throw new HubError(409, 'invoice the month data already generated');
+  if (month >= current) throw apiError(400, 'invoice_month_invalid');
+  if (!regenerate && (await monthGenerated(ctx.db, month))) throw apiError(409, 'invoice_generated');
   return buildMonth(ctx.db, month, next, nowSeconds());
 }
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { failureText, outboundFetch } from '../../egress/outbound.js';
 
 const TIMEOUT_MS = 10_000;
@@ -18,7 +18,7 @@ export interface PassedThrough {
 export async function uptimeKumaPage(ctx: AppContext, kind: 'page' | 'heartbeat'): Promise<PassedThrough> {
   const domain = ctx.config.UPTIME_KUMA_DOMAIN.replace(/\/+$/, '');
   const page = ctx.config.UPTIME_KUMA_STATUS_PAGE_NAME;
-  if (!domain || !page) throw new HubError(503, 'Uptime Kuma is not configured', { code: 'uptime_kuma_unconfigured' });
+  if (!domain || !page) throw apiError(503, 'uptime_kuma_unconfigured');
   const path = kind === 'page' ? 'status-page' : 'status-page/heartbeat';
   const url = `${domain}/api/${path}/${encodeURIComponent(page)}?t=${Date.now()}`;
   let res: Awaited<ReturnType<typeof outboundFetch>>;
@@ -26,9 +26,9 @@ export async function uptimeKumaPage(ctx: AppContext, kind: 'page' | 'heartbeat'
     res = await outboundFetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
     ctx.log.warn(`Uptime Kuma ${domain} is unreachable: ${failureText(error)}`);
-    throw new HubError(502, 'Uptime Kuma is unreachable', { code: 'uptime_kuma_unreachable' });
+    throw apiError(502, 'uptime_kuma_unreachable');
   }
   const body = Buffer.from(await res.arrayBuffer());
-  if (!res.ok) throw new HubError(502, `Uptime Kuma answered HTTP ${res.status}`, { code: 'uptime_kuma_failed' });
+  if (!res.ok) throw apiError(502, 'uptime_kuma_failed', { status: res.status });
   return { contentType: res.headers.get('content-type') ?? 'application/json', body };
 }

@@ -1,7 +1,7 @@
 import type { JobName, JobsInfo } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { jobRunner } from '../../jobs/index.js';
-import { conflict } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { askNode, asksFirstWorker } from '../../cluster.js';
 
 /** Topics worker 0 answers for the other workers of its node (WORKERS): the jobs run there. */
@@ -25,7 +25,7 @@ export async function runJobNow(ctx: AppContext, name: JobName): Promise<void> {
 
 export function runJobHere(ctx: AppContext, name: JobName): void {
   const runner = jobRunner(ctx);
-  if (runner.isRunning(name)) throw conflict('该任务正在运行 (the job is already running)');
+  if (runner.isRunning(name)) throw apiError(409, 'job_running');
   void runner.run(name);
 }
 

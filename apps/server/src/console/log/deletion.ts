@@ -1,7 +1,7 @@
 import { LOG_TYPE, type LogDeletion } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { nowSeconds } from '../../common/time.js';
-import { HubError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import {
   currentLogDeletion, finishLogDeletion, insertLogDeletion, logDeletionById, logIdRangeBefore, runningLogDeletions, type LogDeletionRow,
 } from '../../db/repos/log-deletions.js';
@@ -56,11 +56,11 @@ function run(ctx: AppContext, row: LogDeletionRow): Promise<number> {
  * runs, another start is refused with its id. Answers the job record and its promise (the total).
  */
 export async function startLogDeletion(ctx: AppContext, targetTimestamp: number, type: number = LOG_TYPE.consume): Promise<{ job: LogDeletion; done: Promise<number> }> {
-  if (starting.has(ctx)) throw new HubError(409, 'a log deletion is starting');
+  if (starting.has(ctx)) throw apiError(409, 'log_deletion_starting');
   starting.add(ctx);
   try {
     const running = active.get(ctx)?.id ?? (await runningLogDeletions(ctx.db))[0]?.id;
-    if (running) throw new HubError(409, `log deletion ${running} is still running`);
+    if (running) throw apiError(409, 'log_deletion_running', { id: running });
     const { min, max } = await logIdRangeBefore(ctx.readDb, targetTimestamp, type);
     const id = await insertLogDeletion(ctx.db, { target_timestamp: targetTimestamp, type, last_id: max ? min - 1 : 0, max_id: max, started_at: nowSeconds() });
     const row = (await logDeletionById(ctx.db, id))!;
@@ -91,7 +91,7 @@ export function resumeLogDeletions(ctx: AppContext): Promise<void> {
 
 export async function logDeletion(ctx: AppContext, id: number): Promise<LogDeletion> {
   const row = await logDeletionById(ctx.db, id);
-  if (!row) throw new HubError(404, 'no such log deletion');
+  if (!row) throw apiError(404, 'log_deletion_not_found');
   return toLogDeletion(row);
 }
 

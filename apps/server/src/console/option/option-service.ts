@@ -1,6 +1,6 @@
 import { OPTION_DEFS, checkOptionText, isOptionKey, type OptionKey } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, apiError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 
 /** Every registered option with its text, secrets left out (they are write-only). */
 export function listOptions(ctx: AppContext): Array<{ key: string; value: string }> {
@@ -30,10 +30,10 @@ export async function updateOption(ctx: AppContext, key: string, value: string):
   const def = OPTION_DEFS[key];
   if ('secret' in def && def.secret && value === '') return; // blank secret = unchanged
   const problem = checkOptionText(key, value);
-  if (problem) throw new HubError(400, problem);
+  if (problem) throw apiError(400, 'option_invalid', { key, detail: problem }, { message: problem });
   const rule = ENABLE_REQUIRES[key];
   if (rule && value === 'true' && rule.needs.some((k) => !ctx.options.raw(k).trim())) {
-    throw new HubError(400, rule.message);
+    throw apiError(400, 'option_needs_config', { key, needs: rule.needs.join(', ') }, { message: rule.message });
   }
   await ctx.options.save({ [key]: value });
 }

@@ -1,6 +1,6 @@
 import type { LatestRelease } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { failureText, outboundFetch } from '../../egress/outbound.js';
 
 const TIMEOUT_MS = 10_000;
@@ -12,7 +12,7 @@ const TIMEOUT_MS = 10_000;
  */
 export async function latestRelease(ctx: AppContext): Promise<LatestRelease> {
   const url = ctx.config.RELEASE_FEED_URL;
-  if (!url) throw new HubError(503, 'No release feed is configured (RELEASE_FEED_URL)', { code: 'release_feed_unconfigured' });
+  if (!url) throw apiError(503, 'release_feed_unconfigured');
   let body: unknown;
   try {
     const res = await outboundFetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) });
@@ -20,9 +20,9 @@ export async function latestRelease(ctx: AppContext): Promise<LatestRelease> {
     body = await res.json();
   } catch (error) {
     ctx.log.warn(`release feed ${url} failed: ${failureText(error)}`);
-    throw new HubError(502, 'The release feed could not be read', { code: 'release_feed_failed' });
+    throw apiError(502, 'release_feed_failed');
   }
   const r = body as Partial<Record<keyof LatestRelease, unknown>> | null;
-  if (!r || typeof r.tag_name !== 'string' || !r.tag_name) throw new HubError(502, 'The release feed answered no tag_name', { code: 'release_feed_failed' });
+  if (!r || typeof r.tag_name !== 'string' || !r.tag_name) throw apiError(502, 'release_feed_failed', undefined, { message: 'The release feed answered no tag_name' });
   return { tag_name: r.tag_name, body: typeof r.body === 'string' ? r.body : '', html_url: typeof r.html_url === 'string' ? r.html_url : '' };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { findEnabledPaymentByUuid } from '../../db/repos/payments.js';
 import { completeOrder } from './complete-order.js';
 import { payProviderFor } from './providers.js';
@@ -20,7 +20,7 @@ export async function registerPaymentNotifyRoute(app: FastifyInstance, ctx: AppC
       // §23.4: an unknown or disabled gateway is answered 200 with the envelope, not an error status.
       if (!gateway) return reply.code(200).send({ success: false, message: 'payment not found' });
       const provider = payProviderFor(gateway.type);
-      if (!provider?.handleNotify) throw new HubError(501, `${gateway.type} 支付尚未接入`, { code: 'payment_provider_missing' });
+      if (!provider?.handleNotify) throw apiError(501, 'payment_provider_missing', { type: gateway.type });
       const { notice, ack } = await provider.handleNotify(gateway, req);
       if (notice) {
         const result = await completeOrder(ctx, { ...notice, gatewayId: gateway.id, ip: req.ip });

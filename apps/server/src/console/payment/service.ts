@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { parseRechargeDiscount, planUsd, quoteOrder, quotePlan, type PaymentBody, type PayRequest, type UpdatePaymentBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, badRequest, notFound, apiError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { uuidHex } from '../../common/random.js';
 import { nowSeconds } from '../../common/time.js';
 import type { UserRow } from '../../db/repos/users.js';
@@ -20,7 +20,7 @@ export const STALE_ORDER_SECONDS = 3 * 3600;
 
 export async function getPayment(ctx: AppContext, id: number) {
   const row = await findPaymentById(ctx.db, id);
-  if (!row) throw notFound('payment not found');
+  if (!row) throw apiError(404, 'payment_not_found');
   return toPaymentJson(row);
 }
 
@@ -43,7 +43,7 @@ export async function createPayment(ctx: AppContext, body: PaymentBody) {
     } catch (error) {
       await hardDeletePayment(ctx.db, id);
       ctx.log.warn({ err: error, type: body.type }, 'payment gateway setup failed');
-      throw new HubError(502, `支付网关初始化失败：${error instanceof Error ? error.message : String(error)}`);
+      throw apiError(502, 'payment_init_failed', { reason: error instanceof Error ? error.message : String(error) });
     }
   }
   return getPayment(ctx, id);
@@ -58,12 +58,12 @@ export async function updatePaymentById(ctx: AppContext, body: UpdatePaymentBody
     ...(config === undefined ? {} : { config: mergeConfig(stored?.config ?? null, config) }),
     updated_at: nowSeconds(),
   };
-  if (!(await updatePayment(ctx.db, id, patch))) throw notFound('payment not found');
+  if (!(await updatePayment(ctx.db, id, patch))) throw apiError(404, 'payment_not_found');
   return getPayment(ctx, id);
 }
 
 export async function removePayment(ctx: AppContext, id: number): Promise<void> {
-  if (!(await softDeletePayment(ctx.db, id, nowSeconds()))) throw notFound('payment not found');
+  if (!(await softDeletePayment(ctx.db, id, nowSeconds()))) throw apiError(404, 'payment_not_found');
 }
 
 /** Local order number: milliseconds then six random digits, 19 digits like the original's snowflake. */
@@ -138,7 +138,7 @@ async function placeOrder(ctx: AppContext, user: UserRow, uuid: string, spec: Or
   const now = nowSeconds();
   void closeStaleOrders(ctx.db, now - STALE_ORDER_SECONDS, now).catch((e) => ctx.log.warn({ err: e }, 'closing stale orders failed'));
   const gateway = await findEnabledPaymentByUuid(ctx.db, uuid);
-  if (!gateway) throw notFound('payment not found');
+  if (!gateway) throw apiError(404, 'payment_not_found');
 
   const fees = { fixedFee: gateway.fixed_fee, percentFee: gateway.percent_fee, currency: gateway.currency, usdRate: ctx.options.get('PaymentUSDRate') };
   const quote = spec.plan
@@ -162,7 +162,7 @@ async function placeOrder(ctx: AppContext, user: UserRow, uuid: string, spec: Or
       }, { config: ctx.config });
     } catch (error) {
       ctx.log.warn({ err: error, gateway: gateway.id }, 'payment creation failed');
-      throw new HubError(502, '创建支付失败，请稍后再试');
+      throw apiError(502, 'payment_create_failed');
     }
   }
   const order = {
@@ -193,6 +193,6 @@ async function placeOrder(ctx: AppContext, user: UserRow, uuid: string, spec: Or
 /** The caller's own order only; another user's trade number reads as unknown. */
 export async function orderStatus(ctx: AppContext, userId: number, tradeNo: string) {
   const row = await findUserOrder(ctx.db, userId, tradeNo);
-  if (!row) throw notFound('order not found');
+  if (!row) throw apiError(404, 'order_not_found');
   return toOrderJson(row);
 }

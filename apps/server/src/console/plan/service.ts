@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Plan, PlanDurationKind, PlanInput, PlanWindowKind, Subscription, SubscriptionSource, UpdatePlanBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { EVENTS } from '../../cache/events.js';
-import { conflict, HubError, notFound } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { planWindowKey, windowAt } from '../../common/plan-window.js';
 import { nowSeconds } from '../../common/time.js';
 import type { Insertable } from 'kysely';
@@ -73,7 +73,7 @@ const plansChanged = (ctx: AppContext) => ctx.store.publish(EVENTS.plans, '');
 
 async function loadPlan(ctx: AppContext, id: number): Promise<PlanRow> {
   const row = await findPlan(ctx.db, id);
-  if (!row) throw notFound('plan not found');
+  if (!row) throw apiError(404, 'plan_not_found');
   return row;
 }
 
@@ -90,14 +90,14 @@ export async function createPlan(ctx: AppContext, body: PlanInput): Promise<Plan
 
 export async function updatePlanById(ctx: AppContext, body: z.infer<typeof UpdatePlanBody>): Promise<Plan> {
   const { id, ...rest } = body;
-  if (!(await updatePlan(ctx.db, id, { ...toColumns(rest), updated_at: nowSeconds() }))) throw notFound('plan not found');
+  if (!(await updatePlan(ctx.db, id, { ...toColumns(rest), updated_at: nowSeconds() }))) throw apiError(404, 'plan_not_found');
   await plansChanged(ctx);
   return getPlan(ctx, id);
 }
 
 /** Soft delete: running subscriptions keep their plan until they end; nobody can obtain it any more. */
 export async function removePlan(ctx: AppContext, id: number): Promise<void> {
-  if (!(await softDeletePlan(ctx.db, id, nowSeconds()))) throw notFound('plan not found');
+  if (!(await softDeletePlan(ctx.db, id, nowSeconds()))) throw apiError(404, 'plan_not_found');
   await plansChanged(ctx);
 }
 
@@ -163,7 +163,7 @@ export async function setFallback(ctx: AppContext, userId: number, enabled: bool
 /** An admin gives a user a plan (disabled and private plans too: the admin decides). */
 export async function adminGrant(ctx: AppContext, adminId: number, userId: number, planId: number): Promise<number> {
   const plan = await loadPlan(ctx, planId);
-  if (!(await findUserById(ctx.db, userId))) throw notFound('user not found');
+  if (!(await findUserById(ctx.db, userId))) throw apiError(404, 'user_not_found', undefined, { message: 'user not found' });
   const id = await grantPlan(ctx.db, userId, plan, 'admin', String(adminId), nowSeconds());
   await subscriptionsChanged(ctx, userId);
   return id;
@@ -171,8 +171,8 @@ export async function adminGrant(ctx: AppContext, adminId: number, userId: numbe
 
 export async function adminCancel(ctx: AppContext, id: number): Promise<void> {
   const row = await ctx.db.selectFrom('subscriptions').select(['user_id']).where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('subscription not found');
-  if (!(await cancelSubscription(ctx.db, id))) throw conflict('subscription already cancelled');
+  if (!row) throw apiError(404, 'subscription_not_found');
+  if (!(await cancelSubscription(ctx.db, id))) throw apiError(409, 'subscription_cancelled');
   await subscriptionsChanged(ctx, row.user_id);
 }
 
@@ -189,8 +189,8 @@ export async function grantDefaultPlan(ctx: AppContext, userId: number): Promise
 /** Buys a public, enabled plan through a payment gateway; the subscription starts when the gateway notifies payment. */
 export async function buyPlan(ctx: AppContext, user: UserRow, planId: number, uuid: string) {
   const plan = await findPlan(ctx.db, planId);
-  if (!plan || plan.enabled !== 1 || plan.public !== 1) throw notFound('plan not found');
-  if (plan.price_cents <= 0) throw new HubError(400, 'this plan is not sold: its price is 0');
+  if (!plan || plan.enabled !== 1 || plan.public !== 1) throw apiError(404, 'plan_not_found');
+  if (plan.price_cents <= 0) throw apiError(400, 'plan_not_sold');
   // A plan that does not renew is held once: no second order while one is being paid or it runs.
   const once: OrderGuard | undefined =
     plan.renews === 1
@@ -198,10 +198,10 @@ export async function buyPlan(ctx: AppContext, user: UserRow, planId: number, uu
       : async (db) => {
           const now = nowSeconds();
           if ((await latestEndOfPlan(db, user.id, plan.id, now)) !== undefined) {
-            throw conflict('you already hold this plan and it does not renew; buy it again once it has ended');
+            throw apiError(409, 'plan_held');
           }
           if (await hasPendingPlanOrder(db, user.id, plan.id, now - STALE_ORDER_SECONDS)) {
-            throw conflict('an order for this plan is already waiting for payment; pay or let it expire before ordering again');
+            throw apiError(409, 'plan_order_pending');
           }
         };
   await once?.(ctx.db);

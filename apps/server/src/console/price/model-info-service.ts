@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ModelInfo, ModelInfoBody, ModelInfoParsed } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
 import { parseJsonOr } from '../../common/json.js';
@@ -59,27 +59,27 @@ const changed = (ctx: AppContext) => ctx.store.publish(EVENTS.prices, '');
 
 export async function getModelInfo(ctx: AppContext, id: number): Promise<ModelInfo> {
   const row = await findModelInfoById(ctx.db, id);
-  if (!row) throw notFound('model info not found');
+  if (!row) throw apiError(404, 'model_info_not_found');
   return toModelInfoJson(row);
 }
 
 export async function createModelInfo(ctx: AppContext, body: Body): Promise<void> {
-  if (await findModelInfoByModel(ctx.db, body.model)) throw new HubError(409, 'model identifier already exists');
+  if (await findModelInfoByModel(ctx.db, body.model)) throw apiError(409, 'model_info_exists');
   const now = nowSeconds();
   await insertModelInfo(ctx.db, { ...columns(body), created_at: now, updated_at: now });
   await changed(ctx);
 }
 
 export async function updateModelInfoById(ctx: AppContext, body: Body): Promise<void> {
-  if (!body.id) throw new HubError(400, 'id: required');
-  if (!(await findModelInfoById(ctx.db, body.id))) throw notFound('model info not found');
+  if (!body.id) throw apiError(400, 'invalid_parameter', { field: 'id', detail: 'required' }, { fields: [{ path: 'id', code: 'required', message: 'required' }] });
+  if (!(await findModelInfoById(ctx.db, body.id))) throw apiError(404, 'model_info_not_found');
   const clash = await findModelInfoByModel(ctx.db, body.model);
-  if (clash && clash.id !== body.id) throw new HubError(409, 'model identifier already exists');
+  if (clash && clash.id !== body.id) throw apiError(409, 'model_info_exists');
   await updateModelInfo(ctx.db, body.id, { ...columns(body), updated_at: nowSeconds() });
   await changed(ctx);
 }
 
 export async function removeModelInfo(ctx: AppContext, id: number): Promise<void> {
-  if (!(await deleteModelInfo(ctx.db, id))) throw notFound('model info not found');
+  if (!(await deleteModelInfo(ctx.db, id))) throw apiError(404, 'model_info_not_found');
   await changed(ctx);
 }

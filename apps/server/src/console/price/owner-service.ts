@@ -1,6 +1,6 @@
 import type { ModelOwner } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
 import { deleteModelOwner, findModelOwner, insertModelOwner, listModelOwners, updateModelOwner } from '../../db/repos/model-owners.js';
 
@@ -27,7 +27,7 @@ export async function ownerMap(ctx: AppContext): Promise<Record<string, ModelOwn
 
 export async function getOwner(ctx: AppContext, id: number): Promise<ModelOwner> {
   const owner = await findModelOwner(ctx.db, id);
-  if (!owner) throw notFound('owner not found');
+  if (!owner) throw apiError(404, 'owner_not_found');
   return owner;
 }
 
@@ -35,19 +35,19 @@ export async function getOwner(ctx: AppContext, id: number): Promise<ModelOwner>
 const changed = (ctx: AppContext) => ctx.store.publish(EVENTS.prices, '');
 
 export async function createOwner(ctx: AppContext, owner: ModelOwner): Promise<void> {
-  if (owner.id <= BUILT_IN_OWNER_MAX_ID) throw new HubError(400, 'invalid id');
-  if (await findModelOwner(ctx.db, owner.id)) throw new HubError(409, 'owner id already exists');
+  if (owner.id <= BUILT_IN_OWNER_MAX_ID) throw apiError(400, 'owner_id_invalid');
+  if (await findModelOwner(ctx.db, owner.id)) throw apiError(409, 'owner_exists');
   await insertModelOwner(ctx.db, owner);
   await changed(ctx);
 }
 
 export async function updateOwner(ctx: AppContext, owner: ModelOwner): Promise<void> {
-  if (!(await updateModelOwner(ctx.db, owner))) throw notFound('owner not found');
+  if (!(await updateModelOwner(ctx.db, owner))) throw apiError(404, 'owner_not_found');
   await changed(ctx);
 }
 
 export async function deleteOwner(ctx: AppContext, id: number): Promise<void> {
-  if (id <= BUILT_IN_OWNER_MAX_ID) throw new HubError(400, 'invalid id');
-  if (!(await deleteModelOwner(ctx.db, id))) throw notFound('owner not found');
+  if (id <= BUILT_IN_OWNER_MAX_ID) throw apiError(400, 'owner_id_invalid');
+  if (!(await deleteModelOwner(ctx.db, id))) throw apiError(404, 'owner_not_found');
   await changed(ctx);
 }

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { PriceSyncBody, type PriceSyncApplyBody, type PriceSyncDiff, type PriceValues } from '@one-hub/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../app-context.js';
-import { HubError, badRequest, conflict } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
-import { isEgressRefused } from '../../egress/guard.js';
 import { outboundFetch } from '../../egress/outbound.js';
 import { listPrices } from '../../db/repos/prices.js';
 import { insertAuditLog } from '../../db/repos/audit-logs.js';
@@ -21,17 +20,17 @@ export async function fetchPriceList(url: string): Promise<Incoming[]> {
   try {
     res = (await outboundFetch(url, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(30_000) })) as unknown as Response;
   } catch (error) {
-    throw new HubError(502, isEgressRefused(error) ? `price list not fetched: ${(error as Error).message}` : `price list not fetched: ${(error as Error).message}`);
+    throw apiError(502, 'price_list_unreachable', { reason: (error as Error).message });
   }
   if (res.status !== 200) {
     await res.body?.cancel();
-    throw new HubError(502, `price service answered HTTP ${res.status}`);
+    throw apiError(502, 'price_list_http', { status: res.status });
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.length;
-    if (size > MAX_BYTES) throw new HubError(502, 'price list is larger than 8 MiB');
+    if (size > MAX_BYTES) throw apiError(502, 'price_list_too_large');
     chunks.push(chunk);
   }
   let body: unknown;
@@ -39,10 +38,10 @@ export async function fetchPriceList(url: string): Promise<Incoming[]> {
     const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
     body = Array.isArray(parsed) ? parsed : (parsed as { data?: unknown })?.data;
   } catch {
-    throw new HubError(502, 'price list is not JSON');
+    throw apiError(502, 'price_list_not_json');
   }
   const list = PriceSyncBody.safeParse(body);
-  if (!list.success) throw new HubError(502, `price list rejected: ${list.error.issues[0]?.path.join('.')} ${list.error.issues[0]?.message}`);
+  if (!list.success) throw apiError(502, 'price_list_rejected', { detail: `${list.error.issues[0]?.path.join('.')} ${list.error.issues[0]?.message}` });
   return list.data;
 }
 
@@ -105,13 +104,13 @@ export async function previewPriceSync(ctx: AppContext, url: string, mode: Mode)
  * `system` for the scheduled job). An empty diff writes nothing and no entry.
  */
 export async function applyPriceSync(ctx: AppContext, diff: Previewed, actor?: Actor): Promise<Previewed> {
-  if (digestOf(diff) !== diff.digest) throw badRequest('the price sync does not match its preview: preview again and apply that answer unchanged');
+  if (digestOf(diff) !== diff.digest) throw apiError(400, 'price_sync_mismatch');
   if (!diff.added.length && !diff.changed.length && !diff.removed.length) return diff;
   const plan = {
     remove: [...diff.changed.map((c) => c.model), ...diff.removed.map((p) => p.model)],
     insert: [...diff.added, ...diff.changed.map((c) => c.after)].map((p) => ({ ...p, locked: false })),
   };
-  const stalePreview = (models: string[]) => conflict(`the stored prices changed since the preview (${models.slice(0, 5).join(', ')}): preview again`);
+  const stalePreview = (models: string[]) => apiError(409, 'price_sync_stale', { models: models.slice(0, 5).join(', ') });
   await applyPricePlan(ctx, plan, async (trx) => {
     const now = new Map((await listPrices(trx)).map((r) => [r.model, toPriceJson(r)]));
     const stale = (model: string, expected?: Omit<Incoming, 'locked'>) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DeletePricesBody, MultiplePriceBody, PriceBody, PriceSyncBody, PriceSyncApplyBody, PriceSyncQuery, PriceSyncRemoteBody, ROLE, text } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { optionalUser, requireRole } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
 import { ok } from '../../http/envelope.js';
@@ -25,7 +25,7 @@ export function registerPriceRoutes(app: FastifyInstance, ctx: AppContext): void
     if (type === 'db') return ok(await service.currentPrices(ctx));
     if (type === 'default') return ok(service.defaultPrices());
     // `old` converted the legacy ModelRatio option, which this implementation never had.
-    throw new HubError(400, 'pricing data not found');
+    throw apiError(400, 'pricing_data_missing');
   });
   app.get('/prices/model_list', { preHandler: admin }, async () => ok(await service.modelList(ctx)));
   app.get('/prices/updateService', { preHandler: admin }, async () => ok(ctx.config.UPDATE_PRICE_SERVICE));

@@ -2,7 +2,7 @@ import { parseJsonOr } from '../../common/json.js';
 import type { z } from 'zod';
 import { UNKNOWN_OWNER, type AvailableModel, type MultiplePriceBody, type PriceBody, type PriceEntry, type PriceSyncMode, type PriceTierEntry } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
 import { deletePrices, findPrice, insertPrice, listPrices, type PriceRow } from '../../db/repos/prices.js';
 import { listModelInfo } from '../../db/repos/model-info.js';
@@ -63,14 +63,14 @@ const row = (b: Omit<Body, 'model'> & { model: string }) => ({
 const changed = (ctx: AppContext) => ctx.store.publish(EVENTS.prices, '');
 
 export async function createPrice(ctx: AppContext, body: Body): Promise<void> {
-  if (await findPrice(ctx.db, body.model)) throw new HubError(409, 'model already exists');
+  if (await findPrice(ctx.db, body.model)) throw apiError(409, 'price_exists');
   await insertPrice(ctx.db, row(body));
   await changed(ctx);
 }
 
 export async function updatePrice(ctx: AppContext, model: string, body: Body): Promise<void> {
-  if (!(await findPrice(ctx.db, model))) throw notFound('model not found');
-  if (body.model !== model && (await findPrice(ctx.db, body.model))) throw new HubError(409, 'model names cannot be duplicated');
+  if (!(await findPrice(ctx.db, model))) throw apiError(404, 'price_not_found');
+  if (body.model !== model && (await findPrice(ctx.db, body.model))) throw apiError(409, 'price_duplicate');
   await transact(ctx.db, async (trx) => {
     await deletePrices(trx, [model]);
     await insertPrice(trx, row(body));
@@ -79,7 +79,7 @@ export async function updatePrice(ctx: AppContext, model: string, body: Body): P
 }
 
 export async function deletePrice(ctx: AppContext, model: string): Promise<void> {
-  if (!(await deletePrices(ctx.db, [model]))) throw notFound('model not found');
+  if (!(await deletePrices(ctx.db, [model]))) throw apiError(404, 'price_not_found');
   await changed(ctx);
 }
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { REDEMPTION_STATUS, type CreateRedemptionBody, type Redemption, type UpdateRedemptionBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound, apiError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { uuidHex } from '../../common/random.js';
 import { nowSeconds } from '../../common/time.js';
 import {
@@ -46,7 +46,7 @@ export async function createRedemptions(ctx: AppContext, adminId: number, body: 
   const keys = Array.from({ length: body.count }, () => uuidHex());
   const now = nowSeconds();
   // A "plan" code grants the plan instead of quota.
-  if (body.plan_id && !(await findPlan(ctx.db, body.plan_id))) throw notFound('plan not found');
+  if (body.plan_id && !(await findPlan(ctx.db, body.plan_id))) throw apiError(404, 'plan_not_found');
   const quota = body.plan_id ? 0 : body.quota || DEFAULT_REDEMPTION_QUOTA;
   await transact(ctx.db, async (trx) => {
     for (const key of keys) {
@@ -63,9 +63,9 @@ export async function updateRedemptionById(
 ): Promise<Redemption> {
   const row = await load(ctx, body.id);
   if (statusOnly) {
-    if (body.status === undefined) throw new HubError(400, 'status: required');
+    if (body.status === undefined) throw apiError(400, 'invalid_parameter', { field: 'status', detail: 'required' }, { fields: [{ path: 'status', code: 'required', message: 'required' }] });
     if (row.status === REDEMPTION_STATUS.used) throw apiError(400, 'redemption_used_locked');
-    if (body.status === REDEMPTION_STATUS.used) throw new HubError(400, 'status: a code is marked used only by redeeming it');
+    if (body.status === REDEMPTION_STATUS.used) throw apiError(400, 'invalid_parameter', { field: 'status', detail: 'a code is marked used only by redeeming it' }, { fields: [{ path: 'status', code: 'invalid_value', message: 'a code is marked used only by redeeming it' }] });
     await updateRedemption(ctx.db, row.id, { status: body.status });
   } else {
     await updateRedemption(ctx.db, row.id, { name: body.name ?? row.name, quota: body.quota ?? row.quota });

@@ -9,7 +9,7 @@ import { MIDJOURNEY_ORDER_COLUMNS, TASK_ORDER_COLUMNS, midjourneyListQuery, task
 import { streamTaskResult, streamVideoContent, toMidjourneyJson, toTaskJson } from './service.js';
 import { streamImage } from '../../relay/tasks/midjourney/reads.js';
 import { findMidjourneyById } from '../../db/repos/task-rows.js';
-import { notFound } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 
 /** Midjourney and async task lists (api.md §25), and their results streamed through the server. */
 export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -29,7 +29,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: AppContext): void 
   // The console shows result images through the gateway: upstream URLs stay on the server.
   app.get('/mj/image/:id', { preHandler: user }, async (req, reply) => {
     const row = await findMidjourneyById(ctx.db, Number((req.params as { id: string }).id) || 0);
-    if (!row || (row.user_id !== req.user!.id && req.user!.role < ROLE.admin)) throw notFound('task not found');
+    if (!row || (row.user_id !== req.user!.id && req.user!.role < ROLE.admin)) throw apiError(404, 'task_not_found');
     return streamImage(ctx.db, row, reply);
   });
   // Suno and Kling result files and OpenAI video content, streamed to the task's owner or an admin.

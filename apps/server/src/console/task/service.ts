@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ROLE, type AsyncTask, type MidjourneyTask } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { notFound } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { findChannelById } from '../../db/repos/channels.js';
 import { findTaskById } from '../../db/repos/task-rows.js';
 import { resultUrls, streamResult } from '../../relay/tasks/results.js';
@@ -91,7 +91,7 @@ type Viewer = { id: number; role: number };
 /** A task its owner or an admin may see, with its channel; anyone else learns nothing (404). */
 async function visibleTask(ctx: AppContext, viewer: Viewer, id: number) {
   const row = await findTaskById(ctx.db, id);
-  if (!row || (row.user_id !== viewer.id && viewer.role < ROLE.admin)) throw notFound('task not found');
+  if (!row || (row.user_id !== viewer.id && viewer.role < ROLE.admin)) throw apiError(404, 'task_not_found');
   return { row, channel: await findChannelById(ctx.db, row.channel_id) };
 }
 
@@ -99,13 +99,13 @@ async function visibleTask(ctx: AppContext, viewer: Viewer, id: number) {
 export async function streamTaskResult(ctx: AppContext, viewer: Viewer, id: number, n: number, req: FastifyRequest, reply: FastifyReply) {
   const { row, channel } = await visibleTask(ctx, viewer, id);
   const url = resultUrls(parseJsonOr<unknown>(row.data, null))[n];
-  if (!url) throw notFound('task result not found');
+  if (!url) throw apiError(404, 'task_result_not_found');
   return streamResult(channel, url, req, reply);
 }
 
 /** A finished OpenAI video job's file, streamed from its channel. */
 export async function streamVideoContent(ctx: AppContext, viewer: Viewer, id: number, req: FastifyRequest, reply: FastifyReply) {
   const { row, channel } = await visibleTask(ctx, viewer, id);
-  if (row.platform !== 'videos' || row.status !== 'SUCCESS' || !channel) throw notFound('video not found');
+  if (row.platform !== 'videos' || row.status !== 'SUCCESS' || !channel) throw apiError(404, 'video_not_found');
   return streamResult(channel, `${videoBase(channel)}/v1/videos/${encodeURIComponent(row.task_id)}/content`, req, reply, videoHeaders(channel));
 }

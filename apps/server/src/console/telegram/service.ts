@@ -1,6 +1,6 @@
 import { TELEGRAM_BUILTIN_COMMANDS, type TelegramMenu, type TelegramMenuBody, type TelegramStatus } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, conflict, notFound } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import {
   deleteTelegramMenu,
   findTelegramMenuByCommand,
@@ -18,7 +18,7 @@ export function toTelegramMenuJson(row: TelegramMenuRow): TelegramMenu {
 
 export async function getTelegramMenu(ctx: AppContext, id: number): Promise<TelegramMenu> {
   const row = await findTelegramMenuById(ctx.db, id);
-  if (!row) throw notFound('menu not found');
+  if (!row) throw apiError(404, 'telegram_menu_not_found');
   return toTelegramMenuJson(row);
 }
 
@@ -26,7 +26,7 @@ export async function getTelegramMenu(ctx: AppContext, id: number): Promise<Tele
 export async function saveTelegramMenu(ctx: AppContext, body: TelegramMenuBody): Promise<string> {
   const taken = await findTelegramMenuByCommand(ctx.db, body.command);
   if ((TELEGRAM_BUILTIN_COMMANDS as readonly string[]).includes(body.command) || (taken && taken.id !== body.id)) {
-    throw conflict('command已存在');
+    throw apiError(409, 'telegram_command_exists');
   }
   const { id, ...fields } = body;
   if (!id) {
@@ -34,14 +34,14 @@ export async function saveTelegramMenu(ctx: AppContext, body: TelegramMenuBody):
     await reloadQuietly(ctx);
     return '添加成功';
   }
-  if (!(await findTelegramMenuById(ctx.db, id))) throw notFound('menu not found');
+  if (!(await findTelegramMenuById(ctx.db, id))) throw apiError(404, 'telegram_menu_not_found');
   await updateTelegramMenu(ctx.db, id, fields);
   await reloadQuietly(ctx);
   return '修改成功';
 }
 
 export async function removeTelegramMenu(ctx: AppContext, id: number): Promise<void> {
-  if (!(await deleteTelegramMenu(ctx.db, id))) throw notFound('menu not found');
+  if (!(await deleteTelegramMenu(ctx.db, id))) throw apiError(404, 'telegram_menu_not_found');
   await reloadQuietly(ctx);
 }
 
@@ -57,7 +57,7 @@ export function botStatus(ctx: AppContext): TelegramStatus {
 
 export async function reloadBot(ctx: AppContext): Promise<string> {
   const bot = botOf(ctx);
-  if (!bot?.running()) throw new HubError(409, 'telegram bot is not enabled', { code: 'telegram_disabled' });
+  if (!bot?.running()) throw apiError(409, 'telegram_disabled');
   await bot.reload();
   return '重载成功';
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ROLE, TOKEN_STATUS, TokenSettingSchema, type Token, type TokenBody, type UpdateTokenBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound, apiError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
 import { findUserGroupBySymbol } from '../../db/repos/user-groups.js';
@@ -106,7 +106,7 @@ export async function updateTokenFields(
     }
   }
   if (statusOnly) {
-    if (body.status === undefined) throw new HubError(400, 'status: required');
+    if (body.status === undefined) throw apiError(400, 'invalid_parameter', { field: 'status', detail: 'required' }, { fields: [{ path: 'status', code: 'required', message: 'required' }] });
     await updateToken(ctx.db, row.id, { status: body.status });
     return changed(ctx, row);
   }
@@ -152,7 +152,7 @@ export async function playgroundKey(ctx: AppContext, user: UserRow): Promise<str
     user.role,
   );
   const created = await findTokenByName(ctx.db, user.id, PLAYGROUND_TOKEN);
-  if (!created) throw new HubError(500, `创建令牌失败，请去系统手动配置一个名称为：${PLAYGROUND_TOKEN} 的令牌`);
+  if (!created) throw apiError(500, 'playground_token_failed', { name: PLAYGROUND_TOKEN });
   return created.key;
 }
 
@@ -162,10 +162,10 @@ export async function adminUpdateToken(ctx: AppContext, admin: UserRow, body: z.
   let owner = await findUserById(ctx.db, row.user_id);
   if (body.user_id && body.user_id > 0 && body.user_id !== row.user_id) {
     owner = await findUserById(ctx.db, body.user_id);
-    if (!owner) throw new HubError(400, '目标用户不存在');
+    if (!owner) throw apiError(400, 'token_owner_missing');
     await updateToken(ctx.db, row.id, { user_id: owner.id });
   }
-  if (!owner) throw notFound('令牌所属用户不存在');
+  if (!owner) throw apiError(404, 'token_owner_not_found');
   await updateTokenFields(ctx, row, owner, body, statusOnly, admin.role);
   return toTokenJson((await findTokenById(ctx.db, row.id))!, admin.role);
 }

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { fieldErrorOf, ROLE, USER_STATUS, Username, type ChangeQuotaBody, type CreateUserBody, type ManageUserBody, type UpdateUserBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, notFound, apiError } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 import { randomAlnum } from '../../common/random.js';
 import { nowSeconds } from '../../common/time.js';
 import { EVENTS } from '../../cache/events.js';
@@ -57,7 +57,7 @@ export async function updateUserByAdmin(ctx: AppContext, me: UserRow, body: z.in
     }
     if (target.role === ROLE.root) throw apiError(403, 'root_protected');
     if (![ROLE.common, ROLE.reliable, ROLE.admin].includes(body.role as 1 | 3 | 10)) {
-      throw new HubError(400, `role: unknown role ${body.role}`);
+      throw apiError(400, 'user_role_unknown', { role: String(body.role) }, { fields: [{ path: 'role', code: 'invalid_value', message: `unknown role ${body.role}` }] });
     }
   }
   const patch: UserPatch = {};
@@ -71,7 +71,7 @@ export async function updateUserByAdmin(ctx: AppContext, me: UserRow, body: z.in
   if (body.display_name) patch.display_name = body.display_name;
   if (body.email !== undefined) patch.email = body.email;
   if (body.group) {
-    if (!(await findUserGroupBySymbol(ctx.db, body.group))) throw new HubError(400, `group: unknown group ${body.group}`);
+    if (!(await findUserGroupBySymbol(ctx.db, body.group))) throw apiError(400, 'user_group_unknown', { group: body.group }, { fields: [{ path: 'group', code: 'invalid_value', message: `unknown group ${body.group}` }] });
     patch.group = body.group;
   }
   if (body.role !== undefined) patch.role = body.role;

@@ -2,7 +2,7 @@ import type { UnbindType } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { isEgressRefused, REFUSED_MESSAGE } from '../../egress/guard.js';
 import { outboundFetch } from '../../egress/outbound.js';
-import { HubError, apiError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { EVENTS } from '../../cache/events.js';
 import { findUserByEmail, findUserByWechatId, updateUser, type UserPatch, type UserRow } from '../../db/repos/users.js';
 import { userHasPasskey } from '../../db/repos/webauthn-credentials.js';
@@ -51,17 +51,17 @@ export async function bindEmail(ctx: AppContext, user: UserRow, email: string, c
 
 /** Asks the WeChat login server whose account the code belongs to, then binds it (api.md §13). */
 export async function bindWeChat(ctx: AppContext, user: UserRow, code: string): Promise<void> {
-  if (!ctx.options.get('WeChatAuthEnabled')) throw new HubError(403, '管理员未开启通过微信登录以及注册');
+  if (!ctx.options.get('WeChatAuthEnabled')) throw apiError(403, 'wechat_disabled');
   const wechatId = await wechatIdOf(ctx, code);
   const holder = await findUserByWechatId(ctx.db, wechatId);
-  if (holder && holder.id !== user.id) throw new HubError(409, '该微信账号已被绑定');
+  if (holder && holder.id !== user.id) throw apiError(409, 'wechat_taken');
   await updateUser(ctx.db, user.id, { wechat_id: wechatId });
   await ctx.store.publish(EVENTS.users, String(user.id));
 }
 
 export async function wechatIdOf(ctx: AppContext, code: string): Promise<string> {
   const base = ctx.options.get('WeChatServerAddress').replace(/\/+$/, '');
-  if (!base) throw new HubError(400, '管理员未配置微信服务器地址');
+  if (!base) throw apiError(400, 'wechat_unconfigured');
   let body: { success?: boolean; message?: string; data?: unknown };
   try {
     const res = await outboundFetch(`${base}/api/wechat/user?code=${encodeURIComponent(code)}`, {
@@ -71,9 +71,9 @@ export async function wechatIdOf(ctx: AppContext, code: string): Promise<string>
     body = (await res.json()) as typeof body;
   } catch (e) {
     // A generic reason only: the answer of an address the admin typed is not reflected.
-    throw new HubError(502, `微信服务器请求失败: ${isEgressRefused(e) ? REFUSED_MESSAGE : 'no valid answer'}`);
+    throw apiError(502, 'wechat_unreachable', { reason: isEgressRefused(e) ? REFUSED_MESSAGE : 'no valid answer' });
   }
-  if (!body.success) throw new HubError(400, body.message || '验证码错误或已过期');
+  if (!body.success) throw body.message ? apiError(400, 'wechat_refused', { reason: body.message }) : apiError(400, 'verification_code_wrong');
   if (typeof body.data !== 'string' || !body.data) throw apiError(400, 'verification_code_wrong');
   return body.data;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { AppContext } from '../../app-context.js';
-import { HubError } from '../../common/errors.js';
+import { HubError, apiError } from '../../common/errors.js';
 import { failureText, smtpTransport } from '../../egress/outbound.js';
 
 const trusted = new Map<string, string[]>();
@@ -47,14 +47,14 @@ export const MAIL_FAILED = '邮件发送失败，请稍后重试或联系管理�
  * error. The SMTP server's address and answer are logged, never shown (anonymous callers send mail).
  */
 export async function sendMail(ctx: AppContext, to: string, subject: string, html: string): Promise<void> {
-  if (!ctx.options.get('SMTPServer')) throw new HubError(400, 'SMTP 服务器未配置 (SMTP server is not configured)');
+  if (!ctx.options.get('SMTPServer')) throw apiError(400, 'smtp_unconfigured');
   const transport = smtpTransport(transportOptions(ctx));
   const from = ctx.options.get('SMTPFrom') || ctx.options.get('SMTPAccount');
   try {
     await transport.sendMail({ from: `${ctx.options.get('SystemName')} <${from}>`, to, subject, html });
   } catch (error) {
     ctx.log.warn(`mail not sent via ${ctx.options.get('SMTPServer')}: ${failureText(error)}`);
-    throw new HubError(502, MAIL_FAILED);
+    throw apiError(502, 'mail_failed', undefined, { message: MAIL_FAILED });
   } finally {
     transport.close();
   }

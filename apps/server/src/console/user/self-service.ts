@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { UpdateSelfBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, apiError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { uuidHex } from '../../common/random.js';
 import { EVENTS } from '../../cache/events.js';
 import {
@@ -86,7 +86,7 @@ export async function redeem(ctx: AppContext, user: UserRow, key: string, ip: st
   const code = await findRedemptionByKey(ctx.db, key);
   if (!code) throw apiError(400, 'redeem_code_invalid');
   const plan = code.plan_id ? await findPlanEvenDeleted(ctx.db, code.plan_id) : undefined;
-  if (code.plan_id && !plan) throw new HubError(400, '兑换失败，该兑换码的套餐不存在');
+  if (code.plan_id && !plan) throw apiError(400, 'redeem_plan_missing');
   const credited = await transact(ctx.db, async (trx) => {
     if (!(await claimRedemption(trx, code.id, user.id, nowSeconds()))) return false;
     if (plan) await grantPlan(trx, user.id, plan, 'redemption', String(code.id), nowSeconds());

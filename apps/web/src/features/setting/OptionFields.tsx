@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Box, Button, Checkbox, FormControlLabel, MenuItem, Stack, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import PasswordField from '../../components/PasswordField';
-import { changedEntries, checkEntries, draftsFrom, isSecret, type FieldSpec } from './option-draft';
+import { changedEntries, checkEntries, draftsFrom, entryBounds, isSecret, type FieldSpec } from './option-draft';
 import { useSaveOptions, type OptionMap } from './use-options';
 
 interface Props {
@@ -42,7 +42,7 @@ export function OptionFields({ fields, options, saveLabel = 'save', children, te
       value: drafts[f.key] ?? '',
       onChange: (e: { target: { value: string } }) => setDrafts((d) => ({ ...d, [f.key]: e.target.value })),
       error: Boolean(errors[f.key]),
-      helperText: errors[f.key] ? t(errors[f.key], { ns: 'common' }) : t(`hint.${f.key}`, { defaultValue: '' }) || undefined,
+      helperText: errors[f.key] ? t(errors[f.key], { ns: 'common', ...entryBounds(f) }) : t(`hint.${f.key}`, { defaultValue: '' }) || undefined,
       fullWidth: true,
       placeholder: isSecret(f.key) || f.optional ? t('blankUnchanged') : t(`placeholder.${f.key}`, { defaultValue: '' }) || undefined,
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedEntries, checkEntries, draftsFrom, toDisplay, type FieldSpec } from './option-draft';
+import { changedEntries, checkEntries, draftsFrom, entryBounds, toDisplay, type FieldSpec } from './option-draft';
 
 const fields: FieldSpec[] = [
   { key: 'QuotaPerUnit', input: 'number', min: 0 },
@@ -35,13 +35,16 @@ describe('settings drafts', () => {
   });
 
   it('refuses negative numbers, non-numbers and bad JSON before sending', () => {
-    expect(checkEntries(fields, [['QuotaPerUnit', '-1']])).toEqual({ QuotaPerUnit: 'validation.min' });
+    expect(checkEntries(fields, [['QuotaPerUnit', '-1']])).toEqual({ QuotaPerUnit: 'validation.atLeast' });
     expect(checkEntries(fields, [['QuotaPerUnit', 'abc']])).toEqual({ QuotaPerUnit: 'validation.required' });
     expect(checkEntries(fields, [['SMTPPort', '5.5']])).toEqual({ SMTPPort: 'validation.integer' });
     expect(checkEntries(fields, [['RechargeDiscount', '{oops']])).toEqual({ RechargeDiscount: 'validation.json' });
     // A quota unit of 0 would divide by zero wherever quota is shown as money: the contract's bound refuses it.
-    expect(checkEntries(fields, [['QuotaPerUnit', '0']])).toEqual({ QuotaPerUnit: 'validation.min' });
-    expect(checkEntries(fields, [['SMTPPort', '70000']])).toEqual({ SMTPPort: 'validation.max' });
+    expect(checkEntries(fields, [['QuotaPerUnit', '0']])).toEqual({ QuotaPerUnit: 'validation.atLeast' });
+    expect(checkEntries(fields, [['SMTPPort', '70000']])).toEqual({ SMTPPort: 'validation.atMost' });
+    // The text names the bound ("Must be at least 1"), not a generic "Value is too small".
+    const port = fields.find((x) => x.key === 'SMTPPort')!;
+    expect(entryBounds(port)).toEqual({ min: 1, max: 65_535 });
     expect(checkEntries(fields, [['QuotaPerUnit', '0.5']])).toEqual({});
   });
 });

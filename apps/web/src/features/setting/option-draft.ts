@@ -69,7 +69,18 @@ export function changedEntries(fields: readonly FieldSpec[], options: OptionMap,
   return out;
 }
 
-/** Field errors (i18n keys of the common `validation.*` texts) for the entries about to be sent. */
+/** The bounds a numeric setting is checked against (the contract's and the field's own), for its error text. */
+export function entryBounds(f: FieldSpec): { min?: number; max?: number } {
+  if (!isOptionKey(f.key)) return {};
+  const def: OptionDef = OPTION_DEFS[f.key];
+  const min = Math.max(f.min ?? -Infinity, def.min ?? -Infinity);
+  return { ...(Number.isFinite(min) ? { min } : {}), ...(def.max !== undefined ? { max: def.max } : {}) };
+}
+
+/**
+ * Field errors (i18n keys of the common `validation.*` texts) for the entries about to be sent; a
+ * bound is worded with its figure (`validation.atLeast` with `entryBounds`: "Must be at least 1").
+ */
 export function checkEntries(fields: readonly FieldSpec[], entries: Array<[OptionKey, string]>): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const [key, value] of entries) {
@@ -79,8 +90,8 @@ export function checkEntries(fields: readonly FieldSpec[], entries: Array<[Optio
     const n = Number(value);
     const numeric = (def.kind === 'int' || def.kind === 'float') && value.trim() !== '' && Number.isFinite(n);
     // The contract's bounds and the field's own minimum, worded as such rather than as a type error.
-    if (numeric && n < Math.max(f.min ?? -Infinity, def.min ?? -Infinity)) errors[key] = 'validation.min';
-    else if (numeric && def.max !== undefined && n > def.max) errors[key] = 'validation.max';
+    if (numeric && n < Math.max(f.min ?? -Infinity, def.min ?? -Infinity)) errors[key] = 'validation.atLeast';
+    else if (numeric && def.max !== undefined && n > def.max) errors[key] = 'validation.atMost';
     else if (checkOptionText(key, value)) errors[key] = def.kind === 'json' ? 'validation.json' : def.kind === 'int' ? 'validation.integer' : 'validation.required';
   }
   return errors;

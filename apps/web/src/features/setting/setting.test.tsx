@@ -27,7 +27,7 @@ describe('settings sections', { timeout: 20_000 }, () => {
     renderWithProviders(<OptionFields fields={GENERAL} options={{ QuotaPerUnit: '500000', RetryTimes: '0' }} />);
     fireEvent.change(screen.getByLabelText('Quota per US dollar'), { target: { value: '-5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
-    expect(await screen.findByText('Value is too small')).toBeTruthy();
+    expect(await screen.findByText('Must be at least 0.000001')).toBeTruthy();
     expect(puts()).toEqual([]);
   });
 

@@ -7,7 +7,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { AppContext } from '../../../app-context.js';
-import { HubError, apiError } from '../../../common/errors.js';
+import { apiError } from '../../../common/errors.js';
 import { USER_STATUS } from '../../../http/auth.js';
 import { findUserById, findUserByUsername, updateUser, type UserRow } from '../../../db/repos/users.js';
 import * as repo from '../../../db/repos/webauthn-credentials.js';
@@ -28,7 +28,7 @@ function relyingParty(ctx: AppContext) {
   try {
     url = new URL(ctx.options.get('ServerAddress'));
   } catch {
-    throw new HubError(500, '获取Webauthn配置失败');
+    throw apiError(500, 'passkey_config_failed');
   }
   return { rpID: url.hostname, origin: url.origin, rpName: ctx.options.get('SystemName') };
 }
@@ -69,9 +69,9 @@ export async function registrationFinish(ctx: AppContext, user: UserRow, ceremon
     if (!result.verified) throw new Error('not verified');
     info = result.registrationInfo;
   } catch (e) {
-    throw new HubError(400, `注册验证失败: ${(e as Error).message}`);
+    throw apiError(400, 'passkey_register_failed', { reason: (e as Error).message });
   }
-  if (await repo.findCredential(ctx.db, info.credential.id)) throw new HubError(400, '注册验证失败: credential already registered');
+  if (await repo.findCredential(ctx.db, info.credential.id)) throw apiError(400, 'passkey_register_failed', { reason: 'credential already registered' });
   const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
   await repo.insertCredential(ctx.db, {
     user_id: user.id,
@@ -101,7 +101,7 @@ async function assertionOptions(ctx: AppContext, userId: number | undefined) {
 export async function loginBegin(ctx: AppContext, username: string) {
   if (!username) return assertionOptions(ctx, undefined);
   const user = await findUserByUsername(ctx.db, username);
-  if (!user) throw new HubError(404, '登陆失败');
+  if (!user) throw apiError(404, 'passkey_login_denied');
   return assertionOptions(ctx, user.id);
 }
 
@@ -122,7 +122,7 @@ async function verifyAssertion(ctx: AppContext, ceremony: Ceremony | undefined, 
   const c = await takeCeremony(ctx, ceremony);
   const response = body as AuthenticationResponseJSON;
   const stored = typeof response?.id === 'string' ? await repo.findCredential(ctx.db, response.id) : undefined;
-  if (!stored) throw new HubError(400, '登录验证失败: unknown credential');
+  if (!stored) throw apiError(400, 'passkey_login_failed', { reason: 'unknown credential' });
   const handle = response.response?.userHandle;
   const handleId = handle ? Buffer.from(handle, 'base64url').toString('utf8') : String(stored.user_id);
   if (handleId !== String(stored.user_id) || (c.userId !== undefined && c.userId !== stored.user_id)) {
@@ -141,9 +141,9 @@ async function verifyAssertion(ctx: AppContext, ceremony: Ceremony | undefined, 
     if (!result.verified) throw new Error('not verified');
     newCounter = result.authenticationInfo.newCounter;
   } catch (e) {
-    throw new HubError(400, `登录验证失败: ${(e as Error).message}`);
+    throw apiError(400, 'passkey_login_failed', { reason: (e as Error).message });
   }
-  if (!(await repo.advanceCounter(ctx.db, stored.id, newCounter))) throw new HubError(400, '登录验证失败: counter did not move');
+  if (!(await repo.advanceCounter(ctx.db, stored.id, newCounter))) throw apiError(400, 'passkey_login_failed', { reason: 'counter did not move' });
   return stored.user_id;
 }
 
@@ -151,7 +151,7 @@ async function verifyAssertion(ctx: AppContext, ceremony: Ceremony | undefined, 
 export async function loginFinish(ctx: AppContext, ceremony: Ceremony | undefined, body: unknown, ip: string): Promise<UserRow> {
   const user = await findUserById(ctx.db, await verifyAssertion(ctx, ceremony, body));
   if (!user) throw apiError(400, 'passkey_user_unknown');
-  if (user.status !== USER_STATUS.enabled) throw new HubError(403, '登陆失败');
+  if (user.status !== USER_STATUS.enabled) throw apiError(403, 'passkey_login_denied');
   await updateUser(ctx.db, user.id, { last_login_time: now(), last_login_ip: ip });
   return user;
 }

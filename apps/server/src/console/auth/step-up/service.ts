@@ -64,7 +64,7 @@ function confirmed(req: FastifyRequest, reply: FastifyReply): { expires_at: numb
 }
 
 function requireSession(req: FastifyRequest, user: UserRow): void {
-  if (req.authVia !== 'session' || req.session.id !== user.id) throw new HubError(400, '请在控制台登录后确认身份');
+  if (req.authVia !== 'session' || req.session.id !== user.id) throw apiError(400, 'step_up_console_only');
 }
 
 /** POST /api/user/step_up with a code: a current authenticator code (not used before) or an unused recovery code. */
