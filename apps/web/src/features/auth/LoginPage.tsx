@@ -2,15 +2,15 @@ import { useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Divider, Link, Stack, TextField } from '@mui/material';
+import { Button, Divider, Link, Stack, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { LoginForm, type User } from '@one-hub/contract';
 import type { z } from 'zod';
 import PasswordField from '../../components/PasswordField';
 import { apiWithMessage } from '../../lib/api';
-import { describeError, notifyServerMessage } from '../../lib/error-handler';
+import { notifyServerMessage } from '../../lib/error-handler';
 import { serverFieldErrors } from '../../lib/form-errors';
-import { showInfo, showSuccess } from '../../lib/toast';
+import { showError, showInfo, showSuccess } from '../../lib/toast';
 import Turnstile from '../../components/Turnstile';
 import { useAppDispatch, useAppSelector } from '../../store';
 import { AuthCard } from './AuthCard';
@@ -27,7 +27,6 @@ export default function LoginPage() {
   const site = useAppSelector((s) => s.siteInfo);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const [serverError, setServerError] = useState('');
   // `?2fa=1`: a provider sign-in (OAuth callback, WeChat) is waiting for the second factor.
   const [params] = useSearchParams();
   const [twoFactor, setTwoFactor] = useState(params.get('2fa') === '1');
@@ -38,7 +37,6 @@ export default function LoginPage() {
   const hasOAuth = site.github_oauth || site.oidc_auth || site.lark_login || site.wechat_login || Boolean(site.linuxdo_oauth);
 
   const submit = handleSubmit(async (values) => {
-    setServerError('');
     if (site.turnstile_check && !turnstile) return showInfo(t('turnstileWait'));
     try {
       const { message, data: user } = await apiWithMessage<User>('/api/user/login', { json: values, query: site.turnstile_check ? { turnstile } : undefined });
@@ -47,12 +45,11 @@ export default function LoginPage() {
       showSuccess(t('common.loginOk', { ns: 'common' }));
       navigate('/panel');
     } catch (e) {
-      // Shown once, inline above the button (not also as a toast).
-      notifyServerMessage(e);
-      // A refused field is shown at the field; any other failure above the button.
+      // A refused field is shown at the field; any other failure once, as the spec's toast for its class.
       const atFields = serverFieldErrors(e, ['username', 'password']);
       for (const [k, message] of Object.entries(atFields)) setError(k as keyof Values, { type: 'server', message });
-      if (!Object.keys(atFields).length) setServerError(describeError(e, t).text);
+      if (Object.keys(atFields).length) notifyServerMessage(e);
+      else showError(e);
     }
   });
 
@@ -82,7 +79,6 @@ export default function LoginPage() {
           {t('forgotPassword')}
         </Link>
         {site.turnstile_check && site.turnstile_site_key && <Turnstile siteKey={site.turnstile_site_key} theme={mode} onToken={setTurnstile} />}
-        {serverError && <Alert severity="error">{serverError}</Alert>}
         <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
           {t('loginButton')}
         </Button>

@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 describe('sign-in errors', { timeout: 30_000 }, () => {
-  it('shows a refused sign-in once, inline, not also as a toast', async () => {
+  it('shows a refused sign-in once, as the toast for its class, not also inline', async () => {
     api = fakeApi((_m, url) => {
       if (url.includes('/api/user/login')) throw new Error('Wrong username or password');
       return null;
