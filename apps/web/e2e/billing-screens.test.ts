@@ -84,7 +84,8 @@ describe.skipIf(!chromiumAvailable)('billing and task screens in Chromium: top-u
     expect(await balance()).toBe(before + 1_000_000);
     await page.getByTestId('redeem-key').fill(key);
     await page.getByTestId('redeem-submit').click();
-    await expect.poll(() => toasts(page)).toContainEqual(expect.stringContaining('已被使用'));
+    // The server's refusal in the reader's language (issue 38 point 2).
+    await expect.poll(() => toasts(page)).toContainEqual(expect.stringContaining('already been used'));
 
     await page.reload(); // site info with the new discounts
     await page.getByTestId('preset-10').click();
@@ -146,7 +147,7 @@ describe.skipIf(!chromiumAvailable)('billing and task screens in Chromium: top-u
     await dialog().getByLabel('Description').fill('Shadow a built-in');
     await dialog().getByLabel('Reply content').fill('no');
     await page.getByTestId('telegram-submit').click();
-    await dialog().getByText(/command已存在/).waitFor();
+    await dialog().getByText('The command already exists').waitFor();
     await dialog().getByLabel('Command').fill('/Help');
     await dialog().getByLabel('Description').fill('How to use the bot');
     await dialog().getByLabel('Reply content').fill('*Help*: send /balance to see your quota');

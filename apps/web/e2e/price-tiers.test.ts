@@ -162,13 +162,15 @@ describe.skipIf(!chromiumAvailable)('price tiers and price sync in Chromium', ()
     const userPage = await c.open({ lang: 'en_US' });
     await signIn(userPage, 'erin', 'password123');
     await userPage.goto('/panel/log');
+    // At 1440 px the detail sits in the expanded row (issue 38 point 1).
+    await userPage.getByRole('row').filter({ hasText: 'broken-model' }).first().getByLabel('Expand').click();
     await userPage.getByText('502 upstream error').first().waitFor();
     expect(await userPage.content()).not.toContain('db-7.internal');
-    await shootThemes(userPage, 'log-own-failure', () => userPage.getByText('502 upstream error').first().waitFor());
+    await shootThemes(userPage, 'log-own-failure', () => userPage.getByText('broken-model').first().waitFor());
 
     await page.goto('/panel/log');
-    await page.getByText('db-7.internal').first().waitFor();
     await page.getByRole('row').filter({ hasText: 'broken-model' }).first().getByLabel('Expand').click();
+    await page.getByText('db-7.internal').first().waitFor();
     await page.getByTestId('capture-open').first().click();
     await page.getByTestId('capture-view').first().waitFor();
     expect(await page.getByTestId('capture-view').first().textContent()).toContain('[redacted]');
