@@ -146,7 +146,8 @@ describe.skipIf(!chromiumAvailable)('admin screens in Chromium: users, groups, r
 
     await page.locator('input[name=QuotaPerUnit]').fill('-1');
     await page.getByTestId('section-general').getByRole('button', { name: 'Save settings' }).click();
-    await page.getByTestId('section-general').getByText('Value is too small').waitFor();
+    // The bound is named at the field.
+    await page.getByTestId('section-general').getByText(/^Must be at least /).waitFor();
 
     await page.getByTestId('tab-system').click();
     await page.getByRole('switch', { name: 'Allow sign-in with a password' }).click();
