@@ -51,9 +51,12 @@ async function api(base: string, path: string, init: RequestInit & { cookie?: st
 // BENCH_PROFILE=dir writes a V8 CPU profile of each gateway node (and of the floor proxy) there (open it in Chrome DevTools).
 const PROFILE_FLAGS = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
 
+/** A random port below Linux's ephemeral range (32768+), where no outgoing connection can hold it. */
+const listenPort = () => String(20_000 + Math.floor(Math.random() * 12_000));
+
 /** Starts one gateway node (the compiled bundle, as `npm start` runs it) and answers its base URL. */
 async function startNode(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const port = listenPort();
   const { child } = await start(
     join(here, '../dist/main.mjs'),
     { PORT: port, HOST: '127.0.0.1', INITIAL_ROOT_PASSWORD: PASSWORD, LOG_LEVEL: 'info', GLOBAL_API_RATE_LIMIT: '0', CRITICAL_RATE_LIMIT: '0', ...env },
@@ -67,7 +70,7 @@ async function startNode(env: Record<string, string>): Promise<{ child: ChildPro
 
 /** The least Node proxy (bench/floor-proxy.ts) in the gateway's place, for the `floor` configuration. */
 async function startFloor(fakeUrl: string): Promise<{ child: ChildProcess; url: string }> {
-  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const port = listenPort();
   const { child } = await start(join(here, 'floor-proxy.ts'), { PORT: port, FLOOR_UPSTREAM: fakeUrl }, /listening/, ['--import', 'tsx', ...PROFILE_FLAGS]);
   return { child, url: `http://127.0.0.1:${port}` };
 }
