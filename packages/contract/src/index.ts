@@ -32,3 +32,4 @@ export * from './openapi.js';
 export * from './plan.js';
 export * from './format/text.js';
 export * from './api-error.js';
+export * from './mcp.js';
