@@ -3,8 +3,8 @@
 #   docker run -d -p 3000:3000 -v one-hub-data:/data one-hub
 # BASE is the runtime image (Node.js ≥ 20.19 on Debian); BUILD_BASE also needs npm, and
 # python3, make and g++ wherever better-sqlite3 has no prebuilt binary to download.
-ARG BASE=node:22-bookworm-slim
-ARG BUILD_BASE=node:22-bookworm
+ARG BASE=node:24-bookworm-slim
+ARG BUILD_BASE=node:24-bookworm
 
 # 1. Build the console (Vite) and bundle the server (esbuild). No native module is needed here.
 FROM ${BUILD_BASE} AS build
