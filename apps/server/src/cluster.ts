@@ -1,6 +1,6 @@
 // WORKERS > 1: one node served by several processes on one port, each an identical gateway node
 // (the first keeps NODE_TYPE, the others are slaves), sharing balances, limits and caches through
-// the database server and Redis as separate machines do. See docs/decisions.md "Worker processes".
+// the database server and Redis as separate machines do. See docs/decisions/0018-worker-processes.md.
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { AggregatorRegistry } from 'prom-client';

@@ -12,7 +12,7 @@ export const EVENTS = {
   options: 'options:changed',
   /** '' : plans changed (reload all); `<userId>`: that user's subscriptions or fallback switch changed. */
   plans: 'plans:changed',
-  /** `kind:ownerId`: every lease on that balance was revoked (docs/decisions.md "Quota leases"). */
+  /** `kind:ownerId`: every lease on that balance was revoked (docs/decisions/0017-quota-leases.md). */
   leases: 'quota_leases:revoked',
   /** `<responseId>`: cancel that background response wherever the gateway runs it. */
   backgroundCancel: 'background_responses:cancel',

@@ -47,7 +47,7 @@ export async function retryOnLockConflict<T>(fn: () => Promise<T>, opts: RetryOp
 
 /**
  * A transaction retried on lock conflicts. Every transaction touching balances goes through
- * here and locks rows in one global order (docs/decisions.md "Lock order"): claim rows
+ * here and locks rows in one global order (docs/decisions/0081-lock-order-and-retries-as-a-backstop.md): claim rows
  * (orders, redemptions, tasks) → users by id → tokens by id → quota_leases by id → channels
  * by id; log rows and roll-ups are written last. The callback may run more than once: it
  * must not keep effects outside the transaction from a failed run.

@@ -3,7 +3,7 @@ import type { ColumnType, Generated } from 'kysely';
 /**
  * Table types for Kysely, one interface per table of api.md §1 (columns in migrations/).
  *
- * Storage choices shared by all three dialects (see docs/decisions.md):
+ * Storage choices shared by all three dialects (see docs/decisions/0002-column-types.md):
  * - booleans are integers 0/1 (typed `number`), never native booleans;
  * - times are epoch seconds in bigint columns (midjourneys: milliseconds); `deleted_at` too,
  *   nullable, instead of the original's datetime;

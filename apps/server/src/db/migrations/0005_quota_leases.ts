@@ -2,7 +2,7 @@ import { type Kysely } from 'kysely';
 
 /**
  * Slices of a user's or a token's balance that one node has taken out of the balance column
- * to serve quota holds from memory (docs/decisions.md "Quota leases"). `amount` is what the
+ * to serve quota holds from memory (docs/decisions/0017-quota-leases.md). `amount` is what the
  * slice still holds: taken, minus what the node has since written as spent. A row whose
  * `expires_at` has passed belongs to a node that stopped renewing it (a crash): any node
  * gives its amount back to the owner's balance and deletes it.

@@ -78,7 +78,7 @@ const TICK_MS = 1000;
  * conditional update moves them out of the balance column into a lease row), serves holds
  * from memory, refills a slice in the background before it runs out, and gives back what
  * it does not use when idle or shutting down. A crashed node's rows expire and any node
- * gives their amount back. See docs/decisions.md "Quota leases".
+ * gives their amount back. See docs/decisions/0017-quota-leases.md.
  */
 export class LeaseBook {
   readonly node = `${process.pid}-${randomBytes(6).toString('hex')}`;
