@@ -119,6 +119,29 @@ export const EnvSchema = z.object({
   AUTO_PRICE_UPDATES_MODE: z.enum(['system', 'add', 'update', 'overwrite']).default('system'),
   AUTO_PRICE_UPDATES_INTERVAL: z.coerce.number().int().min(1).default(1440),
   UPDATE_PRICE_SERVICE: z.string().url().default('https://raw.githubusercontent.com/MartialBE/one-api/prices/prices.json'),
+  /** OpenTelemetry traces of relay requests (docs: monitoring, "Tracing"); all off unless an endpoint is set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .url()
+    .optional()
+    .describe('OTLP/HTTP collector base URL (spans go to <url>/v1/traces); setting it turns tracing of relay requests on'),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .string()
+    .url()
+    .optional()
+    .describe('Full OTLP/HTTP traces URL, used as given (wins over OTEL_EXPORTER_OTLP_ENDPOINT); setting it turns tracing on'),
+  OTEL_EXPORTER_OTLP_HEADERS: z
+    .string()
+    .default('')
+    .describe('Headers sent with every export, as key=value pairs separated by commas (e.g. an API key of the tracing backend)'),
+  OTEL_SERVICE_NAME: z.string().min(1).default('one-hub').describe('service.name of the exported spans'),
+  OTEL_SAMPLE_RATIO: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(1)
+    .describe('Share of relay requests traced, 0 to 1 (parent-based: a caller\'s sampled traceparent is followed)'),
+  OTEL_CAPTURE_CONTENT: boolFlag.describe('Also record prompt and answer content in spans (gen_ai.input.messages, gen_ai.output.messages); off by default'),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
