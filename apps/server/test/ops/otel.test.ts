@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
-import { relayFixture, type RelayFixture } from '../relay/fixture.js';
+import { relayFixture } from '../relay/fixture.js';
+import { doorFixture, type DoorFixture } from '../doors/fixture.js';
 import { closeServer, listenLoopback } from '../fakes/fake-http.js';
 import { createTracer } from '../../src/telemetry/otel-sdk.js';
 import type { FastifyBaseLogger } from 'fastify';
@@ -88,12 +89,12 @@ const PROMPT = 'the confidential prompt words 7f3a';
 
 describe('OpenTelemetry traces of relay requests (issue 39.6)', () => {
   const receiver = new Receiver();
-  let f: RelayFixture;
+  let f: DoorFixture;
 
   beforeAll(async () => {
     await receiver.start();
-    f = await relayFixture('sqlite', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-key=abc%20def' });
-    for (const model of ['otel-json', 'otel-stream']) await f.server.ctx.db.insertInto('prices').values({ model, type: 'tokens', channel_type: 1, input: 1, output: 1 }).execute();
+    f = await doorFixture('sqlite', { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-key=abc%20def' });
+    for (const model of ['otel-json', 'otel-stream', 'claude-sonnet-4-5-20250929']) await f.server.ctx.db.insertInto('prices').values({ model, type: 'tokens', channel_type: 1, input: 1, output: 1 }).execute();
     await f.server.ctx.store.publish('prices:changed', '');
   });
   afterAll(async () => {
@@ -201,6 +202,36 @@ describe('OpenTelemetry traces of relay requests (issue 39.6)', () => {
     expect(ttft as number).toBeLessThan(30);
     expect(kids).toHaveLength(1);
     expect(kids[0].attrs).toMatchObject({ 'one-hub.channel.id': ch, 'http.response.status_code': 200 });
+  });
+
+  it('a streamed Claude message on an Anthropic channel: provider anthropic, cache reads and writes', async () => {
+    const model = 'claude-sonnet-4-5-20250929';
+    const ch = await f.addChannel({ type: 14, key: 'otel-claude-key-secret', base_url: f.claude.url, models: model });
+    f.claude.behave('otel-claude-key-secret', { cache: { read: 30, creation: 5 } });
+    const { key } = await f.newUser({ quota: 1_000_000 });
+    keys.push(key, 'otel-claude-key-secret');
+    const tp = parent();
+    const { root, kids } = await spansOf(async () => {
+      const stream = await f.anthropic(key).messages.create({ model, max_tokens: 100, stream: true, messages: [{ role: 'user', content: PROMPT }] }, { headers: { traceparent: tp.header } });
+      for await (const event of stream) void event;
+      return tp.traceId;
+    }, 1);
+    expect(root.name).toBe(`chat ${model}`);
+    expect(root.attrs).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'anthropic',
+      'gen_ai.request.model': model,
+      'gen_ai.request.max_tokens': 100,
+      'gen_ai.request.stream': true,
+      'gen_ai.usage.cache_read.input_tokens': 30,
+      'gen_ai.usage.cache_creation.input_tokens': 5,
+      'one-hub.channel.id': ch,
+    });
+    // Input tokens count the cached ones too, as the conventions ask.
+    expect(root.attrs['gen_ai.usage.input_tokens']).toBe(10 + 30 + 5);
+    expect(root.attrs['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+    expect(root.attrs['gen_ai.response.time_to_first_chunk']).toBeGreaterThan(0);
+    expect(kids[0].attrs).toMatchObject({ 'gen_ai.provider.name': 'anthropic', 'http.response.status_code': 200, 'one-hub.channel.id': ch });
   });
 
   it('a request no channel serves is one failed span with error.type', async () => {
