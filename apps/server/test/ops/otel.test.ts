@@ -7,6 +7,8 @@ import { relayFixture } from '../relay/fixture.js';
 import { doorFixture, type DoorFixture } from '../doors/fixture.js';
 import { closeServer, listenLoopback } from '../fakes/fake-http.js';
 import { createTracer } from '../../src/telemetry/otel-sdk.js';
+import { errorType, operationName, parseHeaders, providerName, tracesUrl } from '../../src/telemetry/tracing.js';
+import { loadConfig } from '../../src/config/env.js';
 import type { FastifyBaseLogger } from 'fastify';
 
 /** One span as the OTLP/HTTP JSON body carries it, attributes decoded. */
@@ -354,5 +356,50 @@ describe('content capture (OTEL_CAPTURE_CONTENT)', () => {
     const client = on.find((s) => s.kind === 2 /* SpanKind.CLIENT */)!;
     expect(client.attributes).toMatchObject({ 'gen_ai.provider.name': 'anthropic', 'server.address': 'api.anthropic.com', 'server.port': 443 });
     expect(JSON.stringify(client.attributes)).not.toContain(PROMPT);
+  });
+});
+
+describe('tracing helpers', () => {
+  it('operation and provider names follow the GenAI well-known values', () => {
+    expect(['chat/completions', 'messages', 'responses', 'generateContent', 'embeddings', 'embedContent', 'completions', 'images/generations', 'audio/speech'].map((e) => operationName(e as never))).toEqual([
+      'chat',
+      'chat',
+      'chat',
+      'generate_content',
+      'embeddings',
+      'embeddings',
+      'text_completion',
+      'image_generation',
+      'audio_speech',
+    ]);
+    expect(providerName('openai-compatible', 1)).toBe('openai');
+    expect(providerName('openai-compatible', 8)).toBe('openai-compatible');
+    expect(providerName('gemini', 24)).toBe('gcp.gemini');
+    expect(providerName('vertex', 42)).toBe('gcp.vertex_ai');
+    expect(providerName('bedrock', 40)).toBe('aws.bedrock');
+    expect(providerName('azure', 3)).toBe('azure.ai.openai');
+    expect(providerName('moonshot', 29)).toBe('moonshot');
+  });
+
+  it('error.type stays low-cardinality and never carries a message', () => {
+    expect(errorType({ status: 429, code: 'rate_limit_exceeded', type: 'x' })).toBe('rate_limit_exceeded');
+    expect(errorType({ status: 500, code: null, type: 'upstream_error' })).toBe('upstream_error');
+    expect(errorType({ status: 502, code: 'key sk-abc leaked in text', type: 'has spaces too' })).toBe('502');
+    expect(errorType(new Error('boom sk-abc'))).toBe('_OTHER');
+  });
+
+  it('the traces URL and the export headers come from the standard variables', () => {
+    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined })).toBe('http://c:4318/v1/traces');
+    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://d/x' })).toBe('http://d/x');
+    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: undefined, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined })).toBeUndefined();
+    expect(parseHeaders('api-key=a%3Db, x-team = core ,broken,=nokey')).toEqual({ 'api-key': 'a=b', 'x-team': 'core' });
+  });
+
+  it('a bad setting stops start-up naming the key', () => {
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+    expect(() => loadConfig({ OTEL_SAMPLE_RATIO: '1.5' })).toThrow(/OTEL_SAMPLE_RATIO/);
+    expect(loadConfig({}).OTEL_SAMPLE_RATIO).toBe(1);
+    expect(loadConfig({}).OTEL_CAPTURE_CONTENT).toBe(false);
+    expect(loadConfig({}).OTEL_SERVICE_NAME).toBe('one-hub');
   });
 });
