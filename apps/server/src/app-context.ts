@@ -4,6 +4,7 @@ import type { Db, DialectName } from './db/index.js';
 import type { SharedStore } from './cache/shared-store.js';
 import type { OptionStore } from './console/option/option-store.js';
 import type { LogRing } from './common/log-ring.js';
+import type { RelayTracer } from './telemetry/tracing.js';
 
 /**
  * Everything a service needs, built once in main.ts and handed to route
@@ -27,4 +28,6 @@ export interface AppContext {
   recentLogs: LogRing;
   /** AES-256 key (derived from the session secret) that seals TOTP secrets at rest. */
   twoFactorKey: Buffer;
+  /** OpenTelemetry traces of relay requests; set only when an OTLP endpoint is configured (telemetry/tracing.ts). */
+  tracer?: RelayTracer;
 }

@@ -13,6 +13,7 @@ import { initServices } from './init.js';
 import { LogRing } from './common/log-ring.js';
 import { setPrivateNetworksAllowed } from './egress/guard.js';
 import { nodeStartTime } from './cluster.js';
+import { startTracing } from './telemetry/tracing.js';
 
 export const VERSION = process.env.ONE_HUB_VERSION ?? 'v0.1.0';
 
@@ -72,6 +73,8 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
     onClose: [],
     recentLogs,
     twoFactorKey: deriveKey(sessionSecret, 'two-factor secret'),
+    // Loaded only when an endpoint is configured.
+    tracer: await startTracing(config, log, VERSION),
   };
   // Safety net beside pub/sub: every node re-reads the options table periodically.
   const reloadOptions = () => void options.load().catch((e) => log.warn({ err: e }, 'option resync failed'));
@@ -91,6 +94,8 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
       closed = true;
       await app.close();
       for (const fn of ctx.onClose) await fn();
+      // Spans of the last requests go out before the process ends.
+      await ctx.tracer?.shutdown().catch((e) => log.warn({ err: e }, 'OpenTelemetry flush failed'));
       await store.close();
       await handle.close();
     },

@@ -99,6 +99,28 @@ export const EnvSchema = z.object({
     .url()
     .default('https://raw.githubusercontent.com/MartialBE/one-api/prices/prices.json')
     .describe("remote price list: a JSON array of prices or `{data: [...]}`; also the default URL of the console's price sync"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .url()
+    .optional()
+    .describe('OTLP/HTTP collector base URL (spans go to <url>/v1/traces); setting it turns tracing of relay requests on'),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .string()
+    .url()
+    .optional()
+    .describe('Full OTLP/HTTP traces URL, used as given (wins over OTEL_EXPORTER_OTLP_ENDPOINT); setting it turns tracing on'),
+  OTEL_EXPORTER_OTLP_HEADERS: z
+    .string()
+    .default('')
+    .describe('Headers sent with every export, as key=value pairs separated by commas (e.g. an API key of the tracing backend)'),
+  OTEL_SERVICE_NAME: z.string().min(1).default('one-hub').describe('service.name of the exported spans'),
+  OTEL_SAMPLE_RATIO: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(1)
+    .describe('Share of relay requests traced, 0 to 1 (parent-based: a caller\'s sampled traceparent is followed)'),
+  OTEL_CAPTURE_CONTENT: boolFlag.describe('Also record prompt and answer content in spans (gen_ai.input.messages, gen_ai.output.messages); off by default'),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

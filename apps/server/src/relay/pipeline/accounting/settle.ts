@@ -39,6 +39,7 @@ export function doorOf(endpoint: Endpoint): string {
 /** Settles a hold to the real cost and queues the consumption log row (relay.md §4.8–4.9). */
 export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outcome): void {
   const { token, user } = p.caller;
+  if (p.trace) traceSettled(p, hold, outcome);
   const bounded = boundUsage(outcome.usage, p.endpoint, p.promptEstimate, hold.maxOutput);
   // The service class the upstream reports (else the one asked for) multiplies the whole price.
   const service = serviceClass(hold.price, serviceAsk(p.body), bounded.usage);
@@ -57,6 +58,12 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
   const quota = planPaid !== undefined ? 0 : lease ? chargeLease(state, p.caller, hold.route.row.id, lease, cost, 1) : cost;
   if (!lease) state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: hold.route.row.id, billed: quota });
   record(state, p, hold, outcome, bounded, tier, service, cost, quota, planPaid);
+}
+
+/** The request span's usage, models and time to first byte (only called while tracing is on). */
+function traceSettled(p: Prepared, hold: Hold, outcome: Outcome): void {
+  const broke = outcome.note ? outcome.note.msg.key : undefined;
+  p.trace!.settled({ channelId: hold.route.row.id, upstreamModel: hold.route.upstreamModel, usage: outcome.usage, estimated: outcome.estimated, firstResponseMs: outcome.firstResponseMs, broke });
 }
 
 /** Settles one balance hold to `cost` and queues the charge against the lease rows it came from; answers what was billed. */

@@ -32,6 +32,7 @@ import { limitScopes } from '../accounting/limits.js';
 import { BACKGROUND_NOT_STARTED, startLocalBackground } from '../../responses/background-local.js';
 import { holdOnPlan } from '../accounting/plan-hold.js';
 import type { PlanHold } from '../accounting/plans.js';
+import type { AttemptTrace } from '../../../telemetry/tracing.js';
 
 /** Gemini door endpoints: the model travels in the URL, not the body. */
 const GEMINI_PATH_MODEL = new Set<Endpoint>(['generateContent', 'embedContent', 'batchEmbedContents']);
@@ -58,28 +59,38 @@ export interface Hold {
  */
 export async function handleRelay(state: RelayState, req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, door?: DoorInput): Promise<void> {
   const p = await prepare(state, req, endpoint, door);
+  // The one check tracing costs when it is off.
+  if (state.ctx.tracer) p.trace = state.ctx.tracer.request({ endpoint, model: p.model, stream: p.stream, startedAt: p.startedAt, maxOutput: p.maxOutput, headers: req.headers, body: p.body });
   const userId = p.caller.user.id;
-  state.inflight.enter(userId, state.ctx.options.get('UserMaxInflight'));
   try {
-    await enterLimits(state, p);
-  } catch (error) {
-    state.inflight.leave(userId);
-    throw error;
-  }
-  try {
-    const beat = startHeartbeat(p, reply);
-    if (!beat) return await attempts(state, req, reply, endpoint, p);
+    state.inflight.enter(userId, state.ctx.options.get('UserMaxInflight'));
     try {
-      await attempts(state, req, reply, endpoint, p);
+      await enterLimits(state, p);
     } catch (error) {
-      // Once a keep-alive has opened the response, the final error is written into it.
-      if (!beat.writeError(error)) throw error;
-    } finally {
-      beat.stop();
+      state.inflight.leave(userId);
+      throw error;
     }
+    try {
+      const beat = startHeartbeat(p, reply);
+      if (!beat) return await attempts(state, req, reply, endpoint, p);
+      try {
+        await attempts(state, req, reply, endpoint, p);
+      } catch (error) {
+        // Once a keep-alive has opened the response, the final error is written into it.
+        p.trace?.fail(error);
+        if (!beat.writeError(error)) throw error;
+      } finally {
+        beat.stop();
+      }
+    } finally {
+      state.inflight.leave(userId);
+      if (p.limits) void state.limits.leave(p.limits).catch((e) => state.ctx.log.warn({ err: e }, 'limit leave failed'));
+    }
+  } catch (error) {
+    p.trace?.fail(error);
+    throw error;
   } finally {
-    state.inflight.leave(userId);
-    if (p.limits) void state.limits.leave(p.limits).catch((e) => state.ctx.log.warn({ err: e }, 'limit leave failed'));
+    p.trace?.end();
   }
 }
 
@@ -132,8 +143,10 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
     tried.add(row.id);
     let hold: Hold | undefined;
     let watch: FirstByteWatch | undefined;
+    let span: AttemptTrace | undefined;
     try {
       const route = routeTo(row, p.model);
+      if (p.trace) span = p.trace.attempt({ channelId: row.id, adapter: route.adapter.name, channelType: row.type, upstreamModel: route.upstreamModel, baseUrl: route.target.baseUrl });
       let plan = planAttempt(endpoint, route.adapter, hub, route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
       // A converted channel keeps nothing upstream: the gateway runs a background response itself.
       if (endpoint === 'responses' && plan.converted && !p.stream && (p.body as Record<string, unknown>).background === true) return await startLocalBackground(state, req, reply, p);
@@ -153,6 +166,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       const res = p.stream
         ? await sendUpstreamStream(upstreamReq, { proxy: row.proxy, proxyKey: route.target.key, watch, idleTimeoutMs: Math.max(0, ctx.options.get('StreamIdleTimeoutSeconds')) * 1000 })
         : await sendUpstreamBuffered(upstreamReq, { proxy: row.proxy, proxyKey: route.target.key, watch });
+      span?.status(res.statusCode);
       if (res.statusCode >= 400) {
         const text = res instanceof UpstreamStream ? await res.text() : res.body.toString('utf8');
         const error = route.adapter.mapError(res.statusCode, text);
@@ -189,6 +203,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
     } catch (error) {
       if (hold) releaseHold(state, hold);
       const hub = error instanceof HubError ? error : new HubError(502, (error as Error).message, { retryable: true });
+      span?.end(watch?.reason?.code === 'client_closed' ? watch.reason : hub);
       if (hub.code === 'insufficient_quota_local' || hub.code === 'plan_window_spent' || hub.code === 'plan_window_too_small' || hub.code === BACKGROUND_NOT_STARTED) throw hub;
       if (watch?.reason?.code === 'client_closed') {
         // Nobody is left to answer; upstream was cancelled and nothing is billed.
@@ -210,6 +225,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       if (Date.now() - p.startedAt > ctx.options.get('RetryTimeOut') * 1000 && attempt < extraAttempts) throw lastError;
     } finally {
       watch?.stop();
+      span?.end();
     }
   }
   throw lastError ?? noChannelFor(state, p);

@@ -20,6 +20,7 @@ import type { LimitHold } from '../accounting/limits.js';
 import { refuseUnsafe } from './refuse-unsafe.js';
 import { doorOf } from '../accounting/settle.js';
 import type { Price } from '../accounting/pricing.js';
+import type { RelayTrace } from '../../../telemetry/tracing.js';
 
 /** What a door knows from outside the body (Gemini puts model and streaming in the path). */
 export interface DoorInput {
@@ -68,6 +69,8 @@ export interface Prepared {
   limits?: LimitHold;
   /** The worst case last computed for a model (see worstCase in handle.ts): admission's figure serves the hold. */
   worst?: WorstCase;
+  /** The request's span; set only while tracing is on (telemetry/tracing.ts). */
+  trace?: RelayTrace;
 }
 
 /** What a request may cost at most on one model, in its group, with its output cap. */

@@ -72,6 +72,7 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
         json = undefined;
       }
     }
+    if (json && p.trace) p.trace.answered(json);
     if (json?.error && typeof json.error === 'object') {
       releaseHold(state, hold);
       throw hold.route.adapter.mapError(400, bytes.toString('utf8'));
