@@ -62,7 +62,7 @@ export const SetupForm = z
     system_name: text().trim().min(1, V.required).max(100, V.tooLong),
     server_address: text().trim().min(1, V.required).refine((u) => isHttpUrl(u), V.url),
     with_channel: z.boolean(),
-    channel_type: z.coerce.number().int().min(0),
+    channel_type: z.number().int().min(0),
     channel_key: text().trim(),
     channel_base_url: text().trim().refine((u) => u === '' || isHttpUrl(u), V.url),
     channel_models: text().trim(),
