@@ -59,9 +59,12 @@ describe.skipIf(!chromiumAvailable)('first-run setup in Chromium', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function open(width = 1366, height = 860): Promise<Page> {
+  async function open(width = 1366, height = 860, theme = 'light'): Promise<Page> {
     const context = await browser.newContext({ viewport: { width, height }, baseURL: base });
-    await context.addInitScript(() => localStorage.setItem('appLanguage', 'en_US'));
+    await context.addInitScript((th) => {
+      localStorage.setItem('appLanguage', 'en_US');
+      localStorage.setItem('theme', th);
+    }, theme);
     const page = await context.newPage();
     page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
     page.on('console', (m) => /Content[- ]Security[- ]Policy/i.test(m.text()) && errors.push(`${page.url()}: ${m.text()}`));
@@ -76,9 +79,16 @@ describe.skipIf(!chromiumAvailable)('first-run setup in Chromium', () => {
     expect(status.data.setup_required).toBe(true);
     expect(JSON.stringify(status)).not.toContain(new URL(link).searchParams.get('token'));
 
-    const page = await open();
+    const page = await open(1366, 860, 'dark');
     await page.goto('/setup');
     await expect.poll(() => page.getByTestId('setup-refused').innerText()).toContain('one-time setup link');
+    // Dark mode: the card is drawn dark, its text light.
+    const card = page.locator('.MuiCard-root');
+    const [bg, fg] = await card.evaluate((el) => [getComputedStyle(el).backgroundColor, getComputedStyle(el.querySelector('h1')!).color]);
+    const lightness = (rgb: string) => rgb.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 3;
+    expect(lightness(bg)).toBeLessThan(80);
+    expect(lightness(fg)).toBeGreaterThan(170);
+    await page.screenshot({ path: `${SHOTS}/setup-refused-dark.png` });
     await page.goto('/setup?token=not-the-token');
     await expect.poll(() => page.getByTestId('setup-refused').innerText()).toContain('invalid or has expired');
     expect(await page.locator('input[name=password]').count()).toBe(0);
