@@ -1,5 +1,6 @@
 import type { AppContext } from './app-context.js';
 import { ensureRootUser } from './console/user/seed.js';
+import { offerSetup } from './console/setup/service.js';
 import { seedUserGroups } from './console/user-group/service.js';
 import { createRelayState } from './relay/pipeline/relay-state.js';
 import { attachRelayState } from './relay/state.js';
@@ -17,7 +18,8 @@ import { sealPlainSecrets } from './console/auth/two-factor/service.js';
 export async function initServices(ctx: AppContext): Promise<void> {
   if (ctx.config.NODE_TYPE === 'master') {
     await seedUserGroups(ctx);
-    await ensureRootUser(ctx);
+    // No root and no INITIAL_ROOT_PASSWORD: a one-time setup link in the log instead of a password.
+    if (!(await ensureRootUser(ctx))) await offerSetup(ctx);
     await seedModelOwners(ctx);
     await sealPlainSecrets(ctx);
     if (ctx.config.TG_BOT_API_KEY) await startBot(ctx);

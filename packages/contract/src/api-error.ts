@@ -68,6 +68,8 @@ export const API_ERRORS = {
   turnstile_unavailable: 'Turnstile 校验服务暂不可用，请稍后重试 (Turnstile unavailable)',
   original_password_wrong: '原密码错误 (original_password is wrong)',
   original_password_required: '修改密码须填写原密码 (original_password is required)',
+  setup_token_invalid: '设置链接无效或已过期，请重启服务获取新的链接 (the setup link is invalid or expired)',
+  setup_done: '初始设置已完成，不能再次进行 (setup is already done)',
 
   // OAuth and bindings.
   oauth_state: 'state is empty or not same',

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   BatchIdsBody, ChangeQuotaBody, ChannelBody, ChannelCheckRequest, ChannelListQuery, ChannelTestQuery, CreateOrderBody, CreateRedemptionBody, CreateUserBody, DeleteLogsQuery, DeletePricesBody, EmailBindQuery, EmailQuery, InvoiceDetailQuery, JobSwitchBody, LogListQuery, LoginBody, ManageUserBody, MidjourneyListQuery, ModelInfoBody, ModelOwnerBody, MultiplePriceBody, OptionUpdate, OrderListQuery, OrderStatusQuery, PageQuery, PaymentBody, PaymentListQuery, PriceBody, PriceSyncBody, PriceSyncQuery, ProviderModelsBody, RegisterBody, ResetPasswordBody, TaskListQuery, TelegramMenuBody, TokenAdminSearchQuery, TokenBody, TopupBody, UnbindBody, UpdateChannelBody, UpdatePaymentBody, UpdateRedemptionBody, UpdateSelfBody, UpdateUserBody, UserGroupBody, UserGroupListQuery, WeChatBindQuery,
+  SetupBody, SetupTokenQuery,
   PlanBody, UpdatePlanBody, GrantPlanBody, BuyPlanBody, PlanFallbackBody, SubscriptionListQuery,
 } from './index.js';
 
@@ -69,6 +70,8 @@ export function apiSchemas(): Record<string, RouteSchemas> {
     'POST /api/user_group/': { body: UserGroupBody },
     'POST /api/user/login': { body: LoginBody },
     'POST /api/user/register': { body: RegisterBody },
+    'GET /api/setup': { query: SetupTokenQuery },
+    'POST /api/setup': { body: SetupBody },
     'GET /api/verification': { query: EmailQuery },
     'GET /api/reset_password': { query: EmailQuery },
     'POST /api/user/reset': { body: ResetPasswordBody },

@@ -33,3 +33,4 @@ export * from './plan.js';
 export * from './format/text.js';
 export * from './api-error.js';
 export * from './mcp.js';
+export * from './setup.js';

@@ -44,6 +44,8 @@ export interface SiteStatus {
   register_enabled: boolean;
   /** This node cannot reach its shared store (Redis): it serves on, re-reading tokens and users every few seconds. */
   degraded: boolean;
+  /** No root user yet: the first run waits for the one-time setup link printed in the server log (the token is never here). */
+  setup_required: boolean;
 }
 
 /** The latest release, as GET /api/option/release/latest answers it from the configured feed. */

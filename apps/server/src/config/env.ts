@@ -16,7 +16,7 @@ export const EnvSchema = z.object({
   REDIS_KEY_PREFIX: z.string().default('').describe('prefix for every Redis key and channel, so several installs (or test runs) can share one Redis'),
   SESSION_SECRET: z.string().optional().describe('signs the session cookie; when absent one is generated and kept in `DATA_DIR/session_secret`, so sessions survive restarts'),
   SESSION_SECURE_COOKIE: boolFlag.describe('always mark the session cookie `Secure`; set it behind a TLS-terminating proxy when `TRUST_PROXY` is off (otherwise the flag follows the request\'s protocol)'),
-  INITIAL_ROOT_PASSWORD: z.string().optional().describe("the root user's password on first start"),
+  INITIAL_ROOT_PASSWORD: z.string().optional().describe("the root user's password on first start (automation); unset, the log shows a one-time `/setup?token=…` link instead (one hour, or until used)"),
   NODE_TYPE: z.enum(['master', 'slave']).default('master').describe('`master` runs the periodic jobs (scheduled jobs, task polling, the Telegram bot); `slave` nodes only serve'),
   WORKERS: z
     .string()

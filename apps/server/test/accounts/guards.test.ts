@@ -1,8 +1,6 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FastifyBaseLogger } from 'fastify';
-import { ApiClient, ROOT_PASSWORD, startTestServer, testDialects, type TestServer } from '../harness.js';
-import { ensureRootUser } from '../../src/console/user/seed.js';
+import { ApiClient, ROOT_PASSWORD, startTestServer, type TestServer } from '../harness.js';
 
 let servers: TestServer[] = [];
 afterEach(async () => {
@@ -112,30 +110,5 @@ describe('Turnstile', () => {
     expect(garbled.status).toBe(502);
     expect(garbled.body.message).toBe('Turnstile 校验服务暂不可用，请稍后重试 (Turnstile unavailable)');
     expect(JSON.stringify(garbled.body)).not.toContain('verifier-i'); // JSON.parse's message quotes the answer's start
-  });
-});
-
-describe.each(testDialects())('root seeding on %s', (dialect) => {
-  it('prints a random root password once when none is configured, and never re-seeds', async () => {
-    const server = await startTestServer(dialect);
-    servers.push(server);
-    const lines: string[] = [];
-    const log = { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) } as unknown as FastifyBaseLogger;
-    const ctx = { ...server.ctx, log, config: { ...server.ctx.config, INITIAL_ROOT_PASSWORD: undefined } };
-
-    await ensureRootUser(ctx); // root exists already: nothing happens
-    expect(lines).toEqual([]);
-    await server.ctx.db.deleteFrom('logs').execute();
-    await server.ctx.db.deleteFrom('users').execute();
-    await ensureRootUser(ctx);
-    expect(lines).toHaveLength(1);
-    const password = lines[0].match(/password: (\S+)/)?.[1];
-    expect(password).toMatch(/^[0-9A-Za-z]{16}$/);
-    expect(password).not.toBe('123456');
-    const me = await new ApiClient(server.app).login('root', password!);
-    expect(me).toMatchObject({ username: 'root', role: 100 });
-    await ensureRootUser(ctx);
-    expect(lines).toHaveLength(1);
-    expect(await server.ctx.db.selectFrom('users').select('id').execute()).toHaveLength(1);
   });
 });

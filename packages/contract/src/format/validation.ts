@@ -19,6 +19,8 @@ export const V = {
   tooShort: 'validation.tooShort',
   nonZero: 'validation.nonZero',
   overBalance: 'validation.overBalance',
+  tooLong: 'validation.tooLong',
+  url: 'validation.url',
 } as const;
 
 /** Trims every string inside a value, however deep (objects and arrays are copied). */

@@ -3,9 +3,10 @@ import type { SiteStatus } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { ok } from '../../http/envelope.js';
 import { botOf } from '../../bot/registry.js';
+import { setupRequired } from '../setup/service.js';
 
 /** GET /api/status: everything the console needs before sign-in (api.md §11.1). No secrets. */
-export function siteStatus(ctx: AppContext): SiteStatus {
+export function siteStatus(ctx: AppContext): Omit<SiteStatus, 'setup_required'> {
   const o = ctx.options;
   return {
     version: ctx.version,
@@ -55,7 +56,7 @@ export function siteStatus(ctx: AppContext): SiteStatus {
 }
 
 export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/status', async () => ok(siteStatus(ctx)));
+  app.get('/status', async () => ok<SiteStatus>({ ...siteStatus(ctx), setup_required: await setupRequired(ctx) }));
   app.get('/notice', async () => ok(ctx.options.get('Notice')));
   app.get('/about', async () => ok(ctx.options.get('About')));
   app.get('/home_page_content', async () => ok(ctx.options.get('HomePageContent')));

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Divider, Link, Stack, TextField } from '@mui/material';
+import { Alert, Button, Divider, Link, Stack, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { LoginForm, type User } from '@one-hub/contract';
 import type { z } from 'zod';
@@ -66,6 +66,11 @@ export default function LoginPage() {
         </>
       }
     >
+      {site.setup_required && (
+        <Alert severity="info" sx={{ mb: 2.5 }} data-testid="setup-pending">
+          {t('setupPending')}
+        </Alert>
+      )}
       {hasOAuth && (
         <>
           <OAuthButtons onLoggedIn={() => navigate('/panel')} />
