@@ -10,6 +10,7 @@ import { parseStorage, provision, type Storage } from './storage.js';
 import { benchBigData } from './big-data.js';
 import { openDb, sqliteHandle } from '../src/db/index.js';
 import { seedBig, seedTokenKey } from './seed-big.js';
+import { progressLine } from '../src/common/cli-args.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -39,6 +40,9 @@ interface Row {
   users: number;
   line: string;
 }
+
+/** Where the run is, on stderr: one updating line on a terminal, plain lines otherwise. */
+const progress = progressLine();
 
 /** Clean-ups of the configuration under load, run by the finally below or, on Ctrl-C, by the signal handler. */
 const cleanups = new Set<() => Promise<void>>();
@@ -110,6 +114,7 @@ async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Pro
   cleanups.add(cleanup);
   try {
     let key = 'floor';
+    progress.update(`${storage.name}: starting`, true);
     if (storage.floor) nodes.push(await startFloor(fakeUrl));
     else {
       // The first node migrates, seeds and is configured; the others join afterwards as slaves.
@@ -125,10 +130,12 @@ async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Pro
       const most = Math.max(...USERS);
       const handle = await openDb({ dsn: db.env.SQL_DSN || undefined, sqlitePath: env.SQLITE_PATH });
       const t0 = performance.now();
+      progress.update(`${storage.name}: seeding ${most} users`, true);
       await seedBig(handle.db, { users: most, tokens: most, channels: 0, logs: 0, days: 1 });
       sqliteHandle(handle.db)?.pragma('wal_checkpoint(TRUNCATE)');
       await handle.close();
       userKeys = Array.from({ length: most }, (_, j) => `sk-${seedTokenKey(j)}`);
+      progress.clear();
       console.log(`${storage.name}: seeded ${most} users, one token each, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
     // A node of several workers is its primary and their processes: each is measured.
@@ -142,13 +149,17 @@ async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Pro
           const toFake = new Loader({ origin: fakeUrl, path, body, headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' } }, concurrency);
           const keys = userKeys?.slice(0, users);
           const toGateway = new Loader({ origin: nodes.map((n) => n.url), path, body, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, keys }, concurrency);
+          const cell = `${storage.name} ${stream ? 'stream' : 'json'} ×${concurrency}${userKeys ? `, ${users} users` : ''}`;
+          progress.update(`${cell}: warming up`, true);
           for (const target of [toFake, toGateway].map((l) => l.target)) {
             const warmup = new Loader(target, concurrency);
             await warmup.run(WARMUP_SECONDS);
             await warmup.close();
           }
           let cpu = 0;
-          for (let slice = 0; slice < Math.max(1, Math.round(SECONDS / SLICE_SECONDS)); slice++) {
+          const slices = Math.max(1, Math.round(SECONDS / SLICE_SECONDS));
+          for (let slice = 0; slice < slices; slice++) {
+            progress.update(`${cell}: measuring ${slice + 1}/${slices}`);
             await toFake.run(SLICE_SECONDS);
             const cpuBefore = gatewayCpu();
             await toGateway.run(SLICE_SECONDS);
@@ -172,13 +183,16 @@ async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Pro
             viaGw.errors ? `  (${viaGw.errors} errors)` : '',
           ].join(' ');
           rows.push({ storage: storage.name, stream, concurrency, users, line });
+          progress.clear();
           console.log(line);
         }
       }
     }
     const rss = (field: 'VmRSS' | 'VmHWM') => pids.map((pid) => rssMb(pid, field)).join('+');
     console.log(`${storage.name}: gateway RSS after load ${rss('VmRSS')} MB (peak during load ${rss('VmHWM')} MB)`);
+    progress.update(`${storage.name}: waiting 10 s for the RSS after load`, true);
     await new Promise((r) => setTimeout(r, 10_000));
+    progress.clear();
     console.log(`${storage.name}: gateway RSS 10 s after load ${rss('VmRSS')} MB`);
   } finally {
     await cleanup();
@@ -197,6 +211,7 @@ async function main() {
     });
   }
   try {
+    progress.update('building the server', true);
     const built = spawnSync(process.execPath, [join(here, '../../../scripts/build-server.mjs')], { stdio: 'inherit' });
     if (built.status !== 0) throw new Error('server build failed');
     if (process.env.BENCH_BIGDATA) {
@@ -217,6 +232,7 @@ async function main() {
 }
 
 main().catch((e) => {
+  progress.clear();
   console.error(e);
   process.exit(1);
 });

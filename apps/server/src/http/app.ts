@@ -14,6 +14,7 @@ import { registerOpenApi } from './openapi.js';
 import { registerConsoleJsonParser } from './json-body.js';
 import { registerTextGuard } from './text-guard.js';
 import { consoleHeaders } from './security-headers.js';
+import { registerApiDocs } from './api-docs.js';
 
 const RELAY_PREFIXES = ['/v1', '/claude', '/gemini', '/v1beta', '/mj', '/suno', '/kling', '/recraftAI'];
 
@@ -61,6 +62,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
       scope.setErrorHandler(consoleErrorHandler);
       registerConsoleJsonParser(scope);
       await registerConsoleRoutes(scope, ctx);
+      registerApiDocs(scope, ctx);
     },
     { prefix: '/api' },
   );

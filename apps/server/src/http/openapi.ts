@@ -13,8 +13,9 @@ export function markRole<F extends object>(minRole: number, guard: F): F {
 const minRole = (preHandler: unknown) =>
   [preHandler].flat(2).reduce<number | undefined>((found, h) => (h && typeof h === 'function' && roles.has(h) ? Math.max(found ?? 0, roles.get(h)!) : found), undefined);
 
-/** Routes outside the API surface: the SPA's files and this description itself. */
-const hidden = (url: string) => url === '/api/openapi.json' || url === '/*' || url === '/' || url.startsWith('/assets');
+/** Routes outside the API surface: the SPA's files, this description itself and its reader (/api/docs). */
+const hidden = (url: string) =>
+  url === '/api/openapi.json' || url === '/api/docs' || url.startsWith('/api/docs/') || url === '/*' || url === '/' || url.startsWith('/assets');
 
 /**
  * Records every route as it is registered and serves their OpenAPI 3.1 description at

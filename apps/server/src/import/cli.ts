@@ -1,16 +1,31 @@
 import { loadSettings } from '../config/env.js';
-import { flagValue } from '../config/file.js';
 import { migrate, openDb } from '../db/index.js';
+import { cliValues, CliUsageError, intFlag, positiveFlag, progressLine, type CliSpec } from '../common/cli-args.js';
 import { importDatabase } from './run.js';
 import type { TableCount } from './copy.js';
 
-const USAGE = 'usage: npm run import -- --from <sqlite file | postgres://… | mysql://… | user:pass@tcp(host:3306)/db> [--dry-run] [--log-days N] [--batch N]';
+const SPEC: CliSpec = {
+  command: 'npm run import --',
+  summary: "Copies a One Hub, one-api or new-api database into this install's own database (SQL_DSN / SQLITE_PATH, or the config file's).",
+  flags: [
+    { name: 'from', value: '<source>', help: "the source: a SQLite file, postgres://…, mysql://… or the original's user:pass@tcp(host:3306)/db" },
+    { name: 'dry-run', help: 'read and compare only: report what would change, write nothing' },
+    { name: 'log-days', value: 'N', help: 'copy only the last N days of logs' },
+    { name: 'batch', value: 'N', help: 'rows per insert, 1 to 5000', defaultText: '1000' },
+    { name: 'config', value: '<file>', help: "this install's config file (as for the server; else CONFIG_FILE or ./config.yaml)" },
+  ],
+  notes: ["Progress goes to stderr (one updating line on a terminal), the report to stdout.", "Example: npm run import -- --from /path/to/one-api.db --dry-run"],
+};
 
-function bar(table: string, done: number, total: number): void {
+const progress = progressLine();
+
+function bar(name: string, done: number, total: number): void {
   const width = 30;
   const filled = total ? Math.round((done / total) * width) : width;
-  process.stderr.write(`\r${table.padEnd(12)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
-  if (done >= total) process.stderr.write('\n');
+  const text = `${name.padEnd(12)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`;
+  // Each table's last state stays on its own line.
+  if (done >= total) progress.done(text);
+  else progress.update(text);
 }
 
 function report(counts: TableCount[], dryRun: boolean, seconds: number): void {
@@ -33,29 +48,27 @@ function report(counts: TableCount[], dryRun: boolean, seconds: number): void {
 }
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const from = flagValue(argv, 'from');
-  if (!from) throw new Error(USAGE);
-  const dryRun = argv.includes('--dry-run');
-  const logDays = flagValue(argv, 'log-days');
-  const batch = Number(flagValue(argv, 'batch') ?? 1000);
-  if (!Number.isInteger(batch) || batch < 1 || batch > 5000) throw new Error('--batch must be an integer from 1 to 5000');
-  if (logDays !== undefined && !(Number(logDays) > 0)) throw new Error('--log-days must be a positive number');
+  const opts = cliValues(SPEC, process.argv.slice(2), (v) => {
+    if (typeof v.from !== 'string') throw new CliUsageError('--from is required');
+    return { from: v.from, dryRun: v['dry-run'] === true, logDays: positiveFlag(v, 'log-days'), batch: intFlag(v, 'batch', 1000, 1, 5000), config: v.config as string | undefined };
+  });
   // The target is this install's own database (SQL_DSN / SQLITE_PATH, config file included).
-  const config = loadSettings({ argv: argv.filter((a) => a !== '--dry-run') });
+  const config = loadSettings({ argv: opts.config ? ['--config', opts.config] : [] });
   const handle = await openDb({ dsn: config.SQL_DSN, sqlitePath: config.SQLITE_PATH });
   try {
     await migrate(handle.db);
     const started = Date.now();
-    const counts = await importDatabase(from, handle.db, handle.dialect, { dryRun, batch, logDays: logDays ? Number(logDays) : undefined, progress: bar });
-    report(counts, dryRun, (Date.now() - started) / 1000);
-    if (dryRun) console.log('dry run: nothing was written');
+    const counts = await importDatabase(opts.from, handle.db, handle.dialect, { dryRun: opts.dryRun, batch: opts.batch, logDays: opts.logDays, progress: bar });
+    progress.done();
+    report(counts, opts.dryRun, (Date.now() - started) / 1000);
+    if (opts.dryRun) console.log('dry run: nothing was written');
   } finally {
     await handle.close();
   }
 }
 
 main().catch((error) => {
+  progress.done();
   console.error((error as Error).message);
   process.exit(1);
 });

@@ -6,6 +6,7 @@ import { OptionFields } from './OptionFields';
 import { SettingSection } from './SettingSection';
 import { ContentPreview } from './ContentPreview';
 import { UpdateCheck } from './UpdateCheck';
+import { ApiDocsLink } from './ApiDocsLink';
 import type { OptionMap } from './use-options';
 
 const field = (key: OptionKey, input?: FieldSpec['input']): FieldSpec[] => [{ key, input, wide: true }];
@@ -34,6 +35,7 @@ export function OtherTab({ options }: { options: OptionMap }) {
     <Stack spacing={3}>
       <SettingSection title={t('section.general')}>
         <UpdateCheck />
+        <ApiDocsLink />
         <Previewed fields={NOTICE} options={options} saveLabel="saveNotice" />
       </SettingSection>
       <SettingSection title={t('section.personalisation')}>
