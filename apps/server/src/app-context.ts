@@ -27,4 +27,6 @@ export interface AppContext {
   recentLogs: LogRing;
   /** AES-256 key (derived from the session secret) that seals TOTP secrets at rest. */
   twoFactorKey: Buffer;
+  /** AES-256 key (derived from the session secret) that seals MCP servers' credentials at rest. */
+  mcpKey: Buffer;
 }

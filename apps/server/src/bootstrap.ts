@@ -72,6 +72,7 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
     onClose: [],
     recentLogs,
     twoFactorKey: deriveKey(sessionSecret, 'two-factor secret'),
+    mcpKey: deriveKey(sessionSecret, 'mcp credentials'),
   };
   // Safety net beside pub/sub: every node re-reads the options table periodically.
   const reloadOptions = () => void options.load().catch((e) => log.warn({ err: e }, 'option resync failed'));

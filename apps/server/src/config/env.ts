@@ -42,6 +42,9 @@ export const EnvSchema = z.object({
   LINUXDO_BASE_URL: z.string().default('https://connect.linux.do'),
   /** Extra CAs (PEM file) trusted for the SMTP server's certificate, beside the system's. */
   SMTP_CA_FILE: z.string().default(''),
+  MCP_ALLOW_STDIO: boolFlag.describe('MCP gateway: allow admins to register stdio MCP servers (a command the gateway runs); off by default'),
+  MCP_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).default(4 * 1024 * 1024).describe('MCP gateway: largest upstream answer (bytes) read for one call; a larger one is refused'),
+  MCP_REFRESH_MINUTES: z.coerce.number().int().min(0).default(10).describe('MCP gateway: minutes between catalogue refreshes of every enabled server (0 = only on demand)'),
   BATCH_FLUSH_MS: z.coerce.number().int().min(10).default(1000),
   /** Quota leases (docs/decisions.md): a crashed node's slices return this long after its last renewal. */
   QUOTA_LEASE_TTL_SECONDS: z.coerce.number().int().min(3).max(3600).default(60),

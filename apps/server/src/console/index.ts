@@ -25,6 +25,7 @@ import { registerAuthRoutes } from './auth/routes.js';
 import { registerPasskeyRoutes } from './auth/passkeys/routes.js';
 import { registerJobRoutes } from './jobs/routes.js';
 import { registerPlanRoutes } from './plan/routes.js';
+import { registerMcpServerRoutes } from './mcp-server/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -53,4 +54,5 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerPasskeyRoutes(app, ctx);
   registerJobRoutes(app, ctx);
   registerPlanRoutes(app, ctx);
+  registerMcpServerRoutes(app, ctx);
 }
