@@ -7,7 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpAuth } from '@one-hub/contract';
 import type { AppContext } from '../app-context.js';
 import { outboundFetch } from '../egress/outbound.js';
-import { isEgressRefused } from '../egress/guard.js';
+import { checkOutboundUrl, isEgressRefused } from '../egress/guard.js';
 import type { McpServerRow } from '../db/repos/mcp-servers.js';
 import { credentialsOf, type McpCredentials } from './credentials.js';
 
@@ -150,7 +150,11 @@ export async function connectUpstream(ctx: AppContext, row: McpServerRow, timeou
   let transport: Transport | undefined;
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   try {
-    const headers = await credentialHeaders(credentialsOf(ctx, row), timeoutMs);
+    // Checked on every call, not only when a pooled connection is opened: the guard may have been switched on since.
+    if (row.transport !== 'stdio') await checkOutboundUrl(row.url);
+    const creds = credentialsOf(ctx, row);
+    if (creds.auth.type === 'oauth-client-credentials') await checkOutboundUrl(creds.auth.token_url);
+    const headers = await credentialHeaders(creds, timeoutMs);
     transport = transportFor(ctx, row, gatewayFetch(headers, ctx.config.MCP_MAX_RESULT_BYTES, () => (tooLarge = true)));
     // The negotiated revision, as the SDK hands it to the transport after initialize.
     const set = transport.setProtocolVersion?.bind(transport);
