@@ -1,7 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../harness.js';
 import { relayFixture, type RelayFixture } from '../relay/fixture.js';
 import { relayState } from '../../src/relay/state.js';
 import { startFakeMcp, type FakeMcp, type UpstreamKind } from './upstreams.js';
@@ -226,6 +225,18 @@ describe('MCP gateway (sqlite)', () => {
     expect(upd.body.data).toMatchObject({ price: 5, enabled: false });
     expect((await f.root.delete(`/api/mcp_server/${ids.oldie}`)).body.success).toBe(true);
     expect((await f.root.get(`/api/mcp_server/${ids.oldie}`)).status).toBe(404);
-    expect(new ApiClient(f.server.app)).toBeTruthy();
+  });
+
+  it('keeps a token\'s mcp_tools: validated patterns on create and update, shown to its owner', async () => {
+    const u = full.client;
+    const bad = await u.post('/api/token/', { name: 'badmcp', mcp_tools: 'no slash here' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/mcp_tools/);
+    expect((await u.post('/api/token/', { name: 'goodmcp', mcp_tools: 'alpha/*,*/echo' })).body.success).toBe(true);
+    const made = ((await u.get('/api/token/')).body.data.data as { id: number; name: string; mcp_tools: string }[]).find((t) => t.name === 'goodmcp')!;
+    expect(made.mcp_tools).toBe('alpha/*,*/echo');
+    expect((await u.put('/api/token/', { id: made.id, mcp_tools: 'legacy/add' })).body.success).toBe(true);
+    expect((await u.get(`/api/token/${made.id}`)).body.data.mcp_tools).toBe('legacy/add');
+    expect((await u.put('/api/token/', { id: made.id, mcp_tools: 'Bad/*' })).status).toBe(400);
   });
 });
