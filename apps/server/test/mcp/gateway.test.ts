@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from '../relay/fixture.js';
 import { relayState } from '../../src/relay/state.js';
 import { startFakeMcp, type FakeMcp, type UpstreamKind } from './upstreams.js';
@@ -8,7 +9,7 @@ import { startFakeMcp, type FakeMcp, type UpstreamKind } from './upstreams.js';
 const SECRETS = ['hdr-secret-123', 'bearer-secret-456', 'client-secret-789', 'oauth-at-1'];
 const ALL_TOOLS = ['echo', 'add', 'big', 'slow'];
 
-describe('MCP gateway (sqlite)', () => {
+describe.each(testDialects())('MCP gateway (%s)', (dialect) => {
   let f: RelayFixture;
   const fakes = {} as Record<UpstreamKind, FakeMcp>;
   let oauth: FakeMcp;
@@ -36,7 +37,7 @@ describe('MCP gateway (sqlite)', () => {
   const init = (version: string) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 
   beforeAll(async () => {
-    f = await relayFixture('sqlite', { MCP_MAX_RESULT_BYTES: '65536', BATCH_FLUSH_MS: '60000' });
+    f = await relayFixture(dialect, { MCP_MAX_RESULT_BYTES: '65536', BATCH_FLUSH_MS: '60000' });
     for (const kind of ['streamable', 'sse', 'fails', 'hangs', 'old'] as UpstreamKind[]) fakes[kind] = await startFakeMcp(kind);
     oauth = await startFakeMcp('streamable');
     oauth.requireBearer = 'oauth-at-1';
