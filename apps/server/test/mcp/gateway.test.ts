@@ -178,6 +178,33 @@ describe.each(testDialects())('MCP gateway (%s)', (dialect) => {
     await c.close();
   });
 
+  it('keeps arguments and results only under a capture rule, redacted; ends a session on DELETE', async () => {
+    const captures = () => f.server.ctx.db.selectFrom('log_captures').selectAll().where('user_id', '=', full.userId).execute();
+    const c = await client(full.key);
+    const args = { text: 'plain-arg', api_key: 'sk-abcdefghijklmnopqrstuvwxyz123456' };
+    await c.callTool({ name: 'alpha__echo', arguments: args });
+    await new Promise((r) => setImmediate(r));
+    expect(await captures()).toHaveLength(0);
+    await f.setOption('LogCaptureRules', JSON.stringify([{ kind: 'user', id: full.userId, until: Math.floor(Date.now() / 1000) + 3600 }]));
+    try {
+      await c.callTool({ name: 'alpha__echo', arguments: args });
+      await expect.poll(async () => (await captures()).length, { timeout: 5000 }).toBe(1);
+      const [row] = await captures();
+      expect(row.request_body).toContain('plain-arg');
+      expect(row.request_body).not.toContain('abcdefghijklmnopqrstuvwxyz');
+      expect(row.response_body).toContain('echo:plain-arg');
+      expect(row.request_headers).not.toContain(full.key.slice(3));
+    } finally {
+      await f.setOption('LogCaptureRules', '[]');
+    }
+    await c.close();
+    const opened = await rpc(full.key, init('2025-11-25'));
+    const session = opened.headers.get('mcp-session-id')!;
+    expect((await fetch(`${f.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${narrow.key}`, 'mcp-session-id': session } })).status).toBe(404);
+    expect((await fetch(`${f.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${full.key}`, 'mcp-session-id': session } })).status).toBe(200);
+    expect((await rpc(full.key, { jsonrpc: '2.0', id: 9, method: 'tools/list' }, { 'mcp-session-id': session })).status).toBe(404);
+  });
+
   it('refuses a bad key, and answers JSON-RPC errors for bad input', async () => {
     const bad = await rpc('sk-not-a-real-key-not-a-real-key-000000', init('2025-11-25'));
     expect(bad.status).toBe(401);
