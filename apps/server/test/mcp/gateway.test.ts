@@ -255,6 +255,17 @@ describe.each(testDialects())('MCP gateway (%s)', (dialect) => {
     expect((await f.root.get(`/api/mcp_server/${ids.oldie}`)).status).toBe(404);
   });
 
+  it('refreshes every enabled catalogue from the scheduled job (run on demand here)', async () => {
+    const row = () => f.server.ctx.db.selectFrom('mcp_servers').select(['last_refresh_time', 'catalogue']).where('name', '=', 'legacy').executeTakeFirstOrThrow();
+    await f.server.ctx.db.updateTable('mcp_servers').set({ last_refresh_time: 1, catalogue: null }).where('name', '=', 'legacy').execute();
+    expect((await f.root.post('/api/system_info/jobs/mcp_refresh/run', {})).body.success).toBe(true);
+    const job = async () => ((await f.root.get('/api/system_info/jobs')).body.data.jobs as { name: string; running: boolean; last_outcome: string | null; last_message: string }[]).find((j) => j.name === 'mcp_refresh')!;
+    await expect.poll(async () => { const j = await job(); return !j.running && j.last_outcome; }, { timeout: 20_000 }).toBe('ok');
+    expect((await job()).last_message).toMatch(/^refreshed \d+, failed \d+$/);
+    expect((await row()).last_refresh_time).toBeGreaterThan(1);
+    expect(JSON.parse((await row()).catalogue!).tools).toHaveLength(4);
+  });
+
   it('keeps a token\'s mcp_tools: validated patterns on create and update, shown to its owner', async () => {
     const u = full.client;
     const bad = await u.post('/api/token/', { name: 'badmcp', mcp_tools: 'no slash here' });
