@@ -4,6 +4,8 @@ import type { RelayState } from '../relay/pipeline/relay-state.js';
 import type { LeaseHold } from '../relay/pipeline/accounting/leases.js';
 import { requestLogFields } from '../relay/pipeline/accounting/settle.js';
 import type { TaskFacts } from '../relay/tasks/charge.js';
+import { holdOnPlan } from '../relay/pipeline/accounting/plan-hold.js';
+import { PlanBook, type PlanHold } from '../relay/pipeline/accounting/plans.js';
 
 /**
  * What a priced tools/call holds: the server's price × the caller's group ratio, held on the
@@ -13,6 +15,9 @@ import type { TaskFacts } from '../relay/tasks/charge.js';
 export interface McpHold {
   amount: number;
   lease?: LeaseHold;
+  /** Set when a plan covering `mcp:<server>/<tool>` pays the call instead of the balance. */
+  planHold?: PlanHold;
+  planPaid?: number;
   done?: boolean;
 }
 
@@ -23,10 +28,13 @@ export function mcpCost(price: number, groupRatio: number): number {
   return price > 0 ? Math.max(1, Math.round(price * groupRatio)) : 0;
 }
 
-export async function holdCall(state: RelayState, facts: McpFacts, price: number): Promise<McpHold> {
+export async function holdCall(state: RelayState, facts: McpFacts, price: number, model: string): Promise<McpHold> {
   const amount = mcpCost(price, facts.groupRatio);
   const hold: McpHold = { amount };
   if (amount <= 0) return hold;
+  // The same plan step as every billed relay path, then the balance.
+  hold.planHold = await holdOnPlan(state, { caller: facts.caller, group: facts.group, model }, amount);
+  if (hold.planHold) return hold;
   const { token, user } = facts.caller;
   const lease = await state.leases.hold(user.id, token.id, token.unlimited_quota !== 1, amount);
   if (lease === 'token') throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
@@ -40,6 +48,7 @@ export function releaseCall(state: RelayState, hold: McpHold | undefined): void 
   if (!hold || hold.done) return;
   hold.done = true;
   if (hold.lease) state.leases.settle(hold.lease, 0);
+  if (hold.planHold) state.plans.release(hold.planHold);
 }
 
 /** The hold becomes the charge (once); answers what the balance paid. */
@@ -48,8 +57,9 @@ export function settleCall(state: RelayState, facts: McpFacts, hold: McpHold): n
   hold.done = true;
   const { token, user } = facts.caller;
   const billed = hold.lease ? state.leases.settle(hold.lease, hold.amount) : 0;
+  hold.planPaid = hold.planHold ? state.plans.settle(hold.planHold, hold.amount) : 0;
   state.recorder.settle({ userId: user.id, tokenId: token.id, unlimited: token.unlimited_quota === 1, channelId: 0, billed, spend: hold.lease && state.leases.spendTargets(hold.lease) });
-  if (facts.limits && billed > 0) void state.limits.settled(facts.limits, 0, billed).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
+  if (facts.limits && billed + hold.planPaid > 0) void state.limits.settled(facts.limits, 0, billed + hold.planPaid).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
   return billed;
 }
 
@@ -63,6 +73,8 @@ export interface CallRecord {
   resultBytes: number;
   billed: number;
   price: number;
+  /** The plan hold that paid it, if one did. */
+  plan?: { hold: PlanHold; paid: number };
   protocolVersion: string;
   /** For failures: what the caller was told, and the admin's text (upstream's own words, scrubbed). */
   told?: string;
@@ -83,6 +95,7 @@ export function logCall(state: RelayState, facts: McpFacts, r: CallRecord): void
     price: r.price,
     group_ratio: facts.groupRatio,
     protocol_version: r.protocolVersion,
+    ...(r.plan ? PlanBook.logFields(r.plan.hold, r.plan.paid) : {}),
   };
   if (r.told === undefined) {
     if (!state.ctx.options.get('LogConsumeEnabled')) return;

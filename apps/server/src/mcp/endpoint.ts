@@ -208,8 +208,9 @@ async function callTool(
   let hold: McpHold | undefined;
   let upstream: Upstream | undefined;
   try {
-    return await withTaskLimits(state, facts, `mcp:${row.name}/${target.tool}`, async () => {
-      hold = await holdCall(state, facts, row.price);
+    const model = `mcp:${row.name}/${target.tool}`;
+    return await withTaskLimits(state, facts, model, async () => {
+      hold = await holdCall(state, facts, row.price, model);
       let result: Record<string, unknown>;
       try {
         upstream = await connectUpstream(gw.ctx, row);
@@ -225,7 +226,7 @@ async function callTool(
       let billed = 0;
       if (toolError) releaseCall(state, hold);
       else billed = settleCall(state, facts, hold);
-      logCall(state, facts, { ...base, durationMs: Date.now() - started, status: toolError ? 'tool_error' : 'ok', resultBytes: bytes(result), billed });
+      logCall(state, facts, { ...base, durationMs: Date.now() - started, status: toolError ? 'tool_error' : 'ok', resultBytes: bytes(result), billed, plan: hold.planHold && hold.planPaid ? { hold: hold.planHold, paid: hold.planPaid } : undefined });
       capture(gw, req, facts, 200, { name, arguments: args }, result);
       return done(result);
     });
