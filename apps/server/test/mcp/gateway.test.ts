@@ -147,6 +147,24 @@ describe.each(testDialects())('MCP gateway (%s)', (dialect) => {
     expect(adminLogs).not.toMatch(new RegExp(SECRETS.join('|')));
   });
 
+  it('lets a plan covering mcp:<server>/<tool> pay a priced call from its window before the balance', async () => {
+    const made = await f.root.post('/api/plan/', { name: 'MCP', price: 1, currency: 'USD', duration_kind: 'month', duration_count: 1, window_kind: '5h', window_quota: 1500, models: ['mcp:paid/echo'] });
+    expect(made.body.success).toBe(true);
+    const u = await f.newUser({ quota: 10_000 });
+    expect((await f.root.post('/api/plan/grant', { user_id: u.userId, plan_id: made.body.data.id })).body.success).toBe(true);
+    await relayState(f.server.ctx).plans.load();
+    const c = await client(u.key);
+    expect(await c.callTool({ name: 'paid__echo', arguments: { text: 'p' } })).toMatchObject({ content: [{ text: 'echo:p' }] });
+    // 500 left in the window, the call costs 1000, and this user did not allow falling back to the balance.
+    await expect(c.callTool({ name: 'paid__echo', arguments: { text: 'p' } })).rejects.toThrow(/plan window spent/);
+    await c.close();
+    await f.flush();
+    expect(Number((await f.server.ctx.db.selectFrom('users').select('quota').where('id', '=', u.userId).executeTakeFirstOrThrow()).quota)).toBe(10_000);
+    const rows = await f.server.ctx.db.selectFrom('logs').select(['quota', 'metadata']).where('user_id', '=', u.userId).where('type', '=', 2).execute();
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0].metadata!)).toMatchObject({ plan_quota: 1000, mcp_status: 'ok' });
+  });
+
   it('negotiates each revision: 2025-06-18 and 2025-11-25 with a session bound to the token, 2026-07-28 stateless', async () => {
     for (const version of ['2025-06-18', '2025-11-25']) {
       const res = await rpc(full.key, init(version));
