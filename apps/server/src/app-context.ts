@@ -30,4 +30,6 @@ export interface AppContext {
   twoFactorKey: Buffer;
   /** OpenTelemetry traces of relay requests; set only when an OTLP endpoint is configured (telemetry/tracing.ts). */
   tracer?: RelayTracer;
+  /** AES-256 key (derived from the session secret) that seals MCP servers' credentials at rest. */
+  mcpKey: Buffer;
 }

@@ -75,6 +75,7 @@ export async function createServer(config: Config, opts: CreateOptions = {}): Pr
     twoFactorKey: deriveKey(sessionSecret, 'two-factor secret'),
     // Loaded only when an endpoint is configured.
     tracer: await startTracing(config, log, VERSION),
+    mcpKey: deriveKey(sessionSecret, 'mcp credentials'),
   };
   // Safety net beside pub/sub: every node re-reads the options table periodically.
   const reloadOptions = () => void options.load().catch((e) => log.warn({ err: e }, 'option resync failed'));

@@ -3,6 +3,7 @@ import {
   BatchIdsBody, ChangeQuotaBody, ChannelBody, ChannelCheckRequest, ChannelListQuery, ChannelTestQuery, CreateOrderBody, CreateRedemptionBody, CreateUserBody, DeleteLogsQuery, DeletePricesBody, EmailBindQuery, EmailQuery, InvoiceDetailQuery, JobSwitchBody, LogListQuery, LoginBody, ManageUserBody, MidjourneyListQuery, ModelInfoBody, ModelOwnerBody, MultiplePriceBody, OptionUpdate, OrderListQuery, OrderStatusQuery, PageQuery, PaymentBody, PaymentListQuery, PriceBody, PriceSyncBody, PriceSyncQuery, ProviderModelsBody, RegisterBody, ResetPasswordBody, TaskListQuery, TelegramMenuBody, TokenAdminSearchQuery, TokenBody, TopupBody, UnbindBody, UpdateChannelBody, UpdatePaymentBody, UpdateRedemptionBody, UpdateSelfBody, UpdateUserBody, UserGroupBody, UserGroupListQuery, WeChatBindQuery,
   SetupBody, SetupTokenQuery,
   PlanBody, UpdatePlanBody, GrantPlanBody, BuyPlanBody, PlanFallbackBody, SubscriptionListQuery,
+  CreateMcpServerBody, UpdateMcpServerBody,
 } from './index.js';
 
 export interface RouteSchemas {
@@ -17,6 +18,9 @@ export interface RouteSchemas {
 export function apiSchemas(): Record<string, RouteSchemas> {
   return {
     'POST /api/channel/provider_models_list': { body: ProviderModelsBody },
+    'GET /api/mcp_server/': { query: PageQuery },
+    'POST /api/mcp_server/': { body: CreateMcpServerBody },
+    'PUT /api/mcp_server/': { body: UpdateMcpServerBody },
     'GET /api/channel/test/:id': { query: ChannelTestQuery },
     'GET /api/channel/': { query: ChannelListQuery },
     'DELETE /api/channel/batch': { body: BatchIdsBody },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The master node's scheduled jobs (api.md §7.1 step 8, relay.md §7.2). */
-export const JOB_NAMES = ['channel_test', 'balance_refresh', 'price_sync', 'log_retention', 'monthly_bills'] as const;
+export const JOB_NAMES = ['channel_test', 'balance_refresh', 'price_sync', 'log_retention', 'monthly_bills', 'mcp_refresh'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 /** One job as root sees it on the system info screen. */

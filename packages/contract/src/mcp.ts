@@ -62,7 +62,9 @@ const serverName = text()
   .trim()
   .min(1, 'name is required')
   .max(32, 'name must be at most 32 characters')
-  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'name may hold only a-z, 0-9, "_" and "-", and must start with a letter or digit');
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'name may hold only a-z, 0-9, "_" and "-", and must start with a letter or digit')
+  // `/mcp` names a tool `<server>__<tool>`: a name without "__" and not ending in "_" makes that unambiguous.
+  .refine((n) => !n.includes('__') && !n.endsWith('_'), 'name may not contain "__" nor end with "_"');
 
 const mcpServerFields = {
   name: serverName,
@@ -105,6 +107,9 @@ export const McpToolPatterns = text()
     (s) => s === '' || s.split(',').every((p) => /^[a-z0-9_*-]+\/[A-Za-z0-9_.*-]+$/.test(p.trim())),
     'mcp_tools must be comma-separated server/tool patterns, e.g. github/*,search/web_search',
   );
+
+/** The separator of `/mcp`'s tool names (`<server>__<tool>`); server names hold no "__" and do not end in "_". */
+export const MCP_TOOL_SEPARATOR = '__';
 
 /** Whether `server/tool` matches one of the comma-separated patterns ('' matches everything). */
 export function mcpToolAllowed(patterns: string, server: string, tool: string): boolean {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { text } from './format/text.js';
 import { isIpOrCidr } from './format/net.js';
 import { RequestLimitsSchema, type RequestLimits } from './limits.js';
+import { McpToolPatterns } from './mcp.js';
 
 export interface TokenSetting {
   heartbeat: { enabled: boolean; timeout_seconds: number };
@@ -29,6 +30,8 @@ export interface Token {
   group: string;
   backup_group: string;
   setting: TokenSetting;
+  /** MCP allow list: comma-separated `server/tool` patterns, `*` wildcards; '' = every tool the group may use. */
+  mcp_tools: string;
   owner_name?: string;
 }
 
@@ -84,6 +87,7 @@ const tokenFields = {
   group: text().trim().max(32),
   backup_group: text().trim().max(32),
   setting: TokenSettingSchema,
+  mcp_tools: McpToolPatterns,
 };
 
 export const TokenBody = z.object({
@@ -93,6 +97,7 @@ export const TokenBody = z.object({
   unlimited_quota: tokenFields.unlimited_quota.default(false),
   group: tokenFields.group.default(''),
   backup_group: tokenFields.backup_group.default(''),
+  mcp_tools: tokenFields.mcp_tools.default(''),
 });
 
 /** PUT /api/token/: absent fields keep their stored values. */

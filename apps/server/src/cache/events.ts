@@ -18,4 +18,6 @@ export const EVENTS = {
   backgroundCancel: 'background_responses:cancel',
   /** `kind:ownerId:node`: that node found the balance short; idle slices other nodes keep of it go back. */
   leaseWanted: 'quota_leases:wanted',
+  /** `<serverId>` or '': an MCP server or its catalogue changed; every node drops its copy. */
+  mcpServers: 'mcp_servers:changed',
 } as const;

@@ -26,6 +26,7 @@ import { registerPasskeyRoutes } from './auth/passkeys/routes.js';
 import { registerJobRoutes } from './jobs/routes.js';
 import { registerPlanRoutes } from './plan/routes.js';
 import { registerSetupRoutes } from './setup/routes.js';
+import { registerMcpServerRoutes } from './mcp-server/routes.js';
 
 /** Registers every console area under /api. One line per area. */
 export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -55,4 +56,5 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: AppContex
   registerJobRoutes(app, ctx);
   registerPlanRoutes(app, ctx);
   registerSetupRoutes(app, ctx);
+  registerMcpServerRoutes(app, ctx);
 }

@@ -81,6 +81,8 @@ export interface TokensTable {
   backup_group: Def<string>;
   setting: Text;
   deleted_at: Def<number | null>;
+  /** MCP allow list: comma-separated server/tool patterns, '' = all (migration 0030). */
+  mcp_tools: Def<string>;
 }
 
 export interface ChannelsTable {
@@ -548,6 +550,27 @@ export interface PlanUsageTable {
   used: Def<number>;
 }
 
+/** Upstream MCP servers (migration 0030); `headers` and `auth` are sealed. */
+export interface McpServersTable {
+  id: Id;
+  name: string;
+  transport: string;
+  url: string;
+  header_names: Text;
+  headers: Text;
+  auth_type: Def<string>;
+  auth: Text;
+  groups: Def<string>;
+  price: Def<number>;
+  timeout_ms: Def<number>;
+  enabled: Def<number>;
+  catalogue: Text;
+  protocol_version: Def<string>;
+  last_refresh_time: Def<number>;
+  last_error: Text;
+  created_time: Def<number>;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -580,4 +603,5 @@ export interface Database {
   plans: PlansTable;
   subscriptions: SubscriptionsTable;
   plan_usage: PlanUsageTable;
+  mcp_servers: McpServersTable;
 }

@@ -68,3 +68,23 @@ export function isEgressRefused(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Checks a URL an admin saves (an MCP server's): http(s) only, and its host, literal or resolved,
+ * must pass the guard. Connections are checked again when opened (the name may rebind later).
+ */
+export async function checkOutboundUrl(raw: string): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw Object.assign(new Error('not a valid URL'), { code: 'BAD_URL' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw Object.assign(new Error('only http:// and https:// URLs are allowed'), { code: 'BAD_URL' });
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (refusesHost(host)) throw new EgressRefused();
+  if (allowPrivate) return;
+  await new Promise<void>((resolve, reject) =>
+    guardedLookup(host, { all: true }, (err) => (err ? reject(err) : resolve())),
+  );
+}

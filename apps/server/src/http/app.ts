@@ -9,6 +9,7 @@ import { consoleErrorHandler, consoleFailure, openAIErrorBody, toHubError } from
 import { registerConsoleRoutes } from '../console/index.js';
 import { registerRelayRoutes } from '../relay/index.js';
 import { registerRelayExtras } from '../relay/extra-routes.js';
+import { registerMcpRoutes } from '../mcp/endpoint.js';
 import { registerMetrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { registerConsoleJsonParser } from './json-body.js';
@@ -68,6 +69,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
   );
   await app.register(async (scope) => registerRelayRoutes(scope, ctx));
   await app.register(async (scope) => registerRelayExtras(scope, ctx));
+  await app.register(async (scope) => registerMcpRoutes(scope, ctx));
 
   const dist = opts.webDist ? resolve(opts.webDist) : undefined;
   const hasWeb = dist !== undefined && existsSync(resolve(dist, 'index.html'));

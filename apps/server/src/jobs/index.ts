@@ -5,13 +5,14 @@ import { balanceRefreshJob } from './balance-refresh.js';
 import { priceSyncJob } from './price-sync.js';
 import { logRetentionJob } from './log-retention.js';
 import { monthlyBillsJob } from './monthly-bills.js';
+import { mcpRefreshJob } from './mcp-refresh.js';
 
 const runners = new WeakMap<AppContext, JobRunner>();
 
 /** Builds the job list; only the master node starts the timers (slaves list the jobs as not configured). */
 export async function startJobs(ctx: AppContext): Promise<JobRunner> {
   const runner = new JobRunner(ctx);
-  for (const job of [channelTestJob(ctx), balanceRefreshJob(ctx), priceSyncJob(ctx), logRetentionJob(), monthlyBillsJob(ctx)]) runner.add(job);
+  for (const job of [channelTestJob(ctx), balanceRefreshJob(ctx), priceSyncJob(ctx), logRetentionJob(), monthlyBillsJob(ctx), mcpRefreshJob(ctx)]) runner.add(job);
   runners.set(ctx, runner);
   // The last runs survive restarts (and show on slaves too): read before the timers start.
   await runner.loadHistory();

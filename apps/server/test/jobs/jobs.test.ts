@@ -134,7 +134,7 @@ describe.each(testDialects())('scheduled jobs on %s', (dialect) => {
     expect((await client.get('/api/system_info/jobs')).body.success).toBe(false);
     const info = (await f.root.get('/api/system_info/jobs')).body.data;
     expect(info.node_type).toBe('master');
-    expect(info.jobs.map((j: { name: string }) => j.name)).toEqual(['channel_test', 'balance_refresh', 'price_sync', 'log_retention', 'monthly_bills']);
+    expect(info.jobs.map((j: { name: string }) => j.name)).toEqual(['channel_test', 'balance_refresh', 'price_sync', 'log_retention', 'monthly_bills', 'mcp_refresh']);
     // USER_INVOICE_MONTH is off here: the job is listed but not scheduled.
     expect(info.jobs.find((j: { name: string }) => j.name === 'monthly_bills')).toMatchObject({ configured: false, schedule: 'off', next_run_at: 0 });
     expect(info.jobs.find((j: { name: string }) => j.name === 'log_retention').next_run_at).toBeGreaterThan(Date.now() / 1000);

@@ -273,6 +273,7 @@ const NO_UPSTREAM: Array<[RegExp, string, number?]> = [
   [/\/mj\/notify$/, 'an upstream callback, refused for a caller\'s key'],
   [/^GET \/v1\/realtime$/, 'a WebSocket door: swept with a socket below'],
   [/^GET \/v1\/responses$/, 'the Responses WebSocket door: each turn runs as POST /v1/responses (swept here); plain HTTP is a 426', 426],
+  [/^(GET|POST|DELETE) \/mcp(\/\{server\})?$/, 'the MCP gateway: no MCP server is registered in the sweep (test/mcp/gateway.test.ts calls real upstream MCP servers)'],
 ];
 
 async function sendDoor(server: TestServer, a: Actors, method: string, r: DoorRequest) {

@@ -40,6 +40,7 @@ export function toTokenJson(row: TokenRow & { owner_name?: string | null }, view
     group: row.group,
     backup_group: row.backup_group,
     setting,
+    mcp_tools: row.mcp_tools ?? '',
     ...(row.owner_name !== undefined ? { owner_name: row.owner_name ?? '' } : {}),
   };
 }
@@ -82,6 +83,7 @@ export async function createToken(ctx: AppContext, owner: UserRow, body: z.infer
     group: body.group,
     backup_group: body.backup_group,
     setting: JSON.stringify(setting),
+    mcp_tools: body.mcp_tools,
   });
   return key;
 }
@@ -121,6 +123,7 @@ export async function updateTokenFields(
     group: body.group ?? row.group,
     backup_group: body.backup_group ?? row.backup_group,
     setting: JSON.stringify(setting),
+    mcp_tools: body.mcp_tools ?? row.mcp_tools,
     ...(body.status !== undefined ? { status: body.status } : {}),
   };
   // A new remaining quota replaces the old one whole: leases taken from the old value end with it.
@@ -148,7 +151,7 @@ export async function playgroundKey(ctx: AppContext, user: UserRow): Promise<str
   await createToken(
     ctx,
     user,
-    { name: PLAYGROUND_TOKEN, expired_time: -1, remain_quota: 0, unlimited_quota: true, group: '', backup_group: '', setting: TokenSettingSchema.parse(undefined) },
+    { name: PLAYGROUND_TOKEN, expired_time: -1, remain_quota: 0, unlimited_quota: true, group: '', backup_group: '', setting: TokenSettingSchema.parse(undefined), mcp_tools: '' },
     user.role,
   );
   const created = await findTokenByName(ctx.db, user.id, PLAYGROUND_TOKEN);

@@ -25,6 +25,7 @@ const token: Token = {
     },
     billing_tag: 'vip',
   },
+  mcp_tools: '',
 };
 
 describe('token form', () => {
