@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { text } from './format/text.js';
 import { isIpOrCidr } from './format/net.js';
 import { RequestLimitsSchema, type RequestLimits } from './limits.js';
+import { McpToolPatterns } from './mcp.js';
 
 export interface TokenSetting {
   heartbeat: { enabled: boolean; timeout_seconds: number };
@@ -29,6 +30,8 @@ export interface Token {
   group: string;
   backup_group: string;
   setting: TokenSetting;
+  /** MCP allow list: comma-separated `server/tool` patterns ('' = every tool the group may use); absent before the MCP gateway. */
+  mcp_tools?: string;
   owner_name?: string;
 }
 
@@ -84,6 +87,8 @@ const tokenFields = {
   group: text().trim().max(32),
   backup_group: text().trim().max(32),
   setting: TokenSettingSchema,
+  /** Absent: '' on create, the stored value on update. */
+  mcp_tools: McpToolPatterns.optional(),
 };
 
 export const TokenBody = z.object({
