@@ -210,7 +210,7 @@ export default function McpServerDialog({ open, server, onClose, onSaved }: McpS
               sx={{ flex: 1 }}
               slotProps={{
                 htmlInput: { min: 0, step: 1 },
-                input: currency && Number.isFinite(price) && price > 0 ? { endAdornment: <InputAdornment position="end">{t('equivalent', { amount: quotaToCurrency(price, perUnit) })}</InputAdornment> } : undefined,
+                input: currency && Number.isFinite(price) && price > 0 ? { endAdornment: <InputAdornment position="end">{t('equivalent', { amount: quotaToCurrency(price, perUnit, 4) })}</InputAdornment> } : undefined,
               }}
             />
             <TextField
@@ -221,7 +221,7 @@ export default function McpServerDialog({ open, server, onClose, onSaved }: McpS
               onChange={(e) => set('timeout', e.target.value)}
               {...err('timeout')}
               sx={{ flex: 1 }}
-              slotProps={{ htmlInput: { min: 1, max: 600 }, input: { endAdornment: <InputAdornment position="end">{t('seconds')}</InputAdornment> } }}
+              slotProps={{ htmlInput: { min: 1, max: 600 } }}
             />
           </Stack>
           <FormControlLabel control={<Switch checked={form.enabled} onChange={(e) => set('enabled', e.target.checked)} />} label={t('field.enabled')} />

@@ -61,7 +61,7 @@ function fakeServer(answer: (method: string, path: string, body?: Record<string,
   });
   return calls;
 }
-const listing = (rows: McpServer[]) => (method: string, path: string) => {
+const listing = (rows: McpServer[]) => (method: string, path: string, _body?: unknown) => {
   if (method === 'GET' && path === '/api/mcp_server/') return { data: rows, page: 1, size: 10, total_count: rows.length };
   if (path === '/api/group/') return ['default', 'vip'];
   return null;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Box, Button, Card, InputAdornment, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
+import { Box, Button, Card, IconButton, InputAdornment, Stack, Switch, TextField, Tooltip, Typography } from '@mui/material';
 import Add from '@mui/icons-material/Add';
 import Search from '@mui/icons-material/Search';
 import EditOutlined from '@mui/icons-material/EditOutlined';
@@ -15,6 +15,9 @@ import { ConfirmDialog, DataTable, PageHeader, QuotaText, RefreshButton, RowMenu
 import McpServerDialog from './McpServerDialog';
 import McpToolsDrawer from './McpToolsDrawer';
 import { asPage, toolsOf } from './mcp-form';
+
+/** Per-call prices are small amounts: four decimals in currency. */
+export const PRICE_DIGITS = 4;
 
 interface Filters {
   keyword: string;
@@ -73,18 +76,25 @@ export default function McpServerPage() {
     list.reload();
   };
 
-  const status = (s: McpServer) => {
-    if (s.last_error) {
-      return (
-        <Tooltip title={s.last_error}>
-          <span>
-            <StatusChip label={t('state.error')} color="error" />
-          </span>
-        </Tooltip>
-      );
-    }
-    if (!s.last_refresh_time) return <StatusChip label={t('state.pending')} color="default" />;
-    return <StatusChip label={t('state.ok')} color="success" />;
+  /** The last refresh: a health chip (the error in its tooltip) over the time it ran. */
+  const lastRefresh = (s: McpServer) => {
+    const chip = s.last_error ? (
+      <Tooltip title={s.last_error}>
+        <span>
+          <StatusChip label={t('state.error')} color="error" />
+        </span>
+      </Tooltip>
+    ) : s.last_refresh_time ? (
+      <StatusChip label={t('state.ok')} color="success" />
+    ) : (
+      <StatusChip label={t('state.pending')} color="default" />
+    );
+    return (
+      <Stack spacing={0.25} sx={{ alignItems: { xs: 'flex-end', sm: 'flex-start' } }}>
+        {chip}
+        {s.last_refresh_time > 0 && <TimeText value={s.last_refresh_time} variant="caption" color="text.secondary" />}
+      </Stack>
+    );
   };
 
   const columns: DataColumn<McpServer>[] = [
@@ -93,13 +103,13 @@ export default function McpServerPage() {
       header: t('col.name'),
       sortable: true,
       render: (s) => (
-        <Typography component="span" variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600 }}>
+        <Typography component="span" variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600, whiteSpace: 'nowrap' }}>
           {s.name}
         </Typography>
       ),
     },
     { field: 'transport', header: t('col.transport'), render: (s) => <StatusChip label={t(`transport.${s.transport}`)} color={s.transport === 'streamable-http' ? 'primary' : s.transport === 'sse' ? 'info' : 'orange'} /> },
-    { field: 'url', header: t('col.url'), maxWidth: 260, hideBelow: 'lg', render: (s) => s.url },
+    { field: 'url', header: t('col.url'), maxWidth: 220, hideBelow: 'lg', render: (s) => s.url },
     {
       field: 'groups',
       header: t('col.groups'),
@@ -112,13 +122,13 @@ export default function McpServerPage() {
             ))}
           </Stack>
         ) : (
-          <Typography component="span" variant="body2" color="text.secondary">
+          <Typography component="span" variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
             {t('allGroups')}
           </Typography>
         );
       },
     },
-    { field: 'price', header: t('col.price'), sortable: true, render: (s) => (s.price > 0 ? <QuotaText quota={s.price} /> : <StatusChip label={t('free')} color="success" variant="ghost" />) },
+    { field: 'price', header: t('col.price'), sortable: true, render: (s) => (s.price > 0 ? <QuotaText quota={s.price} digits={PRICE_DIGITS} sx={{ whiteSpace: 'nowrap' }} /> : <StatusChip label={t('free')} color="success" variant="ghost" />) },
     {
       field: 'tool_count',
       header: t('col.tools'),
@@ -134,8 +144,7 @@ export default function McpServerPage() {
         </Tooltip>
       ),
     },
-    { field: 'last_refresh_time', header: t('col.lastRefresh'), render: (s) => <TimeText value={s.last_refresh_time} fallback={t('never')} stacked /> },
-    { field: 'status', header: t('col.status'), render: status },
+    { field: 'last_refresh_time', header: t('col.lastRefresh'), render: lastRefresh },
     {
       field: 'actions',
       header: t('col.actions'),
@@ -145,9 +154,9 @@ export default function McpServerPage() {
         <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end', alignItems: 'center' }}>
           <Tooltip title={t('refreshTools')}>
             <span>
-              <Button size="small" variant="outlined" startIcon={<Sync fontSize="small" />} disabled={view?.server.id === s.id && view.refreshing} onClick={() => void refresh(s)} data-testid={`mcp-refresh-${s.name}`}>
-                {t('refresh')}
-              </Button>
+              <IconButton size="small" color="primary" aria-label={t('refreshOf', { name: s.name })} disabled={view?.server.id === s.id && view.refreshing} onClick={() => void refresh(s)} data-testid={`mcp-refresh-${s.name}`}>
+                <Sync fontSize="small" />
+              </IconButton>
             </span>
           </Tooltip>
           <RowMenu

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, CircularProgress, Divider, Drawer, IconButton, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Divider, Drawer, IconButton, List, ListItem, ListItemText, Stack, Tooltip, Typography } from '@mui/material';
 import Close from '@mui/icons-material/Close';
 import Refresh from '@mui/icons-material/Refresh';
 import { useTranslation } from 'react-i18next';
@@ -20,25 +20,29 @@ export interface McpToolsDrawerProps {
 export default function McpToolsDrawer({ server, tools, refreshing, error, onRefresh, onClose }: McpToolsDrawerProps) {
   const { t } = useTranslation('mcp');
   return (
-    <Drawer anchor="right" open={server !== null} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', sm: 480 } } } }}>
+    <Drawer anchor="right" open={server !== null} onClose={onClose} sx={{ zIndex: (th) => th.zIndex.modal }} slotProps={{ paper: { sx: { width: { xs: '100%', sm: 480 } } } }}>
       <Stack sx={{ height: '100%' }} data-testid="mcp-tools">
-        <Stack direction="row" spacing={1} sx={{ p: 2, alignItems: 'center' }}>
-          <Box sx={{ flex: 1, minWidth: 0 }}>
-            <Typography variant="h6" noWrap>
+        <Box sx={{ p: 2 }}>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <Typography variant="h6" noWrap sx={{ flex: 1, minWidth: 0 }}>
               {t('toolsTitle', { name: server?.name ?? '' })}
             </Typography>
-            <Typography variant="caption" color="text.secondary" component="div">
-              {t('lastRefresh')}: <TimeText value={server?.last_refresh_time} fallback={t('never')} variant="caption" />
-              {server?.protocol_version ? ` · ${t('protocol', { version: server.protocol_version })}` : ''}
-            </Typography>
-          </Box>
-          <Button size="small" startIcon={refreshing ? <CircularProgress size={16} /> : <Refresh />} disabled={refreshing} onClick={onRefresh} data-testid="mcp-tools-refresh">
-            {t('refreshTools')}
-          </Button>
-          <IconButton aria-label={t('close')} onClick={onClose}>
-            <Close />
-          </IconButton>
-        </Stack>
+            <Tooltip title={t('refreshTools')}>
+              <span>
+                <Button size="small" startIcon={refreshing ? <CircularProgress size={16} /> : <Refresh />} disabled={refreshing} onClick={onRefresh} data-testid="mcp-tools-refresh">
+                  {t('refresh')}
+                </Button>
+              </span>
+            </Tooltip>
+            <IconButton aria-label={t('close')} onClick={onClose}>
+              <Close />
+            </IconButton>
+          </Stack>
+          <Typography variant="caption" color="text.secondary" component="div">
+            {t('lastRefresh')}: <TimeText value={server?.last_refresh_time} fallback={t('never')} variant="caption" />
+            {server?.protocol_version ? ` · ${t('protocol', { version: server.protocol_version })}` : ''}
+          </Typography>
+        </Box>
         <Divider />
         <Box sx={{ flex: 1, overflowY: 'auto' }}>
           {error && (
