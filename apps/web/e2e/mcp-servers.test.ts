@@ -111,7 +111,7 @@ describe.skipIf(!chromiumAvailable)('MCP servers in Chromium', () => {
   it('registers a server from the menu with a header and a bearer credential, then lists its tools', async () => {
     await page.goto('/panel/dashboard');
     await unfoldMenu(page);
-    await page.getByRole('link', { name: 'MCP servers' }).click();
+    await page.getByRole('navigation', { name: 'main' }).getByRole('link', { name: 'MCP servers', exact: true }).click();
     await page.waitForURL(/\/panel\/mcp$/);
     await page.getByTestId('table-empty').waitFor();
 
@@ -124,8 +124,8 @@ describe.skipIf(!chromiumAvailable)('MCP servers in Chromium', () => {
     await page.getByTestId('mcp-header-add').click();
     await page.getByTestId('mcp-header-name-0').fill('X-Team');
     await page.getByTestId('mcp-header-value-0').fill(UPSTREAM_HEADER);
-    await page.getByTestId('mcp-auth-type').click();
-    await page.getByRole('option', { name: 'Bearer token' }).click();
+    await dialog().getByRole('combobox', { name: 'Credential' }).click();
+    await page.getByRole('option', { name: 'Bearer token', exact: true }).click();
     await dialog().locator('input[name=bearer_token]').fill(UPSTREAM_TOKEN);
     await page.getByTestId('mcp-submit').click();
     await row('github').waitFor();
