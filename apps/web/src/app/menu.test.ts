@@ -9,7 +9,7 @@ describe('sidebar menu (console-spec §2)', () => {
   it('gives admins every group, item and collapse in spec order', () => {
     expect(ids(true)).toEqual([
       ['dashboard', ['dashboard', 'analytics', 'playground']],
-      ['setting', ['user', 'channel', 'operation(user_group,pricing,telegram)', 'paySetting(redemption,plan,payment)', 'token', 'profile', 'setting']],
+      ['setting', ['user', 'channel', 'mcp', 'operation(user_group,pricing,telegram)', 'paySetting(redemption,plan,payment)', 'token', 'profile', 'setting']],
       ['billing', ['topup', 'subscription', 'model_price']],
       ['usage', ['log', 'midjourney', 'task']],
     ]);

@@ -100,6 +100,20 @@ describe('token dialog', { timeout: 30_000 }, () => {
     expect(toasts).toContain('Token created, copy it from the list!');
   });
 
+  it('checks the MCP tool patterns and sends them as mcp_tools', async () => {
+    const calls = fakeServer({ 'GET /api/user_group_map': groups, 'POST /api/token/': null });
+    const onSaved = show();
+    fireEvent.change(screen.getByLabelText(/Name/), { target: { value: 'agent' } });
+    fireEvent.change(screen.getByTestId('token-mcp-tools').querySelector('input')!, { target: { value: 'github' } });
+    fireEvent.click(screen.getByTestId('token-submit'));
+    expect(await screen.findByText('Use comma-separated server/tool patterns, e.g. github/*,search/web_search')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+    fireEvent.change(screen.getByTestId('token-mcp-tools').querySelector('input')!, { target: { value: 'github/*, search/web_search' } });
+    fireEvent.click(screen.getByTestId('token-submit'));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({ name: 'agent', mcp_tools: 'github/*,search/web_search' });
+  });
+
   it("hands a new token's key to the page, which shows it once with a copy button", async () => {
     fakeServer({ 'GET /api/user_group_map': groups, 'POST /api/token/': { key: 'abc123' } });
     const onCreated = vi.fn();

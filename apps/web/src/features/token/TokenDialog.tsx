@@ -33,7 +33,7 @@ import RequestLimitFields from '../../components/RequestLimitFields';
 import { serverFieldErrors } from '../../lib/form-errors';
 
 /** Server body fields → this form's fields, for field errors a save answers. */
-const SERVER_FIELDS: Record<string, string> = { remain_quota: 'remainQuota', expired_time: 'expiry', backup_group: 'backupGroup', user_id: 'transferTo' };
+const SERVER_FIELDS: Record<string, string> = { remain_quota: 'remainQuota', expired_time: 'expiry', backup_group: 'backupGroup', user_id: 'transferTo', mcp_tools: 'mcpTools' };
 
 export interface TokenDialogProps {
   open: boolean;
@@ -105,7 +105,7 @@ export default function TokenDialog({ open, id, admin = false, onClose, onSaved,
       onClose();
     } catch (e) {
       // A refused field is shown at the field; any other failure as a toast.
-      const atFields = serverFieldErrors(e, ['name', 'expiry', 'remainQuota', 'heartbeatTimeout', 'group', 'ipText', 'transferTo'], SERVER_FIELDS);
+      const atFields = serverFieldErrors(e, ['name', 'expiry', 'remainQuota', 'heartbeatTimeout', 'group', 'ipText', 'transferTo', 'mcpTools'], SERVER_FIELDS);
       setErrors(atFields);
       if (!Object.keys(atFields).length) showError(e);
     } finally {
@@ -236,6 +236,17 @@ export default function TokenDialog({ open, id, admin = false, onClose, onSaved,
             {form.limitIp && (
               <TextField label={t('ipWhitelist')} multiline rows={6} value={form.ipText} onChange={(e) => set('ipText', e.target.value)} error={Boolean(errors.ipText)} helperText={err('ipText') ?? t('ipHelp')} placeholder={'127.0.0.1\n10.0.0.0/8'} />
             )}
+            <TextField
+              label={t('mcpTools')}
+              name="mcp_tools"
+              value={form.mcpTools}
+              onChange={(e) => set('mcpTools', e.target.value)}
+              error={Boolean(errors.mcpTools)}
+              helperText={err('mcpTools') ?? t('mcpToolsHelp')}
+              placeholder="github/*,search/web_search"
+              slotProps={{ inputLabel: { shrink: true }, htmlInput: { spellCheck: false } }}
+              data-testid="token-mcp-tools"
+            />
             <Divider />
             <RequestLimitFields value={form.limits} onChange={(v) => set('limits', v)} />
             {reliable && (

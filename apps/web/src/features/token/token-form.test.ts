@@ -16,6 +16,7 @@ const token: Token = {
   used_quota: 0,
   group: 'vip',
   backup_group: 'default',
+  mcp_tools: 'github/*, search/web_search',
   setting: {
     heartbeat: { enabled: true, timeout_seconds: 45 },
     limits: {
@@ -46,6 +47,7 @@ describe('token form', () => {
       remain_quota: 500,
       group: 'vip',
       backup_group: 'default',
+      mcp_tools: 'github/*,search/web_search',
       setting: {
         heartbeat: { enabled: true, timeout_seconds: 45 },
         limits: {
@@ -62,7 +64,7 @@ describe('token form', () => {
 
   it('reports each rule', () => {
     const limits = { ...tokenToForm(token).limits, tpm: '1.5' };
-    const f = { ...tokenToForm(token), name: 'x'.repeat(31), remainQuota: '-1', heartbeatTimeout: '20', ipText: '10.0.0.1\n\nnot-an-ip', expiry: 'nonsense', transferTo: 'abc', limits };
+    const f = { ...tokenToForm(token), name: 'x'.repeat(31), remainQuota: '-1', heartbeatTimeout: '20', ipText: '10.0.0.1\n\nnot-an-ip', expiry: 'nonsense', transferTo: 'abc', limits, mcpTools: 'github' };
     expect(validateTokenForm(f)).toEqual({
       name: 'errors.nameTooLong',
       remainQuota: 'errors.quota',
@@ -71,10 +73,16 @@ describe('token form', () => {
       expiry: 'errors.badDate',
       transferTo: 'errors.userId',
       limits: 'errors.limits',
+      mcpTools: 'errors.mcpTools',
     });
     // 10 CJK characters are 30 bytes: allowed; 11 are not
     expect(validateTokenForm({ ...f, name: '令'.repeat(10) }).name).toBeUndefined();
     expect(validateTokenForm({ ...f, name: '令'.repeat(11) }).name).toBe('errors.nameTooLong');
+    // MCP patterns: server/tool with * wildcards, comma-separated; empty allows every tool
+    expect(validateTokenForm({ ...f, mcpTools: '' }).mcpTools).toBeUndefined();
+    expect(validateTokenForm({ ...f, mcpTools: 'github/*, */search,docs/read.file' }).mcpTools).toBeUndefined();
+    expect(validateTokenForm({ ...f, mcpTools: 'github/*,' }).mcpTools).toBe('errors.mcpTools');
+    expect(validateTokenForm({ ...f, mcpTools: 'GitHub/x' }).mcpTools).toBe('errors.mcpTools');
   });
 
   it('drops switched-off lists, blank IP lines and a backup equal to the group; leaves billing tag out for common users', () => {

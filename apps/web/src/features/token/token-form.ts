@@ -1,4 +1,4 @@
-import { TOKEN_STATUS, type Token } from '@one-hub/contract';
+import { McpToolPatterns, TOKEN_STATUS, type Token } from '@one-hub/contract';
 import { badLimits, limitsToTexts, textsToLimits, type LimitTexts } from '../../components/RequestLimitFields';
 
 /** The token dialog's fields as the user edits them (console-screens §3.7). */
@@ -20,6 +20,8 @@ export interface TokenFormState {
   billingTag: string;
   /** RPM, TPM, in flight, daily and monthly spending caps. */
   limits: LimitTexts;
+  /** MCP allow list: comma-separated `server/tool` patterns ('' = every tool the group may use). */
+  mcpTools: string;
   /** Admin edit only: move the token to this user id. */
   transferTo: string;
 }
@@ -54,6 +56,7 @@ export function tokenToForm(t?: Token | null, now = Date.now()): TokenFormState 
     ipText: (s?.limits.limits_ip_setting.whitelist ?? []).join('\n'),
     billingTag: s?.billing_tag ?? '',
     limits: limitsToTexts(s?.limits.request_limits),
+    mcpTools: t?.mcp_tools ?? '',
     transferTo: t ? String(t.user_id) : '',
   };
 }
@@ -81,6 +84,7 @@ export function validateTokenForm(f: TokenFormState): TokenFormErrors {
   }
   if (f.limitIp && ipLines(f.ipText).some((l) => !IP_OR_CIDR.test(l))) e.ipText = 'errors.ip';
   if (badLimits(f.limits).length) e.limits = 'errors.limits';
+  if (!McpToolPatterns.safeParse(f.mcpTools).success) e.mcpTools = 'errors.mcpTools';
   if (f.transferTo.trim() && !/^\d+$/.test(f.transferTo.trim())) e.transferTo = 'errors.userId';
   return e;
 }
@@ -94,6 +98,7 @@ export function formToBody(f: TokenFormState, withBillingTag: boolean) {
     remain_quota: f.unlimited ? Number(f.remainQuota) || 0 : Number(f.remainQuota),
     group: f.group,
     backup_group: f.backupGroup === f.group ? '' : f.backupGroup,
+    mcp_tools: f.mcpTools.split(',').map((p) => p.trim()).filter(Boolean).join(','),
     setting: {
       heartbeat: { enabled: f.heartbeat, timeout_seconds: f.heartbeat ? Number(f.heartbeatTimeout) : 30 },
       limits: {
