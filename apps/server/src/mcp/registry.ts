@@ -13,7 +13,7 @@ import {
   updateMcpServer,
   type McpServerRow,
 } from '../db/repos/mcp-servers.js';
-import { sealAuth, sealHeaders } from './credentials.js';
+import { credentialsOf, sealAuth, sealHeaders } from './credentials.js';
 import { catalogueOf, refreshCatalogue } from './catalogue.js';
 
 /** The admin's view: header names only, the credential's type only (values never leave the server). */
@@ -88,6 +88,13 @@ export async function createMcpServer(ctx: AppContext, body: CreateMcpServerBody
   return toMcpServerView((await findMcpServerById(ctx.db, id))!);
 }
 
+/** New header rows; a row sent with an empty value keeps its stored value (the console never sees values). */
+function headersUpdate(ctx: AppContext, row: McpServerRow, sent: Record<string, string>) {
+  const stored = credentialsOf(ctx, row).headers;
+  const headers = Object.fromEntries(Object.entries(sent).map(([name, value]) => [name, value === '' ? (stored[name] ?? '') : value]).filter(([, v]) => v !== ''));
+  return { headers: sealHeaders(ctx, headers), header_names: headerNames(headers) };
+}
+
 export async function updateMcpServerById(ctx: AppContext, body: UpdateMcpServerBody): Promise<McpServer> {
   const row = await loadMcpServer(ctx, body.id);
   const transport = body.transport ?? row.transport;
@@ -98,7 +105,7 @@ export async function updateMcpServerById(ctx: AppContext, body: UpdateMcpServer
     name: body.name ?? row.name,
     transport,
     url,
-    ...(body.headers ? { headers: sealHeaders(ctx, body.headers), header_names: headerNames(body.headers) } : {}),
+    ...(body.headers ? headersUpdate(ctx, row, body.headers) : {}),
     ...(body.auth ? { auth: sealAuth(ctx, body.auth), auth_type: body.auth.type } : {}),
     groups: body.groups !== undefined ? normaliseGroups(body.groups) : row.groups,
     price: body.price ?? row.price,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialects } from '../harness.js';
 import { relayFixture, type RelayFixture } from '../relay/fixture.js';
 import { relayState } from '../../src/relay/state.js';
+import { credentialsOf } from '../../src/mcp/credentials.js';
 import { startFakeMcp, type FakeMcp, type UpstreamKind } from './upstreams.js';
 
 const SECRETS = ['hdr-secret-123', 'bearer-secret-456', 'client-secret-789', 'oauth-at-1'];
@@ -266,6 +267,12 @@ describe.each(testDialects())('MCP gateway (%s)', (dialect) => {
       await f.setOption('FetchAllowPrivateNetworks', true);
     }
     expect((await f.root.post(`/api/mcp_server/${ids.alpha}/refresh`, {})).body.data.last_error).toBe('');
+    // A header row sent with an empty value keeps its stored value (the console never sees values).
+    const kept = await f.root.put('/api/mcp_server/', { id: ids.alpha, headers: { 'x-api-key': '', 'x-extra': 'extra-value' } });
+    expect(kept.body.data.header_names).toEqual(['x-api-key', 'x-extra']);
+    expect(JSON.stringify(kept.body)).not.toContain('hdr-secret-123');
+    const stored = await f.server.ctx.db.selectFrom('mcp_servers').selectAll().where('id', '=', ids.alpha).executeTakeFirstOrThrow();
+    expect(credentialsOf(f.server.ctx, stored).headers).toEqual({ 'x-api-key': 'hdr-secret-123', 'x-extra': 'extra-value' });
     // Update keeps credentials unless sent; delete removes.
     const upd = await f.root.put('/api/mcp_server/', { id: ids.oldie, price: 5, enabled: false });
     expect(upd.body.data).toMatchObject({ price: 5, enabled: false });

@@ -26,7 +26,6 @@ const token: Token = {
     },
     billing_tag: 'vip',
   },
-  mcp_tools: '',
 };
 
 describe('token form', () => {
