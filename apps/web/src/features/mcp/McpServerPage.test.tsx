@@ -108,7 +108,7 @@ describe('MCP servers screen', { timeout: 40_000 }, () => {
 
   it('refreshes a server and shows the tools it answered in the drawer', async () => {
     const calls = fakeServer((method, path, body) => {
-      if (method === 'POST' && path === '/api/mcp_server/1/refresh') return [{ name: 'search_code', description: 'Search code across repositories' }];
+      if (method === 'POST' && path === '/api/mcp_server/1/refresh') return { ...github, tools: [{ name: 'search_code', description: 'Search code across repositories', input_schema: {} }], tool_count: 1 };
       return listing([github])(method, path, body);
     });
     show();
@@ -119,6 +119,17 @@ describe('MCP servers screen', { timeout: 40_000 }, () => {
     expect(within(drawer).queryByText('create_issue')).toBeNull();
     expect(calls.some((c) => c.method === 'POST' && c.url === '/api/mcp_server/1/refresh')).toBe(true);
     expect(toasts).toContain('Refreshed: 1 tool');
+  });
+
+  it('shows a refresh the upstream failed (answered in last_error) in the drawer, with no success toast', async () => {
+    fakeServer((method, path, body) => {
+      if (method === 'POST' && path.endsWith('/refresh')) return { ...github, last_error: 'connect ECONNREFUSED', tools: [], tool_count: 0 };
+      return listing([github])(method, path, body);
+    });
+    show();
+    fireEvent.click(await screen.findByTestId('mcp-refresh-github'));
+    expect((await screen.findByTestId('mcp-tools-error')).textContent).toContain('ECONNREFUSED');
+    expect(toasts.some((t) => t.startsWith('Refreshed'))).toBe(false);
   });
 
   it('shows a failed refresh in the drawer', async () => {

@@ -14,7 +14,7 @@ import { showError, showSuccess } from '../../lib/toast';
 import { ConfirmDialog, DataTable, PageHeader, QuotaText, RefreshButton, RowMenu, StatusChip, TimeText, pagedTableProps, usePagedList, type DataColumn } from '../../components/data';
 import McpServerDialog from './McpServerDialog';
 import McpToolsDrawer from './McpToolsDrawer';
-import { asPage, toolsOf } from './mcp-form';
+import { asPage } from './mcp-form';
 
 /** Per-call prices are small amounts: four decimals in currency. */
 export const PRICE_DIGITS = 4;
@@ -65,11 +65,10 @@ export default function McpServerPage() {
   const refresh = async (s: McpServer) => {
     setView((v) => ({ server: s, tools: v?.server.id === s.id ? v.tools : s.tools, refreshing: true, error: '' }));
     try {
-      const answer = await api<unknown>(`/api/mcp_server/${s.id}/refresh`, { method: 'POST' });
-      const tools = toolsOf(answer);
-      const refreshed = answer && typeof answer === 'object' && !Array.isArray(answer) && 'id' in answer ? (answer as McpServer) : { ...s, last_refresh_time: Math.floor(Date.now() / 1000), last_error: '', tool_count: tools.length };
-      setView((v) => (v && v.server.id === s.id ? { server: refreshed, tools, refreshing: false, error: '' } : v));
-      showSuccess(t('refreshed', { count: tools.length }));
+      // The server answers its refreshed view: the new catalogue, or the refresh's failure in last_error.
+      const refreshed = await api<McpServer>(`/api/mcp_server/${s.id}/refresh`, { method: 'POST' });
+      setView((v) => (v && v.server.id === s.id ? { server: refreshed, tools: refreshed.tools, refreshing: false, error: refreshed.last_error } : v));
+      if (!refreshed.last_error) showSuccess(t('refreshed', { count: refreshed.tools.length }));
     } catch (e) {
       setView((v) => (v && v.server.id === s.id ? { ...v, refreshing: false, error: describeError(e, t).text } : v));
     }

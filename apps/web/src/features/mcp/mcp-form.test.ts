@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { McpServer } from '@one-hub/contract';
-import { asPage, formToBody, serverToForm, toolsOf, validateMcpForm } from './mcp-form';
+import { asPage, formToBody, serverToForm, validateMcpForm } from './mcp-form';
 
 const generic = (e: { code: string }) => `generic:${e.code}`;
 const stored: McpServer = {
@@ -59,13 +59,8 @@ describe('MCP server form', () => {
     expect(validateMcpForm({ ...f, name: 'n'.repeat(33), price: '1.5', timeout: '' }, generic)).toEqual({ name: 'generic:too_long', price: 'errors.price', timeout: 'errors.timeout' });
   });
 
-  it('reads a list answer and a refresh answer in the shapes the API may use', () => {
+  it('reads a list answer as a page', () => {
     expect(asPage([stored]).total_count).toBe(1);
     expect(asPage({ data: [stored], page: 2, size: 1, total_count: 5 }).total_count).toBe(5);
-    const tool = { name: 'search', description: 'Find', inputSchema: { type: 'object' } };
-    expect(toolsOf([tool])).toEqual([{ name: 'search', description: 'Find', input_schema: { type: 'object' } }]);
-    expect(toolsOf({ tools: [tool], resources: [], prompts: [] })).toHaveLength(1);
-    expect(toolsOf({ ...stored, tools: [{ name: 'x' }] })).toEqual([{ name: 'x', description: '', input_schema: null }]);
-    expect(toolsOf(null)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { CreateMcpServerBody, fieldErrorOf, UpdateMcpServerBody, type McpAuth, type McpServer, type McpTool, type McpTransport, type Page } from '@one-hub/contract';
+import { CreateMcpServerBody, fieldErrorOf, UpdateMcpServerBody, type McpAuth, type McpServer, type McpTransport, type Page } from '@one-hub/contract';
 
 /** One header row: `stored` rows came from the server (their value is write-only and shown empty). */
 export interface HeaderRow {
@@ -153,12 +153,4 @@ export function validateMcpForm(f: McpFormState, fieldText: (e: ReturnType<typeo
 export function asPage(answer: Page<McpServer> | McpServer[] | null | undefined): Page<McpServer> {
   if (Array.isArray(answer)) return { data: answer, page: 1, size: answer.length, total_count: answer.length };
   return answer ?? { data: [], page: 1, size: 0, total_count: 0 };
-}
-
-/** The tools a refresh answered: the tool list itself, a catalogue, or the refreshed server. */
-export function toolsOf(answer: unknown): McpTool[] {
-  const list = Array.isArray(answer) ? answer : answer && typeof answer === 'object' && Array.isArray((answer as { tools?: unknown }).tools) ? (answer as { tools: unknown[] }).tools : [];
-  return list
-    .filter((t): t is Record<string, unknown> => Boolean(t) && typeof t === 'object' && typeof (t as { name?: unknown }).name === 'string')
-    .map((t) => ({ name: String(t.name), description: typeof t.description === 'string' ? t.description : '', input_schema: t.input_schema ?? t.inputSchema ?? null }));
 }
