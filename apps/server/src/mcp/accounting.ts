@@ -1,10 +1,7 @@
 import { LOG_TYPE } from '@one-hub/contract';
-import { HubError } from '../common/errors.js';
 import type { RelayState } from '../relay/pipeline/relay-state.js';
-import type { LeaseHold } from '../relay/pipeline/accounting/leases.js';
 import { requestLogFields } from '../relay/pipeline/accounting/settle.js';
-import type { TaskFacts } from '../relay/tasks/charge.js';
-import { holdOnPlan } from '../relay/pipeline/accounting/plan-hold.js';
+import { holdAmount, releaseHold, type AmountHold, type TaskFacts } from '../relay/tasks/charge.js';
 import { PlanBook, type PlanHold } from '../relay/pipeline/accounting/plans.js';
 
 /**
@@ -12,14 +9,8 @@ import { PlanBook, type PlanHold } from '../relay/pipeline/accounting/plans.js';
  * user's and token's balances through the relay's LeaseBook before the upstream call (so two
  * nodes on one Redis never spend a balance twice) and settled once, like a per-call model.
  */
-export interface McpHold {
-  amount: number;
-  lease?: LeaseHold;
-  /** Set when a plan covering `mcp:<server>/<tool>` pays the call instead of the balance. */
-  planHold?: PlanHold;
-  planPaid?: number;
-  done?: boolean;
-}
+/** `planHold` is set when a plan covering `mcp:<server>/<tool>` pays the call instead of the balance. */
+export type McpHold = AmountHold;
 
 /** The request facts of one call (the task doors' shape: the same limits and log fields apply). */
 export type McpFacts = TaskFacts;
@@ -28,28 +19,12 @@ export function mcpCost(price: number, groupRatio: number): number {
   return price > 0 ? Math.max(1, Math.round(price * groupRatio)) : 0;
 }
 
-export async function holdCall(state: RelayState, facts: McpFacts, price: number, model: string): Promise<McpHold> {
-  const amount = mcpCost(price, facts.groupRatio);
-  const hold: McpHold = { amount };
-  if (amount <= 0) return hold;
-  // The same plan step as every billed relay path, then the balance.
-  hold.planHold = await holdOnPlan(state, { caller: facts.caller, group: facts.group, model }, amount);
-  if (hold.planHold) return hold;
-  const { token, user } = facts.caller;
-  const lease = await state.leases.hold(user.id, token.id, token.unlimited_quota !== 1, amount);
-  if (lease === 'token') throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
-  if (lease === 'user') throw new HubError(402, '用户额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
-  hold.lease = lease;
-  return hold;
+export function holdCall(state: RelayState, facts: McpFacts, price: number, model: string): Promise<McpHold> {
+  return holdAmount<McpHold>(state, facts, model, { amount: mcpCost(price, facts.groupRatio) });
 }
 
 /** Nothing is charged: the hold goes back. */
-export function releaseCall(state: RelayState, hold: McpHold | undefined): void {
-  if (!hold || hold.done) return;
-  hold.done = true;
-  if (hold.lease) state.leases.settle(hold.lease, 0);
-  if (hold.planHold) state.plans.release(hold.planHold);
-}
+export const releaseCall = releaseHold;
 
 /** The hold becomes the charge (once); answers what the balance paid. */
 export function settleCall(state: RelayState, facts: McpFacts, hold: McpHold): number {

@@ -24,19 +24,12 @@ export interface TaskFacts {
 }
 
 /** Quota held for one submission; settled or released exactly once. */
-export interface TaskHold {
+export interface TaskHold extends AmountHold {
   model: string;
   channel: ChannelRow;
   price: Price;
-  amount: number;
-  lease?: LeaseHold;
-  /** Set when a plan's window pays the task instead of the balance. */
-  planHold?: PlanHold;
-  /** What the plan's window paid, once settled. */
-  planPaid?: number;
   /** The roll-up row the balance charge was counted in, once settled with a consumption row. */
   stat?: ChargeStat;
-  done?: boolean;
 }
 
 /** A charge's roll-up key: the consumption row's UTC day and model (what a refund takes back out of). */
@@ -77,28 +70,44 @@ export function taskCost(price: Price, groupRatio: number, units = 1): number {
  */
 export async function holdTask(state: RelayState, facts: TaskFacts, channel: ChannelRow, model: string, units = 1): Promise<TaskHold> {
   const price = state.prices.priceOf(model);
-  const amount = taskCost(price, facts.groupRatio, units);
-  const hold: TaskHold = { model, channel, price, amount };
-  if (amount <= 0) return hold;
-  hold.planHold = await holdOnPlan(state, { caller: facts.caller, group: facts.group, model }, amount);
+  return holdAmount(state, facts, model, { model, channel, price, amount: taskCost(price, facts.groupRatio, units) });
+}
+
+/** What a per-call hold (a task, an MCP tool call) carries: the amount and where it is held. */
+export interface AmountHold {
+  amount: number;
+  lease?: LeaseHold;
+  planHold?: PlanHold;
+  planPaid?: number;
+  done?: boolean;
+}
+
+/**
+ * Holds `hold.amount` before the upstream call: on the window of a plan that covers `model` (the
+ * same hold as the doors'), else on the user and token (the relay's own leases).
+ */
+export async function holdAmount<H extends AmountHold>(state: RelayState, facts: TaskFacts, model: string, hold: H): Promise<H> {
+  if (hold.amount <= 0) return hold;
+  hold.planHold = await holdOnPlan(state, { caller: facts.caller, group: facts.group, model }, hold.amount);
   if (hold.planHold) return hold;
   const { token, user } = facts.caller;
-  const lease = await state.leases.hold(user.id, token.id, token.unlimited_quota !== 1, amount);
+  const lease = await state.leases.hold(user.id, token.id, token.unlimited_quota !== 1, hold.amount);
   if (lease === 'token') throw new HubError(403, '令牌额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
   if (lease === 'user') throw new HubError(402, '用户额度不足', { type: 'insufficient_quota', code: 'insufficient_quota_local' });
   hold.lease = lease;
   return hold;
 }
 
-/** Nothing is charged: the whole hold goes back. */
-export function releaseTask(state: RelayState, hold: TaskHold | undefined): void {
+/** Nothing is charged: the whole hold goes back (once). */
+export function releaseHold(state: RelayState, hold: AmountHold | undefined): void {
   if (!hold || hold.done) return;
   hold.done = true;
   if (hold.lease) state.leases.settle(hold.lease, 0);
   if (hold.planHold) state.plans.release(hold.planHold);
 }
 
-/** Upstream accepted the task: the hold becomes the charge, with its consumption log row. Answers the amount the balance paid. */
+export const releaseTask: (state: RelayState, hold: TaskHold | undefined) => void = releaseHold;
+
 export function settleTask(state: RelayState, facts: TaskFacts, hold: TaskHold, note: string): number {
   if (hold.done) return 0;
   hold.done = true;
