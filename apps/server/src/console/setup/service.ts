@@ -1,14 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
-import { ChannelBody, ROLE, SETUP_TOKEN_TTL_SECONDS, USER_STATUS, type SetupBody, type SetupResult } from '@one-hub/contract';
+import { ChannelBody, SETUP_TOKEN_TTL_SECONDS, type SetupBody, type SetupResult } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { apiError } from '../../common/errors.js';
-import { uuidHex } from '../../common/random.js';
 import { nowSeconds } from '../../common/time.js';
-import { findRootUser, insertUser, usernameTaken } from '../../db/repos/users.js';
+import { findRootUser, usernameTaken } from '../../db/repos/users.js';
 import type { Db } from '../../db/index.js';
 import { hashPassword } from '../user/passwords.js';
-import { ROOT_QUOTA } from '../user/seed.js';
+import { insertRootUser } from '../user/seed.js';
 import { createChannels } from '../channel/service.js';
 import { testChannel } from '../../relay/channel-ops.js';
 
@@ -111,16 +110,7 @@ export async function runSetup(ctx: AppContext, body: z.infer<typeof SetupBody>)
     const used = await trx.deleteFrom('options').where('key', '=', SETUP_TOKEN_KEY).where('value', '=', raw).executeTakeFirst();
     if (Number(used.numDeletedRows) !== 1) throw apiError(403, 'setup_token_invalid');
     if (await findRootUser(trx)) throw apiError(403, 'setup_done');
-    await insertUser(trx, {
-      username: body.username,
-      password,
-      display_name: 'Root User',
-      role: ROLE.root,
-      status: USER_STATUS.enabled,
-      access_token: uuidHex(),
-      quota: ROOT_QUOTA,
-      created_time: nowSeconds(),
-    });
+    await insertRootUser(trx, body.username, password);
   });
   rootSeen.set(ctx, true);
   await ctx.options.save({ SystemName: body.system_name, ServerAddress: body.server_address });
