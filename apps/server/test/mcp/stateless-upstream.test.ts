@@ -103,6 +103,16 @@ describe.each(testDialects())('MCP gateway → 2026-07-28 upstream (%s)', (diale
     expect(JSON.parse(rows[0].metadata!)).toMatchObject({ mcp_status: 'ok' });
   });
 
+  it('a 2026-07-28 upstream that outlasts the server timeout ends with the timeout error', async () => {
+    await addServer({ name: 'slowpoke', url: `${stateless.url}/mcp`, timeout_ms: 1000 });
+    const c = await client();
+    const started = Date.now();
+    const hang = await c.callTool({ name: 'slowpoke__slow', arguments: { delay_ms: 5000 } }).catch((e: Error) => e.message);
+    expect(hang).toMatch(/upstream timed out \(request id: \w+\)/);
+    expect(Date.now() - started).toBeLessThan(4000);
+    await c.close();
+  });
+
   it('an upstream error and an oversized result answer the generic errors, the admin log holds the detail', async () => {
     const c = await client();
     const fail = await c.callTool({ name: 'nova__crash', arguments: {} }).catch((e: Error) => e.message);

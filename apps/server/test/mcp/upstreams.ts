@@ -105,6 +105,10 @@ async function handleStateless(req: IncomingMessage, res: ServerResponse, fake: 
       const args = (params.arguments ?? {}) as Record<string, unknown>;
       if (params.name === 'echo') return done({ content: [{ type: 'text', text: `stateless-echo:${String(args.text ?? '')}` }] });
       if (params.name === 'big') return done({ content: [{ type: 'text', text: 'x'.repeat(Number(args.bytes) || 1) }] });
+      if (params.name === 'slow') {
+        await new Promise((r) => setTimeout(r, Number(args.delay_ms) || 0));
+        return done({ content: [{ type: 'text', text: 'slow done' }] });
+      }
       if (params.name === 'crash') return error(200, -32603, `tool crashed: ${INTERNAL_DETAIL}`);
       return error(200, -32602, `unknown tool ${String(params.name)}`);
     }
@@ -117,6 +121,7 @@ async function handleStateless(req: IncomingMessage, res: ServerResponse, fake: 
 export const STATELESS_TOOLS = [
   TOOLS[0],
   TOOLS[2],
+  TOOLS[3],
   { name: 'crash', description: 'Fails with internal text', inputSchema: { type: 'object' as const, properties: {} } },
 ];
 
