@@ -10,14 +10,18 @@ import { outboundFetch } from '../egress/outbound.js';
 import { checkOutboundUrl, isEgressRefused } from '../egress/guard.js';
 import type { McpServerRow } from '../db/repos/mcp-servers.js';
 import { credentialsOf, type McpCredentials } from './credentials.js';
+import { STATELESS_REVISION, StatelessClient, StatelessRpcError } from './stateless-client.js';
 
 /**
  * The gateway as a client of one upstream MCP server: the SDK's Client over streamable HTTP or
  * the legacy HTTP+SSE transport (stdio only when MCP_ALLOW_STDIO is set). Every request goes
  * through the egress guard (outboundFetch), carries the server's stored headers and bearer or
  * OAuth client-credentials token, and no answer is read past MCP_MAX_RESULT_BYTES.
- * The protocol revision is the SDK's negotiation: it asks for its latest (2025-11-25) and
- * accepts any older revision it knows (2025-06-18, 2025-03-26, 2024-11-05) that the server answers.
+ * The protocol revision, highest first: a streamable HTTP upstream is first asked statelessly
+ * (`server/discover` with `MCP-Protocol-Version: 2026-07-28`); one that offers 2026-07-28 is spoken to
+ * with plain JSON-RPC POSTs (stateless-client.ts). Otherwise (an error, a 4xx, not offered) the SDK's
+ * negotiation: it asks for its latest (2025-11-25) and accepts any older revision it knows
+ * (2025-06-18, 2025-03-26, 2024-11-05) that the server answers.
  */
 
 export const CLIENT_INFO = { name: 'one-hub-mcp-gateway', version: '1.0.0' };
@@ -32,8 +36,17 @@ export class UpstreamFailure extends Error {
   }
 }
 
+/** What the gateway asks of an upstream: the SDK's Client, or the stateless 2026-07-28 client. */
+export interface UpstreamClient {
+  getServerCapabilities(): { tools?: unknown; resources?: unknown; prompts?: unknown } | undefined;
+  listTools(params?: { cursor?: string }, opts?: { timeout?: number }): Promise<{ tools: { name: string; description?: string; inputSchema: Record<string, unknown> }[]; nextCursor?: string }>;
+  listResources(params?: { cursor?: string }, opts?: { timeout?: number }): Promise<{ resources: { uri: string; name: string; description?: string; mimeType?: string }[]; nextCursor?: string }>;
+  listPrompts(params?: { cursor?: string }, opts?: { timeout?: number }): Promise<{ prompts: { name: string; description?: string }[]; nextCursor?: string }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: undefined, opts?: { timeout?: number }): Promise<Record<string, unknown>>;
+}
+
 export interface Upstream {
-  client: Client;
+  client: UpstreamClient;
   protocolVersion: string;
   /** Set when an answer passed MCP_MAX_RESULT_BYTES (the read was cut). */
   readonly tooLarge: boolean;
@@ -136,6 +149,7 @@ function transportFor(ctx: AppContext, row: McpServerRow, fetch: FetchLike): Tra
 export function asUpstreamFailure(error: unknown, tooLarge: boolean): UpstreamFailure {
   if (tooLarge) return new UpstreamFailure('too_large', 'upstream answer larger than MCP_MAX_RESULT_BYTES');
   if (error instanceof UpstreamFailure) return error;
+  if (error instanceof StatelessRpcError) return new UpstreamFailure('failed', error.message);
   if (isEgressRefused(error)) return new UpstreamFailure('refused', 'address refused by the egress guard (FetchAllowPrivateNetworks is off)');
   const e = error as { code?: unknown; message?: string; name?: string };
   const message = e?.message ?? String(error);
@@ -155,6 +169,20 @@ export async function connectUpstream(ctx: AppContext, row: McpServerRow, timeou
     const creds = credentialsOf(ctx, row);
     if (creds.auth.type === 'oauth-client-credentials') await checkOutboundUrl(creds.auth.token_url);
     const headers = await credentialHeaders(creds, timeoutMs);
+    if (row.transport === 'streamable-http') {
+      const stateless = await tryStateless(row.url, gatewayFetch(headers, ctx.config.MCP_MAX_RESULT_BYTES, () => (tooLarge = true)), timeoutMs);
+      if (stateless) {
+        return {
+          client: stateless,
+          protocolVersion: STATELESS_REVISION,
+          get tooLarge() {
+            return tooLarge;
+          },
+          close: () => stateless.close(),
+        };
+      }
+      tooLarge = false;
+    }
     transport = transportFor(ctx, row, gatewayFetch(headers, ctx.config.MCP_MAX_RESULT_BYTES, () => (tooLarge = true)));
     // The negotiated revision, as the SDK hands it to the transport after initialize.
     const set = transport.setProtocolVersion?.bind(transport);
@@ -175,6 +203,22 @@ export async function connectUpstream(ctx: AppContext, row: McpServerRow, timeou
     },
     close: () => client.close().catch(() => undefined),
   };
+}
+
+/**
+ * Asks the upstream `server/discover` at 2026-07-28: the client when it offers that revision, undefined
+ * when it does not (an error, a 4xx, another answer), so the SDK path is tried. A timeout, a refused
+ * address and an oversized answer are not retried on the SDK path: they throw.
+ */
+async function tryStateless(url: string, fetch: FetchLike, timeoutMs: number): Promise<StatelessClient | undefined> {
+  const client = new StatelessClient(url, fetch, CLIENT_INFO, timeoutMs);
+  try {
+    return (await client.discover()) ? client : undefined;
+  } catch (error) {
+    if (isEgressRefused(error)) throw error;
+    if (error instanceof UpstreamFailure && error.kind !== 'failed') throw error;
+    return undefined;
+  }
 }
 
 export const failureStatus = (f: UpstreamFailure) => (f.kind === 'timeout' ? 504 : 502);

@@ -8,9 +8,14 @@ import { CallToolRequestSchema, ErrorCode, InitializeRequestSchema, ListToolsReq
 /**
  * Upstream MCP servers for the gateway tests, built with the SDK's server classes on loopback:
  * `streamable` (streamable HTTP, stateless), `sse` (the legacy HTTP+SSE transport), and kinds that
- * fail (a JSON-RPC error carrying internal text), hang (never answer a call) or answer an older revision.
+ * fail (a JSON-RPC error carrying internal text), hang (never answer a call) or answer an older revision;
+ * and `stateless`, hand-written, speaking ONLY the stateless 2026-07-28 revision: it refuses
+ * `initialize` and any request without `MCP-Protocol-Version: 2026-07-28`, answers `server/discover`,
+ * pages `tools/list` two tools at a time, and fails the tool `crash` with internal text.
  */
-export type UpstreamKind = 'streamable' | 'sse' | 'fails' | 'hangs' | 'old';
+export type UpstreamKind = 'streamable' | 'sse' | 'fails' | 'hangs' | 'old' | 'stateless';
+
+const STATELESS = '2026-07-28';
 
 export const TOOLS = [
   { name: 'echo', description: 'Echoes its text', inputSchema: { type: 'object' as const, properties: { text: { type: 'string' } } } },
@@ -68,6 +73,58 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
+/** The hand-written 2026-07-28 upstream: one JSON answer per POST, no session. */
+async function handleStateless(req: IncomingMessage, res: ServerResponse, fake: FakeMcp): Promise<void> {
+  const send = (status: number, body: unknown): void => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+  if (req.method !== 'POST') return void res.writeHead(405).end();
+  const msg = (await readJson(req)) as { id?: string | number; method?: string; params?: Record<string, unknown> };
+  const id = msg?.id ?? null;
+  const error = (status: number, code: number, message: string) => send(status, { jsonrpc: '2.0', id, error: { code, message } });
+  const meta = (msg?.params?._meta ?? {}) as Record<string, unknown>;
+  if (req.headers['mcp-protocol-version'] !== STATELESS || meta['io.modelcontextprotocol/protocolVersion'] !== STATELESS) {
+    return error(400, -32600, `only protocol revision ${STATELESS} is served`);
+  }
+  if (req.headers['mcp-session-id']) return error(400, -32600, 'no sessions here');
+  const done = (result: Record<string, unknown>) => send(200, { jsonrpc: '2.0', id, result: { resultType: 'complete', ...result } });
+  const params = msg.params ?? {};
+  switch (msg.method) {
+    case 'server/discover':
+      return done({ supportedVersions: [STATELESS], capabilities: { tools: {}, prompts: {} }, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'fake-stateless', version: '1.0.0' } } });
+    case 'tools/list': {
+      const start = typeof params.cursor === 'string' ? Number(params.cursor) : 0;
+      const page = STATELESS_TOOLS.slice(start, start + 2);
+      const next = start + 2 < STATELESS_TOOLS.length ? String(start + 2) : undefined;
+      return done({ tools: page, ...(next ? { nextCursor: next } : {}) });
+    }
+    case 'prompts/list':
+      return done({ prompts: [{ name: 'greet', description: 'Says hello' }] });
+    case 'tools/call': {
+      fake.calls++;
+      const args = (params.arguments ?? {}) as Record<string, unknown>;
+      if (params.name === 'echo') return done({ content: [{ type: 'text', text: `stateless-echo:${String(args.text ?? '')}` }] });
+      if (params.name === 'big') return done({ content: [{ type: 'text', text: 'x'.repeat(Number(args.bytes) || 1) }] });
+      if (params.name === 'slow') {
+        await new Promise((r) => setTimeout(r, Number(args.delay_ms) || 0));
+        return done({ content: [{ type: 'text', text: 'slow done' }] });
+      }
+      if (params.name === 'crash') return error(200, -32603, `tool crashed: ${INTERNAL_DETAIL}`);
+      return error(200, -32602, `unknown tool ${String(params.name)}`);
+    }
+    default:
+      // initialize and everything else the stateful revisions had.
+      return error(200, -32601, `method not found: ${String(msg.method)}`);
+  }
+}
+
+export const STATELESS_TOOLS = [
+  TOOLS[0],
+  TOOLS[2],
+  TOOLS[3],
+  { name: 'crash', description: 'Fails with internal text', inputSchema: { type: 'object' as const, properties: {} } },
+];
+
 export async function startFakeMcp(kind: UpstreamKind): Promise<FakeMcp> {
   const sse = new Map<string, SSEServerTransport>();
   const fake: FakeMcp = { url: '', seen: [], calls: 0, tokenHits: 0, close: async () => undefined };
@@ -105,6 +162,7 @@ export async function startFakeMcp(kind: UpstreamKind): Promise<FakeMcp> {
       return void res.writeHead(404).end();
     }
     if (path !== '/mcp') return void res.writeHead(404).end();
+    if (kind === 'stateless') return handleStateless(req, res, fake);
     if (req.method !== 'POST') return void res.writeHead(405).end();
     // Stateless: a fresh server and transport per request.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
