@@ -30,7 +30,7 @@ export interface RefreshOutcome {
 export async function refreshCatalogue(ctx: AppContext, row: McpServerRow): Promise<RefreshOutcome> {
   let upstream: Awaited<ReturnType<typeof connectUpstream>> | undefined;
   try {
-    upstream = await connectUpstream(ctx, row);
+    upstream = await connectUpstream(ctx, row, row.timeout_ms, true);
     const { client } = upstream;
     const opts = { timeout: row.timeout_ms };
     const caps = client.getServerCapabilities() ?? {};

@@ -158,7 +158,11 @@ export function asUpstreamFailure(error: unknown, tooLarge: boolean): UpstreamFa
 }
 
 /** Connects and initializes; the caller closes. Fails with an UpstreamFailure. */
-export async function connectUpstream(ctx: AppContext, row: McpServerRow, timeoutMs = row.timeout_ms): Promise<Upstream> {
+/**
+ * Connects to a server. `server/discover` (the stateless revision) is asked first on a refresh, and
+ * on a call unless the last refresh negotiated a stateful revision: then the SDK path goes straight on.
+ */
+export async function connectUpstream(ctx: AppContext, row: McpServerRow, timeoutMs = row.timeout_ms, refresh = false): Promise<Upstream> {
   let tooLarge = false;
   let protocolVersion = '';
   let transport: Transport | undefined;
@@ -169,7 +173,8 @@ export async function connectUpstream(ctx: AppContext, row: McpServerRow, timeou
     const creds = credentialsOf(ctx, row);
     if (creds.auth.type === 'oauth-client-credentials') await checkOutboundUrl(creds.auth.token_url);
     const headers = await credentialHeaders(creds, timeoutMs);
-    if (row.transport === 'streamable-http') {
+    const statefulBefore = row.protocol_version !== '' && row.protocol_version !== STATELESS_REVISION;
+    if (row.transport === 'streamable-http' && (refresh || !statefulBefore)) {
       const stateless = await tryStateless(row.url, gatewayFetch(headers, ctx.config.MCP_MAX_RESULT_BYTES, () => (tooLarge = true)), timeoutMs);
       if (stateless) {
         return {

@@ -76,8 +76,13 @@ describe.each(testDialects())('MCP gateway → 2026-07-28 upstream (%s)', (diale
     expect(legacy.last_error).toBe('');
     expect(legacy.tool_count).toBe(4);
     expect((await addServer({ name: 'oldie', url: `${old.url}/mcp` })).protocol_version).toBe('2024-11-05');
+    const discovers = () => streamable.seen.filter((h) => h['mcp-method'] === 'server/discover').length;
+    const discoveredOnRefresh = discovers();
+    expect(discoveredOnRefresh).toBeGreaterThan(0);
     const c = await client();
     expect(await c.callTool({ name: 'alpha__echo', arguments: { text: 'a' } })).toMatchObject({ content: [{ text: 'echo:a' }] });
+    // The refresh negotiated a stateful revision: a call goes straight to the SDK path, no discovery first.
+    expect(discovers()).toBe(discoveredOnRefresh);
     expect(await c.callTool({ name: 'oldie__echo', arguments: { text: 'o' } })).toMatchObject({ content: [{ text: 'echo:o' }] });
     await c.close();
   });
