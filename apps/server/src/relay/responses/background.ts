@@ -15,7 +15,7 @@ import { chargeLease } from '../pipeline/accounting/settle.js';
 import { boundUsage } from '../pipeline/accounting/bound-usage.js';
 import { costAt, priceTier, type Price } from '../pipeline/accounting/pricing.js';
 import { serviceAsk, serviceClass, type ServiceAsk } from '../pipeline/accounting/service.js';
-import { LimitBook } from '../pipeline/accounting/limits.js';
+import { LimitBook, type LimitScope } from '../pipeline/accounting/limits.js';
 import { PlanBook } from '../pipeline/accounting/plans.js';
 import { Poller, type RoundResult } from '../tasks/poller.js';
 import { rememberSealedOutput } from './sealed-items.js';
@@ -50,6 +50,8 @@ interface Facts {
   plan?: { subscriptionId: number; planId: number; windowStart: number; paid: number };
   /** Spending-cap windows the charge was counted in (refunded from when less is billed). */
   limitKeys: string[];
+  /** The scopes with a TPM limit: the tokens it reports count in their window when it settles. */
+  tpmScopes?: LimitScope[];
 }
 
 /**
@@ -78,6 +80,7 @@ export async function holdInBackground(state: RelayState, p: Prepared, hold: Hol
     ip: origin.ip,
     startedAt: p.startedAt,
     limitKeys: [],
+    tpmScopes: tpmScopesOf(p.limits?.scopes),
   };
   let held = 0;
   if (hold.planHold) {
@@ -91,6 +94,12 @@ export async function holdInBackground(state: RelayState, p: Prepared, hold: Hol
     void state.limits.settled(p.limits, 0, paid).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
   }
   return backgroundRow(state, { id, userId: user.id, tokenId: token.id, channelId, facts, held, now });
+}
+
+/** The scopes whose TPM a background response's tokens count in when it settles (none kept when no TPM applies). */
+function tpmScopesOf(scopes: LimitScope[] | undefined): LimitScope[] | undefined {
+  const kept = (scopes ?? []).filter((s) => s.limits.tpm);
+  return kept.length ? kept : undefined;
 }
 
 async function backgroundRow(state: RelayState, r: { id: string; userId: number; tokenId: number; channelId: number; facts: Facts; held: number; now: number }) {
@@ -171,6 +180,10 @@ export async function finishBackground(state: RelayState, row: BackgroundRow, re
   const planPaid = facts.plan ? Math.min(charged, facts.plan.paid) : 0;
   const billed = charged - planPaid;
   await refundRest(state, userId, tokenId, facts, channelId, Number(row.held), facts.plan?.paid ?? 0, charged);
+  // Its tokens count in the TPM windows of the minute it settles in, as a request's do when it is answered.
+  if (usage && facts.tpmScopes?.length) {
+    await state.limits.add(facts.tpmScopes, usage.promptTokens + usage.completionTokens, 0).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
+  }
   // Its encrypted items, resent in a later input, can be read only by this channel (sealed-items.ts).
   rememberSealedOutput(state.ctx, userId, channelId, response.output);
   if (!usage || !state.ctx.options.get('LogConsumeEnabled')) return true;
