@@ -181,6 +181,29 @@ describe.each(testDialects())('background Gemini interactions on %s', (dialect) 
     expect(calls(f).length).toBe(seen);
   });
 
+  it("counts a settled background interaction's tokens in the token's TPM window: one that fills it refuses the next turn", async () => {
+    const limits = relayState(f.server.ctx).limits;
+    const realNow = limits.now;
+    limits.now = () => Date.UTC(2026, 5, 10, 12, 0, 30); // one mid-minute instant: settlement and the next turn share the window
+    try {
+      f.gemini.behave('gxb-key', { backgroundReads: 0 });
+      const { key, tokenId } = await f.newUser({ quota: 5_000_000, token: { setting: { limits: { request_limits: { tpm: 8 } } } } });
+      const client = f.genai(key);
+      await client.interactions.create({ model: 'gxb-model', input: 'fill the minute', background: true });
+      expect(await limits.tokensThisMinute(`t${tokenId}`)).toBe(0);
+      await poll(f);
+      expect(await limits.tokensThisMinute(`t${tokenId}`)).toBe(8);
+      const seen = calls(f).length;
+      // Raw fetch: the SDK would retry a 429 after its Retry-After.
+      const refused = await fetch(`${f.url}/v1beta/interactions`, { method: 'POST', headers: { 'x-goog-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'gxb-model', input: 'one more' }) });
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).error).toMatchObject({ status: 'RESOURCE_EXHAUSTED', message: expect.stringContaining('8 tokens per minute (TPM)') });
+      expect(calls(f).length).toBe(seen);
+    } finally {
+      limits.now = realNow;
+    }
+  });
+
   it('a new server on the same database resumes polling the pending interaction and settles it once', async () => {
     f.gemini.behave('gxb-key', { backgroundReads: 0 });
     const { userId, key } = await f.newUser({ quota: 5_000_000 });
