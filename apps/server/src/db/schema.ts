@@ -471,10 +471,10 @@ export interface MessageBatchesTable {
   deleted_at: Def<number>;
 }
 
-/** A background response (migration 0028): `upstream` ones wait to be settled, `local` ones the gateway runs. */
+/** A background response (migration 0028): `upstream` ones wait to be settled, `local` ones the gateway runs; `interaction` rows are Gemini background interactions, keyed by `interactionKey` (the id is in `facts`). */
 export interface BackgroundResponsesTable {
   id: string;
-  kind: 'upstream' | 'local';
+  kind: 'upstream' | 'local' | 'interaction';
   status: string;
   user_id: number;
   token_id: Def<number>;

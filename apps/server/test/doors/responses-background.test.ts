@@ -117,6 +117,35 @@ describe.each(testDialects())('background responses on %s', (dialect) => {
     expect(start - (await balance(f, userId))).toBe(log.quota);
   });
 
+  it("counts a finished background response's tokens in the token's TPM window: one that fills it refuses the next request", async () => {
+    const limits = relayState(f.server.ctx).limits;
+    const realNow = limits.now;
+    // One fixed mid-minute instant, so the settlement and the next request share the TPM window.
+    const at = Date.UTC(2026, 5, 10, 12, 0, 30);
+    limits.now = () => at;
+    try {
+      f.fake.behave('bg-openai-key', { content: 'one two three four five six seven eight nine ten eleven twelve', backgroundReads: 1 });
+      const { userId, key, tokenId } = await f.newUser({ quota: 5_000_000, token: { setting: { limits: { request_limits: { tpm: 20 } } } } });
+      const client = f.openai(key);
+      const created = await client.responses.create({ model: 'bg-openai', input: 'fill my minute', background: true, max_output_tokens: 500 });
+      // While it runs nothing is counted: its worst case is not kept against the window.
+      expect(await limits.tokensThisMinute(`t${tokenId}`)).toBe(0);
+      await poll(f);
+      expect((await bgRow(f, created.id))!.status).toBe('completed');
+      const [log] = await consumeLogs(f, userId);
+      expect(log).toMatchObject({ prompt_tokens: 9, completion_tokens: 12 });
+      expect(await limits.tokensThisMinute(`t${tokenId}`)).toBe(21);
+      const calls = f.fake.forKey('bg-openai-key').length;
+      const err = await client.responses.create({ model: 'bg-openai', input: 'one more' }).catch((e) => e);
+      expect(err.status).toBe(429);
+      expect(err.error).toMatchObject({ code: 'tpm_limit_exceeded' });
+      expect(err.error.message).toContain('20 tokens per minute (TPM), 21 used or held');
+      expect(f.fake.forKey('bg-openai-key').length).toBe(calls);
+    } finally {
+      limits.now = realNow;
+    }
+  });
+
   it('holds on a plan window that covers the model and settles it there: the window is spent the usage, the balance nothing', async () => {
     f.fake.behave('bg-openai-key', { content: 'plan paid', backgroundReads: 1 });
     await f.unitPrice('bg-plan');

@@ -22,6 +22,8 @@ export interface GeminiBehaviour extends StreamPacing, Faults {
   cachedTokens?: number;
   /** Leave usageMetadata out of answers and streams. */
   noUsage?: boolean;
+  /** Reads of a background interaction that still find it `in_progress` before it completes (default 1). */
+  backgroundReads?: number;
 }
 
 export const GEMINI_PROMPT_TOKENS = 10;

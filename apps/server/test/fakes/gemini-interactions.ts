@@ -9,6 +9,9 @@ interface Kept {
   interaction: Record<string, any>;
   /** Words of every turn so far, the model's included: the context a follow-up is billed for. */
   context: number;
+  background?: boolean;
+  /** A background interaction still running: what it ends as, and how many more reads find it running. */
+  running?: { final: Record<string, any>; reads: number };
 }
 
 export const INTERACTIONS_PATH = /^\/(v1|v1beta|v1alpha)\/interactions(?:\/([^/]+?))?(\/cancel)?$/;
@@ -31,7 +34,10 @@ function inputWords(input: unknown): number {
  * Gemini's Interactions API, kept in memory as the real one keeps it: ids (long, `v1_…`),
  * `previous_interaction_id` that must name an interaction of the same key, `store: false`
  * keeping nothing, retrieval, deletion, cancel (background interactions only), and streaming
- * (`stream: true`: lifecycle and step events, then `[DONE]`). Usage counts words: input plus
+ * (`stream: true`: lifecycle and step events, then `[DONE]`), background interactions (`background:
+ * true`, and agents, which must run in the background: answered `in_progress` without usage, then
+ * completed with its usage after `backgroundReads` reads; a cancel while running ends it `cancelled`
+ * without usage). Usage counts words: input plus
  * the kept context of the previous turns, output, and thoughts when the behaviour thinks.
  */
 export class FakeInteractions {
@@ -54,8 +60,11 @@ export class FakeInteractions {
     if (!kept || kept.key !== req.key) return notFound();
     if (cancel) {
       if (req.method !== 'POST') return notFound();
-      if (kept.interaction.background !== true) return sendJson(res, googleErrorBody(400, 'Only background interactions can be cancelled.'), 400);
-      kept.interaction.status = 'cancelled';
+      if (!kept.background) return sendJson(res, googleErrorBody(400, 'Only background interactions can be cancelled.'), 400);
+      if (kept.running) {
+        kept.running = undefined;
+        kept.interaction = { ...kept.interaction, status: 'cancelled', updated: new Date().toISOString() };
+      }
       return sendJson(res, kept.interaction);
     }
     if (req.method === 'DELETE') {
@@ -63,6 +72,10 @@ export class FakeInteractions {
       return sendJson(res, {});
     }
     if (req.method !== 'GET') return notFound();
+    if (kept.running && --kept.running.reads < 0) {
+      kept.interaction = kept.running.final;
+      kept.running = undefined;
+    }
     if (req.query.get('stream') === 'true') return this.stream(res, kept.interaction, b, false);
     return sendJson(res, kept.interaction);
   }
@@ -70,7 +83,11 @@ export class FakeInteractions {
   private async create(req: Received, res: ServerResponse, b: GeminiBehaviour) {
     const body = req.body;
     if (!body || typeof body !== 'object') return sendJson(res, googleErrorBody(400, 'Invalid JSON payload received.'), 400);
-    if (typeof body.model !== 'string' || !body.model) return sendJson(res, googleErrorBody(400, 'model or agent is required.'), 400);
+    const agent = body.model === undefined && typeof body.agent === 'string' && body.agent ? body.agent : undefined;
+    if ((typeof body.model !== 'string' || !body.model) && !agent) return sendJson(res, googleErrorBody(400, 'model or agent is required.'), 400);
+    if (agent && body.background !== true) return sendJson(res, googleErrorBody(400, 'Agent interactions require background=true.'), 400);
+    const background = body.background === true;
+    if (background && body.store === false) return sendJson(res, googleErrorBody(400, 'Background interactions require store=true.'), 400);
     if (body.input === undefined) return sendJson(res, googleErrorBody(400, 'input is required.'), 400);
     let context = 0;
     if (body.previous_interaction_id !== undefined) {
@@ -101,7 +118,7 @@ export class FakeInteractions {
     const interaction: Record<string, any> = {
       id,
       object: 'interaction',
-      model: body.model,
+      ...(agent ? { agent } : { model: body.model }),
       status,
       created: now,
       updated: now,
@@ -110,6 +127,12 @@ export class FakeInteractions {
       usage,
       ...(body.previous_interaction_id ? { previous_interaction_id: body.previous_interaction_id } : {}),
     };
+    if (background) {
+      // Running: no steps and no usage yet; the finished interaction is what later reads find.
+      const running = { ...interaction, status: 'in_progress', steps: [], usage: undefined };
+      this.kept.set(id, { key: req.key, interaction: running, context: context + input + text.length, background, running: { final: interaction, reads: b.backgroundReads ?? 1 } });
+      return sendJson(res, running);
+    }
     if (body.store !== false) this.kept.set(id, { key: req.key, interaction, context: context + input + text.length });
     if (body.stream === true) return this.stream(res, interaction, b, true);
     sendJson(res, interaction);

@@ -12,9 +12,9 @@ export function findBackground(db: Db, id: string): Promise<BackgroundRow | unde
   return db.selectFrom('background_responses').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Upstream rows still waiting for their final usage, oldest first. */
+/** Upstream rows (responses and Gemini interactions) still waiting for their final usage, oldest first. */
 export function pendingUpstream(db: Db, limit: number): Promise<BackgroundRow[]> {
-  return db.selectFrom('background_responses').selectAll().where('status', '=', 'pending').where('kind', '=', 'upstream').orderBy('created_at').limit(limit).execute();
+  return db.selectFrom('background_responses').selectAll().where('status', '=', 'pending').where('kind', 'in', ['upstream', 'interaction']).orderBy('created_at').limit(limit).execute();
 }
 
 /**

@@ -10,6 +10,9 @@ import type { RelayState } from '../pipeline/relay-state.js';
 import { interactionsHeaders, interactionsUrl } from '../providers/gemini/index.js';
 import { forgetResponse, interactionKey } from '../responses/owners.js';
 import { ownedInteraction } from './owned.js';
+import { findBackground } from '../../db/repos/background-responses.js';
+import { endBeforeDelete, finishBackground, interactionEnded } from '../responses/background.js';
+import { isAgentInteraction } from '../formats/gemini/interactions.js';
 
 type Action = 'retrieve' | 'delete' | 'cancel';
 
@@ -18,11 +21,14 @@ const METHOD: Record<Action, 'GET' | 'DELETE' | 'POST'> = { retrieve: 'GET', del
 /** `POST /{version}/interactions`: a turn on a Gemini channel, passed through and billed on its reported usage. */
 function create(state: RelayState, req: FastifyRequest, reply: FastifyReply) {
   const body = req.body as Record<string, unknown> | undefined;
-  if (body && typeof body === 'object' && body.model === undefined && body.agent !== undefined) {
-    throw new HubError(400, 'agent interactions are not served by this gateway: name a model instead of an agent', { code: 'INVALID_ARGUMENT' });
-  }
   // Clients may name the model as a resource (`models/gemini-…`); channels list bare names.
-  const model = typeof body?.model === 'string' ? body.model.replace(/^models\//, '') : undefined;
+  // An agent interaction is routed and priced under the agent's name.
+  const named = body && typeof body === 'object' ? (typeof body.model === 'string' ? body.model : isAgentInteraction(body) ? (body.agent as string) : undefined) : undefined;
+  const model = named?.replace(/^models\//, '');
+  // An agent runs as long as it needs: it is served only under a price an admin set for it, never the fallback.
+  if (body && isAgentInteraction(body) && model && !state.prices.find(model)) {
+    throw new HubError(404, `The agent '${model}' does not exist: it has no price on this gateway`, { code: 'NOT_FOUND' });
+  }
   return handleRelay(state, req, reply, 'interactions', { reader: 'gemini', model });
 }
 
@@ -43,6 +49,8 @@ async function forward(state: RelayState, req: FastifyRequest, reply: FastifyRep
   const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
   const target = { url: interactionsUrl(route.target, `${encodeURIComponent(id)}${action === 'cancel' ? '/cancel' : ''}`) + query, headers: interactionsHeaders(route.target, req.headers), body: undefined };
   const admin = isAdmin(caller.user.role);
+  // A running background interaction is ended before it is deleted, so it is billed as upstream reports.
+  if (action === 'delete') await endBeforeDelete(state, row, id, 'interaction').catch((e) => state.ctx.log.warn({ err: e, id }, 'background interaction not ended before delete'));
   let res;
   try {
     res = await sendUpstream(target, { method: METHOD[action], proxy: row.proxy, proxyKey: route.target.key });
@@ -54,7 +62,23 @@ async function forward(state: RelayState, req: FastifyRequest, reply: FastifyRep
   if (action === 'delete') await forgetResponse(state.ctx, interactionKey(id));
   // A streamed retrieval (`?stream=true`) goes on as upstream sends it.
   if (contentType.includes('text/event-stream')) return reply.status(res.statusCode).header('content-type', contentType).header('cache-control', 'no-cache').send(res.body);
-  return reply.status(res.statusCode).header('content-type', contentType).send(await res.body.text());
+  const text = await res.body.text();
+  // A retrieve or cancel that sees a background interaction end settles it (once: see finishBackground).
+  if (action !== 'delete') await settleSeen(state, id, text);
+  return reply.status(res.statusCode).header('content-type', contentType).send(text);
+}
+
+/** Settles the caller's background interaction from an answer that shows it ended. */
+async function settleSeen(state: RelayState, id: string, text: string): Promise<void> {
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return;
+  }
+  if (!interactionEnded(json.status)) return;
+  const row = await findBackground(state.ctx.db, interactionKey(id));
+  if (row && row.kind === 'interaction' && row.status === 'pending') await finishBackground(state, row, json);
 }
 
 /**

@@ -15,13 +15,27 @@ import { chargeLease } from '../pipeline/accounting/settle.js';
 import { boundUsage } from '../pipeline/accounting/bound-usage.js';
 import { costAt, priceTier, type Price } from '../pipeline/accounting/pricing.js';
 import { serviceAsk, serviceClass, type ServiceAsk } from '../pipeline/accounting/service.js';
-import { LimitBook } from '../pipeline/accounting/limits.js';
+import { LimitBook, type LimitScope } from '../pipeline/accounting/limits.js';
 import { PlanBook } from '../pipeline/accounting/plans.js';
 import { Poller, type RoundResult } from '../tasks/poller.js';
 import { rememberSealedOutput } from './sealed-items.js';
+import { interactionKey } from './owners.js';
+import { interactionsHeaders, interactionsUrl } from '../providers/gemini/index.js';
+import { routeTo } from '../pipeline/flow/attempt.js';
+import { sendUpstream } from '../pipeline/flow/upstream.js';
 
 /** The statuses a Responses object ends in; `queued` and `in_progress` are still running. */
 export const TERMINAL = new Set(['completed', 'incomplete', 'failed', 'cancelled']);
+
+/**
+ * The statuses of a Gemini interaction still running. Every other one ends its turn: `completed`,
+ * `incomplete`, `failed`, `cancelled`, and those waiting for the caller (`requires_action`: function
+ * results; `requires_continuation`, `budget_exceeded`), each a new turn if continued.
+ */
+const INTERACTION_RUNNING = new Set(['in_progress', 'queued']);
+
+/** Whether an interaction's status ends its turn (an unknown or missing status does not). */
+export const interactionEnded = (status: unknown): boolean => typeof status === 'string' && status !== '' && !INTERACTION_RUNNING.has(status);
 
 /** The end of a response upstream answers 404 for before the gateway saw it end. */
 const EXPIRED = 'expired';
@@ -50,6 +64,10 @@ interface Facts {
   plan?: { subscriptionId: number; planId: number; windowStart: number; paid: number };
   /** Spending-cap windows the charge was counted in (refunded from when less is billed). */
   limitKeys: string[];
+  /** A Gemini interaction's own id (its row is keyed by the id's digest, as ids are long). */
+  interactionId?: string;
+  /** The scopes with a TPM limit: the tokens it reports count in their window when it settles. */
+  tpmScopes?: LimitScope[];
 }
 
 /**
@@ -57,7 +75,7 @@ interface Facts {
  * becomes a charge now (durable, unlike an in-memory hold) and a row waits for the poller, which
  * settles the difference from the final usage. Nothing is logged until then.
  */
-export async function holdInBackground(state: RelayState, p: Prepared, hold: Hold, id: string, origin: { requestId: string; ip: string }): Promise<void> {
+export async function holdInBackground(state: RelayState, p: Prepared, hold: Hold, id: string, origin: { requestId: string; ip: string }, kind: 'upstream' | 'interaction' = 'upstream'): Promise<void> {
   const { token, user } = p.caller;
   const channelId = hold.route.row.id;
   const now = nowSeconds();
@@ -78,6 +96,8 @@ export async function holdInBackground(state: RelayState, p: Prepared, hold: Hol
     ip: origin.ip,
     startedAt: p.startedAt,
     limitKeys: [],
+    tpmScopes: tpmScopesOf(p.limits?.scopes),
+    ...(kind === 'interaction' ? { interactionId: id } : {}),
   };
   let held = 0;
   if (hold.planHold) {
@@ -90,14 +110,20 @@ export async function holdInBackground(state: RelayState, p: Prepared, hold: Hol
     facts.limitKeys = LimitBook.spendKeys(p.limits);
     void state.limits.settled(p.limits, 0, paid).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
   }
-  return backgroundRow(state, { id, userId: user.id, tokenId: token.id, channelId, facts, held, now });
+  return backgroundRow(state, { id: kind === 'interaction' ? interactionKey(id) : id, kind, userId: user.id, tokenId: token.id, channelId, facts, held, now });
 }
 
-async function backgroundRow(state: RelayState, r: { id: string; userId: number; tokenId: number; channelId: number; facts: Facts; held: number; now: number }) {
+/** The scopes whose TPM a background response's tokens count in when it settles (none kept when no TPM applies). */
+function tpmScopesOf(scopes: LimitScope[] | undefined): LimitScope[] | undefined {
+  const kept = (scopes ?? []).filter((s) => s.limits.tpm);
+  return kept.length ? kept : undefined;
+}
+
+async function backgroundRow(state: RelayState, r: { id: string; kind: 'upstream' | 'interaction'; userId: number; tokenId: number; channelId: number; facts: Facts; held: number; now: number }) {
   try {
     await insertBackground(state.ctx.db, {
       id: r.id,
-      kind: 'upstream',
+      kind: r.kind,
       status: 'pending',
       user_id: r.userId,
       token_id: r.tokenId,
@@ -118,10 +144,11 @@ async function backgroundRow(state: RelayState, r: { id: string; userId: number;
   backgroundPoller(state).wake();
 }
 
-/** The text of a response's output, for counting when upstream reports no usage. */
+/** The text of a response's output (an interaction's steps), for counting when upstream reports no usage. */
 function outputText(response: Record<string, unknown>): string {
   const parts: string[] = [];
-  for (const item of (response.output as Array<Record<string, any>> | undefined) ?? []) {
+  for (const item of (response.output as Array<Record<string, any>> | undefined) ?? (response.steps as Array<Record<string, any>> | undefined) ?? (response.outputs as Array<Record<string, any>> | undefined) ?? []) {
+    if (typeof item.text === 'string') parts.push(item.text);
     for (const c of (item.content as Array<Record<string, unknown>> | undefined) ?? []) if (typeof c.text === 'string') parts.push(c.text);
   }
   return parts.join('\n');
@@ -140,13 +167,16 @@ async function channelRow(state: RelayState, id: number): Promise<ChannelRow | u
  */
 export async function finishBackground(state: RelayState, row: BackgroundRow, response: Record<string, unknown>): Promise<boolean> {
   const status = String(response.status ?? '');
-  if (row.status !== 'pending' || row.kind !== 'upstream' || !(TERMINAL.has(status) || status === EXPIRED)) return false;
+  const interaction = row.kind === 'interaction';
+  const ended = interaction ? interactionEnded(status) : TERMINAL.has(status);
+  if (row.status !== 'pending' || (row.kind !== 'upstream' && !interaction) || !(ended || status === EXPIRED)) return false;
   const facts = JSON.parse(row.facts) as Facts;
   const channel = await channelRow(state, Number(row.channel_id));
-  let usage: Usage | null = status === 'failed' || status === EXPIRED ? null : (adapterFor(channel?.type ?? 1)?.parseUsage('responses', response) ?? null);
+  const endpoint = interaction ? 'interactions' : 'responses';
+  let usage: Usage | null = status === 'failed' || status === EXPIRED ? null : (adapterFor(channel?.type ?? 1)?.parseUsage(endpoint, response) ?? null);
   let estimated = false;
   if (usage && usage.promptTokens === 0 && usage.completionTokens === 0) usage = null;
-  if (!usage && (status === 'completed' || status === 'incomplete' || status === EXPIRED)) {
+  if (!usage && status !== 'failed' && status !== 'cancelled') {
     estimated = true;
     usage = { ...emptyUsage(), promptTokens: facts.promptEstimate, completionTokens: await countText(facts.model, outputText(response)) };
   }
@@ -154,7 +184,7 @@ export async function finishBackground(state: RelayState, row: BackgroundRow, re
   let cost = 0;
   let detail: Record<string, unknown> = {};
   if (usage) {
-    const bounded = boundUsage(usage, 'responses', facts.promptEstimate, facts.maxOutput);
+    const bounded = boundUsage(usage, endpoint, facts.promptEstimate, facts.maxOutput);
     const service = serviceClass(facts.price, facts.ask, bounded.usage);
     const tier = priceTier({ ...facts.price, scale: service.ratio }, bounded.usage.promptTokens);
     cost = costAt(bounded.usage, tier.price, facts.groupRatio);
@@ -171,8 +201,12 @@ export async function finishBackground(state: RelayState, row: BackgroundRow, re
   const planPaid = facts.plan ? Math.min(charged, facts.plan.paid) : 0;
   const billed = charged - planPaid;
   await refundRest(state, userId, tokenId, facts, channelId, Number(row.held), facts.plan?.paid ?? 0, charged);
+  // Its tokens count in the TPM windows of the minute it settles in, as a request's do when it is answered.
+  if (usage && facts.tpmScopes?.length) {
+    await state.limits.add(facts.tpmScopes, usage.promptTokens + usage.completionTokens, 0).catch((e) => state.ctx.log.warn({ err: e }, 'limit counters not updated'));
+  }
   // Its encrypted items, resent in a later input, can be read only by this channel (sealed-items.ts).
-  rememberSealedOutput(state.ctx, userId, channelId, response.output);
+  if (!interaction) rememberSealedOutput(state.ctx, userId, channelId, response.output);
   if (!usage || !state.ctx.options.get('LogConsumeEnabled')) return true;
   state.recorder.log({
     type: LOG_TYPE.consume,
@@ -195,13 +229,12 @@ export async function finishBackground(state: RelayState, row: BackgroundRow, re
     cache_write_tokens: usage.cacheWriteTokens + usage.cacheWrite1hTokens,
     reasoning_tokens: usage.reasoningTokens,
     estimated: estimated ? 1 : 0,
-    content: status === EXPIRED ? 'upstream no longer knows this background response: its hold was charged' : '',
+    content: status === EXPIRED ? `upstream no longer knows this background ${interaction ? 'interaction' : 'response'}: its hold was charged` : '',
     metadata: JSON.stringify({
-      door: '/v1/responses',
+      door: interaction ? '/v1beta/interactions' : '/v1/responses',
       usage_source: estimated ? 'estimated' : 'reported',
       background: true,
-      response_id: row.id,
-      response_status: status,
+      ...(interaction ? { interaction_id: facts.interactionId, interaction_status: status } : { response_id: row.id, response_status: status }),
       group_name: facts.group,
       group_ratio: facts.groupRatio,
       price_type: facts.price.type,
@@ -242,11 +275,12 @@ export async function callKeeper(channel: ChannelRow, method: 'GET' | 'POST' | '
  * cancelled when still running, so it is billed as upstream reports it (not at the hold, as a
  * response that vanished would be).
  */
-export async function endBeforeDelete(state: RelayState, channel: ChannelRow, id: string): Promise<void> {
-  const row = await findBackground(state.ctx.db, id);
-  if (!row || row.status !== 'pending' || row.kind !== 'upstream') return;
-  for (const [method, path] of [['GET', `/v1/responses/${id}`], ['POST', `/v1/responses/${id}/cancel`]] as const) {
-    const res = await callKeeper(channel, method, path);
+export async function endBeforeDelete(state: RelayState, channel: ChannelRow, id: string, kind: 'upstream' | 'interaction' = 'upstream'): Promise<void> {
+  const row = await findBackground(state.ctx.db, kind === 'interaction' ? interactionKey(id) : id);
+  if (!row || row.status !== 'pending' || row.kind !== kind) return;
+  const calls = kind === 'interaction' ? ([['GET', ''], ['POST', '/cancel']] as const) : ([['GET', `/v1/responses/${id}`], ['POST', `/v1/responses/${id}/cancel`]] as const);
+  for (const [method, path] of calls) {
+    const res = kind === 'interaction' ? await callInteractionKeeper(channel, method, `${id}${path}`) : await callKeeper(channel, method, path);
     const text = await res.body.text();
     if (res.statusCode >= 400) return;
     try {
@@ -257,11 +291,21 @@ export async function endBeforeDelete(state: RelayState, channel: ChannelRow, id
   }
 }
 
+/** One call to the Gemini channel keeping an interaction (`rest`: the id, then any `/cancel`). */
+async function callInteractionKeeper(channel: ChannelRow, method: 'GET' | 'POST' | 'DELETE', rest: string) {
+  const route = routeTo(channel, '');
+  const [id, ...more] = rest.split('/');
+  const target = { url: interactionsUrl(route.target, [encodeURIComponent(id), ...more].join('/')), headers: interactionsHeaders(route.target), body: undefined };
+  return sendUpstream(target, { method, proxy: channel.proxy, proxyKey: route.target.key });
+}
+
 /** Polls one pending row; answers whether it ended. */
 async function pollOne(state: RelayState, row: BackgroundRow): Promise<boolean> {
   const channel = await channelRow(state, Number(row.channel_id));
   if (!channel) return false; // the channel is gone: its row waits (an admin may restore it)
-  const res = await callKeeper(channel, 'GET', `/v1/responses/${row.id}`);
+  const interactionId = row.kind === 'interaction' ? (JSON.parse(row.facts) as Facts).interactionId : undefined;
+  if (row.kind === 'interaction' && !interactionId) return false;
+  const res = interactionId ? await callInteractionKeeper(channel, 'GET', interactionId) : await callKeeper(channel, 'GET', `/v1/responses/${row.id}`);
   const text = await res.body.text();
   if (res.statusCode === 404) {
     // Upstream no longer knows it (deleted or expired): the worst case it was charged stays charged.

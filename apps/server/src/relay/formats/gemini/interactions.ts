@@ -60,19 +60,23 @@ export function interactionMaxOutput(body: Record<string, unknown>): unknown {
 }
 
 /**
- * The outline of an Interactions create body the gateway relies on. `background` is refused:
- * a background interaction reports its usage only when polled later, and the gateway bills
- * the turn from the answer it relays.
+ * The outline of an Interactions create body the gateway relies on: a `model`, or an `agent`
+ * (agent interactions, such as deep research, run in the background and are priced under the
+ * agent's name). A `background` interaction is held at its worst case and settled when it ends
+ * (responses/background.ts).
  */
-export const interactionsDoorSchema = z.looseObject({
-  model: z.string({ error: 'must be a model name' }),
-  previous_interaction_id: z.string({ error: 'must be an interaction id' }).optional(),
-  stream: z.boolean({ error: 'must be a boolean' }).optional(),
-  store: z.boolean({ error: 'must be a boolean' }).optional(),
-  background: z
-    .boolean({ error: 'must be a boolean' })
-    .refine((v) => v !== true, { error: 'background interactions are not served by this gateway; create the interaction without background' })
-    .optional(),
-  system_instruction: z.string({ error: 'must be a string' }).optional(),
-  generation_config: z.looseObject({ max_output_tokens: z.number().int().nonnegative().max(1_073_741_823).optional() }).optional(),
-});
+export const interactionsDoorSchema = z
+  .looseObject({
+    model: z.string({ error: 'must be a model name' }).optional(),
+    agent: z.string({ error: 'must be an agent name' }).optional(),
+    previous_interaction_id: z.string({ error: 'must be an interaction id' }).optional(),
+    stream: z.boolean({ error: 'must be a boolean' }).optional(),
+    store: z.boolean({ error: 'must be a boolean' }).optional(),
+    background: z.boolean({ error: 'must be a boolean' }).optional(),
+    system_instruction: z.string({ error: 'must be a string' }).optional(),
+    generation_config: z.looseObject({ max_output_tokens: z.number().int().nonnegative().max(1_073_741_823).optional() }).optional(),
+  })
+  .refine((b) => b.model !== undefined || b.agent !== undefined, { error: 'name a model or an agent', path: ['model'] });
+
+/** An agent interaction: it names an agent and no model (the agent's name routes and prices it). */
+export const isAgentInteraction = (body: Record<string, unknown>): boolean => body.model === undefined && typeof body.agent === 'string';

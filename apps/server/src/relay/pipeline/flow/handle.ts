@@ -29,6 +29,7 @@ import { countProviderRequest } from '../../../http/metrics.js';
 import { countUpstreamError } from '../../../http/relay-metrics.js';
 import { FirstByteWatch, logClientLeft } from './first-byte.js';
 import { limitScopes } from '../accounting/limits.js';
+import { isAgentInteraction } from '../../formats/gemini/interactions.js';
 import { BACKGROUND_NOT_STARTED, startLocalBackground } from '../../responses/background-local.js';
 import { holdOnPlan } from '../accounting/plan-hold.js';
 import type { PlanHold } from '../accounting/plans.js';
@@ -154,7 +155,14 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       // A lowered output cap changed the body: the conversion is made again from it.
       if (hold.lowered) hold.plan = plan = planAttempt(endpoint, route.adapter, hub, route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
       // Gemini bodies carry no model (it travels in the URL).
-      const body = plan.converted ?? (GEMINI_PATH_MODEL.has(endpoint) ? p.body : withModel(passThroughBody(state, p, route.upstreamModel), route.upstreamModel, p.model));
+      // An agent interaction names its (mapped) agent, not a model.
+      const body =
+        plan.converted ??
+        (GEMINI_PATH_MODEL.has(endpoint)
+          ? p.body
+          : endpoint === 'interactions' && isAgentInteraction(p.body as Record<string, unknown>)
+            ? withAgent(p.body as Record<string, unknown>, route.upstreamModel)
+            : withModel(passThroughBody(state, p, route.upstreamModel), route.upstreamModel, p.model));
       const built = buildUpstream(route, plan.endpoint, body, {
         stream: p.stream,
         contentType: req.headers['content-type'],
@@ -300,6 +308,11 @@ function ownerChannel(state: RelayState, p: Prepared, tried: Set<number>) {
 }
 
 /** The caller's body for a same-family channel: stored history restored, the model suffix applied. */
+/** An agent interaction's body with the channel's name for the agent (the same object when unchanged). */
+function withAgent(body: Record<string, unknown>, agent: string): Record<string, unknown> {
+  return body.agent === agent ? body : { ...body, agent };
+}
+
 function passThroughBody(state: RelayState, p: Prepared, upstreamModel: string): Record<string, unknown> | Buffer {
   if (Buffer.isBuffer(p.body)) return p.body;
   const body = p.history ? withHistory(p.body, p.history) : p.body;

@@ -14,7 +14,8 @@ import { billingUsage } from '../../bridge/usage.js';
 import { rememberResponse } from '../../bridge/responses-history.js';
 import { chainResponse } from '../routing/sticky.js';
 import { ownInteraction, ownPassthroughResponse } from '../../responses/owners.js';
-import { holdInBackground } from '../../responses/background.js';
+import { holdInBackground, interactionEnded } from '../../responses/background.js';
+import { isAgentInteraction } from '../../formats/gemini/interactions.js';
 import { rememberSealedOutput } from '../../responses/sealed-items.js';
 import { emptyUsage as emptyNormalUsage } from '../../formats/index.js';
 
@@ -90,7 +91,15 @@ export async function respondJson(state: RelayState, p: Prepared, hold: Hold, re
     }
     // Encrypted reasoning and compaction items: their follow-ups must come back to this channel.
     if (json && (p.endpoint === 'responses' || p.endpoint === 'responses/compact')) rememberSealedOutput(state.ctx, p.caller.user.id, hold.route.row.id, json.output);
-    if (p.endpoint === 'interactions') ownInteraction(state.ctx, p.caller.user.id, hold.route.row.id, p.body as Record<string, unknown>, json?.id);
+    if (p.endpoint === 'interactions') {
+      ownInteraction(state.ctx, p.caller.user.id, hold.route.row.id, p.body as Record<string, unknown>, json?.id);
+      // A background (or agent) interaction still running: billed when it ends (responses/background.ts), not now.
+      const asked = p.body as Record<string, unknown>;
+      if (json && (asked.background === true || isAgentInteraction(asked)) && typeof json.id === 'string' && !interactionEnded(json.status)) {
+        await holdInBackground(state, p, hold, json.id, { requestId: reply.request.id, ip: reply.request.ip }, 'interaction');
+        return sendBytes(reply, res.statusCode, contentType, bytes);
+      }
+    }
     if (!usage || (usage.promptTokens === 0 && usage.completionTokens === 0)) {
       estimated = true;
       usage = { ...emptyUsage(), promptTokens: await exactPrompt(state, p), completionTokens: json ? await countText(p.model, answerText(json)) : 0 };
