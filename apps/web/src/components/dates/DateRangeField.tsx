@@ -40,7 +40,7 @@ export default function DateRangeField({ start, end, onChange, startLabel, endLa
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
         {picker(startLabel, start, (v) => onChange(v, end), 'start')}
         {picker(endLabel, end, (v) => onChange(start, v), 'end')}
-        <Stack direction="row" spacing={0.5}>
+        <Stack direction="row" useFlexGap data-testid={`${testId}-presets`} sx={{ flexWrap: 'wrap', gap: 0.5 }}>
           {PRESETS.map((p) => (
             <Chip key={p} size="small" variant="outlined" label={t(`dateRange.${p}`)} data-testid={`${testId}-preset-${p}`} onClick={() => onChange(...presetRange(p))} />
           ))}

@@ -99,7 +99,7 @@ export default function ChannelPage() {
           <StatusCell channel={c} onChanged={list.reload} />
         ),
     },
-    { field: 'response_time', header: t('responseTime'), sortable: true, render: (c) => (isTagRow(c) ? '—' : <ResponseTimeChip channel={c} />) },
+    { field: 'response_time', header: t('responseTime'), sortable: true, hideBelow: 'laptop', render: (c) => (isTagRow(c) ? '—' : <ResponseTimeChip channel={c} />) },
     { field: 'balance', header: t('usedBalance'), hideOnPhone: true, hideBelow: 'xl', render: (c) => (isTagRow(c) ? '—' : <BalanceCell channel={c} />) },
     { field: 'priority', header: t('priority'), sortable: true, render: (c) => <InlineNumber value={c.priority ?? 0} min={0} label={t('priority')} onSave={(v) => savePriority(c, v)} /> },
     { field: 'weight', header: t('weight'), sortable: true, render: (c) => (isTagRow(c) ? '—' : <InlineNumber value={c.weight ?? 1} min={1} label={t('weight')} onSave={(v) => saveWeight(c, v)} />) },
