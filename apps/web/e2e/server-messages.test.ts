@@ -34,8 +34,8 @@ describe.skipIf(!chromiumAvailable)('server messages in the reader language in C
       expect(await alert.innerText()).not.toMatch(/用户名或密码错误/);
       // once, as the toast, inside the screen
       expect(await page.getByText(text).count()).toBe(1);
-      const box = (await alert.boundingBox())!;
-      expect(box.y + box.height).toBeLessThanOrEqual(height);
+      // (the toast slides in from below: wait for it to settle inside the screen)
+      await expect.poll(async () => { const box = (await alert.boundingBox())!; return box.y + box.height; }).toBeLessThanOrEqual(height);
       await page.screenshot({ path: `${SHOTS}/login-wrong-password-${lang}-${width}-${theme}.png` });
     });
   }
