@@ -1,16 +1,19 @@
 import type { Page } from 'playwright-core';
 import { noSidewaysScroll, SHOTS } from './browser';
 
-/** Screenshots of the page as it is, in light and dark, at desktop (full page) and phone width; `ready` waits for its content. */
+/**
+ * Screenshots of the page as it is, in light and dark, at the small laptop (1366×768, full page) and
+ * phone width, with no sideways page scroll at either; `ready` waits for its content.
+ */
 export async function shootThemes(page: Page, name: string, ready: () => Promise<unknown>) {
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((th) => localStorage.setItem('theme', th), theme);
-    for (const [w, h, kind] of [[1366, 860, 'desktop'], [390, 844, 'phone']] as const) {
+    for (const [w, h, kind] of [[1366, 768, 'desktop'], [390, 844, 'phone']] as const) {
       await page.setViewportSize({ width: w, height: h });
       await page.reload();
       await ready();
       await page.waitForTimeout(400);
-      if (kind === 'phone') await noSidewaysScroll(page);
+      await noSidewaysScroll(page);
       await page.screenshot({ path: `${SHOTS}/${name}-${kind}-${theme}.png`, fullPage: kind === 'desktop' });
     }
   }

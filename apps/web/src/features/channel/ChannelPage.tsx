@@ -75,7 +75,7 @@ export default function ChannelPage() {
   const columns: DataColumn<Channel>[] = [
     { field: 'id', header: t('id'), sortable: true, render: (c) => (isTagRow(c) ? <StatusChip label={t('tagChip')} color="secondary" variant="filled" /> : c.id) },
     { field: 'name', header: t('name'), sortable: true, maxWidth: 180, render: (c) => (isTagRow(c) ? <Typography component="span" sx={{ fontWeight: 700 }} title={c.tag}>{c.tag}</Typography> : <span title={c.name}>{c.name}</span>) },
-    { field: 'group', header: t('group'), hideOnPhone: true, render: (c) => <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>{groupList(c.group).map((g) => <StatusChip key={g} label={groupNames.get(g) ?? g} title={g} color="info" />)}</Box> },
+    { field: 'group', header: t('group'), hideOnPhone: true, hideBelow: 'laptop', render: (c) => <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>{groupList(c.group).map((g) => <StatusChip key={g} label={groupNames.get(g) ?? g} title={g} color="info" />)}</Box> },
     { field: 'type', header: t('type'), sortable: true, render: (c) => <StatusChip label={typeName(c.type) ?? t('unknownType')} color={typeColor(c.type)} variant="outlined" /> },
     {
       field: 'status',
@@ -99,7 +99,7 @@ export default function ChannelPage() {
           <StatusCell channel={c} onChanged={list.reload} />
         ),
     },
-    { field: 'response_time', header: t('responseTime'), sortable: true, hideBelow: 'laptop', render: (c) => (isTagRow(c) ? '—' : <ResponseTimeChip channel={c} />) },
+    { field: 'response_time', header: t('responseTime'), sortable: true, render: (c) => (isTagRow(c) ? '—' : <ResponseTimeChip channel={c} />) },
     { field: 'balance', header: t('usedBalance'), hideOnPhone: true, hideBelow: 'xl', render: (c) => (isTagRow(c) ? '—' : <BalanceCell channel={c} />) },
     { field: 'priority', header: t('priority'), sortable: true, render: (c) => <InlineNumber value={c.priority ?? 0} min={0} label={t('priority')} onSave={(v) => savePriority(c, v)} /> },
     { field: 'weight', header: t('weight'), sortable: true, render: (c) => (isTagRow(c) ? '—' : <InlineNumber value={c.weight ?? 1} min={1} label={t('weight')} onSave={(v) => saveWeight(c, v)} />) },
