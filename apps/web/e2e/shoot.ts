@@ -6,6 +6,7 @@ import { noSidewaysScroll, SHOTS } from './browser';
  * phone width, with no sideways page scroll at either; `ready` waits for its content.
  */
 export async function shootThemes(page: Page, name: string, ready: () => Promise<unknown>) {
+  const before = page.viewportSize() ?? { width: 1366, height: 860 };
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((th) => localStorage.setItem('theme', th), theme);
     for (const [w, h, kind] of [[1366, 768, 'desktop'], [390, 844, 'phone']] as const) {
@@ -18,5 +19,6 @@ export async function shootThemes(page: Page, name: string, ready: () => Promise
     }
   }
   await page.evaluate(() => localStorage.setItem('theme', 'light'));
-  await page.setViewportSize({ width: 1366, height: 860 });
+  // back to the size the test had, light
+  await page.setViewportSize(before);
 }
