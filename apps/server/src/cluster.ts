@@ -9,6 +9,7 @@ import { ConfigError } from './config/file.js';
 import { resolveSessionSecret } from './config/secret.js';
 import { parseDsn } from './db/dsn.js';
 import { HubError } from './common/errors.js';
+import { apiErrorText, type ApiErrorArgs } from '@one-hub/contract';
 
 /** A worker that exits unasked is started again after this long (so a crash loop does not spin). */
 const RESTART_DELAY_MS = 1000;
@@ -102,7 +103,8 @@ interface Answered {
   oneHub: 'answer';
   id: number;
   value?: unknown;
-  error?: { message: string; status: number };
+  /** A failure with its listed console code (packages/contract api-error.ts) and arguments. */
+  error?: { message: string; status: number; code?: string | null; args?: ApiErrorArgs };
 }
 const METRICS = 'metrics';
 const ASK_TIMEOUT_MS = 10_000;
@@ -129,12 +131,12 @@ export function askNode<T>(topic: string, payload?: unknown): Promise<T> {
   if (waiting.size === 0) process.on('message', onAnswer);
   const id = ++asked;
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => settle({ oneHub: 'answer', id, error: { message: 'the node did not answer', status: 503 } }), ASK_TIMEOUT_MS);
+    const timer = setTimeout(() => settle({ oneHub: 'answer', id, error: { message: apiErrorText('node_unanswered'), status: 503, code: 'node_unanswered' } }), ASK_TIMEOUT_MS);
     const settle = (a: Answered) => {
       clearTimeout(timer);
       waiting.delete(id);
       if (waiting.size === 0) process.off('message', onAnswer);
-      if (a.error) reject(new HubError(a.error.status, a.error.message));
+      if (a.error) reject(new HubError(a.error.status, a.error.message, { code: a.error.code ?? null, args: a.error.args }));
       else resolve(a.value as T);
     };
     waiting.set(id, settle);
@@ -160,12 +162,12 @@ export function answerForNode(topic: string, handler: (payload: unknown) => unkn
       if (message?.oneHub !== 'ask') return;
       const reply = (a: Omit<Answered, 'oneHub' | 'id'>) => process.send!({ oneHub: 'answer', id: message.id, ...a } satisfies Answered);
       const handle = handlers.get(message.topic);
-      if (!handle) return reply({ error: { message: `nothing answers ${message.topic}`, status: 500 } });
+      if (!handle) return reply({ error: { message: apiErrorText('node_no_handler', { topic: message.topic }), status: 500, code: 'node_no_handler', args: { topic: message.topic } } });
       Promise.resolve()
         .then(() => handle(message.payload))
         .then(
           (value) => reply({ value }),
-          (e: Error) => reply({ error: { message: e.message, status: e instanceof HubError ? e.status : 500 } }),
+          (e: Error) => reply({ error: e instanceof HubError ? { message: e.message, status: e.status, code: e.code, args: e.args } : { message: e.message, status: 500 } }),
         );
     });
   handlers.set(topic, handler);
@@ -191,7 +193,7 @@ function answerWorkers(first: () => Worker | undefined): void {
         (e: Error) => reply({ error: { message: e.message, status: 500 } }),
       );
     const to = first();
-    if (!to?.isConnected() || to === worker) return void reply({ error: { message: 'the node’s first worker is starting again; try in a moment', status: 503 } });
+    if (!to?.isConnected() || to === worker) return void reply({ error: { message: apiErrorText('node_restarting'), status: 503, code: 'node_restarting' } });
     const id = ++forwarded;
     relayed.set(id, { to: worker, id: message.id });
     to.send({ ...message, id } satisfies Asked);

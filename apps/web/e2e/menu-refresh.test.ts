@@ -32,9 +32,11 @@ describe.skipIf(!chromiumAvailable)('the sidebar fits the screen and a failed re
     await c?.close();
   });
 
-  it('fits 1440×900 and 1366×768 for root in every language, only the current group unfolded', async () => {
+  it('fits 1440×900 and 1366×768 for root in every language, light and dark, only the current group unfolded', async () => {
     for (const lang of ['zh_CN', 'zh_HK', 'en_US', 'ja_JP']) {
       const page = await c.open({ width: 1440, height: 900, lang });
+      const theme = lang === 'zh_HK' || lang === 'ja_JP' ? 'dark' : 'light';
+      await page.addInitScript((th) => localStorage.setItem('theme', th), theme);
       await signIn(page, 'root', ROOT_PASSWORD);
       // the dashboard, and the longest case: a settings screen inside an open collapse
       for (const [path, group] of [['/panel/dashboard', 'dashboard'], ['/panel/pricing', 'setting'], ['/panel/invoice', 'usage']] as const) {
@@ -48,7 +50,7 @@ describe.skipIf(!chromiumAvailable)('the sidebar fits the screen and a failed re
       }
       expect(await page.getByTestId('menu-group').count()).toBe(4);
       await page.getByRole('navigation', { name: 'main' }).getByRole('link').first().waitFor();
-      if (lang === 'zh_CN') await page.screenshot({ path: `${SHOTS}/menu-1440-${lang}-light.png` });
+      if (lang === 'zh_CN' || lang === 'ja_JP') await page.screenshot({ path: `${SHOTS}/menu-1440-${lang}-${theme}.png` });
       await page.context().close();
     }
   }, 240_000);
@@ -122,6 +124,12 @@ describe.skipIf(!chromiumAvailable)('the sidebar fits the screen and a failed re
     await page.getByRole('button', { name: /refresh/i }).first().click();
     await page.getByTestId('table-stale').waitFor();
     await page.screenshot({ path: `${SHOTS}/table-stale-1440-dark.png` });
+    // the banner and its Retry stay on a 1366×768 screen too
+    await page.setViewportSize({ width: 1366, height: 768 });
+    const retry = (await page.getByTestId('table-stale').getByRole('button', { name: 'Retry' }).boundingBox())!;
+    expect(retry.x + retry.width).toBeLessThanOrEqual(1366);
+    expect(retry.y + retry.height).toBeLessThanOrEqual(768);
+    await page.screenshot({ path: `${SHOTS}/table-stale-1366-dark.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('table-stale').waitFor();
     await page.screenshot({ path: `${SHOTS}/table-stale-phone-dark.png` });

@@ -49,9 +49,13 @@ describe.skipIf(!chromiumAvailable)('plan checkout in Chromium', () => {
     await epay.close();
   });
 
+  // Each language at a desktop size and theme of its own: 1440×900 and 1366×768, light and dark (issue 38).
+  const LOOKS: Record<string, [number, number, 'light' | 'dark']> = { zh_CN: [1440, 900, 'light'], zh_HK: [1366, 768, 'dark'], en_US: [1440, 900, 'dark'], ja_JP: [1366, 768, 'light'] };
   for (const [lang, tx] of Object.entries(TEXTS)) {
-    it(`shows the bill before the order and offers Renew for a held plan (${lang})`, { timeout: 90_000 }, async () => {
-      const page = await c.open({ lang, width: 1440, height: 900 });
+    const [width, height, theme] = LOOKS[lang];
+    it(`shows the bill before the order and offers Renew for a held plan (${lang}, ${width}×${height}, ${theme})`, { timeout: 90_000 }, async () => {
+      const page = await c.open({ lang, width, height });
+      await page.addInitScript((th) => localStorage.setItem('theme', th), theme);
       await signIn(page, 'checkout', 'password123');
       await page.goto('/panel/subscription');
       const offer = (name: string) => page.getByTestId(`plan-offer-${ids[name]}`);
@@ -71,6 +75,9 @@ describe.skipIf(!chromiumAvailable)('plan checkout in Chromium', () => {
       expect(await dialog.getByTestId('sum-pay').innerText()).toMatch(new RegExp(`^${escape(tx.pay)}\\s+${escape(tx.amount)}$`));
       expect(await dialog.getByTestId('plan-renew-hint').count()).toBe(0);
       expect(await orders()).toBe(before);
+      // the whole bill and its Pay button are on the screen, nothing to scroll to
+      const pay = (await dialog.getByTestId('plan-pay').boundingBox())!;
+      expect(pay.y + pay.height, `${width}×${height}`).toBeLessThanOrEqual(height);
       if (lang === 'en_US') await shootThemes(page, 'plan-checkout-buy', async () => {
         await offer('Lite').getByRole('button', { name: tx.buy, exact: true }).click();
         await dialog.getByTestId('sum-pay').waitFor();

@@ -15,12 +15,14 @@ describe.skipIf(!chromiumAvailable)('server messages in the reader language in C
     await c?.close();
   });
 
-  for (const [lang, text] of [
-    ['en_US', 'Wrong username or password, or the user is banned'],
-    ['ja_JP', 'ユーザー名またはパスワードが間違っているか、ユーザーが利用停止されています'],
+  // Each language at another desktop size and theme (issue 38: 1440×900 and 1366×768, light and dark).
+  for (const [lang, text, width, height, theme] of [
+    ['en_US', 'Wrong username or password, or the user is banned', 1440, 900, 'light'],
+    ['ja_JP', 'ユーザー名またはパスワードが間違っているか、ユーザーが利用停止されています', 1366, 768, 'dark'],
   ] as const) {
-    it(`says a wrong password in ${lang}, not in Chinese`, async () => {
-      const page = await c.open({ lang, width: 1440, height: 900 });
+    it(`says a wrong password in ${lang}, not in Chinese (${width}×${height}, ${theme})`, async () => {
+      const page = await c.open({ lang, width, height });
+      await page.addInitScript((th) => localStorage.setItem('theme', th), theme);
       await page.goto('/login');
       await page.fill('input[name=username]', 'root');
       await page.fill('input[name=password]', 'not-the-password');
@@ -30,12 +32,17 @@ describe.skipIf(!chromiumAvailable)('server messages in the reader language in C
       const alert = page.getByRole('alert').filter({ hasText: text });
       await alert.waitFor();
       expect(await alert.innerText()).not.toMatch(/用户名或密码错误/);
-      await page.screenshot({ path: `${SHOTS}/login-wrong-password-${lang}.png` });
+      // once, as the toast, inside the screen
+      expect(await page.getByText(text).count()).toBe(1);
+      // (the toast slides in from below: wait for it to settle inside the screen)
+      await expect.poll(async () => { const box = (await alert.boundingBox())!; return box.y + box.height; }).toBeLessThanOrEqual(height);
+      await page.screenshot({ path: `${SHOTS}/login-wrong-password-${lang}-${width}-${theme}.png` });
     });
   }
 
-  it('shows a duplicate group symbol in English at the symbol field', async () => {
-    const page = await c.open({ lang: 'en_US', width: 1440, height: 900 });
+  it('shows a duplicate group symbol in English at the symbol field (1366×768, dark)', async () => {
+    const page = await c.open({ lang: 'en_US', width: 1366, height: 768 });
+    await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
     await signIn(page, 'root', ROOT_PASSWORD);
     await unfoldMenu(page);
     await page.goto('/panel/user_group');
@@ -49,6 +56,6 @@ describe.skipIf(!chromiumAvailable)('server messages in the reader language in C
     expect(await (await answer).json()).toMatchObject({ code: 'group_exists', args: { name: 'vip' }, message: '分组标识 vip 已存在' });
     await dialog.getByText('A group with the symbol vip already exists').waitFor();
     expect(await dialog.innerText()).not.toMatch(/已存在/);
-    await page.screenshot({ path: `${SHOTS}/user-group-duplicate-en_US.png` });
+    await page.screenshot({ path: `${SHOTS}/user-group-duplicate-en_US-1366-dark.png` });
   });
 });

@@ -1,19 +1,24 @@
 import type { Page } from 'playwright-core';
 import { noSidewaysScroll, SHOTS } from './browser';
 
-/** Screenshots of the page as it is, in light and dark, at desktop (full page) and phone width; `ready` waits for its content. */
+/**
+ * Screenshots of the page as it is, in light and dark, at the small laptop (1366×768, full page) and
+ * phone width, with no sideways page scroll at either; `ready` waits for its content.
+ */
 export async function shootThemes(page: Page, name: string, ready: () => Promise<unknown>) {
+  const before = page.viewportSize() ?? { width: 1366, height: 860 };
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((th) => localStorage.setItem('theme', th), theme);
-    for (const [w, h, kind] of [[1366, 860, 'desktop'], [390, 844, 'phone']] as const) {
+    for (const [w, h, kind] of [[1366, 768, 'desktop'], [390, 844, 'phone']] as const) {
       await page.setViewportSize({ width: w, height: h });
       await page.reload();
       await ready();
       await page.waitForTimeout(400);
-      if (kind === 'phone') await noSidewaysScroll(page);
+      await noSidewaysScroll(page);
       await page.screenshot({ path: `${SHOTS}/${name}-${kind}-${theme}.png`, fullPage: kind === 'desktop' });
     }
   }
   await page.evaluate(() => localStorage.setItem('theme', 'light'));
-  await page.setViewportSize({ width: 1366, height: 860 });
+  // back to the size the test had, light
+  await page.setViewportSize(before);
 }

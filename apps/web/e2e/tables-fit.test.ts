@@ -9,8 +9,8 @@ import { chromiumAvailable, noSidewaysScroll, ROOT_PASSWORD, SHOTS, signIn, star
 import { startGateway } from './gateway';
 
 /**
- * Every table screen fits its card at 1440×900 (issue 38.1): as root with the admin columns and as a
- * user, in all four languages, with long real values (40-character model names, 30-character channel
+ * Every table screen fits its card at 1440×900 and 1366×768 (issue 38.1), light and dark, with its
+ * date presets on one line: as root with the admin columns and as a user, in all four languages, with long real values (40-character model names, 30-character channel
  * names, 200-character prompts). A table that scrolls sideways hides its last columns; one that
  * fits needs no pinned column over its data.
  */
@@ -71,6 +71,27 @@ const SCREENS: TableScreen[] = [
   { path: `/panel/invoice/detail/${month}-01`, who: 'user' },
 ];
 
+/**
+ * Date-preset chip groups whose chips do not sit on one line (issue 38.11, "wrapping raggedly"):
+ * "group: top1/top2/…" for each group with more than one chip top.
+ */
+async function raggedPresets(page: Page): Promise<{ shown: number; ragged: string[] }> {
+  return page.evaluate(() => {
+    const groups = [...document.querySelectorAll<HTMLElement>('[data-testid$="-presets"]')]
+      .filter((el) => el.offsetParent !== null)
+      .map((el) => ({ id: el.dataset.testid!, tops: [...el.children].map((c) => Math.round(c.getBoundingClientRect().top)) }));
+    return { shown: groups.length, ragged: groups.filter((g) => new Set(g.tops).size > 1).map((g) => `${g.id}: ${g.tops.join('/')}`) };
+  });
+}
+
+/** Desktop sizes every table screen must fit (issue 38.1/38.6): the common laptop and the small one. */
+const DESKTOPS = [
+  [1440, 900],
+  [1366, 768],
+] as const;
+/** Two languages in each theme: every size is seen light and dark. */
+const DARK: readonly string[] = ['zh_HK', 'ja_JP'];
+
 /** Tables on the page wider than their container: "path: scrollWidth > clientWidth". */
 async function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(() =>
@@ -87,7 +108,7 @@ async function waitForRows(page: Page) {
   await page.waitForLoadState('networkidle');
 }
 
-describe.skipIf(!chromiumAvailable)('tables fit their card at 1440×900', () => {
+describe.skipIf(!chromiumAvailable)('tables fit their card at 1440×900 and 1366×768', () => {
   let c: Console;
   beforeAll(async () => {
     c = await startConsole();
@@ -137,28 +158,68 @@ describe.skipIf(!chromiumAvailable)('tables fit their card at 1440×900', () => 
   });
 
   for (const lang of LANGS) {
-    it(`fits at 1440×900 in ${lang}`, { timeout: 240_000 }, async () => {
+    const theme = DARK.includes(lang) ? 'dark' : 'light';
+    it(`fits at 1440×900 and 1366×768 in ${lang} (${theme})`, { timeout: 360_000 }, async () => {
       const pages = { root: await c.open({ lang, width: 1440, height: 900 }), user: await c.open({ lang, width: 1440, height: 900 }) };
+      for (const page of Object.values(pages)) await page.addInitScript((th) => localStorage.setItem('theme', th), theme);
       await signIn(pages.root, 'root', ROOT_PASSWORD);
       await signIn(pages.user, 'tablewatcher', 'password123');
+      // the theme took: dark paper or light
+      const paper = await pages.root.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      if (theme === 'dark') expect(paper).toBe('rgb(13, 17, 23)');
+      else expect(paper).not.toBe('rgb(13, 17, 23)');
       const wide: string[] = [];
+      const ragged: string[] = [];
+      let presets = 0;
       for (const screen of SCREENS) {
         const page = pages[screen.who];
+        await page.setViewportSize({ width: DESKTOPS[0][0], height: DESKTOPS[0][1] });
         await page.goto(screen.path);
         await screen.prep?.(page);
         await waitForRows(page);
-        for (const w of await overflowing(page)) wide.push(`${screen.who} ${screen.path}: ${w}`);
-        const name = `tables-${screen.who}-${screen.path.replace(/[^a-z0-9]+/gi, '_')}-${lang}`;
-        await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+        for (const [width, height] of DESKTOPS) {
+          await page.setViewportSize({ width, height });
+          // a resize reflows at once; the columns folded at a breakpoint follow on the next render
+          await expect.poll(() => overflowing(page)).toEqual([]).catch(() => undefined);
+          for (const w of await overflowing(page)) wide.push(`${screen.who} ${screen.path} at ${width}: ${w}`);
+          const chips = await raggedPresets(page);
+          presets += chips.shown;
+          for (const r of chips.ragged) ragged.push(`${screen.who} ${screen.path} at ${width}: ${r}`);
+          const name = `tables-${screen.who}-${screen.path.replace(/[^a-z0-9]+/gi, '_')}-${lang}-${width}-${theme}`;
+          await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+        }
       }
       expect(wide).toEqual([]);
+      expect(ragged).toEqual([]);
+      // logs, tasks, Midjourney and orders show presets at both sizes (the check saw them)
+      expect(presets).toBeGreaterThanOrEqual(8);
       await pages.root.context().close();
       await pages.user.context().close();
     });
   }
 
-  it('keeps phones usable at 390×844: cards, no sideways page scroll', { timeout: 240_000 }, async () => {
+  it('keeps the analytics date presets on one line at 1440×900 and 1366×768, light and dark', async () => {
+    for (const [lang, theme] of [['en_US', 'light'], ['ja_JP', 'dark']] as const) {
+      const page = await c.open({ lang, width: 1440, height: 900 });
+      await page.addInitScript((th) => localStorage.setItem('theme', th), theme);
+      await signIn(page, 'root', ROOT_PASSWORD);
+      await page.goto('/panel/analytics');
+      await page.getByTestId('period-presets').waitFor();
+      for (const [width, height] of DESKTOPS) {
+        await page.setViewportSize({ width, height });
+        const chips = await raggedPresets(page);
+        expect(chips.shown, `${lang} ${width}`).toBeGreaterThan(0);
+        expect(chips.ragged, `${lang} ${width}`).toEqual([]);
+        await noSidewaysScroll(page);
+        await page.screenshot({ path: `${SHOTS}/analytics-presets-${lang}-${width}-${theme}.png` });
+      }
+      await page.context().close();
+    }
+  });
+
+  it('keeps phones usable at 390×844, light (root) and dark (user): cards, no sideways page scroll', { timeout: 240_000 }, async () => {
     const pages = { root: await c.open({ lang: 'en_US', width: 390, height: 844 }), user: await c.open({ lang: 'en_US', width: 390, height: 844 }) };
+    await pages.user.addInitScript(() => localStorage.setItem('theme', 'dark'));
     await signIn(pages.root, 'root', ROOT_PASSWORD);
     await signIn(pages.user, 'tablewatcher', 'password123');
     for (const screen of SCREENS) {
@@ -168,7 +229,7 @@ describe.skipIf(!chromiumAvailable)('tables fit their card at 1440×900', () => 
       await waitForRows(page);
       await noSidewaysScroll(page);
       expect(await page.locator('[data-testid=data-table][data-layout=table]').count(), screen.path).toBe(0);
-      await page.screenshot({ path: `${SHOTS}/tables-phone-${screen.who}-${screen.path.replace(/[^a-z0-9]+/gi, '_')}.png`, fullPage: true });
+      await page.screenshot({ path: `${SHOTS}/tables-phone-${screen.who}-${screen.path.replace(/[^a-z0-9]+/gi, '_')}-${screen.who === 'user' ? 'dark' : 'light'}.png`, fullPage: true });
     }
   });
 });

@@ -2,23 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { FakeOpenAI } from '../../server/test/fakes/openai-upstream';
 import { chromiumAvailable, noSidewaysScroll, ROOT_PASSWORD, SHOTS, signIn, startConsole, toasts, type Console } from './browser';
-
-/** Light and dark, desktop and phone, of the page as it is. */
-async function shoot(page: Page, name: string, ready: () => Promise<unknown>) {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate((th) => localStorage.setItem('theme', th), theme);
-    for (const [w, h, kind] of [[1366, 860, 'desktop'], [390, 844, 'phone']] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.reload();
-      await ready();
-      await page.waitForTimeout(400);
-      if (kind === 'phone') await noSidewaysScroll(page);
-      await page.screenshot({ path: `${SHOTS}/${name}-${kind}-${theme}.png`, fullPage: kind === 'desktop' });
-    }
-  }
-  await page.evaluate(() => localStorage.setItem('theme', 'light'));
-  await page.setViewportSize({ width: 1366, height: 860 });
-}
+import { shootThemes as shoot } from './shoot';
 
 describe.skipIf(!chromiumAvailable)('tokens, channels, prices and available models in Chromium', () => {
   let c: Console;

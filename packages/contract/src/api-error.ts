@@ -216,6 +216,15 @@ export const API_ERRORS = {
   wechat_refused: '{{reason}}',
   oidc_forbidden: '用户没有OIDC登录权限',
 
+  // Lists, mail transport, accounts and the node's workers (issue 38: no generic 500 without its own code).
+  sort_field_invalid: "不允许对字段 '{{column}}' 进行排序",
+  smtp_ca_unreadable: 'SMTP_CA_FILE cannot be read: {{detail}}',
+  user_create_failed: 'user was not created',
+  user_rank_read_forbidden: '无权获取同级或更高等级用户的信息',
+  node_unanswered: 'the node did not answer',
+  node_no_handler: 'nothing answers {{topic}}',
+  node_restarting: 'the node’s first worker is starting again; try in a moment',
+
   // The relay, as the console meets it.
   no_available_channel: '当前分组 {{group}} 下对于模型 {{model}} 无可用渠道',
 } as const;

@@ -1,6 +1,6 @@
 import type { SelectQueryBuilder } from 'kysely';
 import type { Page, PageQuery } from '@one-hub/contract';
-import { HubError } from '../common/errors.js';
+import { apiError } from '../common/errors.js';
 
 // Kysely cannot type a builder generic over every table; callers pass typed queries in.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -16,7 +16,7 @@ export function parseOrder(order: string, allowed: readonly string[], fallback =
     .map((part) => {
       const desc = part.startsWith('-');
       const column = desc ? part.slice(1) : part;
-      if (!allowed.includes(column)) throw new HubError(400, `不允许对字段 '${column}' 进行排序`);
+      if (!allowed.includes(column)) throw apiError(400, 'sort_field_invalid', { column });
       return [column, desc ? 'desc' : 'asc'];
     });
 }

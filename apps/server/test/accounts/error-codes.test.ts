@@ -113,6 +113,18 @@ describe.each(testDialects())('console failure codes on %s', (dialect) => {
     expect([stepUp.status, stepUp.body.code, stepUp.body.message]).toEqual([400, 'step_up_console_only', '请在控制台登录后确认身份']);
   });
 
+  it('answers a refused sort column and a peer admin read with their own codes, the message as before', async () => {
+    const { client } = await f.newUser();
+    const sorted = await client.get('/api/log/self?order=-password');
+    expect([sorted.status, sorted.body]).toEqual([400, { success: false, message: "不允许对字段 'password' 进行排序", code: 'sort_field_invalid', args: { column: 'password' } }]);
+    const admin = await f.newUser();
+    await f.server.ctx.db.updateTable('users').set({ role: 10 }).where('id', '=', admin.userId).execute();
+    const peer = await f.newUser();
+    await f.server.ctx.db.updateTable('users').set({ role: 10 }).where('id', '=', peer.userId).execute();
+    const read = await admin.client.get(`/api/user/${peer.userId}`);
+    expect([read.status, read.body]).toEqual([403, { success: false, message: '无权获取同级或更高等级用户的信息', code: 'user_rank_read_forbidden' }]);
+  });
+
   it('answers task and Uptime Kuma failures with their own codes, the message as before', async () => {
     const { client } = await f.newUser();
     const task = await client.get('/api/task/999999/content');

@@ -3,17 +3,22 @@ import { text } from './text.js';
 
 /**
  * The console's form rules (console-spec §5). Messages are i18n keys of the web's `validation.*`
- * texts, so each side renders them in the reader's language.
+ * texts, so each side renders them in the reader's language. A bound is worded with its figure
+ * ("Must be at least 1", "At most 255 characters"): the web reads it from the zod issue.
  */
 export const V = {
   required: 'validation.required',
   json: 'validation.json',
-  min: 'validation.min',
+  /** A number below its bound: "Must be at least {{min}}". */
+  min: 'validation.atLeast',
   email: 'validation.email',
   match: 'validation.passwordMismatch',
   wildcard: 'validation.wildcard',
   integer: 'validation.integer',
-  max: 'validation.max',
+  /** A number above its bound: "Must be at most {{max}}". */
+  max: 'validation.atMost',
+  /** A text longer than its bound: "At most {{max}} characters". */
+  maxLength: 'validation.maxLength',
   unique: 'validation.unique',
   english: 'validation.english',
   tooShort: 'validation.tooShort',
@@ -161,7 +166,7 @@ export function topUpForm(minAmount: number) {
 /** Telegram's own rule for bot commands: 1-32 letters, digits or _ (sent lower-cased), `/` optional. */
 export const TelegramMenuForm = z.object({
   command: required.regex(/^\/?[A-Za-z0-9_]{1,32}$/, V.english),
-  description: required.max(255, V.max),
+  description: required.max(255, V.maxLength),
   reply_message: required,
   parse_mode: required,
 });
@@ -183,7 +188,10 @@ export const UserGroupForm = z
     max: wholeInput(0),
     public: z.boolean(),
   })
-  .refine((g) => !g.promotion || g.max >= g.min, { message: V.min, path: ['max'] });
+  .superRefine((g, ctx) => {
+    // the upper end of the upgrade range is at least its lower end ("Must be at least 50")
+    if (g.promotion && g.max < g.min) ctx.addIssue({ code: 'custom', message: V.min, path: ['max'], params: { minimum: g.min } });
+  });
 
 /** The admin's quota change in dollars (console-screens §3.9): signed, never 0, at most the balance deducted. */
 export function quotaChangeForm(balanceDollars: number) {
@@ -191,16 +199,16 @@ export function quotaChangeForm(balanceDollars: number) {
     amount: numberInput
       .pipe(z.number().refine((n) => n !== 0, V.nonZero))
       .refine((n) => n >= -Math.max(0, balanceDollars) - 1e-9, V.overBalance),
-    remark: text().trim().max(200, V.max),
+    remark: text().trim().max(200, V.maxLength),
   });
 }
 
 /** Admin user dialog: password required on create, optional (blank = unchanged) on edit. */
 export function userForm(creating: boolean) {
   return z.object({
-    username: required.max(100, V.max),
-    display_name: text().trim().max(20, V.max),
-    password: creating ? text().min(8, V.tooShort).max(20, V.max) : z.union([z.literal(''), text().min(8, V.tooShort).max(20, V.max)]),
+    username: required.max(100, V.maxLength),
+    display_name: text().trim().max(20, V.maxLength),
+    password: creating ? text().min(8, V.tooShort).max(20, V.maxLength) : z.union([z.literal(''), text().min(8, V.tooShort).max(20, V.maxLength)]),
     group: creating ? text().trim() : required,
   });
 }

@@ -56,7 +56,7 @@ export async function oidcCallback(ctx: AppContext, query: Record<string, string
   try {
     profile = await exchange(s, callback, state, JSON.parse(raw) as OidcPending);
   } catch (e) {
-    if (e instanceof OAuthError && !e.unreachable) throw e.message === '用户没有OIDC登录权限' ? apiError(403, 'oidc_forbidden') : new HubError(400, e.message);
+    if (e instanceof OAuthError && !e.unreachable) throw e.message === '用户没有OIDC登录权限' ? apiError(403, 'oidc_forbidden') : apiError(400, 'oauth_failed', { provider: 'OIDC', reason: e.message }, { message: e.message });
     throw unavailable(ctx, e);
   }
   return resolveAccount(ctx, { kind: 'oidc', profile, current: input.current, aff: input.aff, ip: input.ip });

@@ -1,7 +1,7 @@
 import { LOG_TYPE, type LogDeletion } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
 import { nowSeconds } from '../../common/time.js';
-import { HubError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { deleteLogsInBatches } from './housekeeping.js';
 
 /** The last deletions of this node, newest last (progress is kept in memory; a restart forgets it). */
@@ -38,6 +38,6 @@ export function startLogDeletion(ctx: AppContext, targetTimestamp: number): { jo
 
 export function logDeletion(ctx: AppContext, id: number): LogDeletion {
   const job = deletions.get(ctx)?.find((d) => d.id === id);
-  if (!job) throw new HubError(404, 'no such log deletion on this node');
+  if (!job) throw apiError(404, 'log_deletion_not_found', undefined, { message: 'no such log deletion on this node' });
   return { ...job };
 }

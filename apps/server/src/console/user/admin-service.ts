@@ -26,7 +26,7 @@ const RANK_WRITE = '无权更新同权限等级或更高权限等级的用户信
 
 /** Unless the caller is root, they may act only on users of lower rank. */
 function checkRank(me: UserRow, target: UserRow, message: string): void {
-  if (me.role !== ROLE.root && me.role <= target.role) throw new HubError(403, message, { code: message === RANK_WRITE ? 'user_rank_forbidden' : null });
+  if (me.role !== ROLE.root && me.role <= target.role) throw new HubError(403, message, { code: message === RANK_WRITE ? 'user_rank_forbidden' : 'user_rank_read_forbidden' });
 }
 
 async function loadTarget(ctx: AppContext, id: number): Promise<UserRow> {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ROLE, USER_STATUS, type RegisterBody } from '@one-hub/contract';
 import type { AppContext } from '../../app-context.js';
-import { HubError, apiError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { randomAlnum, randomHex, uuidHex } from '../../common/random.js';
 import { nowSeconds } from '../../common/time.js';
 import {
@@ -22,8 +22,6 @@ import { sendMail } from './mail.js';
 import { MAIL_TEXTS, type MailLanguage } from './mail-texts.js';
 import { writeUserLog } from './user-log.js';
 import { grantDefaultPlan } from '../plan/service.js';
-
-const fail = (message: string) => new HubError(400, message);
 
 export async function login(ctx: AppContext, username: string, password: string, ip: string): Promise<UserRow> {
   if (!ctx.options.get('PasswordLoginEnabled')) throw apiError(403, 'password_login_disabled');
@@ -80,7 +78,7 @@ export async function createAccount(ctx: AppContext, account: NewAccount): Promi
     created_time: now,
   });
   const user = await findUserByUsername(ctx.db, account.username);
-  if (!user) throw new HubError(500, 'user was not created');
+  if (!user) throw apiError(500, 'user_create_failed');
   if (quota > 0) {
     await writeUserLog(ctx, { userId: user.id, kind: 'system', message: 'register_bonus', args: { quota }, quota });
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { AppContext } from '../../app-context.js';
-import { HubError, apiError } from '../../common/errors.js';
+import { apiError } from '../../common/errors.js';
 import { failureText, smtpTransport } from '../../egress/outbound.js';
 
 const trusted = new Map<string, string[]>();
@@ -14,7 +14,7 @@ function trustedCas(file: string): string[] | undefined {
     try {
       cas = [...rootCertificates, readFileSync(file, 'utf8')];
     } catch (error) {
-      throw new HubError(500, `SMTP_CA_FILE cannot be read: ${(error as Error).message}`);
+      throw apiError(500, 'smtp_ca_unreadable', { detail: (error as Error).message });
     }
     trusted.set(file, cas);
   }

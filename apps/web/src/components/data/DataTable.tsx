@@ -43,8 +43,11 @@ export interface DataColumn<T> {
   width?: number;
   render?: (row: T) => ReactNode;
   hideOnPhone?: boolean;
-  /** Folded into the row's expanded panel on screens narrower than this breakpoint (secondary columns of wide tables). */
-  hideBelow?: 'md' | 'lg' | 'xl';
+  /**
+   * Folded into the row's expanded panel on screens narrower than this breakpoint (secondary columns
+   * of wide tables); `laptop` is 1440 px, so a 1366×768 screen folds what a 1440×900 one still shows.
+   */
+  hideBelow?: 'md' | 'lg' | 'laptop' | 'xl';
   /** Widest the cell may grow (px): longer text is cut with an ellipsis and shown whole in a tooltip. */
   maxWidth?: number;
   /** Stays visible at the right edge while a wide table scrolls (row actions). */
@@ -78,6 +81,8 @@ export interface DataTableProps<T> {
 }
 
 const SKELETON_ROWS = 5;
+/** The common laptop width (px): below it a 1366×768 screen folds the `hideBelow: 'laptop'` columns. */
+export const LAPTOP = 1440;
 /** A paginator that fits 390 px: no gaps between its parts, wrapping rather than overflowing. */
 export const PHONE_PAGINATOR = {
   '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end', px: 0, minHeight: 44 },
@@ -150,7 +155,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const { t, i18n } = useTranslation();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
-  const below = { md: useMediaQuery(theme.breakpoints.down('md')), lg: useMediaQuery(theme.breakpoints.down('lg')), xl: useMediaQuery(theme.breakpoints.down('xl')) };
+  const below = {
+    md: useMediaQuery(theme.breakpoints.down('md')),
+    lg: useMediaQuery(theme.breakpoints.down('lg')),
+    laptop: useMediaQuery(theme.breakpoints.down(LAPTOP)),
+    xl: useMediaQuery(theme.breakpoints.down('xl')),
+  };
   const [open, setOpen] = useState<Set<Id>>(new Set());
 
   const toggleOpen = (id: Id) =>

@@ -184,6 +184,25 @@ describe('DataTable', () => {
     expect(screen.queryByText('10.0.0.1')).toBeNull();
   });
 
+  it('folds a laptop column at 1366 px and keeps it at 1440 px', () => {
+    const cols: DataColumn<Row>[] = [
+      { field: 'id', header: 'ID' },
+      { field: 'rt', header: 'Response time', hideBelow: 'laptop', render: (r) => `${r.id * 10} ms` },
+    ];
+    // 1366 px: below 1440 and below xl (1536)
+    vi.stubGlobal('matchMedia', (q: string) => ({ matches: q.includes('1439') || q.includes('1535'), media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }));
+    const { unmount } = render(<DataTable columns={cols} rows={rows} rowKey={(r) => r.id} loading={false} />);
+    expect([...document.querySelectorAll('thead th')].map((h) => h.textContent)).toEqual(['', 'ID']);
+    fireEvent.click(within(screen.getAllByTestId('table-row')[0]).getByRole('button', { name: /expand/i }));
+    expect(within(screen.getByTestId('folded-fields')).getByText('10 ms')).toBeTruthy();
+    unmount();
+    // 1440 px: below xl only
+    vi.stubGlobal('matchMedia', (q: string) => ({ matches: q.includes('1535'), media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }));
+    render(<DataTable columns={cols} rows={rows} rowKey={(r) => r.id} loading={false} />);
+    expect([...document.querySelectorAll('thead th')].map((h) => h.textContent)).toEqual(['ID', 'Response time']);
+    expect(screen.getByText('10 ms')).toBeTruthy();
+  });
+
   it('keeps a column below its breakpoint in the row at full width', () => {
     vi.stubGlobal('matchMedia', (q: string) => ({ matches: false, media: q, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {} }));
     render(<DataTable columns={[{ field: 'id', header: 'ID' }, { field: 'ip', header: 'Source IP', hideBelow: 'xl', render: (r) => `10.0.0.${r.id}` }]} rows={rows} rowKey={(r) => r.id} loading={false} />);

@@ -1,4 +1,4 @@
-export { DataTable, PHONE_PAGINATOR, type DataColumn, type DataTableProps } from './DataTable';
+export { DataTable, LAPTOP, PHONE_PAGINATOR, type DataColumn, type DataTableProps } from './DataTable';
 export { usePagedList, pagedTableProps, type PagedList, type PagedQuery, type PagedListOptions } from './use-paged-list';
 export { PAGE_SIZES_KEY, PAGE_SIZE_OPTIONS, readPageSize, writePageSize, nextOrder, parseOrder } from './page-sizes';
 export { ConfirmDialog, type ConfirmDialogProps } from './ConfirmDialog';

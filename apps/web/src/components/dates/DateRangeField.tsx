@@ -37,10 +37,11 @@ export default function DateRangeField({ start, end, onChange, startLabel, endLa
   );
   return (
     <DatesProvider>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' } }}>
+      {/* The presets keep together on one line (issue 38); a narrow row moves the whole group under the pickers. */}
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap sx={{ alignItems: { sm: 'center' }, flexWrap: 'wrap' }}>
         {picker(startLabel, start, (v) => onChange(v, end), 'start')}
         {picker(endLabel, end, (v) => onChange(start, v), 'end')}
-        <Stack direction="row" spacing={0.5}>
+        <Stack direction="row" useFlexGap data-testid={`${testId}-presets`} sx={{ flexWrap: 'nowrap', flexShrink: 0, gap: 0.5 }}>
           {PRESETS.map((p) => (
             <Chip key={p} size="small" variant="outlined" label={t(`dateRange.${p}`)} data-testid={`${testId}-preset-${p}`} onClick={() => onChange(...presetRange(p))} />
           ))}

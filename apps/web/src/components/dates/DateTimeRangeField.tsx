@@ -23,7 +23,9 @@ export default function DateTimeRangeField({ start, end, onChange, startLabel, e
     <DatesProvider>
       <DateTimeInput label={startLabel} value={start} onChange={(v) => onChange(v, end)} testId={`${testId}-start`} width="100%" wide />
       <DateTimeInput label={endLabel} value={end} onChange={(v) => onChange(start, v)} min={start || undefined} testId={`${testId}-end`} width="100%" wide />
-      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+      {/* The presets sit on one line (issue 38): in a wide filter grid they take two cells; should a
+          narrow cell still wrap them, the rows keep one gap and one left edge (no stray margin). */}
+      <Stack direction="row" useFlexGap data-testid={`${testId}-presets`} sx={{ alignItems: 'center', alignContent: 'center', flexWrap: 'wrap', gap: 0.5, gridColumn: { lg: 'span 2' } }}>
         {PRESETS.map((p) => (
           <Chip key={p} size="small" variant="outlined" label={t(`dateRange.${p}`)} data-testid={`${testId}-preset-${p}`} onClick={() => onChange(...presetSeconds(p))} />
         ))}

@@ -2,14 +2,14 @@ import { useEffect, useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, InputAdornment, Link, Stack, TextField } from '@mui/material';
+import { Button, InputAdornment, Link, Stack, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { RegisterForm, RegisterWithEmailForm } from '@one-hub/contract';
 import type { z } from 'zod';
 import PasswordField from '../../components/PasswordField';
 import Turnstile from '../../components/Turnstile';
 import { api } from '../../lib/api';
-import { describeError, notifyServerMessage } from '../../lib/error-handler';
+import { notifyServerMessage } from '../../lib/error-handler';
 import { serverFieldErrors } from '../../lib/form-errors';
 import { readString, STORAGE, writeString } from '../../lib/storage';
 import { showError, showInfo, showSuccess } from '../../lib/toast';
@@ -28,7 +28,6 @@ export default function RegisterPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [turnstile, setTurnstile] = useState('');
-  const [serverError, setServerError] = useState('');
   const countdown = useCountdown(30);
   const schema = site.email_verification ? RegisterWithEmailForm : RegisterForm;
   const { register, handleSubmit, formState, watch, getValues, trigger, setError } = useForm<Values>({
@@ -64,7 +63,6 @@ export default function RegisterPage() {
 
   const submit = handleSubmit(async (v) => {
     if (needTurnstile()) return;
-    setServerError('');
     try {
       const aff_code = readString(STORAGE.aff) ?? '';
       await api(`/api/user/register`, {
@@ -74,12 +72,12 @@ export default function RegisterPage() {
       showSuccess(t('registerOk'));
       navigate('/login');
     } catch (e) {
-      // Shown once, inline above the button (not also as a toast).
-      notifyServerMessage(e);
-      // A refused field is shown at the field; any other failure above the button.
+      // A refused field is shown at the field; any other failure once, as the spec's toast for its class
+      // (console-spec §8), never also inline.
       const atFields = serverFieldErrors(e, ['username', 'password', 'email', 'verification_code']);
       for (const [k, message] of Object.entries(atFields)) setError(k as keyof Values, { type: 'server', message });
-      if (!Object.keys(atFields).length) setServerError(describeError(e, t).text);
+      if (Object.keys(atFields).length) notifyServerMessage(e);
+      else showError(e);
     }
   });
 
@@ -122,7 +120,6 @@ export default function RegisterPage() {
           </>
         )}
         {site.turnstile_check && site.turnstile_site_key && <Turnstile siteKey={site.turnstile_site_key} theme={mode} onToken={setTurnstile} />}
-        {serverError && <Alert severity="error">{serverError}</Alert>}
         <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
           {t('registerButton')}
         </Button>

@@ -75,7 +75,7 @@ export default function ChannelPage() {
   const columns: DataColumn<Channel>[] = [
     { field: 'id', header: t('id'), sortable: true, render: (c) => (isTagRow(c) ? <StatusChip label={t('tagChip')} color="secondary" variant="filled" /> : c.id) },
     { field: 'name', header: t('name'), sortable: true, maxWidth: 180, render: (c) => (isTagRow(c) ? <Typography component="span" sx={{ fontWeight: 700 }} title={c.tag}>{c.tag}</Typography> : <span title={c.name}>{c.name}</span>) },
-    { field: 'group', header: t('group'), hideOnPhone: true, render: (c) => <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>{groupList(c.group).map((g) => <StatusChip key={g} label={groupNames.get(g) ?? g} title={g} color="info" />)}</Box> },
+    { field: 'group', header: t('group'), hideOnPhone: true, hideBelow: 'laptop', render: (c) => <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>{groupList(c.group).map((g) => <StatusChip key={g} label={groupNames.get(g) ?? g} title={g} color="info" />)}</Box> },
     { field: 'type', header: t('type'), sortable: true, render: (c) => <StatusChip label={typeName(c.type) ?? t('unknownType')} color={typeColor(c.type)} variant="outlined" /> },
     {
       field: 'status',

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Box, Card, Tab, Tabs, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { ROLE, type LogEntry, type LogPage } from '@one-hub/contract';
-import { DataTable, FilterBar, PageHeader, pagedTableProps, usePagedList } from '../../components/data';
+import { DataTable, FilterBar, LAPTOP, PageHeader, pagedTableProps, usePagedList } from '../../components/data';
 import { api } from '../../lib/api';
 import { useServerText } from '../../lib/server-text';
 import { readJson, writeJson } from '../../lib/storage';
@@ -48,17 +48,19 @@ export default function LogPage() {
   });
   const [draft, setDraft] = useState<Filters>(list.filters);
   // The chooser shows exactly the columns on screen: a stored choice, else the defaults for this width.
-  const wide = useMediaQuery(useTheme().breakpoints.up('xl'));
+  const theme = useTheme();
+  const wide = useMediaQuery(theme.breakpoints.up('xl'));
+  const laptop = useMediaQuery(theme.breakpoints.up(LAPTOP));
   const [chosen, setChosen] = useState<string[] | null>(() => readJson<string[]>(HIDDEN_COLUMNS_KEY));
   const setHidden = (h: string[]) => {
     writeJson(HIDDEN_COLUMNS_KEY, h);
     setChosen(h);
   };
   const all = useMemo(() => logColumns(t).filter((c) => admin || !c.adminOnly), [t, admin]);
-  const hidden = chosen ?? defaultHiddenColumns(all, wide);
+  const hidden = chosen ?? defaultHiddenColumns(all, wide, laptop);
   const columns = all.filter((c) => !hidden.includes(c.field));
   // Secondary columns left out of the row (group, source IP, detail) still open with it.
-  const folded = all.filter((c) => c.wideOnly && hidden.includes(c.field));
+  const folded = all.filter((c) => (c.wideOnly || c.laptopOnly) && hidden.includes(c.field));
   // A folded detail already shows a row's text in the expanded panel.
   const detailFolded = folded.some((c) => c.field === 'detail');
 

@@ -56,7 +56,7 @@ export default function MidjourneyPage() {
   };
   // The result (status, progress, image, prompt) before the bookkeeping, so it fits a laptop screen.
   const columns: DataColumn<MidjourneyTask>[] = [
-    { field: 'mj_id', header: t('taskId'), sortable: true, render: (m) => <ClippedText text={m.mj_id} max={16} label={t('taskId')} /> },
+    { field: 'mj_id', header: t('taskId'), sortable: true, render: (m) => <ClippedText text={m.mj_id} max={12} label={t('taskId')} /> },
     { field: 'submit_time', header: t('submitTime'), sortable: true, render: (m) => <TimeText value={m.submit_time} ms stacked /> },
     { field: 'action', header: t('type'), sortable: true, render: (m) => <StatusChip label={t(`action.${m.action}`, { defaultValue: m.action })} color={actionColor(m.action)} variant="filled" /> },
     ...(admin ? ([{ field: 'status', header: t('status'), sortable: true, render: (m) => <StatusChip label={t(`statusName.${m.status}`, { defaultValue: m.status || '-' })} color={statusColor(m.status)} /> },] as DataColumn<MidjourneyTask>[]) : []),

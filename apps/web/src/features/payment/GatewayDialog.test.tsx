@@ -32,8 +32,8 @@ describe('payment gateway dialog', { timeout: 20_000 }, () => {
     fireEvent.change(field(/Fixed fee/), { target: { value: '-1' } });
     fireEvent.click(screen.getByTestId('gateway-submit'));
     expect(await screen.findAllByText('This field is required')).toHaveLength(2);
-    expect(screen.getByText('Value is too large')).toBeTruthy();
-    expect(screen.getByText('Value is too small')).toBeTruthy();
+    expect(screen.getByText('Must be at most 1')).toBeTruthy();
+    expect(screen.getByText('Must be at least 0')).toBeTruthy();
     fireEvent.change(field(/^Name/), { target: { value: 'Epay' } });
     expect(screen.getAllByText('This field is required')).toHaveLength(1); // a fixed field loses its error at once
     expect(sent('POST')).toEqual([]);

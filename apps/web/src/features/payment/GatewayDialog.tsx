@@ -58,7 +58,7 @@ export default function GatewayDialog({ open, id, onClose, onSaved }: GatewayDia
     setErrors(({ [k]: _fixed, ...rest }) => rest);
   };
   const setConfig = (k: string) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, config: { ...f.config, [k]: e.target.value } }));
-  const err = (k: string, hint?: string) => (errors[k] ? { error: true, helperText: t(errors[k], { ns: 'common' }) } : hint ? { helperText: hint } : {});
+  const err = (k: string, hint?: string) => (errors[k] ? { error: true, helperText: errors[k] } : hint ? { helperText: hint } : {});
 
   const save = async () => {
     const parsed = DialogForm.safeParse(form);

@@ -26,13 +26,13 @@ describe('redemption dialog', { timeout: 20_000 }, () => {
     fireEvent.change(field(/How many/), { target: { value: '0' } });
     fireEvent.click(screen.getByTestId('redemption-submit'));
     expect(await screen.findByText('This field is required')).toBeTruthy();
-    expect(screen.getByText('Value is too small')).toBeTruthy();
+    expect(screen.getByText('Must be at least 1')).toBeTruthy();
     fireEvent.change(field(/Quota/), { target: { value: '-1' } });
     fireEvent.change(field(/Name/), { target: { value: 'promo' } });
     fireEvent.change(field(/How many/), { target: { value: '2' } });
     fireEvent.click(screen.getByTestId('redemption-submit'));
     await waitFor(() => expect(screen.queryByText('This field is required')).toBeNull());
-    expect(screen.getByText('Value is too small')).toBeTruthy();
+    expect(screen.getByText('Must be at least 0')).toBeTruthy();
     expect(posts()).toEqual([]);
   });
 

@@ -49,12 +49,12 @@ export default function RedemptionDialog({ open, id, onClose, onSaved }: Redempt
   }, [open, editing, loaded.data]);
 
   const set = (k: keyof Form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
-  const err = (k: keyof Form) => (errors[k] ? { error: true, helperText: t(errors[k], { ns: 'common' }) } : {});
+  const err = (k: keyof Form) => (errors[k] ? { error: true, helperText: errors[k] } : {});
 
   const save = async () => {
     const parsed = RedemptionForm.safeParse(kind === 'plan' ? { ...form, quota: '0' } : form);
     const found = parsed.success ? {} : fieldErrors(parsed.error);
-    if (kind === 'plan' && !editing && !form.plan_id) found.plan_id = 'validation.required';
+    if (kind === 'plan' && !editing && !form.plan_id) found.plan_id = t('validation.required', { ns: 'common' });
     setErrors(found);
     if (!parsed.success || Object.keys(found).length) return;
     setSaving(true);
@@ -124,7 +124,7 @@ export default function RedemptionDialog({ open, id, onClose, onSaved }: Redempt
                 input: currency && Number.isFinite(quota) ? { endAdornment: <InputAdornment position="end">{t('equivalent', { amount: quotaToCurrency(quota, perUnit) })}</InputAdornment> } : undefined,
               }}
             />}
-            {!editing && <TextField name="count" type="number" label={t('count')} value={form.count} onChange={set('count')} {...err('count')} helperText={errors.count ? t(errors.count, { ns: 'common' }) : t('countHint')} slotProps={{ htmlInput: { min: 1, max: 100 } }} />}
+            {!editing && <TextField name="count" type="number" label={t('count')} value={form.count} onChange={set('count')} {...err('count')} helperText={errors.count ? errors.count : t('countHint')} slotProps={{ htmlInput: { min: 1, max: 100 } }} />}
             {serverError && <Alert severity="error">{serverError}</Alert>}
             <button type="submit" hidden />
           </Stack>

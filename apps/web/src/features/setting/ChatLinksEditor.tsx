@@ -56,7 +56,7 @@ export function ChatLinksEditor({ options }: { options: OptionMap }) {
       type={field === 'sort' ? 'number' : 'text'}
       onChange={(e) => update(r.id, (x) => ({ ...x, edit: { ...x.edit!, [field]: e.target.value } }))}
       error={Boolean(r.errors?.[field])}
-      helperText={r.errors?.[field] ? t(r.errors[field], { ns: 'common' }) : undefined}
+      helperText={r.errors?.[field] ? r.errors[field] : undefined}
       slotProps={{ htmlInput: { 'aria-label': t(`chatLinks.${field}`) } }}
     />
   );

@@ -104,7 +104,7 @@ describe('chat-link grid', { timeout: 20_000 }, () => {
     fireEvent.change(within(row).getByLabelText('Link'), { target: { value: 'https://b/{key}' } });
     fireEvent.change(within(row).getByLabelText('Order'), { target: { value: '-1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
-    expect(await screen.findByText('Value is too small')).toBeTruthy();
+    expect(await screen.findByText('Must be at least 0')).toBeTruthy();
     fireEvent.change(within(row).getByLabelText('Order'), { target: { value: '2' } });
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save chat links' })));

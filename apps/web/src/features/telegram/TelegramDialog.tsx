@@ -41,7 +41,7 @@ export default function TelegramDialog({ open, id, onClose, onSaved }: TelegramD
     setForm((f) => ({ ...f, [k]: e.target.value }));
     setErrors(({ [k]: _fixed, ...rest }) => rest);
   };
-  const err = (k: keyof Form) => (errors[k] ? { error: true, helperText: t(errors[k], { ns: 'common' }) } : {});
+  const err = (k: keyof Form) => (errors[k] ? { error: true, helperText: errors[k] } : {});
 
   const save = async () => {
     const parsed = TelegramMenuForm.safeParse(form);
@@ -73,7 +73,7 @@ export default function TelegramDialog({ open, id, onClose, onSaved }: TelegramD
         ) : (
           <Stack spacing={2.5} component="form" noValidate onSubmit={(e) => (e.preventDefault(), void save())}>
             {loaded.isError && <Alert severity="error">{describeError(loaded.error, t).text}</Alert>}
-            <TextField name="command" label={t('command')} value={form.command} onChange={set('command')} required autoFocus {...err('command')} helperText={errors.command ? t(errors.command, { ns: 'common' }) : t('commandHint')} />
+            <TextField name="command" label={t('command')} value={form.command} onChange={set('command')} required autoFocus {...err('command')} helperText={errors.command ? errors.command : t('commandHint')} />
             <TextField name="description" label={t('description')} value={form.description} onChange={set('description')} required {...err('description')} />
             <TextField name="parse_mode" select label={t('parseMode')} value={form.parse_mode} onChange={set('parse_mode')} required {...err('parse_mode')}>
               {TELEGRAM_PARSE_MODES.map((m) => (

@@ -31,7 +31,7 @@ describe('user group dialog', { timeout: 20_000 }, () => {
     type(/Min top-up/, '50');
     type(/Max top-up/, '10');
     fireEvent.click(screen.getByTestId('user-group-submit'));
-    expect(await screen.findByText('Value is too small')).toBeTruthy();
+    expect(await screen.findByText('Must be at least 50')).toBeTruthy();
     expect(writes()).toEqual([]);
   });
 

@@ -82,7 +82,7 @@ export default function UserGroupDialog({ open, id, onClose, onSaved }: UserGrou
       value={form[k]}
       onChange={(e) => setForm((f) => ({ ...f, [k]: e.target.value }))}
       error={Boolean(errors[k])}
-      helperText={errors[k] ? t(errors[k], { ns: 'common' }) : t(`help.${k}`)}
+      helperText={errors[k] ? errors[k] : t(`help.${k}`)}
       fullWidth
       {...extra}
     />

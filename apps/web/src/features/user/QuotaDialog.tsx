@@ -65,7 +65,7 @@ export default function QuotaDialog({ user, onClose, onSaved }: { user: User | n
             autoFocus
             onChange={(e) => setAmount(e.target.value)}
             error={Boolean(errors.amount)}
-            helperText={errors.amount ? t(errors.amount, { ns: 'common' }) : t('amountHint')}
+            helperText={errors.amount ? errors.amount : t('amountHint')}
             slotProps={{
               input: {
                 startAdornment: <InputAdornment position="start">$</InputAdornment>,
@@ -73,7 +73,7 @@ export default function QuotaDialog({ user, onClose, onSaved }: { user: User | n
               },
             }}
           />
-          <TextField name="remark" label={t('remark')} value={remark} onChange={(e) => setRemark(e.target.value)} error={Boolean(errors.remark)} helperText={errors.remark ? t(errors.remark, { ns: 'common' }) : undefined} />
+          <TextField name="remark" label={t('remark')} value={remark} onChange={(e) => setRemark(e.target.value)} error={Boolean(errors.remark)} helperText={errors.remark ? errors.remark : undefined} />
           {serverError && <Alert severity="error">{serverError}</Alert>}
         </Stack>
       </DialogContent>

@@ -70,7 +70,7 @@ export default function UserDialog({ open, id, onClose, onSaved }: UserDialogPro
     value: form[k],
     onChange: (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value })),
     error: Boolean(errors[k]),
-    helperText: errors[k] ? t(errors[k], { ns: 'common' }) : t(`help.${k}`, { defaultValue: '' }) || undefined,
+    helperText: errors[k] ? errors[k] : t(`help.${k}`, { defaultValue: '' }) || undefined,
     fullWidth: true,
   });
   const groupChoices = [...new Set([...(groups.data ?? []), form.group].filter(Boolean))];
@@ -88,7 +88,7 @@ export default function UserDialog({ open, id, onClose, onSaved }: UserDialogPro
             {loaded.isError && <Alert severity="error">{describeError(loaded.error, t).text}</Alert>}
             <TextField {...bind('username')} label={t('username')} required autoComplete="off" />
             <TextField {...bind('display_name')} label={t('displayName')} />
-            <PasswordField {...bind('password')} label={t('password')} required={!editing} autoComplete="new-password" helperText={errors.password ? t(errors.password, { ns: 'common' }) : editing ? t('help.passwordEdit') : t('help.password')} />
+            <PasswordField {...bind('password')} label={t('password')} required={!editing} autoComplete="new-password" helperText={errors.password ? errors.password : editing ? t('help.passwordEdit') : t('help.password')} />
             {editing && (
               <TextField {...bind('group')} select label={t('group')} required>
                 {groupChoices.map((g) => (

@@ -64,7 +64,7 @@ export default function UserPage() {
     { field: 'group', header: t('group'), render: (u) => <StatusChip label={groupNames.get(u.group || 'default') ?? (u.group || 'default')} title={u.group || 'default'} color="info" /> },
     { field: 'quota', header: t('statistics'), render: (u) => <UserStats user={u} /> },
     { field: 'role', header: t('roleLabel'), sortable: true, render: (u) => <RoleChip role={u.role} /> },
-    { field: 'bindings', header: t('bindings'), render: (u) => <Bindings user={u} /> },
+    { field: 'bindings', header: t('bindings'), hideBelow: 'laptop', render: (u) => <Bindings user={u} /> },
     { field: 'created_time', header: t('created'), sortable: true, hideOnPhone: true, render: (u) => <TimeText value={u.created_time} fallback={t('unknown')} stacked /> },
     {
       field: 'last_login_time',

@@ -74,7 +74,7 @@ export default function MultiUserStats() {
   return (
     <Stack spacing={2.5}>
       <Card sx={{ p: 2 }}>
-        <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ alignItems: { md: 'center' } }} component="form" onSubmit={(e) => (e.preventDefault(), search())}>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} useFlexGap sx={{ alignItems: { md: 'center' }, flexWrap: 'wrap' }} component="form" onSubmit={(e) => (e.preventDefault(), search())}>
           <TextField size="small" label={t('usernames')} placeholder="alice,bob" value={draft.usernames} onChange={(e) => setDraft({ ...draft, usernames: e.target.value })} sx={{ flex: 1 }} slotProps={{ htmlInput: { 'data-testid': 'multi-usernames' } }} />
           <DateRangeField testId="multi-range" start={draft.start_time} end={draft.end_time} onChange={(start_time, end_time) => setDraft({ ...draft, start_time, end_time })} startLabel={t('start')} endLabel={t('end')} />
           <Button type="submit" variant="contained" startIcon={<Search />} data-testid="multi-search">

@@ -55,7 +55,7 @@ export default function PeriodPanel() {
   return (
     <Stack spacing={2.5}>
       <Card sx={{ p: 2 }}>
-        <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ alignItems: { md: 'center' } }} component="form" onSubmit={(e) => (e.preventDefault(), search())}>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} useFlexGap sx={{ alignItems: { md: 'center' }, flexWrap: 'wrap' }} component="form" onSubmit={(e) => (e.preventDefault(), search())}>
           <DateRangeField testId="period" start={draft.start} end={draft.end} max={today} onChange={(start, end) => setDraft({ ...draft, start, end })} startLabel={t('start')} endLabel={t('end')} />
           <TextField size="small" select label={t('groupBy')} value={draft.group_type} onChange={(e) => setDraft({ ...draft, group_type: e.target.value as GroupType })} sx={{ minWidth: 160 }}>
             <MenuItem value="model_type">{t('byModelType')}</MenuItem>
@@ -64,7 +64,8 @@ export default function PeriodPanel() {
           </TextField>
           <TextField size="small" type="number" label={t('userId')} helperText={t('userIdHint')} value={draft.user_id} onChange={(e) => setDraft({ ...draft, user_id: Math.max(0, Math.floor(Number(e.target.value) || 0)) })} sx={{ width: { md: 140 } }} />
           <Box sx={{ flex: 1 }} />
-          <Button type="submit" variant="contained" startIcon={<Search />} data-testid="period-search">
+          {/* right-aligned, also when a narrow row puts it on a line of its own */}
+          <Button type="submit" variant="contained" startIcon={<Search />} data-testid="period-search" sx={{ ml: { md: 'auto' } }}>
             {t('search')}
           </Button>
         </Stack>

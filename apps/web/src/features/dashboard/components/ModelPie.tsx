@@ -28,7 +28,7 @@ export default function ModelPie({ shares, loading }: { shares: Array<{ name: st
   return (
     <Card sx={{ p: 2.5 }}>
       <Typography variant="h6">{t('modelPie')}</Typography>
-      <Chart type="donut" height={500} series={shares.map((s) => s.value)} options={options} empty={!loading && shares.length === 0} emptyText={t('noData')} testId="model-pie" />
+      <Chart type="donut" height={380} series={shares.map((s) => s.value)} options={options} empty={!loading && shares.length === 0} emptyText={t('noData')} testId="model-pie" />
     </Card>
   );
 }

@@ -10,11 +10,13 @@ export interface LogColumn extends DataColumn<LogEntry> {
   adminOnly?: boolean;
   /** Out of the row by default below 1536 px, shown in its expanded panel (the column chooser can show it again). */
   wideOnly?: boolean;
+  /** Likewise below 1440 px: a 1366×768 screen folds it, a 1440×900 one shows it. */
+  laptopOnly?: boolean;
 }
 
-/** Columns hidden until the reader chooses otherwise: the wide-only ones on screens under 1536 px. */
-export function defaultHiddenColumns(columns: LogColumn[], wide: boolean): string[] {
-  return wide ? [] : columns.filter((c) => c.wideOnly).map((c) => c.field);
+/** Columns hidden until the reader chooses otherwise: the wide-only ones under 1536 px, the laptop-only ones under 1440 px. */
+export function defaultHiddenColumns(columns: LogColumn[], wide: boolean, laptop = true): string[] {
+  return columns.filter((c) => (c.wideOnly && !wide) || (c.laptopOnly && !laptop)).map((c) => c.field);
 }
 
 /** Every log column in display order (console-screens §3.4). */
@@ -26,6 +28,7 @@ export function logColumns(t: TFunction<'log'>): LogColumn[] {
       header: t('col.channel'),
       sortable: true,
       adminOnly: true,
+      laptopOnly: true,
       render: (l) =>
         l.channel_id ? (
           <Typography variant="body2" noWrap title={l.channel?.name} sx={{ maxWidth: 100 }}>
