@@ -9,6 +9,9 @@ import { useAppDispatch } from '../../../store';
 import { menuOpen } from '../../../store/customization';
 import { isCurrentUrl as isCurrent, type MenuCollapse, type MenuLeaf } from '../../menu';
 
+/** A laptop screen such as 1366×768: menu rows get denser so the admin's menu fits without scrolling. */
+export const SHORT_SCREEN = '@media (max-height: 800px)';
+
 function Leaf({ item, nested = false }: { item: MenuLeaf; nested?: boolean }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
@@ -19,7 +22,7 @@ function Leaf({ item, nested = false }: { item: MenuLeaf; nested?: boolean }) {
     ? ({ component: 'a', href: item.url, target: item.target, rel: item.target ? 'noopener noreferrer' : undefined } as const)
     : ({ component: Link, to: item.url, target: item.target } as const);
   return (
-    <ListItemButton {...link} selected={selected} onClick={() => dispatch(menuOpen(item.id))} sx={{ mb: 0.25, py: 0.625, pl: nested ? 4 : 1.5 }}>
+    <ListItemButton {...link} selected={selected} onClick={() => dispatch(menuOpen(item.id))} sx={{ mb: 0.25, py: 0.625, pl: nested ? 4 : 1.5, [SHORT_SCREEN]: { py: 0.25, mb: 0 } }}>
       <ListItemIcon sx={{ minWidth: 36, color: selected ? 'primary.main' : 'text.secondary' }}>
         {Icon && !nested ? <Icon /> : <FiberManualRecord sx={{ fontSize: selected ? 10 : 7, ml: 0.75 }} />}
       </ListItemIcon>
@@ -50,7 +53,7 @@ function Collapsible({ entry }: { entry: MenuCollapse }) {
           setOpen(true);
           navigate(first.url);
         }}
-        sx={{ mb: 0.25, py: 0.625, pl: 1.5 }}
+        sx={{ mb: 0.25, py: 0.625, pl: 1.5, [SHORT_SCREEN]: { py: 0.25, mb: 0 } }}
       >
         <ListItemIcon sx={{ minWidth: 36, color: inside ? 'primary.main' : 'text.secondary' }}>{first.icon ? <first.icon /> : null}</ListItemIcon>
         <ListItemText primary={t(`menu.${entry.id}`)} slotProps={{ primary: { sx: { fontWeight: inside ? 700 : 500 } } }} />

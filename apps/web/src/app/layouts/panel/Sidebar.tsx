@@ -8,7 +8,7 @@ import { useAppSelector } from '../../../store';
 import { groupOf, type MenuGroup } from '../../menu';
 import type { MenuGroupId } from '../../../lib/screen';
 import { useMenu } from '../../use-menu';
-import { MenuEntry } from './MenuEntry';
+import { MenuEntry, SHORT_SCREEN } from './MenuEntry';
 
 /** A titled group that folds; its title is a button so the whole menu fits a 1366×768 screen. */
 function Group({ group, open, onToggle }: { group: MenuGroup; open: boolean; onToggle: () => void }) {
@@ -22,7 +22,7 @@ function Group({ group, open, onToggle }: { group: MenuGroup; open: boolean; onT
   }
   return (
     <List dense disablePadding sx={{ mb: 0.5 }}>
-      <ListItemButton data-testid="menu-group" data-group={group.id} aria-expanded={open} onClick={onToggle} sx={{ py: 0.5, pl: 1.5, borderRadius: 2 }}>
+      <ListItemButton data-testid="menu-group" data-group={group.id} aria-expanded={open} onClick={onToggle} sx={{ py: 0.5, pl: 1.5, borderRadius: 2, [SHORT_SCREEN]: { py: 0.25 } }}>
         <ListItemText
           primary={t(`menuGroup.${group.id}`)}
           slotProps={{ primary: { sx: { fontWeight: 700, fontSize: 12, letterSpacing: 0.4, textTransform: 'uppercase', color: open ? 'text.primary' : 'text.secondary' } } }}
@@ -71,7 +71,7 @@ export function Sidebar() {
         component={Link}
         to="/panel/profile"
         data-testid="welcome"
-        sx={{ display: 'flex', alignItems: 'center', gap: 1.5, p: 1, mb: 1.5, borderRadius: 3, textDecoration: 'none', color: 'inherit', bgcolor: 'action.hover' }}
+        sx={{ display: 'flex', alignItems: 'center', gap: 1.5, p: 1, mb: 1.5, [SHORT_SCREEN]: { mb: 0.75, p: 0.75 }, borderRadius: 3, textDecoration: 'none', color: 'inherit', bgcolor: 'action.hover' }}
       >
         <Avatar src={user?.avatar_url || undefined} sx={{ bgcolor: 'primary.main', width: 40, height: 40 }}>
           {name.slice(0, 1).toUpperCase()}
@@ -90,7 +90,7 @@ export function Sidebar() {
           <Group key={g.id} group={g} open={groups.open.has(g.id)} onToggle={() => groups.toggle(g.id)} />
         ))}
       </Box>
-      <Box sx={{ py: 1.5, display: 'flex', justifyContent: 'center' }}>
+      <Box sx={{ py: 1.5, [SHORT_SCREEN]: { py: 0.75 }, display: 'flex', justifyContent: 'center' }}>
         {/* "Unknown version" only once the status has answered without one. */}
         {statusLoading && !version ? (
           <Skeleton variant="rounded" width={80} height={24} data-testid="version-chip-loading" />
