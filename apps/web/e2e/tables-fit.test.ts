@@ -68,6 +68,7 @@ const SCREENS: TableScreen[] = [
   { path: '/panel/telegram', who: 'root' },
   { path: '/panel/audit_log', who: 'root' },
   { path: '/panel/invoice', who: 'user' },
+  { path: '/panel/mcp', who: 'root' },
   { path: `/panel/invoice/detail/${month}-01`, who: 'user' },
 ];
 
@@ -140,6 +141,10 @@ describe.skipIf(!chromiumAvailable)('tables fit their card at 1440×900 and 1366
     const db = c.server.ctx.db;
     const ms = Date.now();
     const s = Math.floor(ms / 1000);
+    // MCP servers with long names and URLs, one healthy and one failing (written directly: no upstream runs here).
+    const tools = Array.from({ length: 12 }, (_, i) => ({ name: `search_repository_issues_${i}`, description: PROMPT, input_schema: { type: 'object' } }));
+    await db.insertInto('mcp_servers').values({ name: 'enterprise-knowledge-base', transport: 'streamable-http', url: 'https://mcp.enterprise-knowledge-base.example.com/v2/mcp/streamable', header_names: '["x-api-key","x-tenant"]', groups: 'default,vip,svip', price: 2500, timeout_ms: 30_000, enabled: 1, catalogue: JSON.stringify({ tools, resources: [], prompts: [] }), protocol_version: '2025-11-25', last_refresh_time: s - 60, last_error: '', created_time: s - 3600 }).execute();
+    await db.insertInto('mcp_servers').values({ name: 'legacy-ticketing-sse-bridge', transport: 'sse', url: 'https://legacy-ticketing.internal.example.org:8443/mcp/sse', header_names: '[]', groups: '', price: 0, timeout_ms: 30_000, enabled: 0, catalogue: null, protocol_version: '', last_refresh_time: s - 30, last_error: PROMPT, created_time: s - 1800 }).execute();
     for (const uid of [1, userId]) {
       await db.insertInto('midjourneys').values({ user_id: uid, code: 1, action: 'IMAGINE', mj_id: `17100000000${uid}0001`, prompt: PROMPT, prompt_en: PROMPT, submit_time: ms - 120_000, start_time: ms - 118_000, finish_time: ms - 40_000, image_url: ICON, status: 'SUCCESS', progress: '100%', channel_id: 1, quota: 25_000 }).execute();
       await db.insertInto('midjourneys').values({ user_id: uid, code: 21, action: 'UPSCALE', mj_id: `17100000000${uid}0002`, prompt: PROMPT, prompt_en: '', fail_reason: PROMPT, submit_time: ms - 60_000, start_time: ms - 59_000, finish_time: ms - 1000, status: 'FAILURE', progress: '40%', channel_id: 1 }).execute();

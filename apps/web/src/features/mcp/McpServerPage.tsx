@@ -101,17 +101,19 @@ export default function McpServerPage() {
       field: 'name',
       header: t('col.name'),
       sortable: true,
+      maxWidth: 200,
       render: (s) => (
         <Typography component="span" variant="body2" sx={{ fontFamily: 'monospace', fontWeight: 600, whiteSpace: 'nowrap' }}>
           {s.name}
         </Typography>
       ),
     },
-    { field: 'transport', header: t('col.transport'), render: (s) => <StatusChip label={t(`transport.${s.transport}`)} color={s.transport === 'streamable-http' ? 'primary' : s.transport === 'sse' ? 'info' : 'orange'} /> },
-    { field: 'url', header: t('col.url'), maxWidth: 220, hideBelow: 'lg', render: (s) => s.url },
+    { field: 'transport', header: t('col.transport'), hideBelow: 'laptop', render: (s) => <StatusChip label={t(`transport.${s.transport}`)} color={s.transport === 'streamable-http' ? 'primary' : s.transport === 'sse' ? 'info' : 'orange'} /> },
+    { field: 'url', header: t('col.url'), maxWidth: 180, hideBelow: 'laptop', render: (s) => s.url },
     {
       field: 'groups',
       header: t('col.groups'),
+      hideBelow: 'xl',
       render: (s) => {
         const groups = s.groups.split(',').map((g) => g.trim()).filter(Boolean);
         return groups.length ? (
