@@ -199,7 +199,8 @@ describe.skipIf(!chromiumAvailable)('console truth: sessions, sums, prices and f
       await page.getByRole('button', { name: 'Expand' }).first().click();
       await page.getByTestId('log-text').first().waitFor();
     });
-  });
+    // Two log tabs and four screenshots (1440 and 1366, light and dark): about 40 s on a quiet machine.
+  }, 150_000);
 
   it('tells an administrator a model has no price set, and the link opens a new price for it', async () => {
     const page = await c.open({ width: 1440, height: 900 });
