@@ -61,37 +61,43 @@ export interface Hold {
 export async function handleRelay(state: RelayState, req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, door?: DoorInput): Promise<void> {
   const p = await prepare(state, req, endpoint, door);
   // The one check tracing costs when it is off.
-  if (state.ctx.tracer) p.trace = state.ctx.tracer.request({ endpoint, model: p.model, stream: p.stream, startedAt: p.startedAt, maxOutput: p.maxOutput, headers: req.headers, body: p.body });
-  const userId = p.caller.user.id;
+  if (!state.ctx.tracer) return serve(state, req, reply, endpoint, p);
+  const trace = (p.trace = state.ctx.tracer.request({ endpoint, model: p.model, stream: p.stream, startedAt: p.startedAt, maxOutput: p.maxOutput, headers: req.headers, body: p.body }));
   try {
-    state.inflight.enter(userId, state.ctx.options.get('UserMaxInflight'));
-    try {
-      await enterLimits(state, p);
-    } catch (error) {
-      state.inflight.leave(userId);
-      throw error;
-    }
-    try {
-      const beat = startHeartbeat(p, reply);
-      if (!beat) return await attempts(state, req, reply, endpoint, p);
-      try {
-        await attempts(state, req, reply, endpoint, p);
-      } catch (error) {
-        // Once a keep-alive has opened the response, the final error is written into it.
-        p.trace?.fail(error);
-        if (!beat.writeError(error)) throw error;
-      } finally {
-        beat.stop();
-      }
-    } finally {
-      state.inflight.leave(userId);
-      if (p.limits) void state.limits.leave(p.limits).catch((e) => state.ctx.log.warn({ err: e }, 'limit leave failed'));
-    }
+    await serve(state, req, reply, endpoint, p);
   } catch (error) {
-    p.trace?.fail(error);
+    trace.fail(error);
     throw error;
   } finally {
-    p.trace?.end();
+    trace.end();
+  }
+}
+
+/** The prepared request within the user's in-flight slot and the request limits. */
+async function serve(state: RelayState, req: FastifyRequest, reply: FastifyReply, endpoint: Endpoint, p: Prepared): Promise<void> {
+  const userId = p.caller.user.id;
+  state.inflight.enter(userId, state.ctx.options.get('UserMaxInflight'));
+  try {
+    await enterLimits(state, p);
+  } catch (error) {
+    state.inflight.leave(userId);
+    throw error;
+  }
+  try {
+    const beat = startHeartbeat(p, reply);
+    if (!beat) return await attempts(state, req, reply, endpoint, p);
+    try {
+      await attempts(state, req, reply, endpoint, p);
+    } catch (error) {
+      // Once a keep-alive has opened the response, the final error is written into it.
+      if (!beat.writeError(error)) throw error;
+      p.trace?.fail(error);
+    } finally {
+      beat.stop();
+    }
+  } finally {
+    state.inflight.leave(userId);
+    if (p.limits) void state.limits.leave(p.limits).catch((e) => state.ctx.log.warn({ err: e }, 'limit leave failed'));
   }
 }
 
@@ -154,15 +160,7 @@ async function attempts(state: RelayState, req: FastifyRequest, reply: FastifyRe
       hold = await holdQuota(state, p, route, plan);
       // A lowered output cap changed the body: the conversion is made again from it.
       if (hold.lowered) hold.plan = plan = planAttempt(endpoint, route.adapter, hub, route.upstreamModel, p.stream, state.convert, row.compatible_response === 1);
-      // Gemini bodies carry no model (it travels in the URL).
-      // An agent interaction names its (mapped) agent, not a model.
-      const body =
-        plan.converted ??
-        (GEMINI_PATH_MODEL.has(endpoint)
-          ? p.body
-          : endpoint === 'interactions' && isAgentInteraction(p.body as Record<string, unknown>)
-            ? withAgent(p.body as Record<string, unknown>, route.upstreamModel)
-            : withModel(passThroughBody(state, p, route.upstreamModel), route.upstreamModel, p.model));
+      const body = plan.converted ?? sameFamilyBody(state, p, endpoint, route.upstreamModel);
       const built = buildUpstream(route, plan.endpoint, body, {
         stream: p.stream,
         contentType: req.headers['content-type'],
@@ -307,12 +305,22 @@ function ownerChannel(state: RelayState, p: Prepared, tried: Set<number>) {
   return entry.row;
 }
 
-/** The caller's body for a same-family channel: stored history restored, the model suffix applied. */
+/**
+ * The body a same-family channel gets: Gemini's as it came (the model travels in the URL), an agent
+ * interaction naming the channel's agent, otherwise the caller's body with the channel's model.
+ */
+function sameFamilyBody(state: RelayState, p: Prepared, endpoint: Endpoint, upstreamModel: string): Record<string, unknown> | Buffer {
+  if (GEMINI_PATH_MODEL.has(endpoint)) return p.body;
+  if (endpoint === 'interactions' && isAgentInteraction(p.body as Record<string, unknown>)) return withAgent(p.body as Record<string, unknown>, upstreamModel);
+  return withModel(passThroughBody(state, p, upstreamModel), upstreamModel, p.model);
+}
+
 /** An agent interaction's body with the channel's name for the agent (the same object when unchanged). */
 function withAgent(body: Record<string, unknown>, agent: string): Record<string, unknown> {
   return body.agent === agent ? body : { ...body, agent };
 }
 
+/** The caller's body for a same-family channel: stored history restored, the model suffix applied. */
 function passThroughBody(state: RelayState, p: Prepared, upstreamModel: string): Record<string, unknown> | Buffer {
   if (Buffer.isBuffer(p.body)) return p.body;
   const body = p.history ? withHistory(p.body, p.history) : p.body;
