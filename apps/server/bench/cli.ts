@@ -26,6 +26,7 @@ const FLAGS: BenchFlag[] = [
   { name: 'log-rows', env: 'BENCH_LOG_ROWS', kind: 'count', value: 'N', help: 'big-data mode: log rows seeded', defaultText: '2000000' },
   { name: 'big-data-concurrency', env: 'BENCH_BIGDATA_CONCURRENCY', kind: 'count', value: 'N', help: 'big-data mode: relay concurrency', defaultText: '20' },
   { name: 'profile', env: 'BENCH_PROFILE', kind: 'text', value: '<dir>', help: 'write a V8 CPU profile of each gateway node there' },
+  { name: 'prebuilt', env: 'BENCH_PREBUILT', kind: 'switch', help: "bench the bundle in apps/server/dist as it is, without building this tree first (to compare two commits' bundles)" },
   { name: 'gateway-log', env: 'BENCH_GATEWAY_LOG', kind: 'text', value: '<file>', help: "append the gateway processes' output to this file" },
 ];
 

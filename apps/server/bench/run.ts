@@ -211,9 +211,11 @@ async function main() {
     });
   }
   try {
-    progress.update('building the server', true);
-    const built = spawnSync(process.execPath, [join(here, '../../../scripts/build-server.mjs')], { stdio: 'inherit' });
-    if (built.status !== 0) throw new Error('server build failed');
+    if (!process.env.BENCH_PREBUILT) {
+      progress.update('building the server', true);
+      const built = spawnSync(process.execPath, [join(here, '../../../scripts/build-server.mjs')], { stdio: 'inherit' });
+      if (built.status !== 0) throw new Error('server build failed');
+    }
     if (process.env.BENCH_BIGDATA) {
       // The big-data mode: relay p99 beside heavy console work on a seeded SQLite database.
       await benchBigData({ startNode, configure, password: PASSWORD }, upstream.line);
