@@ -6,7 +6,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { FastifyBaseLogger } from 'fastify';
-import { errorType, operationName, providerName, type AttemptInfo, type AttemptTrace, type RelayTrace, type RelayTracer, type RequestInfo, type SettledInfo } from './tracing.js';
+import { errorType, operationName, providerName, type OtlpProtocol, type AttemptInfo, type AttemptTrace, type RelayTrace, type RelayTracer, type RequestInfo, type SettledInfo } from './tracing.js';
 
 // GenAI attribute names, written out: the conventions moved to their own repository and the
 // semantic-conventions package marks its copies deprecated.
@@ -42,7 +42,7 @@ export interface TracerOptions {
   ratio: number;
   captureContent: boolean;
   log: FastifyBaseLogger;
-  /** Tests: the exporter to use instead of OTLP/HTTP. */
+  /** The exporter (otlpExporter); OTLP/HTTP JSON when absent. */
   exporter?: SpanExporter;
 }
 
@@ -230,6 +230,23 @@ class Tracing implements RelayTracer {
   shutdown(): Promise<void> {
     return this.provider.shutdown();
   }
+}
+
+/**
+ * The official OTLP exporter of a transport. The HTTP/JSON one is always loaded with this file; the
+ * protobuf and gRPC ones (gRPC brings @grpc/grpc-js) only when chosen.
+ */
+export async function otlpExporter(protocol: OtlpProtocol, url: string, headers: Record<string, string>): Promise<SpanExporter> {
+  if (protocol === 'http/json') return new OTLPTraceExporter({ url, headers });
+  if (protocol === 'http/protobuf') {
+    const { OTLPTraceExporter: ProtoExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
+    return new ProtoExporter({ url, headers });
+  }
+  const [{ OTLPTraceExporter: GrpcExporter }, { Metadata }] = await Promise.all([import('@opentelemetry/exporter-trace-otlp-grpc'), import('@grpc/grpc-js')]);
+  const metadata = new Metadata();
+  for (const [key, value] of Object.entries(headers)) metadata.set(key.toLowerCase(), value);
+  // http:// is a plain connection, https:// TLS (the exporter reads the scheme).
+  return new GrpcExporter({ url, metadata });
 }
 
 export function createTracer(opts: TracerOptions): RelayTracer {

@@ -139,21 +139,34 @@ export function parseHeaders(text: string): Record<string, string> {
   return out;
 }
 
-/** The traces URL from the configuration, or undefined when tracing is off. */
-export function tracesUrl(config: Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'>): string | undefined {
+export type OtlpProtocol = Config['OTEL_EXPORTER_OTLP_PROTOCOL'];
+
+type EndpointKeys = 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT';
+
+/** The transport of traces: the traces-only key wins over the general one (http/protobuf by default, as in OpenTelemetry). */
+export function tracesProtocol(config: Pick<Config, 'OTEL_EXPORTER_OTLP_PROTOCOL' | 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'>): OtlpProtocol {
+  return config.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? config.OTEL_EXPORTER_OTLP_PROTOCOL;
+}
+
+/** The traces URL from the configuration, or undefined when tracing is off. gRPC has no path: the base URL is the address. */
+export function tracesUrl(config: Pick<Config, EndpointKeys>, protocol: OtlpProtocol = 'http/protobuf'): string | undefined {
   if (config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  if (config.OTEL_EXPORTER_OTLP_ENDPOINT) return `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
-  return undefined;
+  if (!config.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;
+  if (protocol === 'grpc') return config.OTEL_EXPORTER_OTLP_ENDPOINT;
+  return `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
 }
 
 /** Starts tracing when an endpoint is configured (the SDK is loaded only then); undefined when it is off. */
 export async function startTracing(config: Config, log: FastifyBaseLogger, version: string): Promise<RelayTracer | undefined> {
-  const url = tracesUrl(config);
+  const protocol = tracesProtocol(config);
+  const url = tracesUrl(config, protocol);
   if (!url) return undefined;
-  const { createTracer } = await import('./otel-sdk.js');
+  const { createTracer, otlpExporter } = await import('./otel-sdk.js');
+  const headers = parseHeaders(config.OTEL_EXPORTER_OTLP_HEADERS);
   const tracer = createTracer({
     url,
-    headers: parseHeaders(config.OTEL_EXPORTER_OTLP_HEADERS),
+    headers,
+    exporter: await otlpExporter(protocol, url, headers),
     serviceName: config.OTEL_SERVICE_NAME,
     version,
     ratio: config.OTEL_SAMPLE_RATIO,
@@ -161,6 +174,6 @@ export async function startTracing(config: Config, log: FastifyBaseLogger, versi
     log,
   });
   const where = new URL(url); // logged without any credentials the URL may carry
-  log.info({ url: `${where.protocol}//${where.host}${where.pathname}`, ratio: config.OTEL_SAMPLE_RATIO }, 'OpenTelemetry tracing on');
+  log.info({ url: `${where.protocol}//${where.host}${where.pathname}`, protocol, ratio: config.OTEL_SAMPLE_RATIO }, 'OpenTelemetry tracing on');
   return tracer;
 }
