@@ -256,7 +256,7 @@ describe('OTLP over gRPC (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc)', () => {
   it('a JSON and a streamed chat reach a gRPC collector with their attributes and the configured metadata', async () => {
     const receiver = new Receiver();
     const address = await receiver.start(true);
-    const f = await relayFixture('sqlite', { OTEL_EXPORTER_OTLP_ENDPOINT: address, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-key=grpc-abc' });
+    const f = await relayFixture('sqlite', { OTEL_EXPORTER_OTLP_ENDPOINT: address!, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-key=grpc-abc' });
     try {
       const ch = await f.addChannel({ key: 'grpc-key', models: 'test-model' });
       f.fake.behave('grpc-key', { content: 'alpha beta', usage: { prompt: 7, completion: 2 } });
