@@ -11,6 +11,8 @@ import type { Endpoint, Usage } from '../relay/providers/types.js';
 export interface RelayTracer {
   /** The span of one relay request, started at `startedAt`; a child of the caller's `traceparent` when it sent one. */
   request(info: RequestInfo): RelayTrace;
+  /** A span of what a door serves outside handleRelay: a refusal, a Realtime session, a task, an MCP tool call (door-spans.ts). */
+  span(info: SpanInfo): DoorSpan;
   /** Exports the spans ended so far. */
   forceFlush(): Promise<void>;
   /** Exports what is left and stops (graceful shutdown). */
@@ -66,6 +68,31 @@ export interface AttemptTrace {
   status(code: number): void;
   /** Ends the attempt, failed when `error` is given; safe to call twice. */
   end(error?: unknown): void;
+}
+
+/** Span attributes; an undefined value is left out. Never a key, a token or prompt text. */
+export type SpanAttributes = Record<string, string | number | boolean | undefined>;
+
+export interface SpanInfo {
+  name: string;
+  /** SERVER (the default: the gateway serves the caller), CLIENT (a call upstream) or INTERNAL. */
+  kind?: 'server' | 'client' | 'internal';
+  startedAt?: number;
+  /** The caller's headers: a `traceparent` there makes the span its child (ignored for a child span). */
+  headers?: IncomingHttpHeaders;
+  attributes?: SpanAttributes;
+}
+
+export interface DoorSpan {
+  set(attributes: SpanAttributes): void;
+  /** Token usage as the GenAI usage attributes (input, output, cache read and write, reasoning). */
+  usage(usage: Usage): void;
+  /** Failed (recorded on end; the last failure wins): `error.type` and an error status. */
+  fail(error: unknown): void;
+  /** A span under this one. */
+  child(info: SpanInfo): DoorSpan;
+  /** Ends the span (at `at` when given); safe to call twice. */
+  end(at?: number): void;
 }
 
 /** GenAI `gen_ai.operation.name` of a relay door (well-known values where one fits, the door's own name otherwise). */
