@@ -5,7 +5,7 @@ import { ResponsesWS } from 'openai/resources/responses/ws';
 import { doorFixture, type DoorFixture } from '../doors/fixture.js';
 import { FakeRealtime } from '../fakes/realtime-upstream.js';
 import { FakeSuno } from '../fakes/suno.js';
-import { addPrices, until } from '../relay/task-fixture.js';
+import { addPrices, pollers, until } from '../relay/task-fixture.js';
 import { collect } from '../relay/ws-events.js';
 import { startFakeMcp, type FakeMcp } from '../mcp/upstreams.js';
 import { INTERNAL, parentHeader, Receiver, SERVER, STATUS_ERROR, type Decoded } from './otlp-receiver.js';
@@ -144,6 +144,15 @@ describe('OpenTelemetry spans of the other doors', () => {
     expect(submitted.kind).toBe(SERVER);
     expect(submitted.attrs).toMatchObject({ 'gen_ai.operation.name': 'task_submit', 'gen_ai.request.model': 'chirp-v3-0', 'http.response.status_code': 200, 'one-hub.channel.type': 41 });
     expect(submitted.attrs['error.type']).toBeUndefined();
+    // The poller's round that looked at it is a span of its own.
+    expect(await pollers(f).suno.runNow()).toMatchObject({ tasks: 1 });
+    const [round] = await until(async () => {
+      await f.server.ctx.tracer!.forceFlush();
+      const found = receiver.spans.filter((s) => s.name === 'task_poll suno');
+      return found.length ? found : undefined;
+    }, 'the poll span');
+    expect(round.kind).toBe(INTERNAL);
+    expect(round.attrs).toMatchObject({ 'gen_ai.operation.name': 'task_poll', 'one-hub.poll.tasks': 1, 'one-hub.poll.upstream_calls': 1 });
 
     const batch = parentHeader();
     const created = await f.anthropic(key).messages.batches.create(
