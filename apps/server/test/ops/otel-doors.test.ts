@@ -8,7 +8,7 @@ import { FakeSuno } from '../fakes/suno.js';
 import { addPrices, pollers, until } from '../relay/task-fixture.js';
 import { collect } from '../relay/ws-events.js';
 import { startFakeMcp, type FakeMcp } from '../mcp/upstreams.js';
-import { INTERNAL, parentHeader, Receiver, SERVER, STATUS_ERROR, type Decoded } from './otlp-receiver.js';
+import { CLIENT, INTERNAL, parentHeader, Receiver, SERVER, STATUS_ERROR, type Decoded } from './otlp-receiver.js';
 
 const PROMPT = 'the secret prompt of the doors 5c1e';
 
@@ -140,8 +140,11 @@ describe('OpenTelemetry spans of the other doors', () => {
     const task = parentHeader();
     const res = await post('/suno/submit/music', JSON.stringify({ prompt: PROMPT, tags: 'pop' }), { authorization: `Bearer ${key}`, traceparent: task.header });
     expect((await res.json()).code).toBe('success');
-    const [submitted] = await spansOf(task.traceId, 1);
-    expect(submitted.kind).toBe(SERVER);
+    const taskSpans = await spansOf(task.traceId, 2);
+    const submitted = taskSpans.find((s) => s.kind === SERVER)!;
+    const upstreamCall = taskSpans.find((s) => s.kind === CLIENT)!;
+    expect(upstreamCall.parentSpanId).toBe(submitted.spanId);
+    expect(upstreamCall.attrs).toMatchObject({ 'http.request.method': 'POST', 'server.address': '127.0.0.1', 'http.response.status_code': 200 });
     expect(submitted.attrs).toMatchObject({ 'gen_ai.operation.name': 'task_submit', 'gen_ai.request.model': 'chirp-v3-0', 'http.response.status_code': 200, 'one-hub.channel.type': 41 });
     expect(submitted.attrs['error.type']).toBeUndefined();
     // The poller's round that looked at it is a span of its own.
@@ -160,7 +163,9 @@ describe('OpenTelemetry spans of the other doors', () => {
       { headers: { traceparent: batch.header } },
     );
     expect(created.type).toBe('message_batch');
-    const [span] = await spansOf(batch.traceId, 1);
+    const batchSpans = await spansOf(batch.traceId, 2);
+    expect(batchSpans.find((s) => s.kind === CLIENT)!.attrs).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 200 });
+    const span = batchSpans.find((s) => s.kind === SERVER)!;
     expect(span.attrs).toMatchObject({ 'gen_ai.operation.name': 'batch_submit', 'gen_ai.request.model': 'batch-claude', 'http.response.status_code': 200, 'one-hub.channel.type': 14 });
   });
 
