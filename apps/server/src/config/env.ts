@@ -106,12 +106,20 @@ export const EnvSchema = z.object({
     .string()
     .url()
     .optional()
-    .describe('OTLP/HTTP collector base URL (spans go to <url>/v1/traces); setting it turns tracing of relay requests on'),
+    .describe('OTLP collector base URL (over HTTP spans go to <url>/v1/traces; over gRPC the URL is the address); setting it turns tracing on'),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
     .string()
     .url()
     .optional()
-    .describe('Full OTLP/HTTP traces URL, used as given (wins over OTEL_EXPORTER_OTLP_ENDPOINT); setting it turns tracing on'),
+    .describe('Full OTLP traces URL, used as given (wins over OTEL_EXPORTER_OTLP_ENDPOINT); setting it turns tracing on'),
+  OTEL_EXPORTER_OTLP_PROTOCOL: z
+    .enum(['http/protobuf', 'http/json', 'grpc'])
+    .default('http/protobuf')
+    .describe('OTLP transport: `http/protobuf` (the OpenTelemetry default), `http/json`, or `grpc` (the endpoint is then the collector\'s gRPC address, e.g. http://127.0.0.1:4317, used as given)'),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: z
+    .enum(['http/protobuf', 'http/json', 'grpc'])
+    .optional()
+    .describe('OTLP transport of traces, wins over OTEL_EXPORTER_OTLP_PROTOCOL'),
   OTEL_EXPORTER_OTLP_HEADERS: z
     .string()
     .default('')

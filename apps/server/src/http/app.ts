@@ -16,6 +16,7 @@ import { registerConsoleJsonParser } from './json-body.js';
 import { registerTextGuard } from './text-guard.js';
 import { consoleHeaders } from './security-headers.js';
 import { registerApiDocs } from './api-docs.js';
+import { traceDoors } from '../telemetry/door-spans.js';
 
 const RELAY_PREFIXES = ['/v1', '/claude', '/gemini', '/v1beta', '/mj', '/suno', '/kling', '/recraftAI'];
 
@@ -67,9 +68,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions): Promise<
     },
     { prefix: '/api' },
   );
-  await app.register(async (scope) => registerRelayRoutes(scope, ctx));
-  await app.register(async (scope) => registerRelayExtras(scope, ctx));
-  await app.register(async (scope) => registerMcpRoutes(scope, ctx));
+  await app.register(async (doors) => {
+    // Spans of the doors' refusals, tasks and tool calls (not of the console); no hook at all when tracing is off.
+    if (ctx.tracer) traceDoors(doors, ctx.tracer);
+    await doors.register(async (scope) => registerRelayRoutes(scope, ctx));
+    await doors.register(async (scope) => registerRelayExtras(scope, ctx));
+    await doors.register(async (scope) => registerMcpRoutes(scope, ctx));
+  });
 
   const dist = opts.webDist ? resolve(opts.webDist) : undefined;
   const hasWeb = dist !== undefined && existsSync(resolve(dist, 'index.html'));

@@ -58,6 +58,11 @@ export interface CallRecord {
 
 /** The call's log row: a consumption row when it was answered, an error row when it failed. */
 export function logCall(state: RelayState, facts: McpFacts, r: CallRecord): void {
+  if (facts.span) {
+    // The span ends with the HTTP response (door-spans.ts); a JSON-RPC error answers 200, so the outcome is set here.
+    facts.span.set({ 'one-hub.mcp.status': r.status });
+    if (r.status !== 'ok') facts.span.fail({ code: r.status });
+  }
   const fields = { ...requestLogFields(facts, facts.requestId, facts.ip), request_time: r.durationMs, model_name: `mcp:${r.server}/${r.tool}`, channel_id: 0 };
   const meta = {
     door: 'mcp',

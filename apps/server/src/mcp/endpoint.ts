@@ -11,6 +11,7 @@ import { scrubText } from '../egress/scrub.js';
 import { credentialsOf, secretValues } from './credentials.js';
 import { McpSessions } from './sessions.js';
 import { McpServerCache, entitled, exposedName, resolveName, type EntitledServer } from './entitlements.js';
+import { openDoorSpan } from '../telemetry/door-spans.js';
 import { holdCall, logCall, releaseCall, settleCall, type McpFacts, type McpHold } from './accounting.js';
 import { asUpstreamFailure, callerMessage, connectUpstream, type Upstream, type UpstreamFailure } from './upstream.js';
 
@@ -204,6 +205,13 @@ async function callTool(
   const { row } = server;
   const { state } = gw;
   const started = Date.now();
+  facts.span = openDoorSpan(gw.ctx, req, `tools/call ${target.tool}`, {
+    'mcp.method.name': 'tools/call',
+    'mcp.protocol.version': revision,
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': target.tool,
+    'one-hub.mcp.server': row.name,
+  });
   const base = { server: row.name, tool: target.tool, argumentBytes: bytes(args), price: row.price, protocolVersion: revision };
   let hold: McpHold | undefined;
   let upstream: Upstream | undefined;

@@ -6,7 +6,8 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { FastifyBaseLogger } from 'fastify';
-import { errorType, operationName, providerName, type AttemptInfo, type AttemptTrace, type RelayTrace, type RelayTracer, type RequestInfo, type SettledInfo } from './tracing.js';
+import { errorType, operationName, providerName, type OtlpProtocol, type AttemptInfo, type AttemptTrace, type RelayTrace, type RelayTracer, type RequestInfo, type SettledInfo, type DoorSpan, type SpanInfo, type SpanAttributes } from './tracing.js';
+import type { Usage } from '../relay/providers/types.js';
 
 // GenAI attribute names, written out: the conventions moved to their own repository and the
 // semantic-conventions package marks its copies deprecated.
@@ -42,7 +43,7 @@ export interface TracerOptions {
   ratio: number;
   captureContent: boolean;
   log: FastifyBaseLogger;
-  /** Tests: the exporter to use instead of OTLP/HTTP. */
+  /** The exporter (otlpExporter); OTLP/HTTP JSON when absent. */
   exporter?: SpanExporter;
 }
 
@@ -86,6 +87,68 @@ function contentAttributes(body: unknown): Attributes {
   const system = b.system ?? b.systemInstruction ?? b.instructions;
   if (system !== undefined) out[SYSTEM_INSTRUCTIONS] = json(system);
   return out;
+}
+
+function usageAttributes(u: Usage): Attributes {
+  const attrs: Attributes = { [INPUT_TOKENS]: u.promptTokens, [OUTPUT_TOKENS]: u.completionTokens };
+  const cacheRead = u.cachedTokens + u.cacheReadTokens;
+  const cacheWrite = u.cacheWriteTokens + u.cacheWrite1hTokens;
+  if (cacheRead) attrs[CACHE_READ_TOKENS] = cacheRead;
+  if (cacheWrite) attrs[CACHE_CREATION_TOKENS] = cacheWrite;
+  if (u.reasoningTokens) attrs[REASONING_TOKENS] = u.reasoningTokens;
+  return attrs;
+}
+
+const KINDS = { server: SpanKind.SERVER, client: SpanKind.CLIENT, internal: SpanKind.INTERNAL };
+
+const defined = (attrs: SpanAttributes | undefined): Attributes => {
+  const out: Attributes = {};
+  for (const [k, v] of Object.entries(attrs ?? {})) if (v !== undefined) out[k] = v;
+  return out;
+};
+
+/** The span of a door served outside handleRelay (tracing.ts DoorSpan). */
+class Door implements DoorSpan {
+  private ended = false;
+  private failure: unknown;
+  private context: Context | undefined;
+
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly span: Span,
+  ) {}
+
+  set(attributes: SpanAttributes): void {
+    this.span.setAttributes(defined(attributes));
+  }
+
+  usage(usage: Usage): void {
+    this.span.setAttributes(usageAttributes(usage));
+  }
+
+  fail(error: unknown): void {
+    this.failure = error;
+  }
+
+  child(info: SpanInfo): DoorSpan {
+    this.context ??= trace.setSpan(ROOT_CONTEXT, this.span);
+    return startDoor(this.tracer, info, this.context);
+  }
+
+  end(at?: number): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.failure !== undefined) {
+      this.span.setAttribute(ATTR_ERROR_TYPE, errorType(this.failure));
+      this.span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    this.span.end(at);
+  }
+}
+
+function startDoor(tracer: Tracer, info: SpanInfo, parent: Context): Door {
+  const span = tracer.startSpan(info.name, { kind: KINDS[info.kind ?? 'server'], startTime: info.startedAt, attributes: defined(info.attributes) }, parent);
+  return new Door(tracer, span);
 }
 
 function endpointAddress(baseUrl: string): Attributes {
@@ -168,19 +231,12 @@ class Request implements RelayTrace {
   }
 
   settled(s: SettledInfo): void {
-    const u = s.usage;
     const attrs: Attributes = {
       [CHANNEL_ID]: s.channelId,
       [RESPONSE_MODEL]: this.responseModel ?? s.upstreamModel,
-      [INPUT_TOKENS]: u.promptTokens,
-      [OUTPUT_TOKENS]: u.completionTokens,
       [USAGE_ESTIMATED]: s.estimated,
+      ...usageAttributes(s.usage),
     };
-    const cacheRead = u.cachedTokens + u.cacheReadTokens;
-    const cacheWrite = u.cacheWriteTokens + u.cacheWrite1hTokens;
-    if (cacheRead) attrs[CACHE_READ_TOKENS] = cacheRead;
-    if (cacheWrite) attrs[CACHE_CREATION_TOKENS] = cacheWrite;
-    if (u.reasoningTokens) attrs[REASONING_TOKENS] = u.reasoningTokens;
     if (this.info.stream && s.firstResponseMs !== undefined) attrs[TIME_TO_FIRST_CHUNK] = s.firstResponseMs / 1000;
     this.span.setAttributes(attrs);
     if (s.broke) this.failure = { code: s.broke };
@@ -212,8 +268,16 @@ class Tracing implements RelayTracer {
     this.tracer = provider.getTracer('one-hub.relay');
   }
 
+  private parentOf(headers: RequestInfo['headers'] | undefined): Context {
+    return headers?.traceparent ? this.propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter) : ROOT_CONTEXT;
+  }
+
+  span(info: SpanInfo): DoorSpan {
+    return startDoor(this.tracer, info, this.parentOf(info.headers));
+  }
+
   request(info: RequestInfo): RelayTrace {
-    const parent = info.headers.traceparent ? this.propagator.extract(ROOT_CONTEXT, info.headers, defaultTextMapGetter) : ROOT_CONTEXT;
+    const parent = this.parentOf(info.headers);
     const op = operationName(info.endpoint);
     const attributes: Attributes = { [OPERATION]: op, [REQUEST_MODEL]: info.model, [REQUEST_STREAM]: info.stream };
     if (info.maxOutput !== undefined) attributes[REQUEST_MAX_TOKENS] = info.maxOutput;
@@ -230,6 +294,23 @@ class Tracing implements RelayTracer {
   shutdown(): Promise<void> {
     return this.provider.shutdown();
   }
+}
+
+/**
+ * The official OTLP exporter of a transport. The HTTP/JSON one is always loaded with this file; the
+ * protobuf and gRPC ones (gRPC brings @grpc/grpc-js) only when chosen.
+ */
+export async function otlpExporter(protocol: OtlpProtocol, url: string, headers: Record<string, string>): Promise<SpanExporter> {
+  if (protocol === 'http/json') return new OTLPTraceExporter({ url, headers });
+  if (protocol === 'http/protobuf') {
+    const { OTLPTraceExporter: ProtoExporter } = await import('@opentelemetry/exporter-trace-otlp-proto');
+    return new ProtoExporter({ url, headers });
+  }
+  const [{ OTLPTraceExporter: GrpcExporter }, { Metadata }] = await Promise.all([import('@opentelemetry/exporter-trace-otlp-grpc'), import('@grpc/grpc-js')]);
+  const metadata = new Metadata();
+  for (const [key, value] of Object.entries(headers)) metadata.set(key.toLowerCase(), value);
+  // http:// is a plain connection, https:// TLS (the exporter reads the scheme).
+  return new GrpcExporter({ url, metadata });
 }
 
 export function createTracer(opts: TracerOptions): RelayTracer {

@@ -11,6 +11,8 @@ import type { Endpoint, Usage } from '../relay/providers/types.js';
 export interface RelayTracer {
   /** The span of one relay request, started at `startedAt`; a child of the caller's `traceparent` when it sent one. */
   request(info: RequestInfo): RelayTrace;
+  /** A span of what a door serves outside handleRelay: a refusal, a Realtime session, a task, an MCP tool call (door-spans.ts). */
+  span(info: SpanInfo): DoorSpan;
   /** Exports the spans ended so far. */
   forceFlush(): Promise<void>;
   /** Exports what is left and stops (graceful shutdown). */
@@ -66,6 +68,31 @@ export interface AttemptTrace {
   status(code: number): void;
   /** Ends the attempt, failed when `error` is given; safe to call twice. */
   end(error?: unknown): void;
+}
+
+/** Span attributes; an undefined value is left out. Never a key, a token or prompt text. */
+export type SpanAttributes = Record<string, string | number | boolean | undefined>;
+
+export interface SpanInfo {
+  name: string;
+  /** SERVER (the default: the gateway serves the caller), CLIENT (a call upstream) or INTERNAL. */
+  kind?: 'server' | 'client' | 'internal';
+  startedAt?: number;
+  /** The caller's headers: a `traceparent` there makes the span its child (ignored for a child span). */
+  headers?: IncomingHttpHeaders;
+  attributes?: SpanAttributes;
+}
+
+export interface DoorSpan {
+  set(attributes: SpanAttributes): void;
+  /** Token usage as the GenAI usage attributes (input, output, cache read and write, reasoning). */
+  usage(usage: Usage): void;
+  /** Failed (recorded on end; the last failure wins): `error.type` and an error status. */
+  fail(error: unknown): void;
+  /** A span under this one. */
+  child(info: SpanInfo): DoorSpan;
+  /** Ends the span (at `at` when given); safe to call twice. */
+  end(at?: number): void;
 }
 
 /** GenAI `gen_ai.operation.name` of a relay door (well-known values where one fits, the door's own name otherwise). */
@@ -139,21 +166,34 @@ export function parseHeaders(text: string): Record<string, string> {
   return out;
 }
 
-/** The traces URL from the configuration, or undefined when tracing is off. */
-export function tracesUrl(config: Pick<Config, 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'>): string | undefined {
+export type OtlpProtocol = Config['OTEL_EXPORTER_OTLP_PROTOCOL'];
+
+type EndpointKeys = 'OTEL_EXPORTER_OTLP_ENDPOINT' | 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT';
+
+/** The transport of traces: the traces-only key wins over the general one (http/protobuf by default, as in OpenTelemetry). */
+export function tracesProtocol(config: Pick<Config, 'OTEL_EXPORTER_OTLP_PROTOCOL' | 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'>): OtlpProtocol {
+  return config.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? config.OTEL_EXPORTER_OTLP_PROTOCOL;
+}
+
+/** The traces URL from the configuration, or undefined when tracing is off. gRPC has no path: the base URL is the address. */
+export function tracesUrl(config: Pick<Config, EndpointKeys>, protocol: OtlpProtocol = 'http/protobuf'): string | undefined {
   if (config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  if (config.OTEL_EXPORTER_OTLP_ENDPOINT) return `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
-  return undefined;
+  if (!config.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;
+  if (protocol === 'grpc') return config.OTEL_EXPORTER_OTLP_ENDPOINT;
+  return `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`;
 }
 
 /** Starts tracing when an endpoint is configured (the SDK is loaded only then); undefined when it is off. */
 export async function startTracing(config: Config, log: FastifyBaseLogger, version: string): Promise<RelayTracer | undefined> {
-  const url = tracesUrl(config);
+  const protocol = tracesProtocol(config);
+  const url = tracesUrl(config, protocol);
   if (!url) return undefined;
-  const { createTracer } = await import('./otel-sdk.js');
+  const { createTracer, otlpExporter } = await import('./otel-sdk.js');
+  const headers = parseHeaders(config.OTEL_EXPORTER_OTLP_HEADERS);
   const tracer = createTracer({
     url,
-    headers: parseHeaders(config.OTEL_EXPORTER_OTLP_HEADERS),
+    headers,
+    exporter: await otlpExporter(protocol, url, headers),
     serviceName: config.OTEL_SERVICE_NAME,
     version,
     ratio: config.OTEL_SAMPLE_RATIO,
@@ -161,6 +201,6 @@ export async function startTracing(config: Config, log: FastifyBaseLogger, versi
     log,
   });
   const where = new URL(url); // logged without any credentials the URL may carry
-  log.info({ url: `${where.protocol}//${where.host}${where.pathname}`, ratio: config.OTEL_SAMPLE_RATIO }, 'OpenTelemetry tracing on');
+  log.info({ url: `${where.protocol}//${where.host}${where.pathname}`, protocol, ratio: config.OTEL_SAMPLE_RATIO }, 'OpenTelemetry tracing on');
   return tracer;
 }

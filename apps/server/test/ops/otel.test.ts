@@ -1,91 +1,14 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { relayFixture } from '../relay/fixture.js';
 import { doorFixture, type DoorFixture } from '../doors/fixture.js';
-import { closeServer, listenLoopback } from '../fakes/fake-http.js';
+import { CLIENT, parentHeader as parent, Receiver, SERVER, STATUS_ERROR } from './otlp-receiver.js';
 import { createTracer } from '../../src/telemetry/otel-sdk.js';
-import { errorType, operationName, parseHeaders, providerName, tracesUrl } from '../../src/telemetry/tracing.js';
+import { errorType, operationName, parseHeaders, providerName, tracesProtocol, tracesUrl } from '../../src/telemetry/tracing.js';
 import { loadConfig } from '../../src/config/env.js';
 import type { FastifyBaseLogger } from 'fastify';
-
-/** One span as the OTLP/HTTP JSON body carries it, attributes decoded. */
-interface Decoded {
-  name: string;
-  kind: number;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  status?: { code?: number };
-  attrs: Record<string, string | number | boolean>;
-  resource: Record<string, string | number | boolean>;
-}
-
-const SERVER = 2;
-const CLIENT = 3;
-const STATUS_ERROR = 2;
-
-function decodeValue(v: Record<string, unknown>): string | number | boolean {
-  if ('stringValue' in v) return v.stringValue as string;
-  if ('intValue' in v) return Number(v.intValue);
-  if ('doubleValue' in v) return Number(v.doubleValue);
-  if ('boolValue' in v) return v.boolValue as boolean;
-  return JSON.stringify(v);
-}
-
-const decodeAttrs = (list: Array<{ key: string; value: Record<string, unknown> }> | undefined) => Object.fromEntries((list ?? []).map((a) => [a.key, decodeValue(a.value)]));
-
-/** A collector on loopback: accepts POST /v1/traces (OTLP/HTTP JSON) and keeps every span and raw body. */
-class Receiver {
-  readonly spans: Decoded[] = [];
-  readonly bodies: string[] = [];
-  readonly headers: IncomingMessage['headers'][] = [];
-  private server: Server;
-  private waiters: Array<() => void> = [];
-  url = '';
-
-  constructor() {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        this.bodies.push(text);
-        this.headers.push(req.headers);
-        if (req.method !== 'POST' || req.url !== '/v1/traces' || !String(req.headers['content-type']).includes('json')) {
-          res.writeHead(404).end();
-          return;
-        }
-        const body = JSON.parse(text) as { resourceSpans: any[] };
-        for (const rs of body.resourceSpans ?? []) {
-          const resource = decodeAttrs(rs.resource?.attributes);
-          for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans ?? []) this.spans.push({ ...s, attrs: decodeAttrs(s.attributes), resource });
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-        for (const w of this.waiters.splice(0)) w();
-      });
-    });
-  }
-
-  async start() {
-    this.url = await listenLoopback(this.server);
-  }
-
-  close() {
-    return closeServer(this.server);
-  }
-
-  /** Spans of one trace once `count` of them have arrived. */
-  async trace(traceId: string, count: number): Promise<Decoded[]> {
-    for (;;) {
-      const found = this.spans.filter((s) => s.traceId === traceId);
-      if (found.length >= count) return found;
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
-  }
-}
 
 const PROMPT = 'the confidential prompt words 7f3a';
 
@@ -115,14 +38,6 @@ describe('OpenTelemetry traces of relay requests (issue 39.6)', () => {
     for (const k of kids) expect(k.parentSpanId).toBe(root[0].spanId);
     return { root: root[0], kids };
   }
-
-  /** A traceparent naming a sampled parent, so the test knows the trace id to look for. */
-  const parent = () => {
-    const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
-    const traceId = hex(32);
-    const spanId = hex(16);
-    return { traceId, spanId, header: `00-${traceId}-${spanId}-01` };
-  };
 
   let keys: string[] = [];
 
@@ -167,8 +82,9 @@ describe('OpenTelemetry traces of relay requests (issue 39.6)', () => {
     expect(kids[0].status?.code).toBe(STATUS_ERROR);
     expect(kids[1].attrs).toMatchObject({ 'one-hub.channel.id': good, 'http.response.status_code': 200, 'gen_ai.request.model': 'otel-json-upstream' });
     expect(kids[1].attrs['error.type']).toBeUndefined();
-    // The export carried the configured collector headers.
+    // The export carried the configured collector headers, as protobuf (the OpenTelemetry default).
     expect(receiver.headers.at(-1)?.['x-collector-key']).toBe('abc def');
+    expect(receiver.contentTypes.at(-1)).toBe('application/x-protobuf');
   });
 
   it('a streamed chat: tokens, provider, channel and time to first chunk on the request span', async () => {
@@ -282,7 +198,12 @@ describe('tracing switched off or sampled out', () => {
   it('a ratio of 0 exports nothing for unsampled callers, follows a caller whose traceparent is sampled, and flushes on shutdown', async () => {
     const receiver = new Receiver();
     await receiver.start();
-    const f = await relayFixture('sqlite', { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`, OTEL_SAMPLE_RATIO: '0', OTEL_SERVICE_NAME: 'hub-under-test' });
+    const f = await relayFixture('sqlite', {
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_SAMPLE_RATIO: '0',
+      OTEL_SERVICE_NAME: 'hub-under-test',
+    });
     const traceId = 'a'.repeat(31) + 'b';
     try {
       await f.addChannel({ key: 'ratio-key', models: 'test-model' });
@@ -302,8 +223,10 @@ describe('tracing switched off or sampled out', () => {
       const spans = receiver.spans.filter((s) => s.traceId === traceId);
       expect(spans.map((s) => s.kind).sort()).toEqual([SERVER, CLIENT]);
       expect(spans[0].resource['service.name']).toBe('hub-under-test');
-      // Only the sampled request reached the collector.
+      // Only the sampled request reached the collector, as OTLP/HTTP JSON.
       expect(receiver.spans).toHaveLength(2);
+      expect(receiver.contentTypes).toEqual(['application/json']);
+      expect(JSON.parse(receiver.bodies[0]).resourceSpans).toHaveLength(1);
     } finally {
       await receiver.close();
     }
@@ -326,6 +249,39 @@ describe('tracing switched off or sampled out', () => {
     expect(sdkUsers).toEqual([]);
     expect(staticUsers).toEqual([]);
     expect(readFileSync(join(src, 'telemetry/tracing.ts'), 'utf8')).toContain("await import('./otel-sdk.js')");
+  });
+});
+
+describe('OTLP over gRPC (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc)', () => {
+  it('a JSON and a streamed chat reach a gRPC collector with their attributes and the configured metadata', async () => {
+    const receiver = new Receiver();
+    const address = await receiver.start(true);
+    const f = await relayFixture('sqlite', { OTEL_EXPORTER_OTLP_ENDPOINT: address!, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-key=grpc-abc' });
+    try {
+      const ch = await f.addChannel({ key: 'grpc-key', models: 'test-model' });
+      f.fake.behave('grpc-key', { content: 'alpha beta', usage: { prompt: 7, completion: 2 } });
+      const { key } = await f.newUser({ quota: 1_000_000 });
+      const plain = parent();
+      await f.openai(key).chat.completions.create({ model: 'test-model', messages: [{ role: 'user', content: 'hi' }] }, { headers: { traceparent: plain.header } });
+      const streamed = parent();
+      const stream = await f.openai(key).chat.completions.create(
+        { model: 'test-model', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] },
+        { headers: { traceparent: streamed.header } },
+      );
+      for await (const chunk of stream) void chunk;
+      await f.server.ctx.tracer!.forceFlush();
+      const [a, b] = [await receiver.trace(plain.traceId, 2), await receiver.trace(streamed.traceId, 2)];
+      const rootOf = (spans: typeof a) => spans.find((s) => s.kind === SERVER)!;
+      expect(rootOf(a).attrs).toMatchObject({ 'gen_ai.request.model': 'test-model', 'gen_ai.request.stream': false, 'gen_ai.usage.input_tokens': 7, 'gen_ai.usage.output_tokens': 2, 'one-hub.channel.id': ch });
+      expect(rootOf(b).attrs).toMatchObject({ 'gen_ai.request.stream': true, 'gen_ai.usage.output_tokens': 2, 'one-hub.channel.id': ch });
+      expect(rootOf(b).attrs['gen_ai.response.time_to_first_chunk']).toBeGreaterThan(0);
+      expect(a.find((s) => s.kind === CLIENT)!.parentSpanId).toBe(rootOf(a).spanId);
+      expect(receiver.grpcMetadata.at(-1)?.get('x-collector-key')).toEqual(['grpc-abc']);
+      expect(receiver.contentTypes).toEqual([]); // nothing went over HTTP
+    } finally {
+      await f.close();
+      await receiver.close();
+    }
   });
 });
 
@@ -392,6 +348,10 @@ describe('tracing helpers', () => {
     expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined })).toBe('http://c:4318/v1/traces');
     expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://d/x' })).toBe('http://d/x');
     expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: undefined, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined })).toBeUndefined();
+    // gRPC has no path: the base URL is the collector's address.
+    expect(tracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: undefined }, 'grpc')).toBe('http://c:4317');
+    expect(tracesProtocol({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' })).toBe('grpc');
+    expect(tracesProtocol({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: undefined })).toBe('http/json');
     expect(parseHeaders('api-key=a%3Db, x-team = core ,broken,=nokey')).toEqual({ 'api-key': 'a=b', 'x-team': 'core' });
   });
 
@@ -401,5 +361,8 @@ describe('tracing helpers', () => {
     expect(loadConfig({}).OTEL_SAMPLE_RATIO).toBe(1);
     expect(loadConfig({}).OTEL_CAPTURE_CONTENT).toBe(false);
     expect(loadConfig({}).OTEL_SERVICE_NAME).toBe('one-hub');
+    expect(loadConfig({}).OTEL_EXPORTER_OTLP_PROTOCOL).toBe('http/protobuf');
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'thrift' })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http' })).toThrow(/OTEL_EXPORTER_OTLP_TRACES_PROTOCOL/);
   });
 });

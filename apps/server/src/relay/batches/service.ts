@@ -128,7 +128,7 @@ export async function createBatch(state: RelayState, req: FastifyRequest, reply:
     let answer: TaskAnswer | undefined;
     let failure: HubError | undefined;
     try {
-      answer = await callTaskUpstream(channel, batchPath(channel), { method: 'POST', headers: headersFor(channel, req.headers), body: { requests: upstream }, timeoutMs: TIMEOUT_MS });
+      answer = await callTaskUpstream(channel, batchPath(channel), { method: 'POST', headers: headersFor(channel, req.headers), body: { requests: upstream }, timeoutMs: TIMEOUT_MS, span: facts.span });
     } catch (error) {
       failure = unreachable(error);
     }

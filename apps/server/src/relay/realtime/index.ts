@@ -23,6 +23,7 @@ import { parseJsonOr } from '../../common/json.js';
 import { planHasRoom, runSession } from './session.js';
 import { requestLogFields } from '../pipeline/accounting/settle.js';
 import { writeFailureRow } from '../pipeline/flow/failure-log.js';
+import { RealtimeTrace } from './trace.js';
 
 const KEY_PROTOCOL = 'openai-insecure-api-key.';
 const AZURE = 3;
@@ -175,8 +176,10 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext): Upgrade
     const startedAt = Date.now();
     const state = relayState(ctx);
     const protocols = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+    const trace = ctx.tracer && new RealtimeTrace(ctx.tracer, req, startedAt);
     open(state, req, protocols, requestId, startedAt).then(
       (s) => {
+        trace?.opened(s.route);
         // The in-flight slots are given back once, whichever way the session or the handshake ends.
         let released = false;
         const release = () => {
@@ -187,14 +190,18 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext): Upgrade
         };
         if (socket.destroyed) {
           s.upstream.close();
+          trace?.refused(new HubError(499, 'client left during the handshake', { code: 'client_closed' }));
           return release();
         }
         socket.once('close', release);
         wss.handleUpgrade(req, socket, head, (client) => {
-          runSession(client, s.upstream, { state, ...s, requestId, ip: req.socket.remoteAddress ?? '', startedAt, release });
+          runSession(client, s.upstream, { state, ...s, requestId, ip: req.socket.remoteAddress ?? '', startedAt, release, trace: trace || undefined });
         });
       },
-      (error) => refuse(socket, error, requestId),
+      (error) => {
+        trace?.refused(error);
+        refuse(socket, error, requestId);
+      },
     );
   };
   app.addHook('preClose', async () => {

@@ -16,6 +16,7 @@ import type { LeaseHold } from '../pipeline/accounting/leases.js';
 import { frameInput, outputCap, readFrame, responseWorstCase } from './worst-case.js';
 import { isAdmin, realtimeError, type RealtimeErrorBody } from '../../egress/failure.js';
 import { AskedHolds } from './asked.js';
+import type { RealtimeTrace } from './trace.js';
 
 /**
  * `idleMs`: a session with no message either way for this long is closed (relay.md §4.11).
@@ -41,6 +42,8 @@ export interface SessionInfo {
   limits?: LimitHold;
   /** Gives the in-flight slots back (once, however the session ends). */
   release: () => void;
+  /** The session's spans, only while tracing is on. */
+  trace?: RealtimeTrace;
 }
 
 interface RealtimeUsage {
@@ -171,6 +174,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
       for (const hold of [...asked.drain(), ...running.values()]) release(hold);
       running.clear();
       settleSession(info, usage, spend);
+      info.trace?.closed(code, reason, usage);
     });
   };
   const sendError = (error: Record<string, unknown>) => {
@@ -250,6 +254,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
 
   /** `response.created`: a client's response takes the oldest asked hold; one upstream started by itself (server VAD) is gated now, and cancelled when refused. */
   const started = async (id: string | undefined) => {
+    if (id) info.trace?.started(id);
     let held = asked.take();
     if (!held) {
       held = await gate(sessionCap);
@@ -272,6 +277,7 @@ export function runSession(client: WebSocket, upstream: WebSocket, info: Session
     const held = response.id ? running.get(response.id) : undefined;
     if (response.id) running.delete(response.id);
     const u = response.usage;
+    info.trace?.done(response.id, u && addUsage(emptyUsage(), u));
     if (!u) {
       if (held) release(held);
       return;

@@ -9,6 +9,7 @@ import { LimitBook, type LimitHold } from '../pipeline/accounting/limits.js';
 import { requestLogFields } from '../pipeline/accounting/settle.js';
 import { holdOnPlan } from '../pipeline/accounting/plan-hold.js';
 import { PlanBook, type PlanHold } from '../pipeline/accounting/plans.js';
+import type { DoorSpan } from '../../telemetry/tracing.js';
 
 /** Who submits a task and how their group prices it. */
 export interface TaskFacts {
@@ -21,6 +22,8 @@ export interface TaskFacts {
   ip: string;
   /** What the submission holds under its request limits (limits.ts). */
   limits?: LimitHold;
+  /** The request's span, only while tracing is on (telemetry/door-spans.ts). */
+  span?: DoorSpan;
 }
 
 /** Quota held for one submission; settled or released exactly once. */

@@ -9,6 +9,7 @@ import { callerGroup, checkRate } from '../pipeline/flow/prepare.js';
 import { pickWeighted } from '../pipeline/routing/channel-index.js';
 import type { TaskFacts } from './charge.js';
 import { channelKey } from './upstream.js';
+import { openDoorSpan } from '../../telemetry/door-spans.js';
 
 /** Authenticates a task request and resolves its group (relay.md §1.6); `limited` applies the rate limit. */
 export async function taskFacts(state: RelayState, req: FastifyRequest, reader: KeyReader, limited = true): Promise<TaskFacts> {
@@ -18,11 +19,26 @@ export async function taskFacts(state: RelayState, req: FastifyRequest, reader: 
   const groupRow = state.groups.get(group);
   if (!groupRow) throw new HubError(403, `分组 ${group} 不存在`, { type: 'one_hub_error', code: 'group_not_found' });
   if (limited) await checkRate(state, caller.user.id, groupRow.api_rate);
-  return { caller, group, groupRatio: Number(groupRow.ratio), startedAt, stream: false, requestId: req.id, ip: req.ip };
+  return { caller, group, groupRatio: Number(groupRow.ratio), startedAt, stream: false, requestId: req.id, ip: req.ip, span: taskSpan(state, req) };
+}
+
+/** The span of a task or batch request, opened once authenticated (a refusal before is the door's refused span). */
+function taskSpan(state: RelayState, req: FastifyRequest) {
+  if (!state.ctx.tracer) return undefined;
+  const route = req.routeOptions.url ?? '';
+  const what = route.includes('/batches') ? 'batch' : 'task';
+  const operation = `${what}_${req.method === 'POST' ? 'submit' : req.method === 'DELETE' ? 'delete' : 'read'}`;
+  return openDoorSpan(state.ctx, req, `${operation} ${route}`, { 'gen_ai.operation.name': operation });
 }
 
 /** A channel of one of `types` serving the model in the caller's group (or its pinned or original channel). */
 export async function taskChannel(state: RelayState, facts: TaskFacts, model: string, types: number[], pinned?: number, tried: Set<number> = new Set()): Promise<ChannelRow> {
+  const row = await pickTaskChannel(state, facts, model, types, pinned, tried);
+  facts.span?.set({ 'gen_ai.request.model': model, 'one-hub.channel.id': row.id, 'one-hub.channel.type': row.type });
+  return row;
+}
+
+async function pickTaskChannel(state: RelayState, facts: TaskFacts, model: string, types: number[], pinned: number | undefined, tried: Set<number>): Promise<ChannelRow> {
   checkModelAllowed(facts.caller, model);
   const pin = pinned ?? facts.caller.pinnedChannel;
   if (pin) {

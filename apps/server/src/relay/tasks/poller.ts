@@ -69,18 +69,35 @@ export class Poller {
   private run(): Promise<void> {
     this.running = (async () => {
       let pending = 1;
+      // A round that looked at tasks is a span of its own trace (tracing on only; an idle round is not exported).
+      const startedAt = this.ctx.tracer && Date.now();
       try {
         this.last = await this.round();
         this.rounds++;
         pending = this.last.pending;
+        if (startedAt && this.last.tasks) this.traceRound(startedAt);
       } catch (error) {
         this.ctx.log.warn({ err: error, poller: this.name }, 'task polling round failed');
+        if (startedAt) this.traceRound(startedAt, error);
       } finally {
         this.running = undefined;
       }
       if (pending > 0 && this.enabled && !this.timer) this.schedule(this.ctx.config.TASK_POLL_INTERVAL_MS);
     })();
     return this.running;
+  }
+
+  private traceRound(startedAt: number, error?: unknown): void {
+    // A failed round has no figures of its own (`last` is the round before).
+    const r: Partial<RoundResult> = error === undefined ? this.last : {};
+    const span = this.ctx.tracer!.span({
+      name: `task_poll ${this.name}`,
+      kind: 'internal',
+      startedAt,
+      attributes: { 'gen_ai.operation.name': 'task_poll', 'one-hub.poller': this.name, 'one-hub.poll.tasks': r.tasks, 'one-hub.poll.upstream_calls': r.upstreamCalls, 'one-hub.poll.pending': r.pending },
+    });
+    if (error !== undefined) span.fail(error);
+    span.end();
   }
 
   async close(): Promise<void> {

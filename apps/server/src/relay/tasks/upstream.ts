@@ -2,6 +2,7 @@ import { outboundRequest as request } from '../../egress/outbound.js';
 import { HubError } from '../../common/errors.js';
 import type { ChannelRow } from '../../db/repos/channels.js';
 import { dispatcherFor } from '../pipeline/flow/upstream.js';
+import type { DoorSpan } from '../../telemetry/tracing.js';
 
 export interface TaskAnswer {
   status: number;
@@ -20,8 +21,9 @@ export const baseOf = (row: ChannelRow, fallback = '') => (row.base_url || fallb
 export async function callTaskUpstream(
   row: ChannelRow,
   url: string,
-  init: { method: 'GET' | 'POST' | 'DELETE'; headers: Record<string, string>; body?: unknown; timeoutMs: number },
+  init: { method: 'GET' | 'POST' | 'DELETE'; headers: Record<string, string>; body?: unknown; timeoutMs: number; span?: DoorSpan },
 ): Promise<TaskAnswer> {
+  const attempt = init.span && upstreamSpan(init.span, row, url, init.method);
   // A raw body (multipart) goes as received, with its own content type.
   const raw = init.body as { bytes?: unknown; contentType?: string } | undefined;
   const isRaw = Buffer.isBuffer(raw?.bytes);
@@ -42,8 +44,23 @@ export async function callTaskUpstream(
     } catch {
       json = undefined;
     }
+    if (attempt) {
+      attempt.set({ 'http.response.status_code': res.statusCode });
+      if (res.statusCode >= 400) attempt.fail({ status: res.statusCode });
+    }
     return { status: res.statusCode, text, json };
   } catch (error) {
-    throw new HubError(502, `请求上游地址失败: ${(error as Error).message}`, { code: 'http_request_failed', type: 'upstream_error' });
+    const failure = new HubError(502, `请求上游地址失败: ${(error as Error).message}`, { code: 'http_request_failed', type: 'upstream_error' });
+    attempt?.fail(failure);
+    throw failure;
+  } finally {
+    attempt?.end();
   }
+}
+
+/** A CLIENT span of one task upstream call under the request's span: the host, never the path's ids or the key. */
+function upstreamSpan(parent: DoorSpan, row: ChannelRow, url: string, method: string): DoorSpan {
+  const u = new URL(url);
+  const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+  return parent.child({ name: method, kind: 'client', attributes: { 'http.request.method': method, 'server.address': u.hostname, 'server.port': port, 'one-hub.channel.id': row.id } });
 }

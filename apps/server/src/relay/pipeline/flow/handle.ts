@@ -34,6 +34,7 @@ import { BACKGROUND_NOT_STARTED, startLocalBackground } from '../../responses/ba
 import { holdOnPlan } from '../accounting/plan-hold.js';
 import type { PlanHold } from '../accounting/plans.js';
 import type { AttemptTrace } from '../../../telemetry/tracing.js';
+import { tracedByRelay } from '../../../telemetry/door-spans.js';
 
 /** Gemini door endpoints: the model travels in the URL, not the body. */
 const GEMINI_PATH_MODEL = new Set<Endpoint>(['generateContent', 'embedContent', 'batchEmbedContents']);
@@ -62,6 +63,7 @@ export async function handleRelay(state: RelayState, req: FastifyRequest, reply:
   const p = await prepare(state, req, endpoint, door);
   // The one check tracing costs when it is off.
   if (!state.ctx.tracer) return serve(state, req, reply, endpoint, p);
+  tracedByRelay(req);
   const trace = (p.trace = state.ctx.tracer.request({ endpoint, model: p.model, stream: p.stream, startedAt: p.startedAt, maxOutput: p.maxOutput, headers: req.headers, body: p.body }));
   try {
     await serve(state, req, reply, endpoint, p);

@@ -55,6 +55,7 @@ async function submit(state: RelayState, facts: TaskFacts, family: TaskFamily, p
         headers: family.headers(channel),
         body: plan.rawBody ?? plan.body,
         timeoutMs: SUBMIT_TIMEOUT_MS,
+        span: facts.span,
       });
     } catch (error) {
       told = unreachable(error);

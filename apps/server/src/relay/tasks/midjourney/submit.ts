@@ -52,7 +52,7 @@ async function resolve(state: RelayState, facts: TaskFacts, kind: string, body: 
   return { action, mode: (original.mode as MjMode) || mode, origin: { channelId: original.channel_id, prompt: original.prompt ?? '' } };
 }
 
-async function send(state: RelayState, row: ChannelRow, path: string, body: Record<string, unknown>, mode: MjMode): Promise<TaskAnswer> {
+async function send(state: RelayState, facts: TaskFacts, row: ChannelRow, path: string, body: Record<string, unknown>, mode: MjMode): Promise<TaskAnswer> {
   const hook = state.ctx.options.get('MjNotifyEnabled')
     ? `${state.ctx.options.get('ServerAddress').replace(/\/+$/, '')}/mj/notify?channel=${row.id}&sig=${notifySignature(row)}`
     : undefined;
@@ -61,6 +61,7 @@ async function send(state: RelayState, row: ChannelRow, path: string, body: Reco
     headers: { 'mj-api-secret': channelKey(row) },
     body: upstreamBody(body, mode, hook),
     timeoutMs: SUBMIT_TIMEOUT_MS,
+    span: facts.span,
   });
 }
 
@@ -82,13 +83,13 @@ async function submitResolved(state: RelayState, facts: TaskFacts, r: Resolved, 
   let hold: TaskHold | undefined = chargeable ? await holdTask(state, facts, row, model) : undefined;
   let answer: TaskAnswer;
   try {
-    answer = await send(state, row, path, body, r.mode);
+    answer = await send(state, facts, row, path, body, r.mode);
     if (codeOf(answer) === NO_ACCOUNT_CODE && r.mode === 'fast' && !r.origin) {
       releaseTask(state, hold);
       r.mode = 'relax';
       model = mjModel('relax', r.action);
       hold = chargeable ? await holdTask(state, facts, row, model) : undefined;
-      answer = await send(state, row, path, body, 'relax');
+      answer = await send(state, facts, row, path, body, 'relax');
     }
   } catch (error) {
     releaseTask(state, hold);
