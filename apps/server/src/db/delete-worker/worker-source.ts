@@ -1,13 +1,17 @@
 /**
  * The code of a log-deletion worker (run with `new Worker(SOURCE, { eval: true })`, so it needs no
- * file next to the bundle). It opens the SQLite file for writing and, alone on its thread, deletes
- * the oldest matching log rows in batches, then hands the freed pages back and checkpoints.
+ * file next to the bundle). It opens the SQLite file for writing and, alone on its thread, walks a
+ * durable deletion job's id range (log_deletions.last_id → max_id) in batches by primary key: each
+ * batch deletes the matching rows of one id span and moves the job's `last_id` and count in the
+ * same transaction, so a restart resumes exactly where the last committed batch ended. Then it
+ * hands the freed pages back and checkpoints.
  *
  * SQLite has one writer at a time: while a batch runs, a write of the relay's thread (the log
- * flush, a quota slice) waits on busy_timeout. So every batch is time-boxed (its size halves when
+ * flush, a quota slice) waits on busy_timeout. So every batch is time-boxed (its span halves when
  * one took longer than `targetMs` and doubles when it took under half of it) and is followed by a
- * rest `restFactor` times as long, which keeps the write lock free at least half of the time and the
- * worker to at most half a core. Posts `{ deleted }` after each batch and `{ deleted, done }` last.
+ * rest `restFactor` times as long, which keeps the write lock free for the relay between batches.
+ * Posts `{ deleted, lastId }` after each batch (this run's count) and `{ deleted, done }` last;
+ * a job another runner moved on (its last_id is not where this one left it) ends it with an error.
  */
 export const DELETE_WORKER_SOURCE = `
 const { parentPort, workerData: w } = require('node:worker_threads');
@@ -17,19 +21,27 @@ db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
 db.pragma('cache_size = -32768');
 const pause = new Int32Array(new SharedArrayBuffer(4));
-const typed = w.type === null ? '' : ' AND type = ' + Number(w.type);
-const del = db.prepare('DELETE FROM logs WHERE id IN (SELECT id FROM logs WHERE created_at < ?' + typed + ' ORDER BY created_at LIMIT ?)');
-let batch = w.firstBatch;
+const typed = w.type ? ' AND type = ' + Number(w.type) : '';
+const del = db.prepare('DELETE FROM logs WHERE id > ? AND id <= ? AND created_at < ?' + typed);
+const move = db.prepare("UPDATE log_deletions SET last_id = ?, deleted = deleted + ? WHERE id = ? AND last_id = ? AND status = 'running'");
+const step = db.transaction((from, to) => {
+  const n = del.run(from, to, w.before).changes;
+  if (move.run(to, n, w.job, from).changes !== 1) throw new Error('the log deletion ' + w.job + ' is run by another node or was ended');
+  return n;
+});
+let span = w.firstBatch;
+let last = w.lastId;
 let deleted = 0;
-for (;;) {
+while (last < w.maxId) {
+  const to = Math.min(w.maxId, last + span);
   const t0 = performance.now();
-  const n = del.run(w.before, batch).changes;
+  const n = step(last, to);
   const ms = performance.now() - t0;
   deleted += n;
-  parentPort.postMessage({ deleted });
-  if (n < batch) break;
-  if (ms > w.targetMs) batch = Math.max(w.minBatch, Math.floor(batch / 2));
-  else if (ms < w.targetMs / 2) batch = Math.min(w.maxBatch, batch * 2);
+  last = to;
+  parentPort.postMessage({ deleted, lastId: last });
+  if (ms > w.targetMs) span = Math.max(w.minBatch, Math.floor(span / 2));
+  else if (ms < w.targetMs / 2) span = Math.min(w.maxBatch, span * 2);
   Atomics.wait(pause, 0, 0, Math.max(1, ms * w.restFactor));
 }
 if (deleted) {
