@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openDb, sqliteHandle, type DbHandle } from '../index.js';
 import { deleteLogsOffThread } from './index.js';
-import { insertLogDeletion, logDeletionById, logIdRangeBefore } from '../repos/log-deletions.js';
+import { rangeDeleteSql } from './worker-source.js';
+import { insertLogDeletion, logDeletionById, logIdRangeBefore, logRangeDelete } from '../repos/log-deletions.js';
 
 const row = (created_at: number, type: number) => ({ user_id: 1, created_at, type, content: 'x'.repeat(200), username: 'u', token_name: 't', model_name: 'm', quota: 1, prompt_tokens: 0, completion_tokens: 0, channel_id: 0, request_time: 0, is_stream: 0 });
 
@@ -45,6 +46,25 @@ describe('the log deletion worker', () => {
     expect(rows.filter(([, type]) => type === 5)).toHaveLength(3000);
     expect(rows.filter(([at, type]) => type === 2 && at >= 5001)).toHaveLength(500);
     expect(Number(sqliteHandle(handle.db)!.pragma('freelist_count', { simple: true }))).toBe(0);
+  });
+
+  it('shrinks the file itself: the checkpoint after the vacuum steps cuts it', async () => {
+    const raw = sqliteHandle(handle.db)!;
+    raw.pragma('wal_checkpoint(TRUNCATE)');
+    const size = statSync(raw.name).size;
+    expect(await deleteLogsOffThread(raw.name, await job(5001)).done).toBe(5000);
+    expect(statSync(raw.name).size).toBeLessThan(size * 0.5);
+  });
+
+  it('reads each batch by its id span, not through the type/time index over the whole job', async () => {
+    // The planner prefers `type = ? AND created_at < ?` on idx_logs_type_time when allowed: every
+    // batch then reads all matching rows left in the job, however short its span.
+    const raw = sqliteHandle(handle.db)!;
+    const plan = (text: string, params: readonly unknown[]) => raw.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...params).map((r) => (r as { detail: string }).detail).join(' | ');
+    for (const type of [2, 0]) expect(plan(rangeDeleteSql(type), [0, 500, 5001])).toMatch(/^SEARCH logs USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)$/);
+    // The same statement where the deletion runs on the relay's connection (an in-memory database).
+    const local = logRangeDelete(handle.db, { id: 1, target_timestamp: 5001, type: 2 }, 0, 500).compile();
+    expect(plan(local.sql, local.parameters)).toMatch(/^SEARCH logs USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)$/);
   });
 
   it('deletes every type when none is given, and nothing when nothing is that old', async () => {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { DELETE_WORKER_SOURCE } from './worker-source.js';
+import { DELETE_WORKER_SOURCE, rangeDeleteSql } from './worker-source.js';
 
 export interface OffThreadDeletion {
   /** The log_deletions row the worker moves on with each batch. */
@@ -39,7 +39,7 @@ export function deleteLogsOffThread(
   progress?: (deleted: number) => void,
 ): { done: Promise<number>; stop: () => Promise<void> } {
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(DELETE_WORKER_SOURCE, { eval: true, workerData: { path, module, ...job, ...DELETE_PACING } });
+  const worker = new Worker(DELETE_WORKER_SOURCE, { eval: true, workerData: { path, module, ...job, deleteSql: rangeDeleteSql(job.type), ...DELETE_PACING } });
   const done = new Promise<number>((resolve, reject) => {
     let finished = false;
     worker.on('message', (m: { deleted: number; done?: boolean }) => {

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../index.js';
 import type { LogDeletionsTable } from '../schema.js';
-import { insertReturningId } from '../helpers.js';
+import { dialectOf, insertReturningId } from '../helpers.js';
 
 export type LogDeletionRow = Selectable<LogDeletionsTable>;
 
@@ -55,14 +55,26 @@ export async function finishLogDeletion(db: Db, id: number, status: 'done' | 'fa
  * resumes where it stopped. The move is conditional on `last_id` still being `from`: a second
  * runner of the same job (another node) deletes nothing and learns it is not the owner (null).
  */
-export async function deleteLogRange(db: Db, job: { id: number; target_timestamp: number; type: number }, from: number, to: number): Promise<number | null> {
+export async function deleteLogRange(db: Db, job: RangeJob, from: number, to: number): Promise<number | null> {
   return db.transaction().execute(async (tx) => {
     const moved = await tx.updateTable('log_deletions').set({ last_id: to }).where('id', '=', job.id).where('last_id', '=', from).where('status', '=', 'running').executeTakeFirst();
     if (Number(moved.numUpdatedRows) !== 1) return null;
-    let q = tx.deleteFrom('logs').where('id', '>', from).where('id', '<=', to).where('created_at', '<', job.target_timestamp);
-    if (job.type) q = q.where('type', '=', job.type);
-    const n = Number((await q.executeTakeFirst()).numDeletedRows);
+    const n = Number((await logRangeDelete(tx, job, from, to).executeTakeFirst()).numDeletedRows);
     if (n) await tx.updateTable('log_deletions').set({ deleted: sql`deleted + ${n}` }).where('id', '=', job.id).execute();
     return n;
   });
+}
+
+type RangeJob = { id: number; target_timestamp: number; type: number };
+
+/**
+ * The matching rows of one id span. On SQLite `+column` keeps the planner on the rowid range
+ * (otherwise it walks the type/time index over the whole job: see rangeDeleteSql in delete-worker).
+ */
+export function logRangeDelete(db: Db, job: RangeJob, from: number, to: number) {
+  const plain = dialectOf(db) !== 'sqlite';
+  const col = (name: 'created_at' | 'type') => (plain ? sql<number>`${sql.ref(name)}` : sql<number>`+${sql.ref(name)}`);
+  let q = db.deleteFrom('logs').where('id', '>', from).where('id', '<=', to).where(col('created_at'), '<', job.target_timestamp);
+  if (job.type) q = q.where(col('type'), '=', job.type);
+  return q;
 }
