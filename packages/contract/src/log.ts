@@ -107,8 +107,12 @@ export interface LogCapture {
 export interface LogDeletion {
   id: number;
   target_timestamp: number;
+  /** Log type deleted; 0 = every type. */
+  type: number;
   /** Rows deleted so far. */
   deleted: number;
+  status: 'running' | 'done' | 'failed';
+  /** status ≠ running. */
   done: boolean;
   /** Why it stopped early, when it failed. */
   error: string;

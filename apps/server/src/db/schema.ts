@@ -489,6 +489,24 @@ export interface BackgroundResponsesTable {
   updated_at: number;
 }
 
+/** Console log deletions, durable and resumable (migration 0031). */
+export interface LogDeletionsTable {
+  id: Id;
+  target_timestamp: number;
+  /** Log type deleted; 0 = every type. */
+  type: Def<number>;
+  deleted: Def<number>;
+  /** The highest log id the deletion has walked past. */
+  last_id: Def<number>;
+  /** The newest log id older than the target when it started: where the walk ends. */
+  max_id: Def<number>;
+  /** running | done | failed */
+  status: Def<string>;
+  error: Def<string>;
+  started_at: number;
+  finished_at: Def<number>;
+}
+
 /** A node's slice of a user's (kind 1) or token's (kind 2) balance; see migration 0005. */
 export interface QuotaLeasesTable {
   id: Id;
@@ -595,6 +613,7 @@ export interface Database {
   stored_responses: StoredResponsesTable;
   message_batches: MessageBatchesTable;
   background_responses: BackgroundResponsesTable;
+  log_deletions: LogDeletionsTable;
   quota_leases: QuotaLeasesTable;
   audit_logs: AuditLogsTable;
   log_captures: LogCapturesTable;

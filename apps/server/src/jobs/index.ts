@@ -6,6 +6,7 @@ import { priceSyncJob } from './price-sync.js';
 import { logRetentionJob } from './log-retention.js';
 import { monthlyBillsJob } from './monthly-bills.js';
 import { mcpRefreshJob } from './mcp-refresh.js';
+import { resumeLogDeletions } from '../console/log/deletion.js';
 
 const runners = new WeakMap<AppContext, JobRunner>();
 
@@ -16,7 +17,11 @@ export async function startJobs(ctx: AppContext): Promise<JobRunner> {
   runners.set(ctx, runner);
   // The last runs survive restarts (and show on slaves too): read before the timers start.
   await runner.loadHistory();
-  if (ctx.config.NODE_TYPE === 'master') runner.start();
+  if (ctx.config.NODE_TYPE === 'master') {
+    runner.start();
+    // Log deletions a restart interrupted go on where their last batch committed (in the background).
+    void resumeLogDeletions(ctx);
+  }
   return runner;
 }
 

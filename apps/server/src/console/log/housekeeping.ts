@@ -1,44 +1,77 @@
 import { setImmediate as yieldToRelay, setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../../app-context.js';
 import { sqliteHandle } from '../../db/index.js';
-import { deleteLogsByIds, logIdsBefore } from '../../db/repos/log-retention.js';
+import { deleteLogRange, type LogDeletionRow } from '../../db/repos/log-deletions.js';
 import { deleteLogsOffThread } from '../../db/delete-worker/index.js';
 
 /**
- * Rows per deletion statement where the deletion runs on this thread's connection: PostgreSQL and
- * MySQL delete on their own server, where bigger batches only shorten the whole run; an in-memory
- * SQLite database (no file a worker could open) deletes 250 at a time between relay requests.
+ * Ids per batch where the deletion runs on this thread's connection: PostgreSQL and MySQL delete
+ * on their own server, where bigger batches only shorten the whole run; an in-memory SQLite
+ * database (no file a worker could open) deletes 250 ids at a time between relay requests.
  */
-export const deleteBatch = (ctx: AppContext) => (ctx.dialect === 'sqlite' ? 250 : 5000);
+export const LOCAL_DELETE_SPAN = { sqlite: 250, server: 5000 };
+export const deleteBatch = (ctx: AppContext) => (ctx.dialect === 'sqlite' ? LOCAL_DELETE_SPAN.sqlite : LOCAL_DELETE_SPAN.server);
+
+/** Thrown when the server closes mid-deletion: the job stays `running` and the next start resumes it. */
+export class DeletionStopped extends Error {
+  constructor() {
+    super('the log deletion stopped before it finished');
+  }
+}
 
 /**
- * Deletes log rows written before `before` (of one type when given) in batches; `progress` hears
- * the running total after each batch. A SQLite file is worked on by a worker thread with its own
- * connection (delete-worker: time-boxed batches with rests, then the freed pages handed back), so
- * the relay's thread does none of it; elsewhere batches yield to the relay between them.
- * Answers the number deleted.
+ * Walks a durable deletion job's id range from its `last_id` to its `max_id` by primary key, each
+ * batch's rows and the job's progress committed together (repos/log-deletions.ts). A SQLite file is
+ * worked on by a worker thread with its own connection (delete-worker: time-boxed batches with
+ * rests, then the freed pages handed back), so the relay's thread does none of it; elsewhere
+ * batches yield to the relay between them. `progress` hears this run's count; answers it.
  */
-export async function deleteLogsInBatches(ctx: AppContext, before: number, type: number | undefined, progress?: (deleted: number) => void, batch = deleteBatch(ctx)): Promise<number> {
+export async function runLogDeletionJob(ctx: AppContext, job: LogDeletionRow, progress?: (deleted: number) => void, batch = deleteBatch(ctx)): Promise<number> {
   const raw = sqliteHandle(ctx.db);
   if (raw && !raw.memory) {
-    const run = deleteLogsOffThread(raw.name, { before, type }, progress);
-    ctx.onClose.push(run.stop);
+    const run = deleteLogsOffThread(raw.name, { job: job.id, before: job.target_timestamp, type: job.type, lastId: job.last_id, maxId: job.max_id }, progress);
+    let stopped = false;
+    const stop = async () => {
+      stopped = true;
+      await run.stop();
+    };
+    ctx.onClose.push(stop);
     try {
       return await run.done;
+    } catch (error) {
+      throw stopped ? new DeletionStopped() : error;
     } finally {
-      ctx.onClose.splice(ctx.onClose.indexOf(run.stop), 1);
+      // Not while the server closes: its loop walks this list.
+      if (!stopped) ctx.onClose.splice(ctx.onClose.indexOf(stop), 1);
     }
   }
-  let deleted = 0;
-  for (;;) {
-    const ids = await logIdsBefore(ctx.readDb, before, batch, type);
-    const t0 = performance.now();
-    if (ids.length) deleted += await deleteLogsByIds(ctx.db, ids);
-    progress?.(deleted);
-    if (ids.length < batch) break;
-    // In-memory SQLite deletes on the relay's thread: rest as long as the batch took (it has no file to shrink).
-    if (raw) await sleep(Math.max(1, performance.now() - t0));
-    else await yieldToRelay();
+  let stopped = false;
+  let current: Promise<unknown> = Promise.resolve();
+  const stop = async () => {
+    stopped = true;
+    await current.catch(() => undefined);
+  };
+  ctx.onClose.push(stop);
+  try {
+    let deleted = 0;
+    let last = job.last_id;
+    while (last < job.max_id) {
+      if (stopped) throw new DeletionStopped();
+      const to = Math.min(job.max_id, last + batch);
+      const t0 = performance.now();
+      const step = deleteLogRange(ctx.db, job, last, to);
+      current = step;
+      const n = await step;
+      if (n === null) throw new Error(`the log deletion ${job.id} is run by another node or was ended`);
+      deleted += n;
+      last = to;
+      progress?.(deleted);
+      // In-memory SQLite deletes on the relay's thread: rest as long as the batch took (it has no file to shrink).
+      if (raw) await sleep(Math.max(1, performance.now() - t0));
+      else await yieldToRelay();
+    }
+    return deleted;
+  } finally {
+    if (!stopped) ctx.onClose.splice(ctx.onClose.indexOf(stop), 1);
   }
-  return deleted;
 }

@@ -6,7 +6,7 @@ import { requireRole } from '../../http/auth.js';
 import { parse } from '../../http/validate.js';
 import { ok } from '../../http/envelope.js';
 import { sumConsumedQuota } from '../../db/repos/logs.js';
-import { logDeletion, startLogDeletion } from './deletion.js';
+import { currentDeletion, logDeletion, startLogDeletion } from './deletion.js';
 import { logPage } from './service.js';
 
 export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -29,16 +29,17 @@ export function registerLogRoutes(app: FastifyInstance, ctx: AppContext): void {
     const rows = await capturesOf(ctx.readDb, parse(CaptureQuery, req.query).request_id);
     return ok(rows.map((r): LogCapture => ({ ...r, request_headers: r.request_headers ?? '', request_body: r.request_body ?? '', response_body: r.response_body ?? '', stream: r.stream === 1 })));
   });
-  // Batched, yielding to the relay between batches. As in the original the answer is the count
-  // once done; with `background=true` it is the progress record at once, read again below.
+  // A durable job (log_deletions) in batches yielding to the relay. As in the original the answer
+  // is the count once done; with `background=true` it is the job record at once, read again below.
   app.delete('/log/', { preHandler: admin }, async (req) => {
     const q = parse(DeleteLogsQuery, req.query);
-    const { job, done } = startLogDeletion(ctx, q.target_timestamp);
+    const { job, done } = await startLogDeletion(ctx, q.target_timestamp);
     if (q.background) {
       done.catch(() => undefined);
       return ok({ ...job });
     }
     return ok(await done);
   });
-  app.get('/log/deletion/:id', { preHandler: admin }, async (req) => ok(logDeletion(ctx, parse(IdParam, req.params).id)));
+  app.get('/log/deletion', { preHandler: admin }, async () => ok(await currentDeletion(ctx)));
+  app.get('/log/deletion/:id', { preHandler: admin }, async (req) => ok(await logDeletion(ctx, parse(IdParam, req.params).id)));
 }

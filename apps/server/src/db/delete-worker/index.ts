@@ -1,11 +1,16 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { DELETE_WORKER_SOURCE } from './worker-source.js';
+import { DELETE_WORKER_SOURCE, rangeDeleteSql } from './worker-source.js';
 
 export interface OffThreadDeletion {
-  /** Rows before this time (epoch seconds) go, of one log type when given. */
+  /** The log_deletions row the worker moves on with each batch. */
+  job: number;
+  /** Rows before this time (epoch seconds) go, of one log type when not 0. */
   before: number;
-  type?: number;
+  type: number;
+  /** The walk: ids after `lastId` up to and including `maxId`. */
+  lastId: number;
+  maxId: number;
 }
 
 /** Batch sizing of the worker (see worker-source.ts). */
@@ -14,6 +19,7 @@ export interface DeletePacing {
   targetMs: number;
   /** Rest after each batch, as a multiple of its duration. */
   restFactor: number;
+  /** Id spans per batch (a span holds at most that many rows). */
   firstBatch: number;
   minBatch: number;
   maxBatch: number;
@@ -25,7 +31,7 @@ export const DELETE_PACING: DeletePacing = { targetMs: 10, restFactor: 2, firstB
 /**
  * Deletes log rows of a SQLite file in a worker thread with its own connection, so none of the
  * deleting, the freeing of pages nor the checkpoint runs on the relay's thread; `progress` hears
- * the running count. `stop` ends the worker (a batch is one statement: it either happened or not).
+ * this run's running count (the job row holds the total). `stop` ends the worker (a batch is one statement: it either happened or not).
  */
 export function deleteLogsOffThread(
   path: string,
@@ -33,7 +39,7 @@ export function deleteLogsOffThread(
   progress?: (deleted: number) => void,
 ): { done: Promise<number>; stop: () => Promise<void> } {
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(DELETE_WORKER_SOURCE, { eval: true, workerData: { path, module, before: job.before, type: job.type ?? null, ...DELETE_PACING } });
+  const worker = new Worker(DELETE_WORKER_SOURCE, { eval: true, workerData: { path, module, ...job, deleteSql: rangeDeleteSql(job.type), ...DELETE_PACING } });
   const done = new Promise<number>((resolve, reject) => {
     let finished = false;
     worker.on('message', (m: { deleted: number; done?: boolean }) => {

@@ -1,14 +1,28 @@
 /**
  * The code of a log-deletion worker (run with `new Worker(SOURCE, { eval: true })`, so it needs no
- * file next to the bundle). It opens the SQLite file for writing and, alone on its thread, deletes
- * the oldest matching log rows in batches, then hands the freed pages back and checkpoints.
+ * file next to the bundle). It opens the SQLite file for writing and, alone on its thread, walks a
+ * durable deletion job's id range (log_deletions.last_id → max_id) in batches by primary key: each
+ * batch deletes the matching rows of one id span and moves the job's `last_id` and count in the
+ * same transaction, so a restart resumes exactly where the last committed batch ended. Then it
+ * hands the freed pages back and checkpoints.
  *
  * SQLite has one writer at a time: while a batch runs, a write of the relay's thread (the log
- * flush, a quota slice) waits on busy_timeout. So every batch is time-boxed (its size halves when
+ * flush, a quota slice) waits on busy_timeout. So every batch is time-boxed (its span halves when
  * one took longer than `targetMs` and doubles when it took under half of it) and is followed by a
- * rest `restFactor` times as long, which keeps the write lock free at least half of the time and the
- * worker to at most half a core. Posts `{ deleted }` after each batch and `{ deleted, done }` last.
+ * rest `restFactor` times as long, which keeps the write lock free for the relay between batches.
+ * Posts `{ deleted, lastId }` after each batch (this run's count) and `{ deleted, done }` last;
+ * a job another runner moved on (its last_id is not where this one left it) ends it with an error.
  */
+/**
+ * One batch's statement: the rows of an id span. The unary `+` keeps SQLite's planner off the
+ * (type, created_at, id) and (created_at, id) indexes: with them it picks `type = ? AND created_at
+ * < ?` over the rowid range and reads every matching row left in the whole job, not the span's,
+ * on each batch — the walk turns quadratic, each batch halves to the minimum and a 120 000-row
+ * deletion took minutes while the relay kept adding rows (the file then grew instead of shrinking).
+ */
+export const rangeDeleteSql = (type: number): string =>
+  `DELETE FROM logs WHERE id > ? AND id <= ? AND +created_at < ?${type ? ` AND +type = ${Math.trunc(type)}` : ''}`;
+
 export const DELETE_WORKER_SOURCE = `
 const { parentPort, workerData: w } = require('node:worker_threads');
 const Database = require(w.module);
@@ -17,19 +31,26 @@ db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
 db.pragma('cache_size = -32768');
 const pause = new Int32Array(new SharedArrayBuffer(4));
-const typed = w.type === null ? '' : ' AND type = ' + Number(w.type);
-const del = db.prepare('DELETE FROM logs WHERE id IN (SELECT id FROM logs WHERE created_at < ?' + typed + ' ORDER BY created_at LIMIT ?)');
-let batch = w.firstBatch;
+const del = db.prepare(w.deleteSql);
+const move = db.prepare("UPDATE log_deletions SET last_id = ?, deleted = deleted + ? WHERE id = ? AND last_id = ? AND status = 'running'");
+const step = db.transaction((from, to) => {
+  const n = del.run(from, to, w.before).changes;
+  if (move.run(to, n, w.job, from).changes !== 1) throw new Error('the log deletion ' + w.job + ' is run by another node or was ended');
+  return n;
+});
+let span = w.firstBatch;
+let last = w.lastId;
 let deleted = 0;
-for (;;) {
+while (last < w.maxId) {
+  const to = Math.min(w.maxId, last + span);
   const t0 = performance.now();
-  const n = del.run(w.before, batch).changes;
+  const n = step(last, to);
   const ms = performance.now() - t0;
   deleted += n;
-  parentPort.postMessage({ deleted });
-  if (n < batch) break;
-  if (ms > w.targetMs) batch = Math.max(w.minBatch, Math.floor(batch / 2));
-  else if (ms < w.targetMs / 2) batch = Math.min(w.maxBatch, batch * 2);
+  last = to;
+  parentPort.postMessage({ deleted, lastId: last });
+  if (ms > w.targetMs) span = Math.max(w.minBatch, Math.floor(span / 2));
+  else if (ms < w.targetMs / 2) span = Math.min(w.maxBatch, span * 2);
   Atomics.wait(pause, 0, 0, Math.max(1, ms * w.restFactor));
 }
 if (deleted) {
@@ -43,7 +64,13 @@ if (deleted) {
     else if (ms < w.targetMs / 2) pages = Math.min(8192, pages * 2);
     Atomics.wait(pause, 0, 0, Math.max(1, ms * w.restFactor));
   }
-  db.pragma('wal_checkpoint(PASSIVE)');
+  // The file is cut to its new size only by a checkpoint that copies the whole log, which a reader
+  // still on an older snapshot (a read worker's long query) prevents: try again for up to a second.
+  for (let tries = 0; tries < 50; tries++) {
+    const [c] = db.pragma('wal_checkpoint(PASSIVE)');
+    if (c.busy === 0 && c.log === c.checkpointed) break;
+    Atomics.wait(pause, 0, 0, 20);
+  }
 }
 db.close();
 parentPort.postMessage({ deleted, done: true });

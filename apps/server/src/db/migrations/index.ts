@@ -23,6 +23,7 @@ import * as m0026 from './0026_message_batches.js';
 import * as m0027 from './0027_task_charge_stat.js';
 import * as m0028 from './0028_background_responses.js';
 import * as m0030 from './0030_mcp_servers.js';
+import * as m0031 from './0031_log_deletions.js';
 
 /** Static, ordered list of migrations (frozen files; append only). */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0027_task_charge_stat': m0027,
   '0028_background_responses': m0028,
   '0030_mcp_servers': m0030,
+  '0031_log_deletions': m0031,
 };
