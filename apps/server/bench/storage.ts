@@ -35,7 +35,6 @@ export function parseStorage(list: string): Storage[] {
       if (!m) throw new Error(`BENCH_STORAGE: "${name}" is not sqlite, postgres or mysql (optionally with +redis, *<nodes> and /<workers per node>, 1-9) or floor`);
       const storage: Storage = { name, dialect: m[1] as Storage['dialect'], redis: Boolean(m[2]), nodes: Number(m[3] ?? 1), workers: Number(m[4] ?? 1), floor: false };
       if (storage.dialect === 'sqlite' && storage.nodes > 1) throw new Error(`BENCH_STORAGE: "${name}": several nodes need a shared database (postgres or mysql)`);
-      if (storage.workers > 1 && (storage.dialect === 'sqlite' || !storage.redis)) throw new Error(`BENCH_STORAGE: "${name}": worker processes need postgres or mysql with +redis`);
       return storage;
     });
 }

@@ -1,6 +1,7 @@
 // WORKERS > 1: one node served by several processes on one port, each an identical gateway node
-// (the first keeps NODE_TYPE, the others are slaves), sharing balances, limits and caches through
-// the database server and Redis as separate machines do. See docs/decisions/0018-worker-processes.md.
+// (the first keeps NODE_TYPE, the others are slaves), sharing balances through the database (a
+// server or one SQLite file) and limits and caches through Redis or the primary. See
+// docs/decisions/0018-worker-processes.md and 0110-workers-on-sqlite.md.
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { AggregatorRegistry } from 'prom-client';
@@ -9,6 +10,7 @@ import { ConfigError } from './config/file.js';
 import { resolveSessionSecret } from './config/secret.js';
 import { parseDsn } from './db/dsn.js';
 import { HubError } from './common/errors.js';
+import { NODE_STORE_ENV, serveNodeStore } from './cache/node-store.js';
 import { apiErrorText, type ApiErrorArgs } from '@one-hub/contract';
 
 /** A worker that exits unasked is started again after this long (so a crash loop does not spin). */
@@ -21,13 +23,15 @@ export function workerCount(config: Config): number {
   return config.WORKERS === 'auto' ? availableParallelism() : Number(config.WORKERS);
 }
 
-/** Worker processes share state only through a database server and Redis; anything else is refused. */
+/**
+ * Worker processes share balances through the database and limits, caches and change notices
+ * through Redis or, without it, through the primary (cache/node-store.ts). An in-memory SQLite
+ * database cannot be shared by processes: refused.
+ */
 export function checkWorkerSetup(config: Config, count: number): void {
   if (count <= 1) return;
-  const problems: string[] = [];
-  if (parseDsn(config.SQL_DSN, config.SQLITE_PATH).dialect === 'sqlite') problems.push('SQL_DSN (PostgreSQL or MySQL)');
-  if (!config.REDIS_CONN_STRING) problems.push('REDIS_CONN_STRING');
-  if (problems.length) throw new ConfigError(`WORKERS=${config.WORKERS} needs ${problems.join(' and ')}: worker processes share balances, limits and caches through them. Unset WORKERS to run one process.`);
+  const target = parseDsn(config.SQL_DSN, config.SQLITE_PATH);
+  if (target.dialect === 'sqlite' && target.path === ':memory:') throw new ConfigError(`WORKERS=${config.WORKERS} needs a database the processes can share: SQLITE_PATH is :memory:. Set WORKERS=1 or a SQLite file.`);
 }
 
 /** Worker 0 keeps NODE_TYPE (the master's jobs, bot and pollers run once); the others are slaves. */
@@ -35,6 +39,7 @@ const workerEnv = (config: Config, index: number, started: number) => ({
   NODE_TYPE: index > 0 ? 'slave' : config.NODE_TYPE,
   ONE_HUB_WORKER_INDEX: String(index),
   ONE_HUB_NODE_STARTED: String(started),
+  ...(config.REDIS_CONN_STRING ? {} : { [NODE_STORE_ENV]: '1' }),
 });
 
 const say = (message: string) => process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), pid: process.pid, msg: message })}\n`);
@@ -79,6 +84,7 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   answerWorkers(() => [...workers].find(([, index]) => index === 0)?.[0]);
+  if (!config.REDIS_CONN_STRING) serveNodeStore(() => workers.keys());
 
   await fork(0);
   await Promise.all(Array.from({ length: count - 1 }, (_, i) => fork(i + 1)));

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import { randomHex } from '../common/random.js';
+import { MemoryStore, type MemoryOp } from './memory-store.js';
+import { NodeStoreClient, usesNodeStore } from './node-store.js';
 
 /** `takeFloor` on Redis: GET and DECRBY in one step. */
 const TAKE_FLOOR = `
@@ -26,7 +28,9 @@ const MAX_UNSENT = 1000;
  * missed); `onRecover` handlers run when both are up again.
  */
 export class SharedStore {
-  private readonly memory = new Map<string, { value: string; expiresAt: number }>();
+  private readonly memory = new MemoryStore();
+  /** The primary's map and fan-out, in a worker of several without Redis. */
+  private readonly node = usesNodeStore() ? new NodeStoreClient((channel, message) => void this.dispatch(channel, message, true)) : undefined;
   private readonly handlers = new Map<string, Set<Handler>>();
   private redis?: Redis;
   private subscriber?: Redis;
@@ -146,103 +150,57 @@ export class SharedStore {
     }
   }
 
-  private memGet(key: string): string | null {
-    const hit = this.memory.get(key);
-    if (!hit) return null;
-    if (hit.expiresAt && hit.expiresAt < Date.now()) {
-      this.memory.delete(key);
-      return null;
-    }
-    return hit.value;
-  }
-
-  private memSet(key: string, value: string, ttlSeconds?: number): void {
-    this.memory.set(key, { value, expiresAt: ttlSeconds ? Date.now() + ttlSeconds * 1000 : 0 });
-    if (this.memory.size > 100_000) this.sweep();
-  }
-
-  private sweep(): void {
-    const now = Date.now();
-    for (const [k, v] of this.memory) if (v.expiresAt && v.expiresAt < now) this.memory.delete(k);
+  /** One store operation: on Redis when configured, else on the primary's map (WORKERS without Redis), else here. */
+  private run<K extends MemoryOp>(op: K, args: Parameters<MemoryStore[K]>, viaRedis: (r: Redis) => Promise<ReturnType<MemoryStore[K]>>): Promise<ReturnType<MemoryStore[K]>> {
+    if (this.node) return this.node.ask(op, args);
+    return this.tryRedis(viaRedis, () => (this.memory[op] as (...a: unknown[]) => ReturnType<MemoryStore[K]>)(...args));
   }
 
   get(key: string): Promise<string | null> {
-    return this.tryRedis((r) => r.get(key), () => this.memGet(key));
+    return this.run('get', [key], (r) => r.get(key));
   }
 
   set(key: string, value: string, ttlSeconds?: number): Promise<void> {
-    return this.tryRedis(
-      async (r) => {
-        if (ttlSeconds) await r.set(key, value, 'EX', ttlSeconds);
-        else await r.set(key, value);
-      },
-      () => this.memSet(key, value, ttlSeconds),
-    );
+    return this.run('set', [key, value, ttlSeconds], async (r) => {
+      if (ttlSeconds) await r.set(key, value, 'EX', ttlSeconds);
+      else await r.set(key, value);
+    });
   }
 
   /** Several keys in one read (Redis `MGET`); a missing or expired key answers null in its place. */
   getMany(keys: string[]): Promise<Array<string | null>> {
     if (!keys.length) return Promise.resolve([]);
-    return this.tryRedis((r) => r.mget(...keys), () => keys.map((k) => this.memGet(k)));
+    return this.run('getMany', [keys], (r) => r.mget(...keys));
   }
 
   /** Several keys with one expiry in one round trip (a Redis transaction of `SET … EX`). */
   setMany(entries: Array<[key: string, value: string]>, ttlSeconds: number): Promise<void> {
     if (!entries.length) return Promise.resolve();
-    return this.tryRedis(
-      async (r) => {
-        const tx = r.multi();
-        for (const [k, v] of entries) tx.set(k, v, 'EX', ttlSeconds);
-        await tx.exec();
-      },
-      () => entries.forEach(([k, v]) => this.memSet(k, v, ttlSeconds)),
-    );
+    return this.run('setMany', [entries, ttlSeconds], async (r) => {
+      const tx = r.multi();
+      for (const [k, v] of entries) tx.set(k, v, 'EX', ttlSeconds);
+      await tx.exec();
+    });
   }
 
   del(key: string): Promise<void> {
-    return this.tryRedis(
-      async (r) => void (await r.del(key)),
-      () => void this.memory.delete(key),
-    );
+    return this.run('del', [key], async (r) => void (await r.del(key)));
   }
 
   /** Adds `by` (default one) to a counter that lives `windowSeconds` from its first hit; answers the new count. */
   incrWindow(key: string, windowSeconds: number, by = 1): Promise<number> {
-    return this.tryRedis(
-      async (r) => {
-        const [[, count]] = (await r.multi().incrby(key, by).expire(key, windowSeconds, 'NX').exec()) as [
-          [unknown, number],
-        ];
-        return count;
-      },
-      () => {
-        const now = Date.now();
-        const hit = this.memory.get(key);
-        if (hit && !(hit.expiresAt && hit.expiresAt < now)) {
-          const count = Number(hit.value) + by;
-          hit.value = String(count); // in place: the window keeps its first expiry
-          if (!hit.expiresAt) hit.expiresAt = now + windowSeconds * 1000;
-          return count;
-        }
-        this.memory.set(key, { value: String(by), expiresAt: now + windowSeconds * 1000 });
-        return by;
-      },
-    );
+    return this.run('incrWindow', [key, windowSeconds, by], async (r) => {
+      const [[, count]] = (await r.multi().incrby(key, by).expire(key, windowSeconds, 'NX').exec()) as [[unknown, number]];
+      return count;
+    });
   }
 
   /** Adds `delta` (may be negative) to a counter that expires `ttlSeconds` after its last change; answers the new value. */
   incrBy(key: string, delta: number, ttlSeconds: number): Promise<number> {
-    return this.tryRedis(
-      async (r) => {
-        const [[, value]] = (await r.multi().incrby(key, delta).expire(key, ttlSeconds).exec()) as [[unknown, number]];
-        return value;
-      },
-      () => {
-        const value = Number(this.memGet(key) ?? 0) + delta;
-        this.memSet(key, String(value), ttlSeconds);
-        return value;
-      },
-    );
+    return this.run('incrBy', [key, delta, ttlSeconds], async (r) => {
+      const [[, value]] = (await r.multi().incrby(key, delta).expire(key, ttlSeconds).exec()) as [[unknown, number]];
+      return value;
+    });
   }
 
   /**
@@ -250,27 +208,12 @@ export class SharedStore {
    * Redis, so concurrent takers cannot pass zero); a missing key stays missing. Answers what it took.
    */
   takeFloor(key: string, by: number): Promise<number> {
-    return this.tryRedis(
-      async (r) => Number(await r.eval(TAKE_FLOOR, 1, key, by)),
-      () => {
-        const value = Number(this.memGet(key) ?? 0);
-        const taken = Math.max(0, Math.min(value, by));
-        if (taken > 0) this.memory.get(key)!.value = String(value - taken); // in place: the expiry stays
-        return taken;
-      },
-    );
+    return this.run('takeFloor', [key, by], async (r) => Number(await r.eval(TAKE_FLOOR, 1, key, by)));
   }
 
   /** Sets the value only when the key does not exist (Redis `SET NX`); answers whether it was set. */
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
-    return this.tryRedis(
-      async (r) => (await r.set(key, value, 'EX', ttlSeconds, 'NX')) === 'OK',
-      () => {
-        if (this.memGet(key) !== null) return false;
-        this.memSet(key, value, ttlSeconds);
-        return true;
-      },
-    );
+    return this.run('setIfAbsent', [key, value, ttlSeconds], async (r) => (await r.set(key, value, 'EX', ttlSeconds, 'NX')) === 'OK');
   }
 
   /**
@@ -279,6 +222,7 @@ export class SharedStore {
    */
   async publish(channel: string, message: string): Promise<void> {
     await this.dispatch(channel, message, true);
+    this.node?.publish(channel, message);
     if (!this.redis) return;
     const sent = await this.tryRedis(
       async (r) => {

@@ -22,7 +22,7 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^(auto|[1-9]\d?)$/, 'a number from 1 to 99, or auto')
     .default('1')
-    .describe('processes serving this node on its one port: a number, or `auto` for one per core; more than one needs `SQL_DSN` (PostgreSQL or MySQL) and `REDIS_CONN_STRING` (see deployment.md, "Worker processes")'),
+    .describe('processes serving this node on its one port: a number, or `auto` for one per core; on a SQLite file or a database server, with Redis or without (then the primary process holds the shared limits and caches); not on an in-memory SQLite database (see deployment.md, "Worker processes")'),
   SYNC_FREQUENCY: z.coerce.number().int().min(1).default(600).describe('seconds between full cache re-syncs from the database'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('log level'),
   DATA_DIR: z.string().default('./data').describe('where the generated session secret lives'),

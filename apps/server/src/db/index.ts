@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, Migrator } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, Migrator } from 'kysely';
+import { WriterSqliteDialect } from './sqlite-dialect.js';
 import type pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
@@ -54,7 +55,7 @@ async function makeDialect(target: DbTarget, pgOptions?: pg.PoolConfig, onSqlite
       database.pragma('cache_size = -32768');
       if (target.path !== ':memory:') useIncrementalVacuum(database);
       onSqlite?.(database);
-      return new SqliteDialect({ database });
+      return new WriterSqliteDialect({ database });
     }
     case 'postgres': {
       const { default: pgLib } = await import('pg');

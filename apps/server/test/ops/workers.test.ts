@@ -14,12 +14,12 @@ const PG_DSN = process.env.TEST_POSTGRES_DSN;
 const REDIS = process.env.TEST_REDIS_CONN_STRING;
 
 describe('WORKERS', () => {
-  it('is refused without a database server and Redis, with a message naming what is missing', () => {
+  it('is refused on an in-memory SQLite database, which processes cannot share', () => {
     const dir = mkdtempSync(join(tmpdir(), 'one-hub-workers-'));
     try {
-      const run = spawnSync(process.execPath, GATEWAY_ARGS, { cwd: SERVER_DIR, env: { ...process.env, ...gatewayProcessEnv(dir, PASSWORD), WORKERS: '2', SQL_DSN: '', REDIS_CONN_STRING: '' }, encoding: 'utf8', timeout: 30_000 });
+      const run = spawnSync(process.execPath, GATEWAY_ARGS, { cwd: SERVER_DIR, env: { ...process.env, ...gatewayProcessEnv(dir, PASSWORD), WORKERS: '2', SQL_DSN: '', SQLITE_PATH: ':memory:', REDIS_CONN_STRING: '' }, encoding: 'utf8', timeout: 30_000 });
       expect(run.status).toBe(1);
-      expect(run.stderr).toContain('WORKERS=2 needs SQL_DSN (PostgreSQL or MySQL) and REDIS_CONN_STRING');
+      expect(run.stderr).toContain('WORKERS=2 needs a database the processes can share: SQLITE_PATH is :memory:');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

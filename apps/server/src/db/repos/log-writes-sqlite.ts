@@ -123,7 +123,7 @@ function upsertStats(raw: BetterSqlite3.Database, stats: StatRow[]): void {
 }
 
 /**
- * A flush in one synchronous SQLite transaction (one commit) with cached statements:
+ * A flush in one synchronous SQLite transaction (one commit, `BEGIN IMMEDIATE` as in sqlite-dialect.ts) with cached statements:
  * counters, log rows and both roll-ups. Going through the query builder instead
  * costs a compile and a prepare per statement and a second commit, several times what
  * the rows themselves cost. Every log row binds all columns (absent ones their
@@ -134,7 +134,7 @@ export function writeFlushSync(raw: BetterSqlite3.Database, counters: CounterDel
     applyCounters(raw, counters);
     insertLogs(raw, logs);
     upsertStats(raw, stats);
-  })();
+  }).immediate();
 }
 
 /** Log rows and the roll-ups alone, in one synchronous transaction. */
@@ -142,5 +142,5 @@ export function writeLogsAndStatsSync(raw: BetterSqlite3.Database, logs: NewLog[
   raw.transaction(() => {
     insertLogs(raw, logs);
     upsertStats(raw, stats);
-  })();
+  }).immediate();
 }
