@@ -189,6 +189,26 @@ describe.skipIf(!chromiumAvailable)('issue 38 gaps in Chromium', () => {
     await shootThemes(page, 'gaps-playground', () => page.getByTestId('playground-chat').waitFor());
   });
 
+  it('keeps point 11: the dashboard error state, the profile group by its name', async () => {
+    const page = await c.open({ lang: 'en_US', width: 1366, height: 768 });
+    await signIn(page, 'spender', 'password123');
+    await page.route('**/api/user/dashboard', (r) => r.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ success: false, message: 'down' }) }));
+    await page.goto('/panel/dashboard');
+    await page.getByTestId('dashboard').getByRole('alert').getByRole('button', { name: 'Retry' }).first().waitFor();
+    // no figure pretends to be a zero while the data is missing: no week total, no zero rows
+    expect(await page.getByTestId('stat-cost').innerText()).not.toContain('$0.000');
+    await page.getByTestId('week-model-chart').getByText('Could not load the data').waitFor();
+    expect(await page.getByTestId('week-model-chart').innerText()).not.toContain('Total');
+    await page.getByTestId('model-pie').getByText('Could not load the data').waitFor();
+    expect(await page.getByTestId('usage-table').locator('tbody tr').filter({ hasText: '$0.00' }).count()).toBe(0);
+    await shootThemes(page, 'gaps-dashboard-error', () => page.getByTestId('dashboard').getByRole('alert').first().waitFor());
+    await page.unroute('**/api/user/dashboard');
+    await page.goto('/panel/profile');
+    await expect.poll(() => page.getByText(/^Group: /).innerText()).toMatch(/^Group: Default group \(rate 1 /);
+    await shootThemes(page, 'gaps-profile', () => page.getByText(/^Group: /).waitFor());
+    // two screens, four shots each: about 35 s on a quiet machine
+  }, 120_000);
+
   /** Cells per row of the admin log filter grid (a cell spanning two counts two). */
   const filterRows = (page: Page) =>
     page.getByTestId('filter-bar').evaluate((bar) => {

@@ -13,6 +13,7 @@ export async function shootThemes(page: Page, name: string, ready: () => Promise
       await page.setViewportSize({ width: w, height: h });
       await page.reload();
       await ready();
+      await transitionsEnded(page);
       await page.waitForTimeout(400);
       await noSidewaysScroll(page);
       await page.screenshot({ path: `${SHOTS}/${name}-${kind}-${theme}.png`, fullPage: kind === 'desktop' });
@@ -21,4 +22,20 @@ export async function shootThemes(page: Page, name: string, ready: () => Promise
   await page.evaluate(() => localStorage.setItem('theme', 'light'));
   // back to the size the test had, light
   await page.setViewportSize(before);
+}
+
+/**
+ * Waits for the finite animations and transitions running now (a drawer sliding in after the resize,
+ * a filter bar unfolding): a shot taken during them catches the layout half-way. Spinners never end
+ * and are left out.
+ */
+async function transitionsEnded(page: Page) {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
 }

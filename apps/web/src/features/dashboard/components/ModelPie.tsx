@@ -11,7 +11,7 @@ function piePalette(base: string[]): string[] {
 }
 
 /** A donut of the week's requests per model with the total in the middle. */
-export default function ModelPie({ shares, loading }: { shares: Array<{ name: string; value: number }>; loading: boolean }) {
+export default function ModelPie({ shares, loading, failed }: { shares: Array<{ name: string; value: number }>; loading: boolean; failed?: boolean }) {
   const { t } = useTranslation('dashboard');
   const theme = useTheme();
   const options = useMemo<ApexOptions>(() => {
@@ -47,7 +47,7 @@ export default function ModelPie({ shares, loading }: { shares: Array<{ name: st
           '& .pie-legend-count': { flexShrink: 0, whiteSpace: 'pre' },
         }}
       >
-        <Chart type="donut" height={380} series={shares.map((s) => s.value)} options={options} empty={!loading && shares.length === 0} emptyText={t('noData')} testId="model-pie" />
+        <Chart type="donut" height={380} series={shares.map((s) => s.value)} options={options} empty={!loading && shares.length === 0} emptyText={failed ? t('loadFailed') : t('noData')} testId="model-pie" />
       </Box>
     </Card>
   );
