@@ -142,7 +142,7 @@ describe.skipIf(!chromiumAvailable)('issue 38 gaps in Chromium', () => {
     await signIn(page, 'root', ROOT_PASSWORD);
     await page.goto('/panel/analytics');
     await expect.poll(() => page.getByTestId('chart-cost-total').innerText().catch(() => '')).toContain('$0.500');
-    await shootThemes(page, 'gaps-analytics', () => page.getByTestId('chart-cost-total').waitFor());
+    await shootThemes(page, 'gaps-analytics', () => page.getByTestId('chart-cost').locator('.apexcharts-bar-area:not([val="0"])').first().waitFor());
     await page.getByTestId('analytics-tab-multi').click();
     await page.getByTestId('multi-usernames').fill('spender');
     await page.getByTestId('multi-search').click();

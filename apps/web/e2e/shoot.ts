@@ -26,16 +26,26 @@ export async function shootThemes(page: Page, name: string, ready: () => Promise
 
 /**
  * Waits for the finite animations and transitions running now (a drawer sliding in after the resize,
- * a filter bar unfolding): a shot taken during them catches the layout half-way. Spinners never end
- * and are left out.
+ * a filter bar unfolding; spinners never end and are left out), then for the charts' shapes to stop
+ * changing from one frame to the next (ApexCharts grows its bars in script): a shot taken during
+ * them catches the layout half-way.
  */
 async function transitionsEnded(page: Page) {
-  await page.evaluate(() =>
-    Promise.all(
+  await page.evaluate(async () => {
+    await Promise.all(
       document
         .getAnimations()
         .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
         .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
+    );
+    const shapes = () => [...document.querySelectorAll('.apexcharts-series path, .apexcharts-pie path')].map((p) => p.getAttribute('d')).join('|');
+    const frames = (n: number) => new Promise<void>((resolve) => (n <= 0 ? resolve() : requestAnimationFrame(() => void frames(n - 1).then(resolve))));
+    // (bounded: a chart redrawn on every frame would not hold the shot forever)
+    for (let i = 0, last = shapes(); i < 300; i++) {
+      await frames(6);
+      const now = shapes();
+      if (now === last) break;
+      last = now;
+    }
+  });
 }
