@@ -204,7 +204,10 @@ describe.skipIf(!chromiumAvailable)('issue 38 gaps in Chromium', () => {
     await shootThemes(page, 'gaps-dashboard-error', () => page.getByTestId('dashboard').getByRole('alert').first().waitFor());
     await page.unroute('**/api/user/dashboard');
     await page.goto('/panel/profile');
-    await expect.poll(() => page.getByText(/^Group: /).innerText()).toMatch(/^Group: Default group \(rate 1 /);
+    await expect.poll(() => page.getByText(/^Group: /).innerText()).toMatch(/^Group: Default group \(rate 1 \/ speed (\d+|-)\)$/);
+    // the whole chip shows, none of it cut short at 1366 px
+    const cut = await page.getByTestId('profile-group').locator('.MuiChip-label').evaluate((el) => el.scrollWidth > el.clientWidth);
+    expect(cut).toBe(false);
     await shootThemes(page, 'gaps-profile', () => page.getByText(/^Group: /).waitFor());
     // two screens, four shots each: about 35 s on a quiet machine
   }, 120_000);
