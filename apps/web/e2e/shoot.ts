@@ -41,7 +41,7 @@ async function transitionsEnded(page: Page) {
     const shapes = () => [...document.querySelectorAll('.apexcharts-series path, .apexcharts-pie path')].map((p) => p.getAttribute('d')).join('|');
     const frames = (n: number) => new Promise<void>((resolve) => (n <= 0 ? resolve() : requestAnimationFrame(() => void frames(n - 1).then(resolve))));
     // (bounded: a chart redrawn on every frame would not hold the shot forever)
-    for (let i = 0, last = shapes(); i < 300; i++) {
+    for (let i = 0, last = shapes(); i < 60; i++) {
       await frames(6);
       const now = shapes();
       if (now === last) break;
