@@ -53,6 +53,8 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
   resolveSessionSecret(config.SESSION_SECRET, config.DATA_DIR);
   const started = Math.floor(Date.now() / 1000);
   const workers = new Map<Worker, number>();
+  // Workers that listen: their routes (and so their answerForNode handlers) are in place.
+  const serving = new Set<Worker>();
   let up = false;
   let stopping = false;
 
@@ -60,9 +62,10 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
     new Promise((resolve) => {
       const worker = cluster.fork(workerEnv(config, index, started));
       workers.set(worker, index);
-      worker.once('listening', () => resolve());
+      worker.once('listening', () => (serving.add(worker), resolve()));
       worker.once('exit', (code, signal) => {
         workers.delete(worker);
+        serving.delete(worker);
         if (stopping) return workers.size === 0 ? process.exit() : undefined;
         // A worker that cannot start (database unreachable, a bad setting) stops the node, as one process would.
         if (!up) return void (say(`worker ${index} exited (${signal ?? code}) before it served; stopping`), stop('SIGTERM', 1));
@@ -83,7 +86,8 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  answerWorkers(() => [...workers].find(([, index]) => index === 0)?.[0]);
+  // Worker 0 started again but not yet listening has no handlers: it is still restarting.
+  answerWorkers(() => [...serving].find((w) => workers.get(w) === 0));
   if (!config.REDIS_CONN_STRING) serveNodeStore(() => workers.keys());
 
   await fork(0);

@@ -13,6 +13,7 @@ export async function shootThemes(page: Page, name: string, ready: () => Promise
       await page.setViewportSize({ width: w, height: h });
       await page.reload();
       await ready();
+      await transitionsEnded(page);
       await page.waitForTimeout(400);
       await noSidewaysScroll(page);
       await page.screenshot({ path: `${SHOTS}/${name}-${kind}-${theme}.png`, fullPage: kind === 'desktop' });
@@ -21,4 +22,30 @@ export async function shootThemes(page: Page, name: string, ready: () => Promise
   await page.evaluate(() => localStorage.setItem('theme', 'light'));
   // back to the size the test had, light
   await page.setViewportSize(before);
+}
+
+/**
+ * Waits for the finite animations and transitions running now (a drawer sliding in after the resize,
+ * a filter bar unfolding; spinners never end and are left out), then for the charts' shapes to stop
+ * changing from one frame to the next (ApexCharts grows its bars in script): a shot taken during
+ * them catches the layout half-way.
+ */
+async function transitionsEnded(page: Page) {
+  await page.evaluate(async () => {
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime)))
+        .map((a) => a.finished.catch(() => undefined)),
+    );
+    const shapes = () => [...document.querySelectorAll('.apexcharts-series path, .apexcharts-pie path')].map((p) => p.getAttribute('d')).join('|');
+    const frames = (n: number) => new Promise<void>((resolve) => (n <= 0 ? resolve() : requestAnimationFrame(() => void frames(n - 1).then(resolve))));
+    // (bounded: a chart redrawn on every frame would not hold the shot forever)
+    for (let i = 0, last = shapes(); i < 60; i++) {
+      await frames(6);
+      const now = shapes();
+      if (now === last) break;
+      last = now;
+    }
+  });
 }

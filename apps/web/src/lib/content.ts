@@ -20,3 +20,8 @@ export function sanitizeHtml(html: string): string {
 export function renderMarkdown(text: string): string {
   return sanitizeHtml(marked.parse(text, { async: false, gfm: true, breaks: true }));
 }
+
+/** Text as HTML that shows it literally (for libraries that write labels with innerHTML). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TFunction } from 'i18next';
 import { ApiError, withQuery } from './api';
-import { contentKind, renderMarkdown, sanitizeHtml } from './content';
+import { contentKind, escapeHtml, renderMarkdown, sanitizeHtml } from './content';
 import { describeError } from './error-handler';
 import { normalizeLanguage, pickLanguage } from './language';
 import { isMobileWidth, TOAST_DURATION, toastAnchor, toastOptions } from './toast-options';
@@ -103,5 +103,15 @@ describe('query strings', () => {
     expect(withQuery('/api/x', { a: 1, b: '', c: undefined, d: 'é' })).toBe('/api/x?a=1&d=%C3%A9');
     expect(withQuery('/api/x?p=1', { q: 'y' })).toBe('/api/x?p=1&q=y');
     expect(withQuery('/api/x', {})).toBe('/api/x');
+  });
+});
+
+describe('escapeHtml', () => {
+  it('writes markup and quotes as text, so an innerHTML label shows the name as it is', () => {
+    const el = document.createElement('span');
+    el.innerHTML = `<span title="${escapeHtml('a"b')}">${escapeHtml('<img src=x onerror=alert(1)> & co')}</span>`;
+    expect(el.querySelector('img')).toBeNull();
+    expect(el.textContent).toBe('<img src=x onerror=alert(1)> & co');
+    expect(el.firstElementChild!.getAttribute('title')).toBe('a"b');
   });
 });

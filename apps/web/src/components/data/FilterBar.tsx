@@ -14,10 +14,12 @@ export interface FilterBarProps {
   actions?: ReactNode;
   /** How many filters are set: shown on the phone's filter toggle. */
   active?: number;
+  /** Grid columns on wide screens (lg): chosen so the filters fill their rows. */
+  columns?: number;
 }
 
 /** Filters in a wrapping grid, applied by Search (or Enter), never as the user types (console-screens §0). */
-export function FilterBar({ children, onSearch, onReset, actions, active = 0 }: FilterBarProps) {
+export function FilterBar({ children, onSearch, onReset, actions, active = 0, columns = 5 }: FilterBarProps) {
   const { t } = useTranslation();
   const theme = useTheme();
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
@@ -42,7 +44,7 @@ export function FilterBar({ children, onSearch, onReset, actions, active = 0 }: 
   return (
     <Box component="form" onSubmit={submit} data-testid="filter-bar" sx={{ p: 2 }}>
       <Collapse in={!phone || shown}>
-        <Box sx={{ display: 'grid', gap: 1.5, mb: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', md: 'repeat(3, 1fr)', lg: 'repeat(5, 1fr)' } }}>{children}</Box>
+        <Box sx={{ display: 'grid', gap: 1.5, mb: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', md: 'repeat(3, 1fr)', lg: `repeat(${columns}, 1fr)` } }}>{children}</Box>
       </Collapse>
       <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', justifyContent: 'flex-end', alignItems: 'center' }}>
         {phone && (

@@ -38,6 +38,8 @@ export default function DashboardPage() {
   const series = useMemo(() => modelCostSeries(rows, days, quotaPerUnit), [rows, days, quotaPerUnit]);
   const shares = useMemo(() => modelRequestShares(rows), [rows]);
   const loading = dashboard.isLoading;
+  // Nothing loaded: the week's zeros would be invented, so the charts and the table say it failed.
+  const failed = dashboard.isError && !dashboard.data;
 
   const switcher = uptime && (
     <ToggleButtonGroup exclusive size="small" color="primary" value={view} onChange={(_e, v: typeof view | null) => v && setView(v)} sx={{ alignSelf: 'flex-start', '& .MuiToggleButton-root': { borderRadius: 5, px: 2 } }}>
@@ -86,15 +88,15 @@ export default function DashboardPage() {
         </Grid>
         <Grid size={{ xs: 12, lg: 8 }}>
           <Stack spacing={2.5}>
-            <WeekModelChart days={days} series={series} loading={loading} />
-            <UsageTable days={totals} loading={loading} error={dashboard.error ?? undefined} />
+            <WeekModelChart days={days} series={series} loading={loading} failed={failed} />
+            <UsageTable days={failed ? [] : totals} loading={loading} error={dashboard.error ?? undefined} />
           </Stack>
         </Grid>
         <Grid size={{ xs: 12, lg: 4 }}>
           <Stack spacing={2.5}>
             <BalanceCard />
             <PlanCard />
-            <ModelPie shares={shares} loading={loading} />
+            <ModelPie shares={shares} loading={loading} failed={failed} />
             <QuickStart />
             <InviteCard />
           </Stack>

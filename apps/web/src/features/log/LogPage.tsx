@@ -9,7 +9,7 @@ import { readJson, writeJson } from '../../lib/storage';
 import { useAppSelector } from '../../store';
 import { LOG_TYPES } from './log-data';
 import ColumnSettings from './components/ColumnSettings';
-import LogFilters, { type LogFilterValues } from './components/LogFilters';
+import LogFilters, { logFilterColumns, type LogFilterValues } from './components/LogFilters';
 import { defaultHiddenColumns, logColumns } from './components/log-columns';
 import QuotaDetail from './components/QuotaDetail';
 import CaptureView from './components/CaptureView';
@@ -84,7 +84,7 @@ export default function LogPage() {
             <Tab key={type.value} value={type.value} label={t(`type.${type.key}`)} data-testid={`log-tab-${type.key}`} />
           ))}
         </Tabs>
-        <FilterBar onSearch={() => list.setFilters(draft)} onReset={reset} actions={<ColumnSettings columns={all} hidden={hidden} onChange={setHidden} />}>
+        <FilterBar columns={logFilterColumns(admin)} onSearch={() => list.setFilters(draft)} onReset={reset} actions={<ColumnSettings columns={all} hidden={hidden} onChange={setHidden} />}>
           <LogFilters value={draft} onChange={(v) => setDraft({ ...draft, ...v })} admin={admin} />
         </FilterBar>
         <DataTable

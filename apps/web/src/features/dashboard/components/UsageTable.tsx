@@ -1,18 +1,16 @@
 import { Card, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { quotaToCurrency } from '@one-hub/contract';
-import { DataTable, type DataColumn } from '../../../components/data';
-import { useAppSelector } from '../../../store';
+import { DataTable, useFormatQuota, type DataColumn } from '../../../components/data';
 import type { DayTotals } from '../dashboard-data';
 
 /** The week's daily totals, newest first (the request count is shown, unlike the original, §14.1). */
 export default function UsageTable({ days, loading, error }: { days: DayTotals[]; loading: boolean; error?: unknown }) {
   const { t } = useTranslation('dashboard');
-  const quotaPerUnit = useAppSelector((s) => s.siteInfo.quota_per_unit);
+  const format = useFormatQuota();
   const columns: DataColumn<DayTotals>[] = [
     { field: 'date', header: t('table.date'), align: 'left' },
     { field: 'requests', header: t('table.requests') },
-    { field: 'quota', header: t('table.amount'), render: (d) => quotaToCurrency(d.quota, quotaPerUnit, 6) },
+    { field: 'quota', header: t('table.amount'), render: (d) => format(d.quota) },
     { field: 'tokens', header: t('table.tokens'), hideOnPhone: true, render: (d) => `${d.promptTokens}/${d.completionTokens}` },
     { field: 'requestTime', header: t('table.time'), hideOnPhone: true, render: (d) => (d.requestTime / 1000).toFixed(3) },
   ];

@@ -6,7 +6,7 @@ import { seriesTotal, type Series } from '../../../lib/chart-data';
 const dollars = (v: number) => `$${v.toFixed(3)}`;
 
 /** Stacked bars of each model's cost per day over the week, in dollars. */
-export default function WeekModelChart({ days, series, loading }: { days: string[]; series: Series[]; loading: boolean }) {
+export default function WeekModelChart({ days, series, loading, failed }: { days: string[]; series: Series[]; loading: boolean; failed?: boolean }) {
   const { t } = useTranslation('dashboard');
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   return (
@@ -14,12 +14,12 @@ export default function WeekModelChart({ days, series, loading }: { days: string
       testId="week-model-chart"
       totalTestId="week-total"
       title={t('weekModels')}
-      subtitle={t('total', { value: dollars(seriesTotal(series)) })}
+      subtitle={failed ? undefined : t('total', { value: dollars(seriesTotal(series)) })}
       days={days}
       series={series}
       format={dollars}
       loading={loading}
-      emptyText={t('noData')}
+      emptyText={failed ? t('loadFailed') : t('noData')}
       height={phone ? 360 : 480}
     />
   );

@@ -12,18 +12,27 @@ export interface LogFilterValues {
   username: string;
 }
 
-/** The filter fields; channel and username only for administrators. */
+/**
+ * The filter fields; channel and username only for administrators. An administrator's eleven cells
+ * fill two rows of the six-column grid (logFilterColumns): the time range and its presets, then the
+ * five text fields, the username taking two cells (with five columns "Username" sat alone on a third row).
+ */
 export default function LogFilters({ value, onChange, admin }: { value: LogFilterValues; onChange: (v: LogFilterValues) => void; admin: boolean }) {
   const { t } = useTranslation('log');
-  const text = (field: 'token_name' | 'model_name' | 'source_ip' | 'channel_id' | 'username', label: string) => (
-    <TextField key={field} size="small" label={label} type={field === 'channel_id' ? 'number' : 'text'} value={value[field]} onChange={(e) => onChange({ ...value, [field]: e.target.value })} slotProps={{ htmlInput: { 'data-testid': `filter-${field}` } }} />
+  const text = (field: 'token_name' | 'model_name' | 'source_ip' | 'channel_id' | 'username', label: string, span = 1) => (
+    <TextField
+      key={field}
+      size="small"
+      label={label}
+      type={field === 'channel_id' ? 'number' : 'text'}
+      value={value[field]}
+      onChange={(e) => onChange({ ...value, [field]: e.target.value })}
+      slotProps={{ htmlInput: { 'data-testid': `filter-${field}` } }}
+      sx={span > 1 ? { gridColumn: { lg: `span ${span}` } } : undefined}
+    />
   );
-  return (
-    <>
-      {text('token_name', t('col.token'))}
-      {text('model_name', t('col.model'))}
-      {text('source_ip', t('col.sourceIp'))}
-      <DateTimeRangeField
+  const range = (
+    <DateTimeRangeField
         testId="filter-time"
         start={value.start_timestamp}
         end={value.end_timestamp}
@@ -31,8 +40,19 @@ export default function LogFilters({ value, onChange, admin }: { value: LogFilte
         startLabel={t('startTime')}
         endLabel={t('endTime')}
       />
+  );
+  return (
+    <>
+      {admin && range}
+      {text('token_name', t('col.token'))}
+      {text('model_name', t('col.model'))}
+      {text('source_ip', t('col.sourceIp'))}
+      {!admin && range}
       {admin && text('channel_id', t('channelId'))}
-      {admin && text('username', t('username'))}
+      {admin && text('username', t('username'), 2)}
     </>
   );
 }
+
+/** Grid columns of the log filter bar on wide screens (see LogFilters). */
+export const logFilterColumns = (admin: boolean) => (admin ? 6 : 5);

@@ -61,7 +61,7 @@ export default function ChatPanel() {
   const failed = playgroundKey.error ?? tokens.error ?? allowed.error ?? prices.error;
 
   return (
-    <Card data-testid="playground-chat" sx={{ display: 'flex', flexDirection: 'column', height: { xs: 'calc(100dvh - 190px)', md: 'calc(100dvh - 190px)' }, minHeight: 420 }}>
+    <Card data-testid="playground-chat" sx={{ display: 'flex', flexDirection: 'column', height: { xs: 'calc(100dvh - 190px)', sm: 'calc(100dvh - 236px)' }, minHeight: 420 }}>
       <Stack direction="row" useFlexGap spacing={1} sx={{ p: { xs: 1.5, sm: 2 }, alignItems: 'center', flexWrap: 'wrap' }}>
         <TextField select size="small" label={t('token')} value={usable.some((tk) => tk.key === tokenKey) ? tokenKey : ''} onChange={(e) => setTokenKey(e.target.value)} sx={{ flex: { xs: '1 1 110px', sm: '0 0 220px' }, minWidth: 0 }} slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'token-select' } }}>
           {usable.map((tk) => (

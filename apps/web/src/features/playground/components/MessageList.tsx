@@ -13,6 +13,8 @@ export default function MessageList({ messages, busy }: { messages: ChatMessage[
       {messages.map((m, i) => {
         const mine = m.role === 'user';
         const last = i === messages.length - 1;
+        // a failed turn with nothing written is its error alone, not an alert inside a grey bubble
+        const bare = !mine && !m.content && !m.reasoning && Boolean(m.error);
         return (
           <Stack key={i} direction={mine ? 'row-reverse' : 'row'} spacing={1.25} sx={{ alignItems: 'flex-start' }} data-testid={mine ? 'chat-user' : 'chat-answer'}>
             <Avatar sx={{ width: 32, height: 32, bgcolor: mine ? 'primary.main' : 'secondary.main' }}>{mine ? <Person fontSize="small" /> : <SmartToy fontSize="small" />}</Avatar>
@@ -20,10 +22,10 @@ export default function MessageList({ messages, busy }: { messages: ChatMessage[
               sx={{
                 maxWidth: { xs: '85%', md: '75%' },
                 minWidth: 0,
-                px: 1.75,
-                py: 1.25,
+                px: bare ? 0 : 1.75,
+                py: bare ? 0 : 1.25,
                 borderRadius: 2,
-                bgcolor: mine ? 'primary.main' : 'action.hover',
+                bgcolor: mine ? 'primary.main' : bare ? 'transparent' : 'action.hover',
                 color: mine ? 'primary.contrastText' : 'text.primary',
               }}
             >

@@ -49,6 +49,9 @@ export default function GeneralTab({ user, onSaved }: { user: User; onSaved: () 
             color="primary"
             variant="outlined"
             label={t('groupChip', { name: groupName(user.group, group?.name), ratio: group?.ratio ?? 1, rate: group?.api_rate ?? '-' })}
+            data-testid="profile-group"
+            // the whole line wraps inside the narrow card instead of ending in "…"
+            sx={{ height: 'auto', maxWidth: '100%', '& .MuiChip-label': { whiteSpace: 'normal', textAlign: 'center', py: 0.5 } }}
           />
         </Card>
       </Grid>
