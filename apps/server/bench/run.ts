@@ -1,6 +1,6 @@
 // `npm run bench`: gateway overhead against a fake upstream, on this machine, loopback only.
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,8 +61,8 @@ const PROFILE_FLAGS = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir
 /** A random port below Linux's ephemeral range (32768+), where no outgoing connection can hold it. */
 const listenPort = () => String(20_000 + Math.floor(Math.random() * 12_000));
 
-/** The gateway's node flags, as scripts/start.mjs runs it. */
-const GATEWAY_NODE_FLAGS = ['--enable-source-maps'];
+/** The gateway's node flags, as scripts/start.mjs and the Dockerfile run it. */
+const GATEWAY_NODE_FLAGS = JSON.parse(readFileSync(join(here, '../node-flags.json'), 'utf8')) as string[];
 
 /** Starts one gateway node (the compiled bundle, as `npm start` runs it) and answers its base URL. */
 async function startNode(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
