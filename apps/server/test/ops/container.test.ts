@@ -32,7 +32,7 @@ describe('container files', () => {
 
   it('the image runs the gateway with the node flags npm start and the bench use (apps/server/node-flags.json)', () => {
     const flags = JSON.parse(readFileSync(`${root}apps/server/node-flags.json`, 'utf8')) as string[];
-    expect(flags).toContain('--max-semi-space-size=8');
+    expect(flags).toContain('--enable-source-maps');
     const cmd = dockerfile.match(/^CMD (\[.*\])$/m)?.[1];
     expect(JSON.parse(cmd!)).toEqual(['node', ...flags, 'apps/server/dist/main.mjs']);
     expect(readFileSync(`${root}scripts/start.mjs`, 'utf8')).toMatch(/apps\/server\/node-flags\.json[\s\S]*\[\.\.\.nodeFlags, join\(root, 'apps\/server\/dist\/main\.mjs'\)/);
