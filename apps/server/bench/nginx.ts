@@ -81,7 +81,7 @@ export async function startNginx(binary: string, port: number, upstreamUrl: stri
   try {
     await listening(port, child);
   } catch (error) {
-    child.kill('SIGKILL');
+    child.kill('SIGTERM'); // the master stops its worker too (SIGKILL would leave the worker behind)
     let log = '';
     try {
       log = readFileSync(join(dir, 'error.log'), 'utf8').trim().split('\n').at(-1) ?? '';
