@@ -45,4 +45,5 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/status').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# The flags of apps/server/node-flags.json (test/ops/container.test.ts checks they agree).
 CMD ["node", "--enable-source-maps", "apps/server/dist/main.mjs"]

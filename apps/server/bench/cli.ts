@@ -14,8 +14,9 @@ interface BenchFlag {
 }
 
 const FLAGS: BenchFlag[] = [
-  { name: 'storage', env: 'BENCH_STORAGE', kind: 'storage', value: '<list>', help: 'configurations to load, e.g. sqlite,postgres+redis,mysql+redis*2,postgres+redis/2,floor', defaultText: 'sqlite' },
+  { name: 'storage', env: 'BENCH_STORAGE', kind: 'storage', value: '<list>', help: 'configurations to load, e.g. sqlite,postgres+redis,mysql+redis*2,postgres+redis/2,floor,nginx', defaultText: 'sqlite' },
   { name: 'seconds', env: 'BENCH_SECONDS', kind: 'seconds', value: 'S', help: 'measured seconds per cell (big-data mode: per phase)', defaultText: '4; big-data 10' },
+  { name: 'workers', env: 'BENCH_WORKERS', kind: 'list', value: '<list>', help: 'run each gateway configuration with that many worker processes, e.g. 1,2,4 (a count the gateway refuses is skipped with its reason)' },
   { name: 'warmup', env: 'BENCH_WARMUP_SECONDS', kind: 'seconds', value: 'S', help: 'unmeasured seconds each side serves first', defaultText: '2' },
   { name: 'concurrency', env: 'BENCH_CONCURRENCY', kind: 'list', value: '<list>', help: 'concurrency list for SQLite', defaultText: '1,50,200' },
   { name: 'server-concurrency', env: 'BENCH_SERVER_CONCURRENCY', kind: 'list', value: '<list>', help: 'concurrency list for postgres/mysql', defaultText: '50' },

@@ -2,11 +2,28 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 
+/** The process exited before it was ready; `said` is what it wrote to stderr (a refusal's reason). */
+export class ExitedBeforeReady extends Error {
+  constructor(
+    script: string,
+    code: number | null,
+    readonly said: string,
+    out: string,
+  ) {
+    super(`${script} exited with ${code}: ${said}${out}`);
+  }
+}
+
 /** Starts `node [nodeArgs] script` and answers once its output matches `readyText`. */
 export function start(script: string, env: Record<string, string>, readyText: RegExp, nodeArgs: string[] = ['--import', 'tsx']): Promise<{ child: ChildProcess; line: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    let said = '';
+    child.stderr!.on('data', (d) => {
+      if (said.length < 4096) said += String(d);
+      process.stderr.write(d);
+    });
     // BENCH_GATEWAY_LOG=file keeps the processes' output (e.g. with BENCH_NODE_FLAGS=--trace-gc).
     if (process.env.BENCH_GATEWAY_LOG) child.stdout!.pipe(createWriteStream(process.env.BENCH_GATEWAY_LOG, { flags: 'a' }));
     child.stdout!.on('data', (d) => {
@@ -14,7 +31,7 @@ export function start(script: string, env: Record<string, string>, readyText: Re
       const match = readyText.exec(out);
       if (match) resolve({ child, line: match[0] });
     });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
+    child.on('exit', (code) => reject(new ExitedBeforeReady(script, code, said, out)));
   });
 }
 

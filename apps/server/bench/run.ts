@@ -1,12 +1,13 @@
 // `npm run bench`: gateway overhead against a fake upstream, on this machine, loopback only.
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Loader } from './load.js';
-import { cpuSeconds, processTree, rssMb, start, stop } from './procs.js';
-import { parseStorage, provision, type Storage } from './storage.js';
+import { cpuSeconds, ExitedBeforeReady, processTree, rssMb, start, stop } from './procs.js';
+import { parseStorage, provision, withWorkers, type Storage } from './storage.js';
+import { nginxBinary, startNginx } from './nginx.js';
 import { benchBigData } from './big-data.js';
 import { openDb, sqliteHandle } from '../src/db/index.js';
 import { seedBig, seedTokenKey } from './seed-big.js';
@@ -26,8 +27,9 @@ const CONCURRENCY = concurrencies(process.env.BENCH_CONCURRENCY ?? '1,50,200');
 const SERVER_CONCURRENCY = concurrencies(process.env.BENCH_SERVER_CONCURRENCY ?? '50');
 // BENCH_MODES=json or =stream runs one mode only (handy with BENCH_PROFILE).
 const MODES = (process.env.BENCH_MODES ?? 'json,stream').split(',').map((m) => m.trim() === 'stream');
-// BENCH_STORAGE=sqlite,postgres+redis,mysql+redis,postgres+redis*2: the configurations to load, in turn.
-const STORAGE = parseStorage(process.env.BENCH_STORAGE ?? 'sqlite');
+// BENCH_STORAGE=sqlite,postgres+redis,mysql+redis,postgres+redis*2: the configurations to load, in turn;
+// BENCH_WORKERS=1,2,4 runs each gateway configuration with that many worker processes (WORKERS).
+const STORAGE = withWorkers(parseStorage(process.env.BENCH_STORAGE ?? 'sqlite'), process.env.BENCH_WORKERS ? concurrencies(process.env.BENCH_WORKERS) : undefined);
 // BENCH_USERS=1,1000,5000: each load is also spread over that many users, one token each (seeded), key by key in turn.
 const USERS = process.env.BENCH_USERS ? concurrencies(process.env.BENCH_USERS) : undefined;
 const PASSWORD = 'bench-password-1';
@@ -35,6 +37,7 @@ const PROMPT = Array.from({ length: 1000 }, (_, i) => `word${i % 97}`).join(' ')
 
 interface Row {
   storage: string;
+  workers: number;
   stream: boolean;
   concurrency: number;
   users: number;
@@ -58,6 +61,9 @@ const PROFILE_FLAGS = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir
 /** A random port below Linux's ephemeral range (32768+), where no outgoing connection can hold it. */
 const listenPort = () => String(20_000 + Math.floor(Math.random() * 12_000));
 
+/** The gateway's node flags, as scripts/start.mjs and the Dockerfile run it. */
+const GATEWAY_NODE_FLAGS = JSON.parse(readFileSync(join(here, '../node-flags.json'), 'utf8')) as string[];
+
 /** Starts one gateway node (the compiled bundle, as `npm start` runs it) and answers its base URL. */
 async function startNode(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const port = listenPort();
@@ -66,8 +72,7 @@ async function startNode(env: Record<string, string>): Promise<{ child: ChildPro
     { PORT: port, HOST: '127.0.0.1', INITIAL_ROOT_PASSWORD: PASSWORD, LOG_LEVEL: 'info', GLOBAL_API_RATE_LIMIT: '0', CRITICAL_RATE_LIMIT: '0', ...env },
     // A node of several workers is ready when the primary says all of them listen.
     env.WORKERS && env.WORKERS !== '1' ? /serving with \d+ worker processes/ : /listening/,
-    // --enable-source-maps as scripts/start.mjs runs it.
-    ['--enable-source-maps', ...PROFILE_FLAGS, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
+    [...GATEWAY_NODE_FLAGS, ...PROFILE_FLAGS, ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])],
   );
   return { child, url: `http://127.0.0.1:${port}` };
 }
@@ -97,16 +102,26 @@ async function configure(gw: string, fakeUrl: string): Promise<string> {
   return `sk-${tokens.json.data.data[0].key}`;
 }
 
+/** The first start of a configuration the gateway refuses (e.g. WORKERS on a storage it cannot share): its reason, one line. */
+function refusal(error: unknown): string | undefined {
+  if (!(error instanceof ExitedBeforeReady)) return undefined;
+  const lines = error.said.trim().split('\n').filter(Boolean);
+  return lines.at(-1) ?? 'it exited before it listened';
+}
+
 /** Every mode and concurrency against one storage configuration, each beside the direct figures. */
 async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Promise<void> {
+  const nginx = storage.proxy === 'nginx' ? nginxBinary() : undefined;
+  if (storage.proxy === 'nginx' && !nginx) return void console.log('nginx: skipped, no nginx binary on PATH or in /usr/sbin (Debian: apt-get install nginx-light)');
   const dir = mkdtempSync(join(tmpdir(), 'one-hub-bench-'));
-  const db = storage.floor ? { env: {}, drop: async () => {} } : await provision(storage);
+  const db = storage.proxy ? { env: {}, drop: async () => {} } : await provision(storage);
   const env = { DATA_DIR: dir, SQLITE_PATH: join(dir, 'bench.db'), ...db.env };
-  const nodes: Array<{ child: ChildProcess; url: string }> = [];
+  const nodes: Array<{ child: ChildProcess; url: string; remove?: () => void }> = [];
   let cleaned: Promise<void> | undefined;
   const cleanup = () =>
     (cleaned ??= (async () => {
       await Promise.all(nodes.map((n) => stop(n.child)));
+      for (const n of nodes) n.remove?.();
       await db.drop();
       rmSync(dir, { recursive: true, force: true });
       cleanups.delete(cleanup);
@@ -115,18 +130,26 @@ async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Pro
   try {
     let key = 'floor';
     progress.update(`${storage.name}: starting`, true);
-    if (storage.floor) nodes.push(await startFloor(fakeUrl));
+    if (storage.proxy === 'floor') nodes.push(await startFloor(fakeUrl));
+    else if (nginx) nodes.push(await startNginx(nginx, Number(listenPort()), fakeUrl));
     else {
       // The first node migrates, seeds and is configured; the others join afterwards as slaves.
       const workers = { WORKERS: String(storage.workers) };
-      nodes.push(await startNode({ ...env, ...workers, NODE_TYPE: 'master' }));
+      try {
+        nodes.push(await startNode({ ...env, ...workers, NODE_TYPE: 'master' }));
+      } catch (error) {
+        const reason = refusal(error);
+        if (!reason) throw error;
+        progress.clear();
+        return void console.log(`${storage.name}: skipped, the gateway refused to start: ${reason}`);
+      }
       key = await configure(nodes[0].url, fakeUrl);
       for (let i = 1; i < storage.nodes; i++) nodes.push(await startNode({ ...env, ...workers, NODE_TYPE: 'slave' }));
     }
     // BENCH_USERS: the most users asked for are seeded once beside the idle node (users with a
     // large balance, one unlimited token each); a run over N users deals the first N keys in turn.
     let userKeys: string[] | undefined;
-    if (USERS && !storage.floor) {
+    if (USERS && !storage.proxy) {
       const most = Math.max(...USERS);
       const handle = await openDb({ dsn: db.env.SQL_DSN || undefined, sqlitePath: env.SQLITE_PATH });
       const t0 = performance.now();
@@ -169,6 +192,7 @@ async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Pro
           const viaGw = await toGateway.close();
           const line = [
             storage.name.padEnd(18),
+            String(storage.workers).padStart(7),
             (stream ? 'stream' : 'json').padEnd(7),
             String(concurrency).padStart(4),
             String(users).padStart(6),
@@ -182,7 +206,7 @@ async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Pro
             pids.map((pid) => rssMb(pid)).join('+').padStart(11),
             viaGw.errors ? `  (${viaGw.errors} errors)` : '',
           ].join(' ');
-          rows.push({ storage: storage.name, stream, concurrency, users, line });
+          rows.push({ storage: storage.name, workers: storage.workers, stream, concurrency, users, line });
           progress.clear();
           console.log(line);
         }
@@ -190,6 +214,7 @@ async function benchStorage(storage: Storage, fakeUrl: string, rows: Row[]): Pro
     }
     const rss = (field: 'VmRSS' | 'VmHWM') => pids.map((pid) => rssMb(pid, field)).join('+');
     console.log(`${storage.name}: gateway RSS after load ${rss('VmRSS')} MB (peak during load ${rss('VmHWM')} MB)`);
+    if (storage.proxy) return;
     progress.update(`${storage.name}: waiting 10 s for the RSS after load`, true);
     await new Promise((r) => setTimeout(r, 10_000));
     progress.clear();
@@ -226,7 +251,7 @@ async function main() {
     // Configurations side by side: grouped by mode and concurrency, in BENCH_STORAGE order within.
     rows.sort((a, b) => Number(a.stream) - Number(b.stream) || a.concurrency - b.concurrency || a.users - b.users);
     const header =
-      'storage            mode    conc  users  direct rps  gateway rps  ratio   direct p50/p99 ms   gateway p50/p99 ms   added p50 ms  gw CPU µs/req  gw RSS MB';
+      'storage            workers mode    conc  users  direct rps  gateway rps  ratio   direct p50/p99 ms   gateway p50/p99 ms   added p50 ms  gw CPU µs/req  gw RSS MB';
     console.log(`\n${header}\n${rows.map((r) => r.line).join('\n')}`);
   } finally {
     await stop(upstream.child);

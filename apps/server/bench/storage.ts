@@ -1,6 +1,6 @@
 // The storage configurations `npm run bench` can load: SQLite, or PostgreSQL/MySQL with or without
-// Redis, on one node or several sharing them, a node of several worker processes, and `floor`, the
-// least Node proxy in the gateway's place.
+// Redis, on one node or several sharing them, a node of several worker processes, and two proxies in
+// the gateway's place: `floor`, the least Node proxy, and `nginx`.
 // Each run gets a fresh database and Redis key prefix.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -15,28 +15,43 @@ export interface Storage {
   nodes: number;
   /** Worker processes per node (`postgres+redis/2`: WORKERS=2). */
   workers: number;
-  /** `floor`: bench/floor-proxy.ts instead of the gateway (no storage at all). */
-  floor: boolean;
+  /** A proxy instead of the gateway (no storage at all): `floor` (bench/floor-proxy.ts) or `nginx` (bench/nginx.ts). */
+  proxy: 'floor' | 'nginx' | null;
 }
 
 export const POSTGRES_DSN = process.env.BENCH_POSTGRES_DSN ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const MYSQL_DSN = process.env.BENCH_MYSQL_DSN ?? 'mysql://root@127.0.0.1:3306/test';
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/** `sqlite,postgres+redis,mysql+redis*2` → the configurations, in order; throws on a name it cannot read. */
+/**
+ * `sqlite,postgres+redis,mysql+redis*2` → the configurations, in order; throws on a name it cannot read.
+ * Whether a node of several workers can run on a storage is the gateway's to say (the bench skips
+ * a configuration it refuses, with its reason), so `sqlite/2` reads.
+ */
 export function parseStorage(list: string): Storage[] {
   return list
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
     .map((name) => {
-      if (name === 'floor') return { name, dialect: 'sqlite', redis: false, nodes: 1, workers: 1, floor: true } satisfies Storage;
+      if (name === 'floor' || name === 'nginx') return { name, dialect: 'sqlite', redis: false, nodes: 1, workers: 1, proxy: name } satisfies Storage;
       const m = /^(sqlite|postgres|mysql)(\+redis)?(?:\*([1-9]))?(?:\/([1-9]))?$/.exec(name);
-      if (!m) throw new Error(`BENCH_STORAGE: "${name}" is not sqlite, postgres or mysql (optionally with +redis, *<nodes> and /<workers per node>, 1-9) or floor`);
-      const storage: Storage = { name, dialect: m[1] as Storage['dialect'], redis: Boolean(m[2]), nodes: Number(m[3] ?? 1), workers: Number(m[4] ?? 1), floor: false };
+      if (!m) throw new Error(`BENCH_STORAGE: "${name}" is not sqlite, postgres or mysql (optionally with +redis, *<nodes> and /<workers per node>, 1-9), floor or nginx`);
+      const storage: Storage = { name, dialect: m[1] as Storage['dialect'], redis: Boolean(m[2]), nodes: Number(m[3] ?? 1), workers: Number(m[4] ?? 1), proxy: null };
       if (storage.dialect === 'sqlite' && storage.nodes > 1) throw new Error(`BENCH_STORAGE: "${name}": several nodes need a shared database (postgres or mysql)`);
       return storage;
     });
+}
+
+/**
+ * BENCH_WORKERS=1,2,4: each gateway configuration once per worker count (`sqlite` → `sqlite`,
+ * `sqlite/2`, `sqlite/4`); one written with its own `/<workers>` and the proxies run as given.
+ */
+export function withWorkers(storages: Storage[], counts: number[] | undefined): Storage[] {
+  if (!counts) return storages;
+  return storages.flatMap((s) =>
+    s.proxy || /\/\d$/.test(s.name) ? [s] : counts.map((workers) => ({ ...s, workers, name: workers === 1 ? s.name : `${s.name}/${workers}` })),
+  );
 }
 
 export interface Provisioned {

@@ -1,7 +1,7 @@
 import { connect as netConnect, isIP, Socket, type NetConnectOpts } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import type { Duplex } from 'node:stream';
-import nodemailer from 'nodemailer';
+import { lazyRequire } from '../common/lazy-require.js';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { Agent, fetch as undiciFetch, Pool, ProxyAgent, request as undiciRequest, Socks5ProxyAgent, type buildConnector, type Dispatcher } from 'undici';
 import { EgressRefused, guardConnector, guardedConnector, guardedLookup, isEgressRefused, refusesHost } from './guard.js';
@@ -108,9 +108,11 @@ function smtpSocket(options: SMTPTransport.Options, callback: (err: Error | null
   });
 }
 
+const nodemailer = lazyRequire<typeof import('nodemailer')>('nodemailer');
+
 /** A nodemailer SMTP transport whose connection passes the guard. */
 export function smtpTransport(options: SMTPTransport.Options) {
-  return nodemailer.createTransport({ ...options, getSocket: smtpSocket });
+  return nodemailer().createTransport({ ...options, getSocket: smtpSocket });
 }
 
 /** Options for a `ws` client: its connection (ws:// or wss://) passes the guard. */

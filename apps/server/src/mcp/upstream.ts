@@ -1,8 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpAuth } from '@one-hub/contract';
 import type { AppContext } from '../app-context.js';
@@ -134,7 +130,19 @@ async function credentialHeaders(creds: McpCredentials, timeoutMs: number): Prom
   return out;
 }
 
-function transportFor(ctx: AppContext, row: McpServerRow, fetch: FetchLike): Transport {
+/** The SDK's client side, loaded at the first connection to an upstream (about 5 MB of heap a gateway without MCP servers need not hold). */
+async function clientSdk() {
+  const [{ Client }, { StreamableHTTPClientTransport }, { SSEClientTransport }, { StdioClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+  ]);
+  return { Client, StreamableHTTPClientTransport, SSEClientTransport, StdioClientTransport };
+}
+type ClientSdk = Awaited<ReturnType<typeof clientSdk>>;
+
+function transportFor(ctx: AppContext, row: McpServerRow, fetch: FetchLike, { StdioClientTransport, SSEClientTransport, StreamableHTTPClientTransport }: ClientSdk): Transport {
   if (row.transport === 'stdio') {
     if (!ctx.config.MCP_ALLOW_STDIO) throw new UpstreamFailure('refused', 'stdio servers are off (MCP_ALLOW_STDIO is not set)');
     const [command, ...args] = row.url.trim().split(/\s+/);
@@ -166,7 +174,8 @@ export async function connectUpstream(ctx: AppContext, row: McpServerRow, timeou
   let tooLarge = false;
   let protocolVersion = '';
   let transport: Transport | undefined;
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const sdk = await clientSdk();
+  const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
   try {
     // Checked on every call, not only when a pooled connection is opened: the guard may have been switched on since.
     if (row.transport !== 'stdio') await checkOutboundUrl(row.url);
@@ -188,7 +197,7 @@ export async function connectUpstream(ctx: AppContext, row: McpServerRow, timeou
       }
       tooLarge = false;
     }
-    transport = transportFor(ctx, row, gatewayFetch(headers, ctx.config.MCP_MAX_RESULT_BYTES, () => (tooLarge = true)));
+    transport = transportFor(ctx, row, gatewayFetch(headers, ctx.config.MCP_MAX_RESULT_BYTES, () => (tooLarge = true)), sdk);
     // The negotiated revision, as the SDK hands it to the transport after initialize.
     const set = transport.setProtocolVersion?.bind(transport);
     transport.setProtocolVersion = (v: string) => {

@@ -32,7 +32,7 @@ function run(script: string, args: string[], env: Record<string, string> = {}): 
 const scripts = [
   { npm: 'import', file: join(server, 'src/import/cli.ts'), valued: '--batch', flags: ['--from', '--dry-run', '--log-days', '--batch', '--config'] },
   { npm: 'seed:big', file: join(server, 'bench/seed-big-cli.ts'), valued: '--logs', flags: ['--dsn', '--users', '--tokens', '--channels', '--logs', '--days'] },
-  { npm: 'bench', file: join(server, 'bench/cli.ts'), valued: '--seconds', flags: ['--storage', '--seconds', '--warmup', '--concurrency', '--modes', '--users', '--big-data', '--log-rows'] },
+  { npm: 'bench', file: join(server, 'bench/cli.ts'), valued: '--seconds', flags: ['--storage', '--workers', '--seconds', '--warmup', '--concurrency', '--modes', '--users', '--big-data', '--log-rows'] },
 ];
 
 /** Each script is the one its npm script runs. */
@@ -82,6 +82,7 @@ describe('usage errors the scripts find in the values', () => {
   it('bench: a storage configuration it cannot run, a mode it does not know (before building anything)', async () => {
     oneLine(await run(scripts[2].file, ['--storage', 'sqlite*2']), 'several nodes need a shared database');
     oneLine(await run(scripts[2].file, ['--modes', 'xml']), '--modes must be json, stream or json,stream');
+    oneLine(await run(scripts[2].file, ['--workers', '1,0']), '--workers must be a comma-separated list of whole numbers from 1 up');
   });
 });
 

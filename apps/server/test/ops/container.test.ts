@@ -30,6 +30,14 @@ describe('container files', () => {
     expect(readFileSync(`${root}.dockerignore`, 'utf8')).toMatch(/node_modules/);
   });
 
+  it('the image runs the gateway with the node flags npm start and the bench use (apps/server/node-flags.json)', () => {
+    const flags = JSON.parse(readFileSync(`${root}apps/server/node-flags.json`, 'utf8')) as string[];
+    expect(flags).toContain('--enable-source-maps');
+    const cmd = dockerfile.match(/^CMD (\[.*\])$/m)?.[1];
+    expect(JSON.parse(cmd!)).toEqual(['node', ...flags, 'apps/server/dist/main.mjs']);
+    expect(readFileSync(`${root}scripts/start.mjs`, 'utf8')).toMatch(/apps\/server\/node-flags\.json[\s\S]*\[\.\.\.nodeFlags, join\(root, 'apps\/server\/dist\/main\.mjs'\)/);
+  });
+
   it('docker-compose runs One Hub with PostgreSQL and Redis on named volumes, started once they are healthy', () => {
     const compose = parse(readFileSync(`${root}docker-compose.yml`, 'utf8'));
     const { services, volumes } = compose;

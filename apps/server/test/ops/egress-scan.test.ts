@@ -37,7 +37,7 @@ function valueImports(text: string, module: RegExp): string[] {
 function offences(file: string, text: string): string[] {
   const found: string[] = [];
   if (!UNDICI_ALLOWED.has(file) && valueImports(text, /^undici$/).length) found.push('imports undici');
-  if (valueImports(text, /^nodemailer/).length) found.push('imports nodemailer (use smtpTransport)');
+  if (valueImports(text, /^nodemailer/).length || /(lazyRequire|require)\b[^(]*\(\s*['"]nodemailer/.test(text)) found.push('imports nodemailer (use smtpTransport)');
   if (valueImports(text, /^(node:)?(http|https|http2|net|tls)$/).some((n) => /\b(request|get|connect|createConnection|Socket|Agent)\b|^\*|^\w+$/.test(n) && !/^(rootCertificates|BlockList|isIP)$/.test(n))) {
     found.push('opens sockets with node:http/net/tls');
   }
@@ -57,6 +57,7 @@ describe('outbound calls go through src/egress/', () => {
     expect(offences('a.ts', "import { request } from 'undici';")).toHaveLength(1);
     expect(offences('a.ts', "import type { Dispatcher } from 'undici';\nimport { type Agent } from 'undici';")).toHaveLength(0);
     expect(offences('a.ts', "import nodemailer from 'nodemailer';")).toHaveLength(1);
+    expect(offences('a.ts', "const mailer = lazyRequire<typeof import('nodemailer')>('nodemailer');")).toHaveLength(1);
     expect(offences('a.ts', "import { connect } from 'node:net';")).toHaveLength(1);
     expect(offences('a.ts', "import * as client from 'openid-client';")).toHaveLength(1);
     expect(offences('a.ts', 'const ws = new WebSocket(url);')).toHaveLength(1);

@@ -1,17 +1,13 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { AppContext } from '../../../app-context.js';
 import { apiError } from '../../../common/errors.js';
 import { USER_STATUS } from '../../../http/auth.js';
 import { findUserById, findUserByUsername, updateUser, type UserRow } from '../../../db/repos/users.js';
 import * as repo from '../../../db/repos/webauthn-credentials.js';
 import { signInMethods } from '../../user/binding-service.js';
+
+/** Loaded at the first passkey ceremony (about 4 MB of heap a gateway without passkeys need not hold). */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** A ceremony's challenge as the session keeps it; the shared store makes it single-use. */
 export interface Ceremony {
@@ -45,7 +41,7 @@ const now = () => Math.floor(Date.now() / 1000);
 export async function registrationBegin(ctx: AppContext, user: UserRow, alias: string) {
   const { rpID, rpName } = relyingParty(ctx);
   const existing = await repo.listUserCredentials(ctx.db, user.id);
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName,
     rpID,
     userName: user.username,
@@ -65,7 +61,7 @@ export async function registrationFinish(ctx: AppContext, user: UserRow, ceremon
   const { rpID, origin } = relyingParty(ctx);
   let info;
   try {
-    const result = await verifyRegistrationResponse({ response: body as RegistrationResponseJSON, expectedChallenge: c.challenge, expectedOrigin: origin, expectedRPID: rpID });
+    const result = await (await webauthn()).verifyRegistrationResponse({ response: body as RegistrationResponseJSON, expectedChallenge: c.challenge, expectedOrigin: origin, expectedRPID: rpID });
     if (!result.verified) throw new Error('not verified');
     info = result.registrationInfo;
   } catch (e) {
@@ -93,7 +89,7 @@ export async function registrationFinish(ctx: AppContext, user: UserRow, ceremon
 async function assertionOptions(ctx: AppContext, userId: number | undefined) {
   const { rpID } = relyingParty(ctx);
   const allow = userId === undefined ? undefined : (await repo.listUserCredentials(ctx.db, userId)).map((c) => ({ id: c.credential_id }));
-  const options = await generateAuthenticationOptions({ rpID, allowCredentials: allow, userVerification: 'preferred' });
+  const options = await (await webauthn()).generateAuthenticationOptions({ rpID, allowCredentials: allow, userVerification: 'preferred' });
   return { options: { publicKey: options }, ceremony: { challenge: options.challenge, at: now(), userId } };
 }
 
@@ -131,7 +127,7 @@ async function verifyAssertion(ctx: AppContext, ceremony: Ceremony | undefined, 
   const { rpID, origin } = relyingParty(ctx);
   let newCounter: number;
   try {
-    const result = await verifyAuthenticationResponse({
+    const result = await (await webauthn()).verifyAuthenticationResponse({
       response,
       expectedChallenge: c.challenge,
       expectedOrigin: origin,

@@ -1,7 +1,10 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { PaymentRow } from '../../../../db/repos/payments.js';
 import type { NotifyOutcome, PayEnv, PayOrder, PayProvider } from '../../providers.js';
 import { gatewayConfig } from '../config.js';
+import { lazyRequire } from '../../../../common/lazy-require.js';
+
+const sdk = lazyRequire<typeof Stripe>('stripe');
 
 const EVENT = 'checkout.session.completed';
 /** Stripe-Signature timestamps older than this are refused (replays of captured webhooks). */
@@ -13,7 +16,7 @@ function client(gateway: PaymentRow, env: PayEnv): Stripe {
   if (!key) throw new Error('stripe gateway has no secret_key');
   const url = new URL(env.config.STRIPE_BASE_URL);
   const protocol = url.protocol === 'http:' ? 'http' : 'https';
-  return new Stripe(key, { host: url.hostname, port: url.port || (protocol === 'http' ? 80 : 443), protocol, maxNetworkRetries: 1, timeout: 20_000 });
+  return new (sdk())(key, { host: url.hostname, port: url.port || (protocol === 'http' ? 80 : 443), protocol, maxNetworkRetries: 1, timeout: 20_000 });
 }
 
 /**
@@ -30,7 +33,7 @@ async function setup(gateway: PaymentRow, notifyUrl: string, env: PayEnv): Promi
     }
   }
   // Events in the SDK's own API version, whatever the account's default is.
-  const created = await stripe.webhookEndpoints.create({ url: notifyUrl, enabled_events: [EVENT], api_version: Stripe.API_VERSION, description: 'One Hub top-up' });
+  const created = await stripe.webhookEndpoints.create({ url: notifyUrl, enabled_events: [EVENT], api_version: sdk().API_VERSION, description: 'One Hub top-up' });
   if (!created.secret) throw new Error('Stripe created the webhook endpoint without a signing secret');
   return { webhook_secret: created.secret };
 }
@@ -64,7 +67,7 @@ export function verifyStripeWebhook(gateway: PaymentRow, raw: unknown, signature
   if (!Buffer.isBuffer(raw) || !signature) return refuse('missing signature');
   let event: Stripe.Event;
   try {
-    event = Stripe.webhooks.constructEvent(raw, signature, secret, TOLERANCE_SECONDS, undefined, now);
+    event = sdk().webhooks.constructEvent(raw, signature, secret, TOLERANCE_SECONDS, undefined, now);
   } catch {
     return refuse('invalid signature');
   }
