@@ -189,7 +189,7 @@ describe.each(testDialects())('conversation-sticky routing on %s', (dialect) => 
 
   /** Live sticky entries in the store (memory store: read through its own get, which honours expiry). */
   async function stickyEntries(): Promise<number> {
-    const memory = (f.server.ctx.store as unknown as { memory: Map<string, unknown> }).memory;
+    const memory = (f.server.ctx.store as unknown as { memory: { entries: Map<string, unknown> } }).memory.entries;
     let live = 0;
     for (const k of [...memory.keys()].filter((k) => k.startsWith('sticky:'))) if (await f.server.ctx.store.get(k)) live++;
     return live;
