@@ -76,11 +76,15 @@ async function pickChannel(state: RelayState, caller: Caller, group: string, mod
 }
 
 /** Authenticates, picks a channel and opens the upstream socket (failing over like other relays). */
-async function open(state: RelayState, req: IncomingMessage, protocols: string[], requestId: string, startedAt: number) {
+/** The model a handshake asks for: `?model=`, or Azure's `?deployment=` (a `#` fragment cut off). */
+const modelAsked = (req: IncomingMessage) => {
   const url = new URL(req.url ?? '/', 'http://x');
+  return (url.searchParams.get('model') ?? url.searchParams.get('deployment') ?? '').split('#')[0].trim();
+};
+
+async function open(state: RelayState, req: IncomingMessage, model: string, protocols: string[], requestId: string, startedAt: number) {
   const fake = { headers: withProtocolKey(req), query: {}, ip: req.socket.remoteAddress ?? '' } as unknown as FastifyRequest;
   const caller = await authenticate(state.ctx, state.callers, fake);
-  const model = (url.searchParams.get('model') ?? url.searchParams.get('deployment') ?? '').split('#')[0].trim();
   if (!model) throw new HubError(400, 'query parameter model is required', { code: 'invalid_parameter' });
   checkModelAllowed(caller, model);
   const group = caller.token.group || caller.token.backup_group || caller.user.group;
@@ -176,8 +180,9 @@ export function registerRealtime(app: FastifyInstance, ctx: AppContext): Upgrade
     const startedAt = Date.now();
     const state = relayState(ctx);
     const protocols = String(req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
-    const trace = ctx.tracer && new RealtimeTrace(ctx.tracer, req, startedAt);
-    open(state, req, protocols, requestId, startedAt).then(
+    const model = modelAsked(req);
+    const trace = ctx.tracer && new RealtimeTrace(ctx.tracer, req, model, startedAt);
+    open(state, req, model, protocols, requestId, startedAt).then(
       (s) => {
         trace?.opened(s.route);
         // The in-flight slots are given back once, whichever way the session or the handshake ends.

@@ -13,11 +13,12 @@ import type { RoutedChannel } from '../pipeline/flow/attempt.js';
 export class RealtimeTrace {
   private readonly session: DoorSpan;
   private readonly responses = new Map<string, DoorSpan>();
-  private model = '';
-
-  constructor(tracer: RelayTracer, req: IncomingMessage, startedAt: number) {
-    const url = new URL(req.url ?? '/', 'http://x');
-    this.model = (url.searchParams.get('model') ?? url.searchParams.get('deployment') ?? '').split('#')[0].trim();
+  constructor(
+    tracer: RelayTracer,
+    req: IncomingMessage,
+    private readonly model: string,
+    startedAt: number,
+  ) {
     this.session = tracer.span({
       name: `realtime ${this.model}`,
       startedAt,
