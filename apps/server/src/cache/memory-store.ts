@@ -70,6 +70,7 @@ export class MemoryStore {
   }
 }
 
+const OPS = ['get', 'set', 'getMany', 'setMany', 'del', 'incrWindow', 'incrBy', 'takeFloor', 'setIfAbsent'] as const;
 /** The operations a worker may ask of the primary's map. */
-export type MemoryOp = 'get' | 'set' | 'getMany' | 'setMany' | 'del' | 'incrWindow' | 'incrBy' | 'takeFloor' | 'setIfAbsent';
-export const MEMORY_OPS: ReadonlySet<string> = new Set<MemoryOp>(['get', 'set', 'getMany', 'setMany', 'del', 'incrWindow', 'incrBy', 'takeFloor', 'setIfAbsent']);
+export type MemoryOp = (typeof OPS)[number];
+export const MEMORY_OPS: ReadonlySet<string> = new Set<string>(OPS);
