@@ -3,7 +3,7 @@ import type { AppContext } from '../../app-context.js';
 import { nowSeconds } from '../../common/time.js';
 import { apiError } from '../../common/errors.js';
 import {
-  currentLogDeletion, finishLogDeletion, insertLogDeletion, logDeletionById, logIdRangeBefore, runningLogDeletions, type LogDeletionRow,
+  createLogDeletion, currentLogDeletion, finishLogDeletion, logDeletionById, runningLogDeletions, type LogDeletionRow,
 } from '../../db/repos/log-deletions.js';
 import { DeletionStopped, runLogDeletionJob } from './housekeeping.js';
 
@@ -61,9 +61,7 @@ export async function startLogDeletion(ctx: AppContext, targetTimestamp: number,
   try {
     const running = active.get(ctx)?.id ?? (await runningLogDeletions(ctx.db))[0]?.id;
     if (running) throw apiError(409, 'log_deletion_running', { id: running });
-    const { min, max } = await logIdRangeBefore(ctx.readDb, targetTimestamp, type);
-    const id = await insertLogDeletion(ctx.db, { target_timestamp: targetTimestamp, type, last_id: max ? min - 1 : 0, max_id: max, started_at: nowSeconds() });
-    const row = (await logDeletionById(ctx.db, id))!;
+    const row = await createLogDeletion(ctx.db, ctx.readDb, targetTimestamp, type, nowSeconds());
     const done = run(ctx, row);
     return { job: toLogDeletion(row), done };
   } finally {

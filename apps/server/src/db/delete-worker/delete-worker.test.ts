@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openDb, sqliteHandle, type DbHandle } from '../index.js';
 import { deleteLogsOffThread } from './index.js';
 import { rangeDeleteSql } from './worker-source.js';
-import { insertLogDeletion, logDeletionById, logIdRangeBefore, logRangeDelete } from '../repos/log-deletions.js';
+import { createLogDeletion, logDeletionById, logRangeDelete } from '../repos/log-deletions.js';
 
 const row = (created_at: number, type: number) => ({ user_id: 1, created_at, type, content: 'x'.repeat(200), username: 'u', token_name: 't', model_name: 'm', quota: 1, prompt_tokens: 0, completion_tokens: 0, channel_id: 0, request_time: 0, is_stream: 0 });
 
@@ -27,9 +27,8 @@ describe('the log deletion worker', () => {
 
   /** A job row over the matching id range, as the console's start makes it. */
   const job = async (before: number, type = 0) => {
-    const { min, max } = await logIdRangeBefore(handle.db, before, type);
-    const id = await insertLogDeletion(handle.db, { target_timestamp: before, type, last_id: max ? min - 1 : 0, max_id: max, started_at: 1 });
-    return { job: id, before, type, lastId: max ? min - 1 : 0, maxId: max };
+    const row = await createLogDeletion(handle.db, handle.db, before, type, 1);
+    return { job: row.id, before, type, lastId: row.last_id, maxId: row.max_id };
   };
   const left = async () => (await handle.db.selectFrom('logs').select(['created_at', 'type']).orderBy('created_at').execute()).map((r) => [Number(r.created_at), Number(r.type)]);
 

@@ -28,6 +28,17 @@ export async function insertLogDeletion(db: Db, row: { target_timestamp: number;
   return insertReturningId(db, 'log_deletions', { ...row, status: 'running' });
 }
 
+/**
+ * A new running job over the rows written before `before` (of the type when not 0): its walk starts
+ * just below the oldest matching id (an empty range is a job with nothing to walk). The range is
+ * read on `read` (the console's read connection), the row written on `db`.
+ */
+export async function createLogDeletion(db: Db, read: Db, before: number, type: number, startedAt: number): Promise<LogDeletionRow> {
+  const { min, max } = await logIdRangeBefore(read, before, type);
+  const id = await insertLogDeletion(db, { target_timestamp: before, type, last_id: max ? min - 1 : 0, max_id: max, started_at: startedAt });
+  return (await logDeletionById(db, id))!;
+}
+
 export async function logDeletionById(db: Db, id: number): Promise<LogDeletionRow | undefined> {
   const r = await db.selectFrom('log_deletions').selectAll().where('id', '=', id).executeTakeFirst();
   return r && normal(r);
@@ -35,8 +46,8 @@ export async function logDeletionById(db: Db, id: number): Promise<LogDeletionRo
 
 /** The running deletion (one at a time), else the newest one; undefined when there never was one. */
 export async function currentLogDeletion(db: Db): Promise<LogDeletionRow | undefined> {
-  const running = await db.selectFrom('log_deletions').selectAll().where('status', '=', 'running').orderBy('id').limit(1).executeTakeFirst();
-  if (running) return normal(running);
+  const [running] = await runningLogDeletions(db);
+  if (running) return running;
   const last = await db.selectFrom('log_deletions').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst();
   return last && normal(last);
 }
