@@ -16,7 +16,7 @@ if (!existsSync(dist) && existsSync(join(root, 'apps/web/index.html'))) {
 
 const build = spawnSync(process.execPath, [join(root, 'scripts/build-server.mjs')], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
-// The gateway's node flags (also the Dockerfile's CMD and the bench's; docs/decisions/0107-gateway-memory-flags-and-lazy-sdks.md).
+// The gateway's node flags (also the Dockerfile's CMD and the bench's; docs/decisions/0112-gateway-memory-flags-and-lazy-sdks.md).
 const nodeFlags = JSON.parse(readFileSync(join(root, 'apps/server/node-flags.json'), 'utf8'));
 const server = spawn(process.execPath, [...nodeFlags, join(root, 'apps/server/dist/main.mjs'), ...process.argv.slice(2)], {
   cwd: root,
