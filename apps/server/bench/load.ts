@@ -42,15 +42,17 @@ export class Loader {
     this.pools = origins.map((o) => new Pool(o, { connections: each, pipelining: 1, keepAliveTimeout: 30_000 }));
   }
 
-  /** Loads the target for `seconds`; results add up over calls. */
-  async run(seconds: number): Promise<void> {
+  /** Loads the target for `seconds`, and on until `atLeast` requests were sent; results add up over calls. */
+  async run(seconds: number, atLeast = 0): Promise<void> {
     const started = performance.now();
     const deadline = started + seconds * 1000;
     const { path, headers, body } = this.target;
     const perKey = this.target.keys?.map((key) => ({ ...headers, authorization: `Bearer ${key}` }));
+    let sent = 0;
     const worker = async (_worker: unknown, k: number) => {
       const pool = this.pools[k % this.pools.length];
-      while (performance.now() < deadline) {
+      while (performance.now() < deadline || sent < atLeast) {
+        sent++;
         const t0 = performance.now();
         try {
           const res = await pool.request({ method: 'POST', path, headers: perKey ? perKey[this.next++ % perKey.length] : headers, body });

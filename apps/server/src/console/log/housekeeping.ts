@@ -30,48 +30,54 @@ export async function runLogDeletionJob(ctx: AppContext, job: LogDeletionRow, pr
   const raw = sqliteHandle(ctx.db);
   if (raw && !raw.memory) {
     const run = deleteLogsOffThread(raw.name, { job: job.id, before: job.target_timestamp, type: job.type, lastId: job.last_id, maxId: job.max_id }, progress);
-    let stopped = false;
-    const stop = async () => {
-      stopped = true;
-      await run.stop();
-    };
-    ctx.onClose.push(stop);
-    try {
-      return await run.done;
-    } catch (error) {
-      throw stopped ? new DeletionStopped() : error;
-    } finally {
-      // Not while the server closes: its loop walks this list.
-      if (!stopped) ctx.onClose.splice(ctx.onClose.indexOf(stop), 1);
-    }
+    return untilClose(ctx, run.stop, () => run.done);
   }
-  let stopped = false;
   let current: Promise<unknown> = Promise.resolve();
+  return untilClose(
+    ctx,
+    () => current.then(noop, noop),
+    async (stopped) => {
+      let deleted = 0;
+      let last = job.last_id;
+      while (last < job.max_id) {
+        if (stopped()) throw new DeletionStopped();
+        const to = Math.min(job.max_id, last + batch);
+        const t0 = performance.now();
+        const step = deleteLogRange(ctx.db, job, last, to);
+        current = step;
+        const n = await step;
+        if (n === null) throw new Error(`the log deletion ${job.id} is run by another node or was ended`);
+        deleted += n;
+        last = to;
+        progress?.(deleted);
+        // In-memory SQLite deletes on the relay's thread: rest as long as the batch took (it has no file to shrink).
+        if (raw) await sleep(Math.max(1, performance.now() - t0));
+        else await yieldToRelay();
+      }
+      return deleted;
+    },
+  );
+}
+
+const noop = () => undefined;
+
+/**
+ * Runs `work` with `halt` called when the server closes meanwhile; whatever the work then throws
+ * becomes DeletionStopped (the job stays `running` for the next start).
+ */
+async function untilClose<T>(ctx: AppContext, halt: () => Promise<unknown>, work: (stopped: () => boolean) => Promise<T>): Promise<T> {
+  let stopped = false;
   const stop = async () => {
     stopped = true;
-    await current.catch(() => undefined);
+    await halt();
   };
   ctx.onClose.push(stop);
   try {
-    let deleted = 0;
-    let last = job.last_id;
-    while (last < job.max_id) {
-      if (stopped) throw new DeletionStopped();
-      const to = Math.min(job.max_id, last + batch);
-      const t0 = performance.now();
-      const step = deleteLogRange(ctx.db, job, last, to);
-      current = step;
-      const n = await step;
-      if (n === null) throw new Error(`the log deletion ${job.id} is run by another node or was ended`);
-      deleted += n;
-      last = to;
-      progress?.(deleted);
-      // In-memory SQLite deletes on the relay's thread: rest as long as the batch took (it has no file to shrink).
-      if (raw) await sleep(Math.max(1, performance.now() - t0));
-      else await yieldToRelay();
-    }
-    return deleted;
+    return await work(() => stopped);
+  } catch (error) {
+    throw stopped ? new DeletionStopped() : error;
   } finally {
+    // Not while the server closes: its loop walks this list.
     if (!stopped) ctx.onClose.splice(ctx.onClose.indexOf(stop), 1);
   }
 }

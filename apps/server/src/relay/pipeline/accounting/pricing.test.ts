@@ -47,3 +47,22 @@ describe('billing usage from each family', () => {
     expect(reserveQuota({ ...unit, input: 0, output: 0 }, 1, 100, 50, 500)).toBe(0);
   });
 });
+
+describe('a service multiplier', () => {
+  // Without one the arithmetic runs on two ratios, with one on three: the same exact result either way.
+  it('bills as the group ratio multiplied by it, and ×1 as no multiplier at all', () => {
+    const prices: Price[] = [
+      { type: 'tokens', input: 0.075, output: 0.3, extra: { cached_tokens: 0.1 } },
+      { type: 'tokens', input: 1.1, output: 3.3, extra: {} },
+      { type: 'times', input: 0.002, output: 0, extra: {} },
+    ];
+    const u = usage({ promptTokens: 1_234, completionTokens: 567, cachedTokens: 200, reasoningTokens: 30 });
+    for (const price of prices) {
+      for (const group of [0.3, 1, 1.7]) {
+        expect(computeQuota(u, { ...price, scale: 1 }, group)).toBe(computeQuota(u, price, group));
+        expect(computeQuota(u, { ...price, scale: 2 }, group)).toBe(computeQuota(u, price, group * 2));
+        expect(reserveQuota({ ...price, scale: 2 }, group, 900, 400, 0)).toBe(reserveQuota(price, group * 2, 900, 400, 0));
+      }
+    }
+  });
+});

@@ -52,11 +52,27 @@ export const DEFAULT_EXTRA: Record<ExtraClass, number> = {
  * 3 × 0.1 is 0.3 and a million requests add up to exactly their closed form.
  */
 const SCALE = 1_000_000_000n;
-/** Three ratios meet in every product (price × group × service multiplier). */
-const DENOM = SCALE * SCALE * SCALE;
-const micro = (x: number): bigint => BigInt(Math.round(Math.max(x, 0) * 1e9));
-/** The group ratio times the price's service multiplier, in billionths squared. */
-const factor = (price: Price, groupRatio: number): bigint => micro(groupRatio) * micro(price.scale ?? 1);
+const SCALE2 = SCALE * SCALE;
+const SCALE3 = SCALE2 * SCALE;
+/** Billionths of every ratio seen, kept: ratios are few (prices, groups, multipliers) and BigInt conversion is not free. */
+const micros = new Map<number, bigint>();
+const micro = (x: number): bigint => {
+  let m = micros.get(x);
+  if (m === undefined) {
+    m = BigInt(Math.round(Math.max(x, 0) * 1e9));
+    if (micros.size > 4096) micros.clear();
+    micros.set(x, m);
+  }
+  return m;
+};
+/** The group ratio times the price's service multiplier and the denominator the product is read against. */
+interface Factor {
+  g: bigint;
+  denom: bigint;
+}
+/** Without a service multiplier (the usual case) two ratios meet, not three: the same exact value, smaller integers. */
+const factor = (price: Price, groupRatio: number): Factor =>
+  price.scale === undefined || price.scale === 1 ? { g: micro(groupRatio), denom: SCALE2 } : { g: micro(groupRatio) * micro(price.scale), denom: SCALE3 };
 const ceilDiv = (a: bigint, b: bigint) => (a <= 0n ? 0n : (a + b - 1n) / b);
 
 /** The tier a prompt of `promptTokens` falls in: the base price (index 0) or the highest tier it passes. */
@@ -108,28 +124,29 @@ export function computeQuota(usage: Usage, price: Price, groupRatio: number): nu
 
 /** Quota for a finished request at a tier already chosen (`priceTier`). */
 export function costAt(usage: Usage, price: Price, groupRatio: number): number {
-  const g = factor(price, groupRatio);
+  const { g, denom } = factor(price, groupRatio);
   const inM = micro(price.input) * g;
-  if (price.type === 'times') return Number((1000n * inM) / DENOM);
+  if (price.type === 'times') return Number((1000n * inM) / denom);
   const outM = micro(price.output) * g;
-  const prompt =
-    BigInt(usage.promptTokens) +
-    shift(usage.cachedTokens, price, 'cached_tokens') +
-    shift(usage.cacheReadTokens, price, 'cached_read_tokens') +
-    shift(usage.cacheWriteTokens, price, 'cached_write_tokens') +
-    shift(usage.cacheWrite1hTokens, price, 'cached_write_1h_tokens') +
-    shift(usage.audioInputTokens, price, 'input_audio_tokens');
-  const completion =
-    BigInt(usage.completionTokens) + shift(usage.reasoningTokens, price, 'reasoning_tokens') + shift(usage.audioOutputTokens, price, 'output_audio_tokens');
+  let prompt = BigInt(usage.promptTokens);
+  // Classes without tokens add nothing; skipping them skips their BigInt work on every plain request.
+  if (usage.cachedTokens) prompt += shift(usage.cachedTokens, price, 'cached_tokens');
+  if (usage.cacheReadTokens) prompt += shift(usage.cacheReadTokens, price, 'cached_read_tokens');
+  if (usage.cacheWriteTokens) prompt += shift(usage.cacheWriteTokens, price, 'cached_write_tokens');
+  if (usage.cacheWrite1hTokens) prompt += shift(usage.cacheWrite1hTokens, price, 'cached_write_1h_tokens');
+  if (usage.audioInputTokens) prompt += shift(usage.audioInputTokens, price, 'input_audio_tokens');
+  let completion = BigInt(usage.completionTokens);
+  if (usage.reasoningTokens) completion += shift(usage.reasoningTokens, price, 'reasoning_tokens');
+  if (usage.audioOutputTokens) completion += shift(usage.audioOutputTokens, price, 'output_audio_tokens');
   if (prompt + completion <= 0n) return 0;
   const pos = (x: bigint) => (x > 0n ? x : 0n);
-  const quota = Number(ceilDiv(pos(prompt) * inM + pos(completion) * outM, DENOM));
+  const quota = Number(ceilDiv(pos(prompt) * inM + pos(completion) * outM, denom));
   return inM !== 0n && quota <= 0 ? 1 : quota;
 }
 
-/** `ceil(tokens × ratio × g)` in exact integers (`g` from `factor`). */
-function tokensCost(tokens: number, ratio: number, g: bigint): number {
-  return Number(ceilDiv(BigInt(Math.max(0, Math.ceil(tokens))) * micro(ratio) * g, DENOM));
+/** `ceil(tokens × ratio × factor)` in exact integers. */
+function tokensCost(tokens: number, ratio: number, f: Factor): number {
+  return Number(ceilDiv(BigInt(Math.max(0, Math.ceil(tokens))) * micro(ratio) * f.g, f.denom));
 }
 
 /**
@@ -140,25 +157,26 @@ function tokensCost(tokens: number, ratio: number, g: bigint): number {
 export function reserveQuota(price: Price, groupRatio: number, promptEstimate: number, maxOutput: number | undefined, preConsumed: number): number {
   const worst = worstTier(price);
   if (worst.type === 'times') return costAt({ promptTokens: 0 } as Usage, worst, groupRatio);
-  const g = factor(worst, groupRatio);
-  if (micro(worst.input) * g === 0n && micro(worst.output) * g === 0n) return 0;
-  const output = maxOutput !== undefined ? tokensCost(maxOutput, worst.output, g) : 0;
-  return tokensCost(promptEstimate, worst.input, g) + Math.max(output, preConsumed);
+  const f = factor(worst, groupRatio);
+  if (f.g === 0n || (micro(worst.input) === 0n && micro(worst.output) === 0n)) return 0;
+  const output = maxOutput !== undefined ? tokensCost(maxOutput, worst.output, f) : 0;
+  return tokensCost(promptEstimate, worst.input, f) + Math.max(output, preConsumed);
 }
 
 /** The most output tokens a balance of `available` pays for beside the prompt, under the same formula. */
 export function affordableOutput(price: Price, groupRatio: number, promptEstimate: number, available: number, preConsumed: number): number {
   const worst = worstTier(price);
-  const g = factor(worst, groupRatio);
-  const outM = micro(worst.output) * g;
+  const f = factor(worst, groupRatio);
+  const outM = micro(worst.output) * f.g;
   if (worst.type === 'times' || outM === 0n) return 0;
-  const left = available - tokensCost(promptEstimate, worst.input, g);
+  const left = available - tokensCost(promptEstimate, worst.input, f);
   if (left < preConsumed) return 0;
-  return Math.max(0, Number((BigInt(left) * DENOM) / outM));
+  return Math.max(0, Number((BigInt(left) * f.denom) / outM));
 }
 
 /** `units × 1000 × ratio × groupRatio` in exact integers: floored for per-call prices, ceiled for token prices. */
 export function unitsCost(price: Price, groupRatio: number, units: number): number {
-  const n = 1000n * BigInt(Math.max(0, Math.round(units))) * micro(price.input) * factor(price, groupRatio);
-  return Number(price.type === 'times' ? n / DENOM : ceilDiv(n, DENOM));
+  const f = factor(price, groupRatio);
+  const n = 1000n * BigInt(Math.max(0, Math.round(units))) * micro(price.input) * f.g;
+  return Number(price.type === 'times' ? n / f.denom : ceilDiv(n, f.denom));
 }

@@ -48,7 +48,7 @@ const fastRatio = (price: Price): number => price.service?.fast ?? 1;
 export function serviceClass(price: Price, ask: ServiceAsk, usage: Usage): ServiceClass {
   const tier = word(usage.serviceTier) ?? ask.tier;
   const fast = (word(usage.speed) ?? ask.speed) === 'fast';
-  const ratio = tierRatio(price, tier) * (fast ? fastRatio(price) : 1);
+  const ratio = price.service ? tierRatio(price, tier) * (fast ? fastRatio(price) : 1) : 1;
   return { ...(tier ? { tier } : {}), fast, ratio };
 }
 
@@ -58,6 +58,7 @@ export function serviceClass(price: Price, ask: ServiceAsk, usage: Usage): Servi
  * Fast mode applies only when asked for.
  */
 export function holdRatio(price: Price, ask: ServiceAsk): number {
+  if (!price.service) return 1;
   const named = ask.tier && ask.tier !== 'auto' ? [tierRatio(price, ask.tier)] : TIERS.map((t) => tierRatio(price, t));
   const tier = Math.max(1, ...named);
   return tier * (ask.speed === 'fast' ? Math.max(1, fastRatio(price)) : 1);

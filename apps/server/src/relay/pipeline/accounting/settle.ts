@@ -43,7 +43,8 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
   const bounded = boundUsage(outcome.usage, p.endpoint, p.promptEstimate, hold.maxOutput);
   // The service class the upstream reports (else the one asked for) multiplies the whole price.
   const service = serviceClass(hold.price, serviceAsk(p.body), bounded.usage);
-  const tier = priceTier({ ...hold.price, scale: service.ratio }, bounded.usage.promptTokens);
+  const billed = service.ratio === (hold.price.scale ?? 1) ? hold.price : { ...hold.price, scale: service.ratio };
+  const tier = priceTier(billed, bounded.usage.promptTokens);
   const cost = costAt(bounded.usage, tier.price, p.groupRatio);
   // A plan pays from its window (up to the hold) and the balance pays nothing.
   const planPaid = hold.planHold ? state.plans.settle(hold.planHold, cost) : undefined;

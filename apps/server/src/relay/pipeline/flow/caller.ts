@@ -48,15 +48,25 @@ export class CallerCache {
   private generation = 0;
 
   constructor(private readonly ctx: AppContext) {
-    ctx.store.subscribe(EVENTS.tokens, () => this.clear());
-    ctx.store.subscribe(EVENTS.users, () => this.clear());
-    ctx.store.onRecover(() => this.clear());
+    ctx.store.subscribe(EVENTS.tokens, (id) => this.drop(id, (e, n) => e.token.id === n));
+    ctx.store.subscribe(EVENTS.users, (id) => this.drop(id, (e, n) => e.user.id === n));
+    ctx.store.onRecover(() => this.drop(''));
   }
 
-  private clear(): void {
-    this.entries.clear();
+  /**
+   * Drops the entries of the token or user a notice names ('' or anything else: all of them). One
+   * user's change must not send every other caller back to the database: with thousands of active
+   * users that is thousands of reads in the next second.
+   */
+  private drop(message: string, names?: (e: Entry, id: number) => boolean): void {
+    const id = Number(message);
     this.loading.clear();
     this.generation++;
+    if (!names || !message || !Number.isInteger(id) || id <= 0) {
+      this.entries.clear();
+      return;
+    }
+    for (const [key, e] of this.entries) if (names(e, id)) this.entries.delete(key);
   }
 
   lookup(key: string): Promise<Entry | null> {

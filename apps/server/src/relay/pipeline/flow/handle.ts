@@ -127,7 +127,8 @@ function worstCase(state: RelayState, p: Prepared, model: string): WorstCase {
   if (known && known.model === model && known.groupRatio === p.groupRatio && known.askedOutput === p.maxOutput) return known;
   const base = state.prices.priceOf(model);
   // Held at the dearest service class the answer could come back in (settlement bills the one it did).
-  const price = { ...base, scale: holdRatio(base, serviceAsk(p.body)) };
+  const scale = holdRatio(base, serviceAsk(p.body));
+  const price = scale === 1 ? base : { ...base, scale };
   const maxOutput = CAPPED_OUTPUT.has(p.endpoint) ? (p.maxOutput ?? state.outputLimits.of(model)) : p.maxOutput;
   const reserved = reserveAmount(price, p.groupRatio, p.promptEstimate, maxOutput, state.ctx.options.get('PreConsumedQuota'));
   p.worst = { model, groupRatio: p.groupRatio, askedOutput: p.maxOutput, price, maxOutput, reserved };
