@@ -49,7 +49,8 @@ export function serviceClass(price: Price, ask: ServiceAsk, usage: Usage): Servi
   const tier = word(usage.serviceTier) ?? ask.tier;
   const fast = (word(usage.speed) ?? ask.speed) === 'fast';
   const ratio = price.service ? tierRatio(price, tier) * (fast ? fastRatio(price) : 1) : 1;
-  return { ...(tier ? { tier } : {}), fast, ratio };
+  // One shape for every request (no spread of a conditional part): this runs on each settlement.
+  return { tier, fast, ratio };
 }
 
 /**
