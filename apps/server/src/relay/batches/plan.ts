@@ -1,7 +1,7 @@
 import { HubError } from '../../common/errors.js';
 import type { Usage } from '../providers/types.js';
 import { anthropic } from '../providers/anthropic/index.js';
-import { computeQuota, reserveQuota, type Price } from '../pipeline/accounting/pricing.js';
+import { atScale, computeQuota, reserveQuota, type Price } from '../pipeline/accounting/pricing.js';
 import { estimateBytes } from '../tokenizer.js';
 
 /**
@@ -65,9 +65,6 @@ export function batchRatio(plugin: Record<string, Record<string, unknown>> | und
   return Number.isFinite(n) && n >= 0 ? n : DEFAULT_BATCH_RATIO;
 }
 
-/** A price at the batch ratio (the ratio multiplies the whole price, as a service class does). */
-export const atRatio = (price: Price, ratio: number): Price => ({ ...price, scale: ratio });
-
 /** The most one request can cost: its prompt, estimated as the Claude door estimates it, plus its max_tokens. */
 export function requestWorstCase(r: BatchRequest, price: Price, groupRatio: number): number {
   const prompt = estimateBytes(Buffer.byteLength(JSON.stringify(r.params)));
@@ -117,7 +114,7 @@ export function priceResults(jsonl: string, pricing: BatchPricing, priceOf: (mod
     const c = byModel.get(model) ?? { model, cost: 0, succeeded: 0, promptTokens: 0, completionTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
     c.succeeded++;
     if (usage) {
-      c.cost += computeQuota(usage, atRatio(priceOf(model), pricing.ratio), pricing.groupRatio);
+      c.cost += computeQuota(usage, atScale(priceOf(model), pricing.ratio), pricing.groupRatio);
       c.promptTokens += usage.promptTokens;
       c.completionTokens += usage.completionTokens;
       c.cacheReadTokens += usage.cachedTokens + usage.cacheReadTokens;

@@ -27,7 +27,8 @@ import { refuseTask } from '../tasks/refuse.js';
 import { streamResult } from '../tasks/results.js';
 import { callTaskUpstream, type TaskAnswer } from '../tasks/upstream.js';
 import { taskPollers } from '../tasks/registry.js';
-import { atRatio, batchRatio, batchView, priceResults, readCreate, requestWorstCase, splitCharge, type BatchPricing } from './plan.js';
+import { batchRatio, batchView, priceResults, readCreate, requestWorstCase, splitCharge, type BatchPricing } from './plan.js';
+import { atScale } from '../pipeline/accounting/pricing.js';
 
 /**
  * Anthropic Message Batches (issue 36 item 5), on Anthropic channels only. Creation holds the
@@ -118,7 +119,7 @@ export async function createBatch(state: RelayState, req: FastifyRequest, reply:
     const upstream = requests.map((r) => {
       const route = names.get(r.model)!;
       priced[r.customId] = route.billedModel;
-      held += requestWorstCase(r, atRatio(state.prices.priceOf(route.billedModel), ratio), facts.groupRatio);
+      held += requestWorstCase(r, atScale(state.prices.priceOf(route.billedModel), ratio), facts.groupRatio);
       return { custom_id: r.customId, params: route.upstreamModel === r.model ? r.params : { ...r.params, model: route.upstreamModel } };
     });
     const { token, user } = facts.caller;

@@ -13,7 +13,7 @@ import type { Hold } from '../pipeline/flow/handle.js';
 import type { RelayState } from '../pipeline/relay-state.js';
 import { chargeLease } from '../pipeline/accounting/settle.js';
 import { boundUsage } from '../pipeline/accounting/bound-usage.js';
-import { costAt, priceTier, type Price } from '../pipeline/accounting/pricing.js';
+import { atScale, costAt, priceTier, type Price } from '../pipeline/accounting/pricing.js';
 import { serviceAsk, serviceClass, type ServiceAsk } from '../pipeline/accounting/service.js';
 import { LimitBook, type LimitScope } from '../pipeline/accounting/limits.js';
 import { PlanBook } from '../pipeline/accounting/plans.js';
@@ -186,7 +186,7 @@ export async function finishBackground(state: RelayState, row: BackgroundRow, re
   if (usage) {
     const bounded = boundUsage(usage, endpoint, facts.promptEstimate, facts.maxOutput);
     const service = serviceClass(facts.price, facts.ask, bounded.usage);
-    const tier = priceTier({ ...facts.price, scale: service.ratio }, bounded.usage.promptTokens);
+    const tier = priceTier(atScale(facts.price, service.ratio), bounded.usage.promptTokens);
     cost = costAt(bounded.usage, tier.price, facts.groupRatio);
     usage = bounded.usage;
     detail = { input_ratio: tier.price.input, output_ratio: tier.price.output, ...(service.tier ? { service_tier: service.tier } : {}), ...(service.ratio !== 1 ? { service_ratio: service.ratio } : {}) };

@@ -75,6 +75,9 @@ const factor = (price: Price, groupRatio: number): Factor =>
   price.scale === undefined || price.scale === 1 ? { g: micro(groupRatio), denom: SCALE2 } : { g: micro(groupRatio) * micro(price.scale), denom: SCALE3 };
 const ceilDiv = (a: bigint, b: bigint) => (a <= 0n ? 0n : (a + b - 1n) / b);
 
+/** The price at a service multiplier (it multiplies the whole price); the same object when it already is at it. */
+export const atScale = (price: Price, scale: number): Price => ((price.scale ?? 1) === scale ? price : { ...price, scale });
+
 /** The tier a prompt of `promptTokens` falls in: the base price (index 0) or the highest tier it passes. */
 export function priceTier(price: Price, promptTokens: number): { index: number; price: Price } {
   if (!price.tiers?.length || price.type === 'times') return { index: 0, price };

@@ -6,7 +6,7 @@ import type { RelayState } from '../relay-state.js';
 import type { Prepared } from '../flow/prepare.js';
 import type { Caller } from '../flow/caller.js';
 import type { Hold } from '../flow/handle.js';
-import { costAt, priceTier, ratioOf, type ExtraClass, type Price } from './pricing.js';
+import { atScale, costAt, priceTier, ratioOf, type ExtraClass, type Price } from './pricing.js';
 import { boundUsage, type Bounded } from './bound-usage.js';
 import { serviceAsk, serviceClass, type ServiceClass } from './service.js';
 import { PlanBook } from './plans.js';
@@ -43,8 +43,7 @@ export function settle(state: RelayState, p: Prepared, hold: Hold, outcome: Outc
   const bounded = boundUsage(outcome.usage, p.endpoint, p.promptEstimate, hold.maxOutput);
   // The service class the upstream reports (else the one asked for) multiplies the whole price.
   const service = serviceClass(hold.price, serviceAsk(p.body), bounded.usage);
-  const billed = service.ratio === (hold.price.scale ?? 1) ? hold.price : { ...hold.price, scale: service.ratio };
-  const tier = priceTier(billed, bounded.usage.promptTokens);
+  const tier = priceTier(atScale(hold.price, service.ratio), bounded.usage.promptTokens);
   const cost = costAt(bounded.usage, tier.price, p.groupRatio);
   // A plan pays from its window (up to the hold) and the balance pays nothing.
   const planPaid = hold.planHold ? state.plans.settle(hold.planHold, cost) : undefined;

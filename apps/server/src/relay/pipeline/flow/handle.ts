@@ -13,7 +13,7 @@ import { classifyFailure, cooldownSeconds, freezesChannel, noChannel, unknownMod
 import { callerError, isAdmin, scrubIdentity } from '../../../egress/failure.js';
 import { logFailure } from './failure-log.js';
 import { checkAnswer } from './answer-check.js';
-import { affordableOutput, reserveQuota as reserveAmount, type Price } from '../accounting/pricing.js';
+import { affordableOutput, atScale, reserveQuota as reserveAmount, type Price } from '../accounting/pricing.js';
 import { holdRatio, serviceAsk } from '../accounting/service.js';
 import { CAPPED_OUTPUT } from '../accounting/bound-usage.js';
 import { lowerMaxOutput, MIN_LOWERED_OUTPUT } from './max-output.js';
@@ -127,8 +127,7 @@ function worstCase(state: RelayState, p: Prepared, model: string): WorstCase {
   if (known && known.model === model && known.groupRatio === p.groupRatio && known.askedOutput === p.maxOutput) return known;
   const base = state.prices.priceOf(model);
   // Held at the dearest service class the answer could come back in (settlement bills the one it did).
-  const scale = holdRatio(base, serviceAsk(p.body));
-  const price = scale === 1 ? base : { ...base, scale };
+  const price = atScale(base, holdRatio(base, serviceAsk(p.body)));
   const maxOutput = CAPPED_OUTPUT.has(p.endpoint) ? (p.maxOutput ?? state.outputLimits.of(model)) : p.maxOutput;
   const reserved = reserveAmount(price, p.groupRatio, p.promptEstimate, maxOutput, state.ctx.options.get('PreConsumedQuota'));
   p.worst = { model, groupRatio: p.groupRatio, askedOutput: p.maxOutput, price, maxOutput, reserved };
