@@ -6,5 +6,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
+    // A MUI dialog renders in 0.3–1.7 s in jsdom on a quiet machine; a loaded CI machine takes several times that.
+    testTimeout: 20_000,
   },
 });

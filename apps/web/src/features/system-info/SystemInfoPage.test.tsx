@@ -64,7 +64,7 @@ describe('system log viewer', { timeout: 20_000 }, () => {
     fireEvent.click(screen.getByRole('switch', { name: 'Auto refresh' }));
     fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Interval' }));
     fireEvent.click(await screen.findByRole('option', { name: '1 s' }));
-    await waitFor(() => expect(posts().length).toBeGreaterThanOrEqual(3), { timeout: 4000 });
+    await waitFor(() => expect(posts().length).toBeGreaterThanOrEqual(3), { timeout: 10_000 });
   });
 
   it('shows a refusal with a retry', async () => {
