@@ -65,7 +65,7 @@ export async function createRelayState(ctx: AppContext): Promise<RelayState> {
     outputLimits: new OutputLimits(ctx),
     convert: convertSettings(ctx),
     inflight: new InflightCounter(),
-    rpm: new RpmWindows(ctx.store),
+    rpm: new RpmWindows(ctx.store, Date.now, true),
     limits: new LimitBook(ctx.store),
     safety: new ContentSafety(ctx.options),
     plans: new PlanBook(ctx),

@@ -54,10 +54,33 @@ describe('per-user requests per minute', () => {
   it('counts for the dashboard only the requests admitted, not the admissions taken ahead', async () => {
     const store = sharedCounter();
     const rpm = new RpmWindows(store, clock);
-    for (let i = 0; i < 5; i++) await rpm.admit(4, 600); // takes 1 + 2 + 4 from the shared count
-    expect(store.count(`relay-rpm:4:${minute}`)).toBe(7);
+    for (let i = 0; i < 5; i++) await rpm.admit(4, 600); // one take of 600 / 20 from the shared count
+    expect(store.count(`relay-rpm:4:${minute}`)).toBe(30);
     expect(await rpm.count(4)).toBe(5);
     expect(await rpm.count(5)).toBe(0);
+  });
+
+  it('costs a user with a little traffic one round trip a minute, the first request of the minute included', async () => {
+    const store = sharedCounter();
+    const rpm = new RpmWindows(store, clock);
+    for (let i = 0; i < 24; i++) expect(await rpm.admit(11, 1_000_000)).toBe(true);
+    expect(store.trips).toBe(1);
+  });
+
+  it('spreads the users\' minutes over the clock\'s when phased: user n\'s window starts n % 60 seconds later, one fixed minute on every node', async () => {
+    const store = sharedCounter();
+    let now = minute * 60_000 + 10_500; // 10.5 s into the clock's minute
+    const a = new RpmWindows(store, () => now, true);
+    const b = new RpmWindows(store, () => now, true);
+    expect(a.minuteOf(10)).toBe(minute); // its window began 0.5 s ago
+    expect(a.minuteOf(11)).toBe(minute - 1); // its window begins in 0.5 s
+    expect(await a.admit(11, 1)).toBe(true);
+    expect(await b.admit(11, 1)).toBe(false); // the same window on the other node
+    now += 1_000; // user 11's next window began; user 10's did not
+    expect(await b.admit(11, 1)).toBe(true);
+    expect(await a.admit(10, 1)).toBe(true);
+    expect(await b.admit(10, 1)).toBe(false);
+    expect(new RpmWindows(store, () => now).minuteOf(11)).toBe(minute); // unphased: the clock's minute
   });
 
   it('starts counting afresh in the next minute', async () => {
