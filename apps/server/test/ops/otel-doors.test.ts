@@ -156,6 +156,11 @@ describe('OpenTelemetry spans of the other doors', () => {
     }, 'the poll span');
     expect(round.kind).toBe(INTERNAL);
     expect(round.attrs).toMatchObject({ 'gen_ai.operation.name': 'task_poll', 'one-hub.poll.tasks': 1, 'one-hub.poll.upstream_calls': 1 });
+    // …and its upstream fetch a CLIENT child of that round, timed inside it.
+    const fetches = receiver.spans.filter((s) => s.parentSpanId === round.spanId);
+    expect(fetches).toHaveLength(1);
+    expect(fetches[0].kind).toBe(CLIENT);
+    expect(fetches[0].attrs).toMatchObject({ 'http.request.method': 'POST', 'server.address': '127.0.0.1', 'http.response.status_code': 200 });
 
     const batch = parentHeader();
     const created = await f.anthropic(key).messages.batches.create(

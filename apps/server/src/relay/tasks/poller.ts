@@ -1,4 +1,5 @@
 import type { AppContext } from '../../app-context.js';
+import { roundCalls, type RoundCall } from './upstream.js';
 
 /** What one polling round did, for the console and the closing figures. */
 /** The failure reason of a task the upstream never finished within TASK_TIMEOUT_SECONDS. */
@@ -71,14 +72,15 @@ export class Poller {
       let pending = 1;
       // A round that looked at tasks is a span of its own trace (tracing on only; an idle round is not exported).
       const startedAt = this.ctx.tracer && Date.now();
+      const calls: RoundCall[] = [];
       try {
-        this.last = await this.round();
+        this.last = startedAt ? await roundCalls.run(calls, this.round) : await this.round();
         this.rounds++;
         pending = this.last.pending;
-        if (startedAt && this.last.tasks) this.traceRound(startedAt);
+        if (startedAt && this.last.tasks) this.traceRound(startedAt, calls);
       } catch (error) {
         this.ctx.log.warn({ err: error, poller: this.name }, 'task polling round failed');
-        if (startedAt) this.traceRound(startedAt, error);
+        if (startedAt) this.traceRound(startedAt, calls, error);
       } finally {
         this.running = undefined;
       }
@@ -87,7 +89,8 @@ export class Poller {
     return this.running;
   }
 
-  private traceRound(startedAt: number, error?: unknown): void {
+  /** The round's span, with a CLIENT child for each upstream call it made. */
+  private traceRound(startedAt: number, calls: RoundCall[], error?: unknown): void {
     // A failed round has no figures of its own (`last` is the round before).
     const r: Partial<RoundResult> = error === undefined ? this.last : {};
     const span = this.ctx.tracer!.span({
@@ -96,6 +99,11 @@ export class Poller {
       startedAt,
       attributes: { 'gen_ai.operation.name': 'task_poll', 'one-hub.poller': this.name, 'one-hub.poll.tasks': r.tasks, 'one-hub.poll.upstream_calls': r.upstreamCalls, 'one-hub.poll.pending': r.pending },
     });
+    for (const call of calls) {
+      const child = span.child({ name: String(call.attributes['http.request.method']), kind: 'client', startedAt: call.startedAt, attributes: call.attributes });
+      if (call.error !== undefined) child.fail(call.error);
+      child.end(call.endedAt || undefined);
+    }
     if (error !== undefined) span.fail(error);
     span.end();
   }

@@ -1,8 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { outboundRequest as request } from '../../egress/outbound.js';
 import { HubError } from '../../common/errors.js';
 import type { ChannelRow } from '../../db/repos/channels.js';
 import { dispatcherFor } from '../pipeline/flow/upstream.js';
-import type { DoorSpan } from '../../telemetry/tracing.js';
+import type { DoorSpan, SpanAttributes } from '../../telemetry/tracing.js';
 
 export interface TaskAnswer {
   status: number;
@@ -17,13 +18,25 @@ export const channelKey = (row: ChannelRow) => row.key.split('\n')[0].trim();
 /** The channel's base URL without trailing slashes (task channels have no default host except Kling's). */
 export const baseOf = (row: ChannelRow, fallback = '') => (row.base_url || fallback).replace(/\/+$/, '');
 
+/** An upstream call made during a polling round, kept for the round's span (which is made after it). */
+export interface RoundCall {
+  attributes: SpanAttributes;
+  startedAt: number;
+  endedAt: number;
+  /** A failure or an HTTP error status, as the span's `fail` takes it. */
+  error?: unknown;
+}
+
+/** Set by the poller while a traced round runs: the calls it makes are collected here. */
+export const roundCalls = new AsyncLocalStorage<RoundCall[]>();
+
 /** One JSON call to a task upstream through the channel's proxy and the egress guard. */
 export async function callTaskUpstream(
   row: ChannelRow,
   url: string,
   init: { method: 'GET' | 'POST' | 'DELETE'; headers: Record<string, string>; body?: unknown; timeoutMs: number; span?: DoorSpan },
 ): Promise<TaskAnswer> {
-  const attempt = init.span && upstreamSpan(init.span, row, url, init.method);
+  const attempt = init.span ? init.span.child({ name: init.method, kind: 'client', attributes: upstreamAttributes(row, url, init.method) }) : roundCall(row, url, init.method);
   // A raw body (multipart) goes as received, with its own content type.
   const raw = init.body as { bytes?: unknown; contentType?: string } | undefined;
   const isRaw = Buffer.isBuffer(raw?.bytes);
@@ -58,9 +71,22 @@ export async function callTaskUpstream(
   }
 }
 
-/** A CLIENT span of one task upstream call under the request's span: the host, never the path's ids or the key. */
-function upstreamSpan(parent: DoorSpan, row: ChannelRow, url: string, method: string): DoorSpan {
+/** A CLIENT span's attributes for one task upstream call: the host, never the path's ids or the key. */
+function upstreamAttributes(row: ChannelRow, url: string, method: string): SpanAttributes {
   const u = new URL(url);
   const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
-  return parent.child({ name: method, kind: 'client', attributes: { 'http.request.method': method, 'server.address': u.hostname, 'server.port': port, 'one-hub.channel.id': row.id } });
+  return { 'http.request.method': method, 'server.address': u.hostname, 'server.port': port, 'one-hub.channel.id': row.id };
+}
+
+/** Inside a traced polling round, a record of the call shaped like the span calls it makes (set, fail, end). */
+function roundCall(row: ChannelRow, url: string, method: string): Pick<DoorSpan, 'set' | 'fail' | 'end'> | undefined {
+  const calls = roundCalls.getStore();
+  if (!calls) return undefined;
+  const call: RoundCall = { attributes: upstreamAttributes(row, url, method), startedAt: Date.now(), endedAt: 0 };
+  calls.push(call);
+  return {
+    set: (attributes) => Object.assign(call.attributes, attributes),
+    fail: (error) => (call.error = error),
+    end: () => (call.endedAt ||= Date.now()),
+  };
 }
