@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, Migrator } from 'kysely';
-import { WriterSqliteDialect } from './sqlite-dialect.js';
+import { preparedOnce, WriterSqliteDialect } from './sqlite-dialect.js';
 import type pg from 'pg';
 import type { Database } from './schema.js';
 import { migrations } from './migrations/index.js';
@@ -55,7 +55,7 @@ async function makeDialect(target: DbTarget, pgOptions?: pg.PoolConfig, onSqlite
       database.pragma('cache_size = -32768');
       if (target.path !== ':memory:') useIncrementalVacuum(database);
       onSqlite?.(database);
-      return new WriterSqliteDialect({ database });
+      return new WriterSqliteDialect({ database: preparedOnce(database) });
     }
     case 'postgres': {
       const { default: pgLib } = await import('pg');

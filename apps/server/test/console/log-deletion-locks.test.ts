@@ -8,7 +8,10 @@ import { deletionBatch, insertLogDeletion, logIdRangeBefore, logRangeDelete } fr
 // new log row goes. Here a batch reaching the newest row holds its locks while the edit runs; an
 // edit that waited for it would never end (the batch waits for the edit), so the test fails on a lock
 // wait or its own timeout.
-describe.each(testDialects().filter((d) => d !== 'sqlite'))('a balance edit during a deletion batch on %s', (dialect) => {
+const servers = testDialects().filter((d) => d !== 'sqlite');
+// The lock exists only on a database server; without one configured the file says so instead of failing as empty.
+if (!servers.length) it.skip('a balance edit during a deletion batch (needs TEST_POSTGRES_DSN or TEST_MYSQL_DSN)', () => {});
+describe.each(servers)('a balance edit during a deletion batch on %s', (dialect) => {
   let server: TestServer | undefined;
   afterEach(async () => {
     await server?.destroy();
