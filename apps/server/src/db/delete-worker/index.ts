@@ -24,9 +24,13 @@ export interface DeletePacing {
   minBatch: number;
   maxBatch: number;
   vacuumPages: number;
+  /** Page cache of the worker's connection (KB): each batch touches every log index at the front of each of its keys' sections. */
+  cacheKb: number;
+  /** The worker checkpoints the log (PASSIVE) this often between batches (ms). */
+  checkpointMs: number;
 }
 
-export const DELETE_PACING: DeletePacing = { targetMs: 10, restFactor: 2, firstBatch: 500, minBatch: 50, maxBatch: 20_000, vacuumPages: 256 };
+export const DELETE_PACING: DeletePacing = { targetMs: 20, restFactor: 1, firstBatch: 500, minBatch: 50, maxBatch: 20_000, vacuumPages: 256, cacheKb: 262_144, checkpointMs: 250 };
 
 /**
  * Deletes log rows of a SQLite file in a worker thread with its own connection, so none of the

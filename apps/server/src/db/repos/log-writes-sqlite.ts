@@ -137,6 +137,26 @@ export function writeFlushSync(raw: BetterSqlite3.Database, counters: CounterDel
   }).immediate();
 }
 
+/**
+ * writeFlushSync waiting at most `busyMs` for the write lock (instead of the connection's
+ * busy_timeout): answers false, having written nothing, when another connection (the log
+ * deletion's worker) still held it. better-sqlite3 is synchronous, so a wait on the lock is a wait
+ * of the whole event loop.
+ */
+export function tryWriteFlushSync(raw: BetterSqlite3.Database, counters: CounterDeltas, logs: NewLog[], stats: StatRow[], busyMs: number): boolean {
+  const usual = Number(raw.pragma('busy_timeout', { simple: true }));
+  raw.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyMs))}`);
+  try {
+    writeFlushSync(raw, counters, logs, stats);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
+    throw error;
+  } finally {
+    raw.pragma(`busy_timeout = ${usual}`);
+  }
+}
+
 /** Log rows and the roll-ups alone, in one synchronous transaction. */
 export function writeLogsAndStatsSync(raw: BetterSqlite3.Database, logs: NewLog[], stats: StatRow[]): void {
   raw.transaction(() => {
