@@ -73,10 +73,17 @@ function checkpoint() {
   }
   lastCheckpoint = performance.now();
 }
+const writers = new Int32Array(w.writersWaiting);
+/** Holds off the next batch (for up to yieldMs) while a write of the relay's thread waits for the lock (sqlite-dialect.ts WRITERS_WAITING). */
+function letWritersIn() {
+  const until = performance.now() + w.yieldMs;
+  for (let v = Atomics.load(writers, 0); v > 0 && performance.now() < until; v = Atomics.load(writers, 0)) Atomics.wait(writers, 0, v, 2);
+}
 let span = w.firstBatch;
 let last = w.lastId;
 let deleted = 0;
 while (last < w.maxId) {
+  letWritersIn();
   const to = Math.min(w.maxId, last + span);
   const t0 = performance.now();
   const n = step(last, to);
@@ -92,6 +99,7 @@ while (last < w.maxId) {
 if (deleted) {
   let pages = w.vacuumPages;
   for (;;) {
+    letWritersIn();
     const t0 = performance.now();
     db.pragma('incremental_vacuum(' + pages + ')');
     const ms = performance.now() - t0;

@@ -4,6 +4,7 @@ import type { LogsTable } from '../schema.js';
 import { STAT_KEYS, STAT_SUMS, TOTAL_KEYS, totalsOf, type StatRow } from './rollup-rows.js';
 import type { TokenDelta, UserDelta } from './quota.js';
 import { LEASE_KIND, type LeaseSpend } from './quota-leases.js';
+import { asWaitingWriter } from '../sqlite-dialect.js';
 
 const cache = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 
@@ -130,11 +131,13 @@ function upsertStats(raw: BetterSqlite3.Database, stats: StatRow[]): void {
  * defaults), so one statement serves every row shape.
  */
 export function writeFlushSync(raw: BetterSqlite3.Database, counters: CounterDeltas, logs: NewLog[], stats: StatRow[]): void {
-  raw.transaction(() => {
-    applyCounters(raw, counters);
-    insertLogs(raw, logs);
-    upsertStats(raw, stats);
-  }).immediate();
+  asWaitingWriter(() =>
+    raw.transaction(() => {
+      applyCounters(raw, counters);
+      insertLogs(raw, logs);
+      upsertStats(raw, stats);
+    }).immediate(),
+  );
 }
 
 /**
@@ -159,8 +162,10 @@ export function tryWriteFlushSync(raw: BetterSqlite3.Database, counters: Counter
 
 /** Log rows and the roll-ups alone, in one synchronous transaction. */
 export function writeLogsAndStatsSync(raw: BetterSqlite3.Database, logs: NewLog[], stats: StatRow[]): void {
-  raw.transaction(() => {
-    insertLogs(raw, logs);
-    upsertStats(raw, stats);
-  }).immediate();
+  asWaitingWriter(() =>
+    raw.transaction(() => {
+      insertLogs(raw, logs);
+      upsertStats(raw, stats);
+    }).immediate(),
+  );
 }
