@@ -33,7 +33,7 @@ export interface DeletePacing {
   yieldMs: number;
 }
 
-export const DELETE_PACING: DeletePacing = { targetMs: 25, restFactor: 0.5, firstBatch: 500, minBatch: 50, maxBatch: 20_000, vacuumPages: 256, cacheKb: 262_144, checkpointMs: 250, yieldMs: 100 };
+export const DELETE_PACING: DeletePacing = { targetMs: 20, restFactor: 1, firstBatch: 500, minBatch: 50, maxBatch: 20_000, vacuumPages: 256, cacheKb: 262_144, checkpointMs: 250, yieldMs: 100 };
 
 /**
  * Deletes log rows of a SQLite file in a worker thread with its own connection, so none of the
