@@ -9,6 +9,7 @@ import { cpuSeconds, ExitedBeforeReady, processTree, rssMb, start, stop } from '
 import { parseStorage, provision, withWorkers, type Storage } from './storage.js';
 import { nginxBinary, startNginx } from './nginx.js';
 import { benchBigData } from './big-data.js';
+import { benchCleanup } from './cleanup.js';
 import { openDb, sqliteHandle } from '../src/db/index.js';
 import { seedBig, seedTokenKey } from './seed-big.js';
 import { progressLine } from '../src/common/cli-args.js';
@@ -242,6 +243,11 @@ async function main() {
       progress.update('building the server', true);
       const built = spawnSync(process.execPath, [join(here, '../../../scripts/build-server.mjs')], { stdio: 'inherit' });
       if (built.status !== 0) throw new Error('server build failed');
+    }
+    if (process.env.BENCH_CLEANUP) {
+      // The log clean-up of issue 37 point 2 under relay load, and balance edits beside it.
+      await benchCleanup({ startNode, configure, password: PASSWORD }, upstream.line);
+      return;
     }
     if (process.env.BENCH_BIGDATA) {
       // The big-data mode: relay p99 beside heavy console work on a seeded SQLite database.

@@ -8,8 +8,45 @@ import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, ty
  * at once with SQLITE_BUSY_SNAPSHOT (WAL keeps its old snapshot), with no wait at all.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  private readonly flagged = new WeakMap<DatabaseConnection, DatabaseConnection>();
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
+  /** The one connection, its writes counted in WRITERS_WAITING while they run (they may wait for the lock). */
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    let wrapped = this.flagged.get(connection);
+    if (!wrapped) {
+      wrapped = {
+        executeQuery: (query) => (READS.test(query.sql) ? connection.executeQuery(query) : asWaitingWriter(() => connection.executeQuery(query))),
+        streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+      };
+      this.flagged.set(connection, wrapped);
+    }
+    return wrapped;
+  }
+}
+
+const READS = /^\s*(select|with)\b/i;
+
+/**
+ * Writes of this thread's connection (one kysely statement, `BEGIN IMMEDIATE` included) under way,
+ * shared with the log deletion's worker thread (delete-worker): better-sqlite3 is synchronous, so a
+ * write that finds the lock taken holds the event loop in SQLite's busy handler, whose sleeps grow
+ * (1, 2, 5 … 100 ms) and may wake each time into the worker's next batch. While this is not 0 the
+ * worker starts no batch, so the write gets the lock at its next try, one batch at most after it asked.
+ */
+export const WRITERS_WAITING = new Int32Array(new SharedArrayBuffer(4));
+
+/** `write`, counted in WRITERS_WAITING while it runs (its synchronous part: where a busy wait happens). */
+export function asWaitingWriter<T>(write: () => T): T {
+  Atomics.add(WRITERS_WAITING, 0, 1);
+  try {
+    return write();
+  } finally {
+    Atomics.sub(WRITERS_WAITING, 0, 1);
   }
 }
 

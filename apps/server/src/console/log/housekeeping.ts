@@ -29,8 +29,16 @@ export class DeletionStopped extends Error {
 export async function runLogDeletionJob(ctx: AppContext, job: LogDeletionRow, progress?: (deleted: number) => void, batch = deleteBatch(ctx)): Promise<number> {
   const raw = sqliteHandle(ctx.db);
   if (raw && !raw.memory) {
+    // The worker checkpoints the log itself, off this thread: a commit of the relay's (a log flush)
+    // that found the log past SQLite's 1 000 pages would otherwise copy the job's pages itself.
+    const autocheckpoint = Number(raw.pragma('wal_autocheckpoint', { simple: true }));
+    raw.pragma('wal_autocheckpoint = 0');
     const run = deleteLogsOffThread(raw.name, { job: job.id, before: job.target_timestamp, type: job.type, lastId: job.last_id, maxId: job.max_id }, progress);
-    return untilClose(ctx, run.stop, () => run.done);
+    try {
+      return await untilClose(ctx, run.stop, () => run.done);
+    } finally {
+      if (raw.open) raw.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
+    }
   }
   let current: Promise<unknown> = Promise.resolve();
   return untilClose(

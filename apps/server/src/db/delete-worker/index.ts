@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { DELETE_WORKER_SOURCE, rangeDeleteSql } from './worker-source.js';
+import { WRITERS_WAITING } from '../sqlite-dialect.js';
 
 export interface OffThreadDeletion {
   /** The log_deletions row the worker moves on with each batch. */
@@ -24,9 +25,15 @@ export interface DeletePacing {
   minBatch: number;
   maxBatch: number;
   vacuumPages: number;
+  /** Page cache of the worker's connection (KB): each batch touches every log index at the front of each of its keys' sections. */
+  cacheKb: number;
+  /** The worker checkpoints the log (PASSIVE) this often between batches (ms). */
+  checkpointMs: number;
+  /** Longest a batch is held off for the relay thread's writes waiting on the lock (ms). */
+  yieldMs: number;
 }
 
-export const DELETE_PACING: DeletePacing = { targetMs: 10, restFactor: 2, firstBatch: 500, minBatch: 50, maxBatch: 20_000, vacuumPages: 256 };
+export const DELETE_PACING: DeletePacing = { targetMs: 20, restFactor: 1, firstBatch: 500, minBatch: 50, maxBatch: 20_000, vacuumPages: 256, cacheKb: 262_144, checkpointMs: 250, yieldMs: 100 };
 
 /**
  * Deletes log rows of a SQLite file in a worker thread with its own connection, so none of the
@@ -39,7 +46,7 @@ export function deleteLogsOffThread(
   progress?: (deleted: number) => void,
 ): { done: Promise<number>; stop: () => Promise<void> } {
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(DELETE_WORKER_SOURCE, { eval: true, workerData: { path, module, ...job, deleteSql: rangeDeleteSql(job.type), ...DELETE_PACING } });
+  const worker = new Worker(DELETE_WORKER_SOURCE, { eval: true, workerData: { path, module, ...job, deleteSql: rangeDeleteSql(job.type), writersWaiting: WRITERS_WAITING.buffer, ...DELETE_PACING } });
   const done = new Promise<number>((resolve, reject) => {
     let finished = false;
     worker.on('message', (m: { deleted: number; done?: boolean }) => {

@@ -4,6 +4,7 @@ import type { LogsTable } from '../schema.js';
 import { STAT_KEYS, STAT_SUMS, TOTAL_KEYS, totalsOf, type StatRow } from './rollup-rows.js';
 import type { TokenDelta, UserDelta } from './quota.js';
 import { LEASE_KIND, type LeaseSpend } from './quota-leases.js';
+import { asWaitingWriter } from '../sqlite-dialect.js';
 
 const cache = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
 
@@ -130,17 +131,41 @@ function upsertStats(raw: BetterSqlite3.Database, stats: StatRow[]): void {
  * defaults), so one statement serves every row shape.
  */
 export function writeFlushSync(raw: BetterSqlite3.Database, counters: CounterDeltas, logs: NewLog[], stats: StatRow[]): void {
-  raw.transaction(() => {
-    applyCounters(raw, counters);
-    insertLogs(raw, logs);
-    upsertStats(raw, stats);
-  }).immediate();
+  asWaitingWriter(() =>
+    raw.transaction(() => {
+      applyCounters(raw, counters);
+      insertLogs(raw, logs);
+      upsertStats(raw, stats);
+    }).immediate(),
+  );
+}
+
+/**
+ * writeFlushSync waiting at most `busyMs` for the write lock (instead of the connection's
+ * busy_timeout): answers false, having written nothing, when another connection (the log
+ * deletion's worker) still held it. better-sqlite3 is synchronous, so a wait on the lock is a wait
+ * of the whole event loop.
+ */
+export function tryWriteFlushSync(raw: BetterSqlite3.Database, counters: CounterDeltas, logs: NewLog[], stats: StatRow[], busyMs: number): boolean {
+  const usual = Number(raw.pragma('busy_timeout', { simple: true }));
+  raw.pragma(`busy_timeout = ${Math.max(0, Math.trunc(busyMs))}`);
+  try {
+    writeFlushSync(raw, counters, logs, stats);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
+    throw error;
+  } finally {
+    raw.pragma(`busy_timeout = ${usual}`);
+  }
 }
 
 /** Log rows and the roll-ups alone, in one synchronous transaction. */
 export function writeLogsAndStatsSync(raw: BetterSqlite3.Database, logs: NewLog[], stats: StatRow[]): void {
-  raw.transaction(() => {
-    insertLogs(raw, logs);
-    upsertStats(raw, stats);
-  }).immediate();
+  asWaitingWriter(() =>
+    raw.transaction(() => {
+      insertLogs(raw, logs);
+      upsertStats(raw, stats);
+    }).immediate(),
+  );
 }

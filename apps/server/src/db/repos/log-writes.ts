@@ -4,7 +4,7 @@ import { dialectOf } from '../helpers.js';
 import type { NewLog } from './logs.js';
 import { sqliteHandle } from '../index.js';
 import { insertLogsBatched, upsertStatisticsBatched } from './log-writes-batch.js';
-import { writeFlushSync, writeLogsAndStatsSync, type CounterDeltas } from './log-writes-sqlite.js';
+import { tryWriteFlushSync, writeFlushSync, writeLogsAndStatsSync, type CounterDeltas } from './log-writes-sqlite.js';
 import { STAT_KEYS, STAT_SUMS, TOTAL_KEYS, totalsOf, type StatRow } from './rollup-rows.js';
 import { transact } from '../retry.js';
 
@@ -25,12 +25,14 @@ export async function writeLogsAndStats(db: Db, logs: NewLog[], stats: StatRow[]
 /**
  * A whole flush (counters, log rows, roll-up) in one synchronous transaction, where the
  * database allows it (SQLite with its connection free): answers false, writing nothing,
- * elsewhere. Throws after rolling everything back.
+ * elsewhere. Throws after rolling everything back. With `busyMs` it waits at most that long for
+ * the write lock and answers 'busy', having written nothing, when another connection held it.
  */
-export function writeFlushAtOnce(db: Db, counters: CounterDeltas, logs: NewLog[], stats: StatRow[]): boolean {
+export function writeFlushAtOnce(db: Db, counters: CounterDeltas, logs: NewLog[], stats: StatRow[], busyMs?: number): boolean | 'busy' {
   const raw = sqliteHandle(db);
   if (!raw || raw.inTransaction) return false;
-  writeFlushSync(raw, counters, logs, stats);
+  if (busyMs === undefined) writeFlushSync(raw, counters, logs, stats);
+  else if (!tryWriteFlushSync(raw, counters, logs, stats, busyMs)) return 'busy';
   return true;
 }
 

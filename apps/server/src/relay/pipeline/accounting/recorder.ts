@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../app-context.js';
 import type { NewLog } from '../../../db/repos/logs.js';
 import { writeFlushAtOnce, writeLogsAndStats, type StatRow } from '../../../db/repos/log-writes.js';
+import { STAT_SUMS } from '../../../db/repos/rollup-rows.js';
 import { applyChannelUsage, applyTokenDeltas, applyUserDeltas, type TokenDelta, type UserDelta } from '../../../db/repos/quota.js';
 import { LEASE_KIND, spendLeases, type LeaseSpend } from '../../../db/repos/quota-leases.js';
 import type { SpendTarget } from './leases.js';
@@ -27,6 +28,16 @@ export interface Settlement {
 export const LOG_BATCH_ROWS = 256;
 
 /**
+ * A SQLite flush does not wait for the write lock while another connection (the log deletion's
+ * worker) holds it: the wait would be the event loop's (better-sqlite3 is synchronous). The batch
+ * stays queued, ahead of newer rows, and is tried again FLUSH_RETRY_MS later; once it has waited
+ * FLUSH_DEFER_MAX_MS a flush waits on busy_timeout as any other write does, so that a writer which
+ * never lets go cannot hold the rows back for good.
+ */
+export const FLUSH_RETRY_MS = 5;
+export const FLUSH_DEFER_MAX_MS = 1000;
+
+/**
  * Writes charges, usage counters, log rows and the daily roll-up in batches off
  * the request path; flushed every BATCH_FLUSH_MS, whenever LOG_BATCH_ROWS rows
  * are waiting, and on shutdown. Holds are settled in memory by the LeaseBook;
@@ -48,6 +59,10 @@ export class Recorder {
   private readonly unfinished = new Set<Promise<unknown>>();
   private lastSecond = -1;
   private lastDate = '';
+  /** Since when the queued batch has been put back because the file was busy (ms; 0 = it was not). */
+  private deferredSince = 0;
+  private retry: NodeJS.Timeout | undefined;
+  private closing = false;
 
   constructor(private readonly ctx: AppContext) {
     this.timer = setInterval(() => void this.flush(), ctx.config.BATCH_FLUSH_MS);
@@ -92,7 +107,7 @@ export class Recorder {
 
   log(row: NewLog): void {
     if (!this.logs.length) this.queuedSince = Date.now();
-    if (this.logs.push(row) >= LOG_BATCH_ROWS && !this.flushSoon) {
+    if (this.logs.push(row) >= LOG_BATCH_ROWS && !this.flushSoon && !this.retry) {
       this.flushSoon = true;
       setImmediate(() => {
         this.flushSoon = false;
@@ -158,9 +173,14 @@ export class Recorder {
     if (logs.length) this.writingSince = this.queuedSince;
     this.queuedSince = 0;
     const db = this.ctx.db;
+    const patient = this.closing || (this.deferredSince !== 0 && Date.now() - this.deferredSince >= FLUSH_DEFER_MAX_MS);
     try {
-      if (writeFlushAtOnce(db, counters, logs, stats)) return;
+      const written = writeFlushAtOnce(db, counters, logs, stats, patient ? undefined : 0);
+      if (written === 'busy') return this.putBack(counters, logs, stats);
+      this.deferredSince = 0;
+      if (written) return;
     } catch (error) {
+      this.deferredSince = 0;
       // Rolled back whole: the two-step path below writes what it can and keeps failed counters.
       this.ctx.log.warn({ err: error }, 'one-transaction flush failed; writing counters and log rows separately');
     }
@@ -180,6 +200,26 @@ export class Recorder {
     } catch (error) {
       this.ctx.log.error({ err: error, rows: logs.length }, 'log flush failed');
     }
+  }
+
+  /** A batch the busy file refused goes back ahead of what came meanwhile, and is tried again shortly. */
+  private putBack(counters: Parameters<Recorder['requeue']>[0], logs: NewLog[], stats: StatRow[]): void {
+    this.requeue(counters);
+    if (logs.length) {
+      this.logs = logs.concat(this.logs);
+      this.queuedSince = this.writingSince || this.queuedSince;
+    }
+    for (const s of stats) {
+      const key = `${s.date}|${s.user_id}|${s.channel_id}|${s.model_name}`;
+      const now = this.stats.get(key);
+      if (now) for (const c of STAT_SUMS) now[c] += s[c];
+      else this.stats.set(key, s);
+    }
+    this.deferredSince ||= Date.now();
+    this.retry ??= setTimeout(() => {
+      this.retry = undefined;
+      void this.flush();
+    }, FLUSH_RETRY_MS);
   }
 
   /** Counters whose write failed wait for the next flush, added to what came meanwhile. */
@@ -208,6 +248,9 @@ export class Recorder {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
+    this.closing = true;
+    clearTimeout(this.retry);
+    this.retry = undefined;
     await Promise.allSettled([...this.unfinished]);
     await this.flush();
   }
