@@ -35,6 +35,9 @@ export const LOG_BATCH_ROWS = 256;
  * never lets go cannot hold the rows back for good.
  */
 export const FLUSH_RETRY_MS = 5;
+
+/** A roll-up row's key in the queue: one per day, user, channel and model. */
+const statKey = (date: string, userId: number, channelId: number, model: string) => `${date}|${userId}|${channelId}|${model}`;
 export const FLUSH_DEFER_MAX_MS = 1000;
 
 /**
@@ -116,7 +119,7 @@ export class Recorder {
     }
     if (row.type !== 2) return;
     const date = this.dateOf(row.created_at);
-    const key = `${date}|${row.user_id}|${row.channel_id}|${row.model_name}`;
+    const key = statKey(date, row.user_id ?? 0, row.channel_id ?? 0, row.model_name ?? '');
     const s = this.stats.get(key) ?? {
       date,
       user_id: row.user_id ?? 0,
@@ -210,7 +213,7 @@ export class Recorder {
       this.queuedSince = this.writingSince || this.queuedSince;
     }
     for (const s of stats) {
-      const key = `${s.date}|${s.user_id}|${s.channel_id}|${s.model_name}`;
+      const key = statKey(s.date, s.user_id, s.channel_id, s.model_name);
       const now = this.stats.get(key);
       if (now) for (const c of STAT_SUMS) now[c] += s[c];
       else this.stats.set(key, s);
