@@ -181,12 +181,18 @@ describe.skipIf(!chromiumAvailable)('console truth: sessions, sums, prices and f
     for (const [tab, expected] of [['topup', 'Topped up $1.000000 with a redemption code'], ['manage', 'note: thanks']] as const) {
       await page.goto('/panel/log');
       await page.getByTestId(`log-tab-${tab}`).click();
-      // Below 1536 px a row's text opens with it: open every row until the expected one shows.
+      // Below 1536 px a row's text opens with it: open rows one at a time until the expected one
+      // shows. (A loop over `.all()` clicked nth(i) locators, which move as rows open: the last ones
+      // matched nothing and each click waited out Playwright's 30 s before its error was swallowed.)
+      const collapsed = page.locator('button[aria-label="Expand"][aria-expanded="false"]');
       await expect
-        .poll(async () => {
-          for (const b of await page.locator('button[aria-label="Expand"][aria-expanded="false"]').all()) await b.click().catch(() => undefined);
-          return page.getByTestId('log-text').filter({ hasText: expected }).count();
-        })
+        .poll(
+          async () => {
+            if (await collapsed.count()) await collapsed.first().click({ timeout: 2_000 }).catch(() => undefined);
+            return page.getByTestId('log-text').filter({ hasText: expected }).count();
+          },
+          { timeout: 30_000 },
+        )
         .toBeGreaterThan(0);
       const texts = await page.getByTestId('log-text').allInnerTexts();
       expect(texts.length, tab).toBeGreaterThan(0);
