@@ -16,8 +16,9 @@ function churnOldSpace(percent: number): number {
 
 describe('boundHeapGrowth', () => {
   // Where the bound applies (V8 before 13; .ci/run runs this file on the machine's Node 20 too).
-  if (!boundHelps()) console.warn(`skipping the heap churn test: V8 ${process.versions.v8} is left unbounded (it runs on Node 20 in .ci/run)`);
-  it.runIf(boundHelps())('keeps the old generation near its live size under churn', () => {
+  const skipped = !boundHelps();
+  if (skipped) console.warn(`skipping the heap churn test: V8 ${process.versions.v8} is left unbounded (it runs on Node 20 in .ci/run)`);
+  it.skipIf(skipped)('keeps the old generation near its live size under churn (skipped on V8 13 and later, where no bound is set; runs on Node 20 in .ci/run)', () => {
     const unbounded = churnOldSpace(0);
     const bounded = churnOldSpace(20);
     // Measured on Node 20: about 245 MB with V8's default growth, 120 MB bounded at 20 %.
